@@ -1,0 +1,23 @@
+#pragma once
+// One exception type for every user-facing failure. The message is a single line that names the
+// file, key or record at fault and what was expected; the program prints it and exits non-zero.
+
+#include <stdexcept>
+#include <string>
+
+#include <fmt/format.h>
+
+namespace lqcd {
+
+class Error : public std::runtime_error {
+ public:
+  explicit Error(const std::string& message) : std::runtime_error(message) {}
+};
+
+// lqcd::fail("{}: expected {} bytes, found {}", path, n, m) throws lqcd::Error.
+template <typename... Args>
+[[noreturn]] void fail(fmt::format_string<Args...> format, Args&&... args) {
+  throw Error(fmt::format(format, std::forward<Args>(args)...));
+}
+
+}  // namespace lqcd

@@ -1,0 +1,11 @@
+#pragma once
+// Portability macros for single-source kernels: site-local math is written once and compiled for the
+// host (g++/OpenMP) and, in the .cu translation units, for the device (nvcc).
+
+#if defined(__CUDACC__)
+#define LQCD_HOST_DEVICE __host__ __device__
+#define LQCD_FORCEINLINE __forceinline__
+#else
+#define LQCD_HOST_DEVICE
+#define LQCD_FORCEINLINE inline __attribute__((always_inline))
+#endif
