@@ -1,0 +1,46 @@
+#pragma once
+// Runs a site kernel where its data live. Algorithms call lqcd::for_each / lqcd::reduce with a
+// functor from a *_kernels.hpp header; on the host the OpenMP policy runs it, on the device the CUDA
+// policy does. The device versions are only declared here: each layer's .cu file instantiates the
+// functors it uses (LQCD_INSTANTIATE_DEVICE_*), so a kernel that is not instantiated fails at link
+// time, not at run time, and the GPU build compiles only the combinations in use.
+
+#include <cstdint>
+
+#include "core/error.hpp"
+#include "core/exec_host.hpp"
+#include "core/memory.hpp"
+
+namespace lqcd {
+
+template <typename F>
+void device_for_each(std::int64_t n, const F& f);
+template <typename R, typename F>
+R device_reduce(std::int64_t n, const F& f);
+
+template <typename F>
+void for_each(Location loc, std::int64_t n, const F& f) {
+  if (loc == Location::Device) {
+#if LQCD_HAVE_CUDA
+    device_for_each(n, f);
+#else
+    fail("a device kernel was requested but this build has no CUDA backend");
+#endif
+  } else {
+    HostExec::for_each(n, f);
+  }
+}
+
+template <typename R, typename F>
+R reduce(Location loc, std::int64_t n, const F& f) {
+  if (loc == Location::Device) {
+#if LQCD_HAVE_CUDA
+    return device_reduce<R>(n, f);
+#else
+    fail("a device reduction was requested but this build has no CUDA backend");
+#endif
+  }
+  return HostExec::reduce<R>(n, f);
+}
+
+}  // namespace lqcd

@@ -1,0 +1,97 @@
+#pragma once
+// The CUDA execution policy of the single-source kernels (see exec_host.hpp). Only .cu translation
+// units include this header; they instantiate the kernels that host code declares extern.
+
+#include <cstdint>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+#include "core/error.hpp"
+#include "core/exec_host.hpp"
+#include "core/memory.hpp"
+
+namespace lqcd {
+
+namespace cuda_detail {
+
+constexpr int kBlock = 256;
+// Fixed grid for reductions (independent of the device) so that the summation order, and with it
+// the rounding, is the same on every GPU.
+constexpr int kReduceBlocks = 1024;
+
+template <typename F>
+__global__ void for_each_kernel(std::int64_t n, F f) {
+  const std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) f(i);
+}
+
+template <typename R, typename F>
+__global__ void __launch_bounds__(kBlock) reduce_kernel(std::int64_t n, F f, R* partial) {
+  __shared__ alignas(16) unsigned char storage[kBlock * sizeof(R)];
+  R* sh = reinterpret_cast<R*>(storage);
+  R acc{};
+  for (std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += std::int64_t(gridDim.x) * blockDim.x)
+    f(i, acc);
+  sh[threadIdx.x] = acc;
+  __syncthreads();
+  for (int s = kBlock / 2; s > 0; s >>= 1) {
+    if (int(threadIdx.x) < s) sh[threadIdx.x] += sh[threadIdx.x + s];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) partial[blockIdx.x] = sh[0];
+}
+
+inline void check_launch(const char* what) {
+  const cudaError_t e = cudaGetLastError();
+  if (e != cudaSuccess) fail("CUDA kernel launch failed ({}): {}", what, cudaGetErrorString(e));
+}
+
+}  // namespace cuda_detail
+
+struct DeviceExec {
+  template <typename F>
+  static void for_each(std::int64_t n, const F& f) {
+    if (n <= 0) return;
+    const std::int64_t blocks = (n + cuda_detail::kBlock - 1) / cuda_detail::kBlock;
+    cuda_detail::for_each_kernel<<<unsigned(blocks), cuda_detail::kBlock>>>(n, f);
+    cuda_detail::check_launch("for_each");
+  }
+
+  template <typename R, typename F>
+  static R reduce(std::int64_t n, const F& f) {
+    std::int64_t blocks = (n + cuda_detail::kBlock - 1) / cuda_detail::kBlock;
+    if (blocks > cuda_detail::kReduceBlocks) blocks = cuda_detail::kReduceBlocks;
+    if (blocks < 1) blocks = 1;
+    Buffer<R> partial(std::size_t(blocks), Location::Device);
+    cuda_detail::reduce_kernel<R><<<unsigned(blocks), cuda_detail::kBlock>>>(n, f, partial.data());
+    cuda_detail::check_launch("reduce");
+    std::vector<R> host(static_cast<std::size_t>(blocks));
+    detail::copy_bytes(host.data(), Location::Host, partial.data(), Location::Device, partial.bytes());
+    R total{};
+    for (const R& p : host) total += p;
+    return total;
+  }
+};
+
+}  // namespace lqcd
+
+namespace lqcd {
+
+template <typename F>
+void device_for_each(std::int64_t n, const F& f) {
+  DeviceExec::for_each(n, f);
+}
+template <typename R, typename F>
+R device_reduce(std::int64_t n, const F& f) {
+  return DeviceExec::reduce<R>(n, f);
+}
+
+}  // namespace lqcd
+
+// Explicit instantiations for the functors a layer runs on the device.
+#define LQCD_INSTANTIATE_DEVICE_FOR_EACH(...) \
+  template void lqcd::device_for_each<__VA_ARGS__>(std::int64_t, const __VA_ARGS__&);
+#define LQCD_INSTANTIATE_DEVICE_REDUCE(R, ...) \
+  template R lqcd::device_reduce<R, __VA_ARGS__>(std::int64_t, const __VA_ARGS__&);

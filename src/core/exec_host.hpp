@@ -1,0 +1,43 @@
+#pragma once
+// The host (OpenMP) execution policy of the single-source kernels. A kernel is a functor with
+//   void operator()(std::int64_t i) const                       (for_each)
+//   void operator()(std::int64_t i, Result& accumulator) const  (reduce)
+// written once in a *_kernels.hpp header and run by HostExec here or by DeviceExec (exec_cuda.cuh).
+
+#include <cstdint>
+#include <vector>
+
+namespace lqcd {
+
+struct HostExec {
+  // Sites per reduction chunk: fixed, so that sums do not depend on the number of threads.
+  static constexpr std::int64_t kChunk = 1024;
+
+  template <typename F>
+  static void for_each(std::int64_t n, const F& f) {
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < n; ++i) f(i);
+  }
+
+  template <typename R, typename F>
+  static R reduce(std::int64_t n, const F& f) {
+    const std::int64_t chunks = (n + kChunk - 1) / kChunk;
+    std::vector<R> partial(static_cast<std::size_t>(chunks));
+#pragma omp parallel for schedule(static)
+    for (std::int64_t c = 0; c < chunks; ++c) {
+      R acc{};
+      const std::int64_t end = (c + 1) * kChunk < n ? (c + 1) * kChunk : n;
+      for (std::int64_t i = c * kChunk; i < end; ++i) f(i, acc);
+      partial[static_cast<std::size_t>(c)] = acc;
+    }
+    R total{};
+    for (const R& p : partial) total += p;
+    return total;
+  }
+};
+
+// Declared here so that host code can name the device instantiations (extern template) without
+// seeing CUDA; defined in exec_cuda.cuh, which only .cu files include.
+struct DeviceExec;
+
+}  // namespace lqcd

@@ -1,0 +1,23 @@
+#pragma once
+// Value types for global sums. Reductions are deterministic: the backends sum fixed chunks of sites
+// and then the chunk results in a fixed order, so a result does not depend on the thread count.
+
+#include "core/macros.hpp"
+
+namespace lqcd {
+
+template <int N>
+struct Sums {
+  double v[N];
+  LQCD_HOST_DEVICE Sums() {
+    for (int i = 0; i < N; ++i) v[i] = 0;
+  }
+  LQCD_HOST_DEVICE Sums& operator+=(const Sums& o) {
+    for (int i = 0; i < N; ++i) v[i] += o.v[i];
+    return *this;
+  }
+  LQCD_HOST_DEVICE double& operator[](int i) { return v[i]; }
+  LQCD_HOST_DEVICE const double& operator[](int i) const { return v[i]; }
+};
+
+}  // namespace lqcd

@@ -1,0 +1,40 @@
+#include "fields/gauge_field.hpp"
+
+#include "core/error.hpp"
+
+namespace lqcd {
+
+GaugeField<double> to_gauge_field(const LexicographicGauge& lex, const Geometry& geom, Location loc,
+                                  const std::string& what) {
+  if (lex.dims != geom.local)
+    fail("{}: lattice dims {} do not match the expected {}", what, dims_string(lex.dims),
+         dims_string(geom.local));
+  GaugeField<double> host(geom, Location::Host);
+  const GaugeView<double> v = host.view();
+  const std::int64_t volume = geom.volume();
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < volume; ++i) {
+    int x[4];
+    v.idx.coords_lex(i, x);
+    const int p = SiteIndexer::parity(x);
+    const std::int64_t s = v.idx.cb_index(x);
+    for (int mu = 0; mu < 4; ++mu) v.store(mu, p, s, lex(i, mu));
+  }
+  return loc == Location::Host ? std::move(host) : host.clone(loc);
+}
+
+LexicographicGauge to_lexicographic(const GaugeField<double>& u) {
+  const GaugeField<double> host = u.clone(Location::Host);
+  LexicographicGauge lex(u.geometry().local);
+  const GaugeView<double> v = host.view();
+  const std::int64_t volume = u.geometry().volume();
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < volume; ++i) {
+    int x[4];
+    v.idx.coords_lex(i, x);
+    for (int mu = 0; mu < 4; ++mu) lex(i, mu) = v.link(x, mu);
+  }
+  return lex;
+}
+
+}  // namespace lqcd

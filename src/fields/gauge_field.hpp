@@ -1,0 +1,59 @@
+#pragma once
+// A gauge field U_mu(x) on the local lattice, living on the host or the device (move-only; copies
+// are explicit through clone/copy_from). The layout is GaugeView's; conversion from and to the
+// lexicographic file order happens only at the I/O boundary (to_gauge_field / to_lexicographic).
+
+#include <cstdint>
+
+#include "core/geometry.hpp"
+#include "core/memory.hpp"
+#include "fields/gauge_view.hpp"
+#include "fields/lexicographic_gauge.hpp"
+
+namespace lqcd {
+
+// Vectors per parity block rounded up to a multiple of 256 bytes.
+inline std::int64_t padded_stride(std::int64_t sites, std::int64_t vector_bytes) {
+  const std::int64_t per_256 = 256 / vector_bytes;
+  return (sites + per_256 - 1) / per_256 * per_256;
+}
+
+template <typename Real>
+class GaugeField {
+ public:
+  GaugeField(const Geometry& geom, Location loc)
+      : geom_(geom),
+        stride_(padded_stride(geom.half_volume(), sizeof(Complex<Real>))),
+        data_(std::size_t(stride_) * 4 * 2 * 9, loc) {}
+
+  GaugeField(GaugeField&&) noexcept = default;
+  GaugeField& operator=(GaugeField&&) noexcept = default;
+  GaugeField(const GaugeField&) = delete;
+  GaugeField& operator=(const GaugeField&) = delete;
+
+  const Geometry& geometry() const { return geom_; }
+  Location location() const { return data_.location(); }
+  std::int64_t stride() const { return stride_; }
+  std::size_t bytes() const { return data_.bytes(); }
+  GaugeView<Real> view() const { return GaugeView<Real>{data_.data(), stride_, SiteIndexer::from(geom_)}; }
+
+  GaugeField clone(Location loc) const {
+    GaugeField g(geom_, loc);
+    g.data_.copy_from(data_);
+    return g;
+  }
+  void copy_from(const GaugeField& o) { data_.copy_from(o.data_); }
+
+ private:
+  Geometry geom_;
+  std::int64_t stride_;
+  Buffer<Complex<Real>> data_;
+};
+
+// File order <-> field layout (the only place the two meet). The lexicographic dims must equal the
+// geometry's (checked, lqcd::Error naming `what` otherwise).
+GaugeField<double> to_gauge_field(const LexicographicGauge& lex, const Geometry& geom, Location loc,
+                                  const std::string& what = "configuration");
+LexicographicGauge to_lexicographic(const GaugeField<double>& u);
+
+}  // namespace lqcd

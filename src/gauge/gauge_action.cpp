@@ -1,0 +1,39 @@
+#include "gauge/gauge_action.hpp"
+
+#include "core/error.hpp"
+
+namespace lqcd {
+
+double GaugeAction::c1() const {
+  switch (type) {
+    case GaugeActionType::Wilson: return 0.0;
+    case GaugeActionType::Symanzik: return -1.0 / 12.0;
+    case GaugeActionType::Iwasaki: return -0.331;
+    case GaugeActionType::DBW2: return -1.4088;
+  }
+  return 0.0;
+}
+
+std::string GaugeAction::name() const {
+  switch (type) {
+    case GaugeActionType::Wilson: return "wilson";
+    case GaugeActionType::Symanzik: return "symanzik";
+    case GaugeActionType::Iwasaki: return "iwasaki";
+    case GaugeActionType::DBW2: return "dbw2";
+  }
+  return "?";
+}
+
+GaugeAction GaugeAction::from_name(const std::string& name, double beta, const std::string& key) {
+  GaugeAction a;
+  a.beta = beta;
+  if (name == "wilson") a.type = GaugeActionType::Wilson;
+  else if (name == "symanzik") a.type = GaugeActionType::Symanzik;
+  else if (name == "iwasaki") a.type = GaugeActionType::Iwasaki;
+  else if (name == "dbw2") a.type = GaugeActionType::DBW2;
+  else fail("{}: unknown gauge action \"{}\" (expected \"wilson\", \"symanzik\", \"iwasaki\" or \"dbw2\")", key, name);
+  if (!(beta > 0)) fail("gauge.beta: must be positive (got {})", beta);
+  return a;
+}
+
+}  // namespace lqcd

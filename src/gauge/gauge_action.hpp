@@ -1,0 +1,28 @@
+#pragma once
+// Gauge actions with plaquette and 1x2 rectangle terms (DESIGN.md):
+//   S = beta * sum [ c0 * sum_plaq (1 - Re tr P / 3) + c1 * sum_rect (1 - Re tr R / 3) ],  c0 = 1 - 8 c1,
+// the sums running over the 6V plaquettes and the 12V rectangles.
+//   Wilson c1 = 0; tree-level Symanzik c1 = -1/12 (Luscher-Weisz, Commun. Math. Phys. 97 (1985) 59);
+//   Iwasaki c1 = -0.331 (Y. Iwasaki, UTHEP-118, 1983); DBW2 c1 = -1.4088 (T. Takaishi, PRD 54 (1996) 1050;
+//   QCDTARO, hep-lat/9911033).
+
+#include <string>
+
+namespace lqcd {
+
+enum class GaugeActionType { Wilson, Symanzik, Iwasaki, DBW2 };
+
+struct GaugeAction {
+  GaugeActionType type = GaugeActionType::Wilson;
+  double beta = 6.0;
+
+  double c1() const;
+  double c0() const { return 1.0 - 8.0 * c1(); }
+  bool has_rectangles() const { return type != GaugeActionType::Wilson; }
+  std::string name() const;  // "wilson", "symanzik", "iwasaki", "dbw2"
+
+  // From the input name; throws lqcd::Error naming `key` and the accepted values otherwise.
+  static GaugeAction from_name(const std::string& name, double beta, const std::string& key = "gauge.action");
+};
+
+}  // namespace lqcd

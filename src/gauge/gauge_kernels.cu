@@ -1,0 +1,14 @@
+// Device instantiations of the gauge layer's site kernels (the algorithms live in the .cpp files).
+#include "core/exec_cuda.cuh"
+#include "gauge/observables_kernels.hpp"
+#include "gauge/update_kernels.hpp"
+
+LQCD_INSTANTIATE_DEVICE_REDUCE(lqcd::Sums<4>, lqcd::GaugeObservablesKernel)
+LQCD_INSTANTIATE_DEVICE_REDUCE(lqcd::Sums<2>, lqcd::PolyakovLoopKernel)
+LQCD_INSTANTIATE_DEVICE_REDUCE(lqcd::UnitarityStats, lqcd::UnitarityKernel)
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::HeatbathKernel)
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::OverrelaxationKernel)
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::HotStartKernel)
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::UnitStartKernel)
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::ReunitarizeKernel)
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::RandomGaugeTransformKernel)

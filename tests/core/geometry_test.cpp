@@ -1,0 +1,94 @@
+// Indexing: lexicographic x-fastest order, checkerboard index = lex/2, parity, periodic shifts.
+#include <gtest/gtest.h>
+
+#include <omp.h>
+
+#include <set>
+
+#include "core/dispatch.hpp"
+#include "core/error.hpp"
+#include "core/geometry.hpp"
+#include "core/reduction.hpp"
+
+namespace lqcd {
+namespace {
+
+TEST(Geometry, RejectsOddOrTinyExtents) {
+  EXPECT_THROW(Geometry::single_process({4, 4, 3, 4}), Error);
+  EXPECT_THROW(Geometry::single_process({0, 4, 4, 4}), Error);
+  try {
+    Geometry::single_process({4, 5, 4, 4}, "lattice.dims");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("lattice.dims"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("direction y"), std::string::npos);
+  }
+}
+
+TEST(Geometry, LexicographicOrderIsXFastest) {
+  const Geometry g = Geometry::single_process({4, 6, 2, 8});
+  const SiteIndexer idx = SiteIndexer::from(g);
+  int x[4] = {1, 0, 0, 0};
+  EXPECT_EQ(idx.lex(x), 1);
+  int y[4] = {0, 1, 0, 0};
+  EXPECT_EQ(idx.lex(y), 4);
+  int t[4] = {0, 0, 0, 1};
+  EXPECT_EQ(idx.lex(t), 4 * 6 * 2);
+}
+
+TEST(Geometry, CheckerboardIndexIsABijectionPerParity) {
+  const Geometry g = Geometry::single_process({4, 6, 2, 8});
+  const SiteIndexer idx = SiteIndexer::from(g);
+  std::set<std::int64_t> seen[2];
+  for (std::int64_t i = 0; i < g.volume(); ++i) {
+    int x[4];
+    idx.coords_lex(i, x);
+    EXPECT_EQ(idx.lex(x), i);
+    const int p = SiteIndexer::parity(x);
+    const std::int64_t cb = idx.cb_index(x);
+    ASSERT_LT(cb, g.half_volume());
+    seen[p].insert(cb);
+    int y[4];
+    idx.coords(p, cb, y);
+    for (int mu = 0; mu < 4; ++mu) EXPECT_EQ(x[mu], y[mu]);
+  }
+  EXPECT_EQ(std::int64_t(seen[0].size()), g.half_volume());
+  EXPECT_EQ(std::int64_t(seen[1].size()), g.half_volume());
+}
+
+TEST(Geometry, ShiftsArePeriodicAndFlipParity) {
+  const Geometry g = Geometry::single_process({4, 4, 4, 6});
+  const SiteIndexer idx = SiteIndexer::from(g);
+  int x[4] = {3, 0, 2, 5};
+  const int p = SiteIndexer::parity(x);
+  idx.shift(x, 0, +1);
+  EXPECT_EQ(x[0], 0);
+  EXPECT_NE(SiteIndexer::parity(x), p);
+  idx.shift(x, 1, -1);
+  EXPECT_EQ(x[1], 3);
+  idx.shift(x, 3, +1);
+  EXPECT_EQ(x[3], 0);
+}
+
+struct IndexSumKernel {
+  LQCD_HOST_DEVICE void operator()(std::int64_t i, Sums<2>& acc) const {
+    acc[0] += 1.0 / double(i + 1);  // rounding depends on the order of the additions
+    acc[1] += double(i);
+  }
+};
+
+TEST(HostExec, ReductionsDoNotDependOnTheThreadCount) {
+  const std::int64_t n = 100003;
+  std::vector<double> results;
+  for (int threads : {1, 2, 3, 7}) {
+    omp_set_num_threads(threads);
+    const Sums<2> s = reduce<Sums<2>>(Location::Host, n, IndexSumKernel{});
+    results.push_back(s[0]);
+    EXPECT_EQ(s[1], double(n) * double(n - 1) / 2);
+  }
+  omp_set_num_threads(2);
+  for (double r : results) EXPECT_EQ(r, results.front());  // bit-identical
+}
+
+}  // namespace
+}  // namespace lqcd

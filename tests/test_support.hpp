@@ -1,0 +1,54 @@
+#pragma once
+// Shared helpers of the test suite.
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "core/memory.hpp"
+#include "core/site_random.hpp"
+#include "math/su3.hpp"
+
+namespace lqcd::test {
+
+inline std::filesystem::path testdata(const std::string& name) {
+  return std::filesystem::path(LQCD_TESTDATA_DIR) / name;
+}
+
+// Host always; the device too when this build has CUDA and a GPU is present (the GPU machine).
+inline std::vector<Location> locations() {
+  std::vector<Location> l{Location::Host};
+  if (device_available()) l.push_back(Location::Device);
+  return l;
+}
+
+inline SU3<double> random_matrix(SiteRandom& rng) {
+  SU3<double> m;
+  for (auto& row : m.m)
+    for (auto& z : row) z = Complex<double>(rng.gaussian(), rng.gaussian());
+  return m;
+}
+
+inline double max_abs_diff(const SU3<double>& a, const SU3<double>& b) {
+  double d = 0;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      const double x = abs(a.m[i][j] - b.m[i][j]);
+      d = x > d ? x : d;
+    }
+  return d;
+}
+
+// A fresh, empty temporary directory per test, removed at the end of the test.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  const std::filesystem::path& path() const { return path_; }
+  std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+}  // namespace lqcd::test
