@@ -1,1 +1,84 @@
-int main() { return 0; }
+// lqcd: one program, one subcommand per job (DESIGN.md). Every failure the user can fix ends in a
+// one-line "lqcd: error: ..." on stderr and a non-zero exit status.
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "app/bench_command.hpp"
+#include "app/convert_command.hpp"
+#include "app/heatbath_command.hpp"
+#include "app/measure_command.hpp"
+#include "app/version.hpp"
+#include "core/error.hpp"
+
+int main(int argc, char** argv) {
+  using namespace lqcd::app;
+  CLI::App app{"lqcd: lattice QCD on CPUs and NVIDIA GPUs.\n"
+               "Conventions: directions (x,y,z,t) = 0..3, lexicographic x fastest; plaquette normalised to 1 "
+               "for the unit field.\nRun 'lqcd <command> --help' for the options of a command.",
+               "lqcd"};
+  app.set_version_flag("--version", version_string());
+  app.require_subcommand(1);
+
+  HeatbathCommandOptions hb;
+  CLI::App* heatbath = app.add_subcommand(
+      "heatbath",
+      "Quenched SU(3) ensemble: Cabibbo-Marinari heatbath + overrelaxation.\n"
+      "Without INPUT it runs a built-in default (8^4, Wilson action, beta = 6.0) and prints the plaquette history.\n"
+      "Writes PREFIX.log (human), PREFIX.jsonl (one JSON object per measurement) and saved configurations.");
+  heatbath->add_option("input", hb.input, "TOML input file (lqcd heatbath --print-config shows every key)")
+      ->check(CLI::ExistingFile);
+  heatbath->add_flag("--print-config", hb.print_config, "print the full input with every key, its value and help");
+  heatbath->add_flag("--resume", hb.resume, "continue from PREFIX.checkpoint.ildg exactly as if never stopped");
+  heatbath->add_option("--device", hb.device, "auto | cpu | gpu")->capture_default_str();
+  heatbath->add_flag("-q,--quiet", hb.quiet, "no log on stdout and no progress line (files are still written)");
+
+  MeasureCommandOptions ms;
+  CLI::App* measure = app.add_subcommand(
+      "measure",
+      "Gauge observables of stored configurations (format detected from the content: ILDG/SciDAC LIME, NERSC, "
+      "MILC, openQCD).\nChecksums and header plaquettes are verified; a mismatch is an error unless --no-verify.");
+  measure->add_option("files", ms.files, "configuration files")->required();
+  measure->add_flag("--json", ms.json, "one JSON object per file on stdout");
+  measure->add_flag("--no-verify", ms.no_verify, "report checksum/header mismatches instead of failing");
+  measure->add_option("--device", ms.device, "auto | cpu | gpu")->capture_default_str();
+
+  ConvertCommandOptions cv;
+  CLI::App* convert = app.add_subcommand(
+      "convert", "Convert a configuration to another format; the input is verified first, writes are atomic.");
+  convert->add_option("input", cv.input, "configuration to read (any supported format)")->required();
+  convert->add_option("output", cv.output, "file to write")->required();
+  convert->add_option("--format", cv.format, "ildg | nersc | openqcd")->capture_default_str();
+  convert->add_option("--precision", cv.precision, "32 | 64 bits per real (default: as stored in the input)");
+  convert->add_flag("--force", cv.force, "replace an existing output file");
+
+  BenchCommandOptions bn;
+  CLI::App* bench = app.add_subcommand(
+      "bench", "Performance harness: measures the copy bandwidth, then the kernel; prints median times, GB/s and "
+               "the fraction of the copy bandwidth.");
+  bench->add_option("kernel", bn.kernel, "heatbath | copy")->capture_default_str();
+  bench->add_option("--dims", bn.dims, "lattice X,Y,Z,T")->capture_default_str();
+  bench->add_option("--device", bn.device, "auto | cpu | gpu")->capture_default_str();
+  bench->add_option("--action", bn.action, "gauge action for the heatbath benchmark")->capture_default_str();
+  bench->add_option("--repetitions", bn.repetitions, "timed repetitions (the median is reported)")->capture_default_str();
+  bench->add_flag("--json", bn.json, "one JSON object on stdout");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  try {
+    if (*heatbath) return run_heatbath(hb);
+    if (*measure) return run_measure(ms);
+    if (*convert) return run_convert(cv);
+    if (*bench) return run_bench(bn);
+  } catch (const lqcd::Error& e) {
+    std::cerr << "lqcd: error: " << e.what() << std::endl;
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "lqcd: internal error: " << e.what() << std::endl;
+    return 2;
+  }
+  return 0;
+}

@@ -2,17 +2,11 @@
 // One exception type for every user-facing failure. The message is a single line that names the
 // file, key or record at fault and what was expected; the program prints it and exits non-zero.
 
-#include <stdexcept>
-#include <string>
-
 #include <fmt/format.h>
 
-namespace lqcd {
+#include "core/error_type.hpp"
 
-class Error : public std::runtime_error {
- public:
-  explicit Error(const std::string& message) : std::runtime_error(message) {}
-};
+namespace lqcd {
 
 // lqcd::fail("{}: expected {} bytes, found {}", path, n, m) throws lqcd::Error.
 template <typename... Args>

@@ -7,8 +7,7 @@
 
 #include <cuda_runtime.h>
 
-#include "core/error.hpp"
-#include "core/exec_host.hpp"
+#include "core/error_type.hpp"
 #include "core/memory.hpp"
 
 namespace lqcd {
@@ -45,7 +44,8 @@ __global__ void __launch_bounds__(kBlock) reduce_kernel(std::int64_t n, F f, R* 
 
 inline void check_launch(const char* what) {
   const cudaError_t e = cudaGetLastError();
-  if (e != cudaSuccess) fail("CUDA kernel launch failed ({}): {}", what, cudaGetErrorString(e));
+  // No fmt format strings here: nvcc cannot evaluate fmt's consteval format checks.
+  if (e != cudaSuccess) throw Error(std::string("CUDA kernel launch failed (") + what + "): " + cudaGetErrorString(e));
 }
 
 }  // namespace cuda_detail

@@ -1,0 +1,143 @@
+#include "app/config.hpp"
+
+#include <fstream>
+#include <sstream>
+
+#include "core/error.hpp"
+
+namespace lqcd::app {
+
+namespace {
+
+std::string type_name(toml::node_type t) {
+  switch (t) {
+    case toml::node_type::integer: return "an integer";
+    case toml::node_type::floating_point: return "a number";
+    case toml::node_type::string: return "a string";
+    case toml::node_type::boolean: return "true or false";
+    case toml::node_type::array: return "an array";
+    case toml::node_type::table: return "a table";
+    default: return "a date or time";
+  }
+}
+
+std::string section_of(const std::string& path) { return path.substr(0, path.find('.')); }
+std::string key_of(const std::string& path) { return path.substr(path.find('.') + 1); }
+
+toml::table parse_text(const std::string& text, const std::string& source) {
+  try {
+    return toml::parse(text, source);
+  } catch (const toml::parse_error& e) {
+    const auto& where = e.source().begin;
+    fail("{}:{}:{}: TOML syntax error: {}", source, where.line, where.column, e.description());
+  }
+}
+
+}  // namespace
+
+Config::Config(std::vector<KeySpec> schema, std::string command)
+    : schema_(std::move(schema)), command_(std::move(command)) {
+  std::string text;
+  for (const KeySpec& k : schema_) {
+    // Every key lives in a [section]; build one small document per key so they merge in any order.
+    const toml::table t = parse_text(fmt::format("[{}]\n{} = {}\n", section_of(k.path), key_of(k.path), k.default_value),
+                                     "built-in defaults of " + command_);
+    const std::string sec = section_of(k.path);
+    if (!values_.contains(sec)) values_.insert(sec, toml::table{});
+    values_[sec].as_table()->insert_or_assign(key_of(k.path), *t[sec][key_of(k.path)].node());
+  }
+}
+
+void Config::merge_file(const std::filesystem::path& file) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(file, ec)) fail("{}: input file not found (or not a regular file)", file.string());
+  std::ifstream in(file);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  if (!in.good() && !in.eof()) fail("{}: cannot read the input file", file.string());
+  merge_text(ss.str(), file.string());
+}
+
+void Config::merge_text(const std::string& text, const std::string& source) {
+  const toml::table user = parse_text(text, source);
+  for (const auto& [sec_key, sec_node] : user) {
+    const std::string sec(sec_key.str());
+    const toml::table* sec_table = sec_node.as_table();
+    const toml::table* defaults = values_[sec].as_table();
+    if (!sec_table || !defaults) {
+      std::string sections;
+      for (const auto& [k, v] : values_) sections += (sections.empty() ? "[" : ", [") + std::string(k.str()) + "]";
+      fail("{}: unknown section or top-level key \"{}\" for lqcd {} (expected the sections {}; see lqcd {} "
+           "--print-config)",
+           source, sec, command_, sections, command_);
+    }
+    for (const auto& [key, value] : *sec_table) {
+      const std::string path = sec + "." + std::string(key.str());
+      const toml::node* def = defaults->get(key.str());
+      if (!def)
+        fail("{}: unknown key \"{}\" (see lqcd {} --print-config for every key and its default)", source, path,
+             command_);
+      const bool int_for_float = def->is_floating_point() && value.is_integer();
+      if (def->type() != value.type() && !int_for_float)
+        fail("{}: {}: expected {}, got {}", source, path, type_name(def->type()), type_name(value.type()));
+      if (int_for_float)
+        values_[sec].as_table()->insert_or_assign(key.str(), double(value.as_integer()->get()));
+      else
+        values_[sec].as_table()->insert_or_assign(key.str(), value);
+    }
+  }
+  source_ = source;
+}
+
+const toml::node& Config::node(const std::string& path) const {
+  const toml::node* n = values_.at_path(path).node();
+  if (!n) fail("internal: lqcd {} reads the undeclared key {}", command_, path);
+  return *n;
+}
+
+void Config::fail_key(const std::string& path, const std::string& what) const {
+  fail("{}: {}: {}", source_, path, what);
+}
+
+std::int64_t Config::integer(const std::string& path) const { return node(path).as_integer()->get(); }
+double Config::real(const std::string& path) const { return node(path).as_floating_point()->get(); }
+std::string Config::string(const std::string& path) const { return node(path).as_string()->get(); }
+bool Config::boolean(const std::string& path) const { return node(path).as_boolean()->get(); }
+
+std::vector<std::int64_t> Config::integers(const std::string& path) const {
+  std::vector<std::int64_t> out;
+  for (const toml::node& e : *node(path).as_array()) {
+    if (!e.is_integer()) fail_key(path, "expected an array of integers");
+    out.push_back(e.as_integer()->get());
+  }
+  return out;
+}
+
+std::vector<std::string> Config::strings(const std::string& path) const {
+  std::vector<std::string> out;
+  for (const toml::node& e : *node(path).as_array()) {
+    if (!e.is_string()) fail_key(path, "expected an array of strings");
+    out.push_back(e.as_string()->get());
+  }
+  return out;
+}
+
+std::string Config::to_toml(bool with_help) const {
+  std::ostringstream out;
+  std::string current;
+  for (const KeySpec& k : schema_) {
+    const std::string sec = section_of(k.path);
+    if (sec != current) {
+      out << (current.empty() ? "" : "\n") << "[" << sec << "]\n";
+      current = sec;
+    }
+    std::ostringstream value;
+    node(k.path).visit([&](const auto& n) { value << n; });
+    std::string line = fmt::format("{} = {}", key_of(k.path), value.str());
+    if (with_help) line = fmt::format("{:<34} # {}", line, k.help);
+    out << line << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace lqcd::app

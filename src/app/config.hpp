@@ -1,0 +1,55 @@
+#pragma once
+// Input files. A command declares its keys once (KeySpec: dotted path, default as a TOML literal,
+// one line of help); that list is the documentation (--print-config), the defaults, and the
+// validation: a key not in the list, or a value of another type than its default's, is an error
+// naming the file and the key.
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <toml++/toml.h>
+
+namespace lqcd::app {
+
+struct KeySpec {
+  std::string path;           // "heatbath.sweeps"
+  std::string default_value;  // TOML literal: "100", "\"hot\"", "[8, 8, 8, 8]"
+  std::string help;
+};
+
+class Config {
+ public:
+  Config(std::vector<KeySpec> schema, std::string command);
+
+  // Overrides defaults with a TOML file / text; throws lqcd::Error on syntax errors, unknown keys
+  // and type mismatches (naming `source` and the key).
+  void merge_file(const std::filesystem::path& file);
+  void merge_text(const std::string& text, const std::string& source);
+
+  std::int64_t integer(const std::string& path) const;
+  double real(const std::string& path) const;  // integers are accepted
+  std::string string(const std::string& path) const;
+  bool boolean(const std::string& path) const;
+  std::vector<std::int64_t> integers(const std::string& path) const;
+  std::vector<std::string> strings(const std::string& path) const;
+
+  // Where the values came from, for error messages: "run.toml" or "defaults".
+  const std::string& source() const { return source_; }
+  // "run.toml: heatbath.sweeps: <what>" as an lqcd::Error.
+  [[noreturn]] void fail_key(const std::string& path, const std::string& what) const;
+
+  // The full input with every key, its current value and its help, as TOML.
+  std::string to_toml(bool with_help = true) const;
+
+ private:
+  const toml::node& node(const std::string& path) const;
+  std::vector<KeySpec> schema_;
+  std::string command_;
+  toml::table values_;
+  std::string source_ = "defaults";
+};
+
+}  // namespace lqcd::app

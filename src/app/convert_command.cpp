@@ -1,0 +1,41 @@
+#include "app/convert_command.hpp"
+
+#include <filesystem>
+#include <iostream>
+
+#include "core/error.hpp"
+#include "measure/configuration.hpp"
+
+namespace lqcd::app {
+
+int run_convert(const ConvertCommandOptions& opt) {
+  if (opt.format != "ildg" && opt.format != "nersc" && opt.format != "openqcd")
+    fail("--format: expected ildg, nersc or openqcd (got \"{}\")", opt.format);
+  if (opt.precision != 0 && opt.precision != 32 && opt.precision != 64)
+    fail("--precision: expected 32 or 64 (got {})", opt.precision);
+  std::error_code ec;
+  if (std::filesystem::equivalent(opt.input, opt.output, ec))
+    fail("{}: input and output are the same file", opt.output);
+  if (std::filesystem::exists(opt.output) && !opt.force)
+    fail("{}: exists already (use --force to replace it)", opt.output);
+
+  const LoadedConfiguration c = load_configuration(opt.input);
+  io::WriteOptions w;
+  w.precision_bits = opt.precision ? opt.precision : c.info.precision_bits;
+  if (opt.format == "openqcd" && w.precision_bits != 64) {
+    if (opt.precision == 32) fail("--precision 32: the openqcd format stores 64-bit reals only");
+    w.precision_bits = 64;
+  }
+  w.plaquette = c.observables.plaquette;
+  w.link_trace = c.observables.link_trace;
+  w.metadata = {{"lqcd.converted_from", opt.input}, {"lqcd.source_format", c.info.format}};
+  const LexicographicGauge lex = to_lexicographic(c.field);
+  if (opt.format == "nersc") io::write_nersc(opt.output, lex, w);
+  else if (opt.format == "openqcd") io::write_openqcd(opt.output, lex, w);
+  else io::write_ildg(opt.output, lex, w);
+  std::cout << fmt::format("{} ({}, {}-bit) -> {} ({}, {}-bit); plaquette {:.12f}\n", opt.input, c.info.format,
+                           c.info.precision_bits, opt.output, opt.format, w.precision_bits, c.observables.plaquette);
+  return 0;
+}
+
+}  // namespace lqcd::app

@@ -1,0 +1,18 @@
+#pragma once
+// lqcd convert: configuration format conversion (the input's checksum and header verified first).
+
+#include <string>
+
+namespace lqcd::app {
+
+struct ConvertCommandOptions {
+  std::string input;
+  std::string output;
+  std::string format = "ildg";
+  int precision = 0;  // 0: as stored in the input
+  bool force = false;
+};
+
+int run_convert(const ConvertCommandOptions& options);
+
+}  // namespace lqcd::app

@@ -1,0 +1,266 @@
+#include "app/heatbath_command.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "app/device_choice.hpp"
+#include "app/output.hpp"
+#include "app/version.hpp"
+#include "core/error.hpp"
+#include "core/timer.hpp"
+#include "gauge/observables.hpp"
+#include "gauge/updates.hpp"
+#include "io/gauge_file.hpp"
+#include "measure/configuration.hpp"
+#include "measure/statistics.hpp"
+
+namespace lqcd::app {
+
+std::vector<KeySpec> heatbath_schema() {
+  return {
+      {"lattice.dims", "[8, 8, 8, 8]", "extents (x, y, z, t); even, multiples of 4 for rectangle actions"},
+      {"gauge.beta", "6.0", "coupling beta = 6/g^2"},
+      {"gauge.action", "\"wilson\"", "wilson | symanzik (c1=-1/12) | iwasaki (c1=-0.331) | dbw2 (c1=-1.4088)"},
+      {"heatbath.start", "\"hot\"", "hot (Haar-random links) | cold (unit links)"},
+      {"heatbath.seed", "12345", "seed of the counter-based random numbers (Philox-4x32-10)"},
+      {"heatbath.thermalization", "20", "sweeps before averages start and configurations are saved"},
+      {"heatbath.sweeps", "30", "sweeps after thermalization"},
+      {"heatbath.overrelaxation", "4", "overrelaxation steps after each heatbath step"},
+      {"heatbath.measure_every", "1", "measure the gauge observables every N sweeps"},
+      {"output.prefix", "\"lqcd-heatbath\"", "PREFIX.log, PREFIX.jsonl, PREFIX.NNNNNN.<format>, PREFIX.checkpoint.ildg"},
+      {"output.format", "\"ildg\"", "ildg | nersc | openqcd: format of saved configurations"},
+      {"output.precision", "64", "32 | 64 bits per real in saved configurations (openqcd: 64 only)"},
+      {"output.save_every", "0", "save a configuration every N sweeps after thermalization (0: never)"},
+      {"output.checkpoint_every", "0", "checkpoint every N sweeps and at the end, for --resume (0: never)"},
+  };
+}
+
+namespace {
+
+struct HeatbathInput {
+  Dims dims{};
+  GaugeAction action;
+  std::string start;
+  std::uint64_t seed = 0;
+  int thermalization = 0, sweeps = 0, overrelaxation = 0, measure_every = 1;
+  std::string prefix, format;
+  int precision = 64;
+  int save_every = 0, checkpoint_every = 0;
+};
+
+int non_negative(const Config& c, const std::string& key, std::int64_t max = 1 << 30) {
+  const std::int64_t v = c.integer(key);
+  if (v < 0 || v > max) c.fail_key(key, fmt::format("expected an integer in [0, {}], got {}", max, v));
+  return int(v);
+}
+
+HeatbathInput read_input(const Config& c) {
+  HeatbathInput in;
+  const std::vector<std::int64_t> d = c.integers("lattice.dims");
+  if (d.size() != 4) c.fail_key("lattice.dims", fmt::format("expected 4 extents [x, y, z, t], got {}", d.size()));
+  for (int mu = 0; mu < 4; ++mu) {
+    if (d[mu] < 2 || d[mu] > 4096 || d[mu] % 2)
+      c.fail_key("lattice.dims", fmt::format("extent {} in direction {} must be even and in [2, 4096]", d[mu], "xyzt"[mu]));
+    in.dims[mu] = int(d[mu]);
+  }
+  const double beta = c.real("gauge.beta");
+  if (!(beta > 0) || !std::isfinite(beta)) c.fail_key("gauge.beta", fmt::format("expected a positive number, got {}", beta));
+  try {
+    in.action = GaugeAction::from_name(c.string("gauge.action"), beta);
+  } catch (const Error& e) {
+    fail("{}: {}", c.source(), e.what());
+  }
+  if (in.action.has_rectangles())
+    for (int mu = 0; mu < 4; ++mu)
+      if (in.dims[mu] % 4)
+        c.fail_key("lattice.dims", fmt::format("the {} action's heatbath needs every extent to be a multiple of 4 (got {})",
+                                               in.action.name(), dims_string(in.dims)));
+  in.start = c.string("heatbath.start");
+  if (in.start != "hot" && in.start != "cold")
+    c.fail_key("heatbath.start", fmt::format("expected \"hot\" or \"cold\", got \"{}\"", in.start));
+  const std::int64_t seed = c.integer("heatbath.seed");
+  if (seed < 0) c.fail_key("heatbath.seed", "expected a non-negative integer");
+  in.seed = std::uint64_t(seed);
+  in.thermalization = non_negative(c, "heatbath.thermalization");
+  in.sweeps = non_negative(c, "heatbath.sweeps");
+  in.overrelaxation = non_negative(c, "heatbath.overrelaxation", 100);
+  in.measure_every = non_negative(c, "heatbath.measure_every");
+  if (in.measure_every == 0) c.fail_key("heatbath.measure_every", "expected a positive integer");
+  in.prefix = c.string("output.prefix");
+  in.format = c.string("output.format");
+  if (in.format != "ildg" && in.format != "nersc" && in.format != "openqcd")
+    c.fail_key("output.format", fmt::format("expected \"ildg\", \"nersc\" or \"openqcd\", got \"{}\"", in.format));
+  in.precision = int(c.integer("output.precision"));
+  if (in.precision != 32 && in.precision != 64)
+    c.fail_key("output.precision", fmt::format("expected 32 or 64, got {}", in.precision));
+  if (in.format == "openqcd" && in.precision != 64)
+    c.fail_key("output.precision", "the openqcd format stores 64-bit reals only");
+  in.save_every = non_negative(c, "output.save_every");
+  in.checkpoint_every = non_negative(c, "output.checkpoint_every");
+  return in;
+}
+
+io::WriteOptions write_options(const HeatbathInput& in, const GaugeObservables& o, int sweep, int precision) {
+  io::WriteOptions w;
+  w.precision_bits = precision;
+  w.plaquette = o.plaquette;
+  w.link_trace = o.link_trace;
+  w.metadata = {{"lqcd.program", version_string()},
+                {"lqcd.action", in.action.name()},
+                {"lqcd.beta", fmt::format("{:.17g}", in.action.beta)},
+                {"lqcd.seed", std::to_string(in.seed)},
+                {"lqcd.sweep", std::to_string(sweep)},
+                {"lqcd.dims", dims_string(in.dims)}};
+  return w;
+}
+
+void save(const std::filesystem::path& file, const std::string& format, const LexicographicGauge& lex,
+          const io::WriteOptions& w) {
+  if (format == "nersc") io::write_nersc(file, lex, w);
+  else if (format == "openqcd") io::write_openqcd(file, lex, w);
+  else io::write_ildg(file, lex, w);
+}
+
+std::string checkpoint_path(const HeatbathInput& in) { return in.prefix + ".checkpoint.ildg"; }
+
+// The sweep a checkpoint was written after, once its physics parameters are checked against the input.
+int read_checkpoint(const HeatbathInput& in, GaugeField<double>& U) {
+  const std::string file = checkpoint_path(in);
+  if (!std::filesystem::exists(file))
+    fail("{}: no checkpoint to resume from (set output.checkpoint_every and run without --resume first)", file);
+  LoadPolicy policy;
+  policy.location = U.location();
+  policy.expected_dims = in.dims;
+  LoadedConfiguration c = load_configuration(file, policy);
+  auto meta = [&](const std::string& key) {
+    const auto it = c.info.metadata.find(key);
+    if (it == c.info.metadata.end()) fail("{}: not an lqcd heatbath checkpoint (no {} record)", file, key);
+    return it->second;
+  };
+  const std::pair<std::string, std::string> expected[] = {
+      {"lqcd.action", in.action.name()}, {"lqcd.beta", fmt::format("{:.17g}", in.action.beta)},
+      {"lqcd.seed", std::to_string(in.seed)}};
+  for (const auto& [key, value] : expected)
+    if (meta(key) != value)
+      fail("{}: checkpoint was written with {} = {}, but the input has {}; resuming would not continue the same "
+           "Markov chain",
+           file, key, meta(key), value);
+  U.copy_from(c.field);
+  return std::stoi(meta("lqcd.sweep"));
+}
+
+// Drops records of sweeps after `sweep` (written after the checkpoint by a run that then stopped).
+void truncate_jsonl(const std::filesystem::path& file, int sweep) {
+  std::ifstream in(file);
+  if (!in) return;
+  std::string kept, line;
+  while (std::getline(in, line)) {
+    const auto j = nlohmann::json::parse(line, nullptr, false);
+    if (!j.is_discarded() && j.contains("sweep") && j["sweep"].get<int>() <= sweep) kept += line + "\n";
+  }
+  in.close();
+  std::ofstream(file, std::ios::trunc) << kept;
+}
+
+}  // namespace
+
+int run_heatbath(const HeatbathCommandOptions& opt) {
+  Config config(heatbath_schema(), "heatbath");
+  if (!opt.input.empty()) config.merge_file(opt.input);
+  if (opt.print_config) {
+    std::cout << config.to_toml();
+    return 0;
+  }
+  const HeatbathInput in = read_input(config);
+  const Location loc = choose_location(opt.device);
+  prepare_output_prefix(in.prefix, "output.prefix");
+
+  const Geometry geom = Geometry::single_process(in.dims, "lattice.dims");
+  GaugeField<double> U(geom, loc);
+  int done = 0;
+  if (opt.resume) {
+    done = read_checkpoint(in, U);
+    truncate_jsonl(in.prefix + ".jsonl", done);
+  } else if (in.start == "hot") {
+    set_hot_gauge(U, in.seed);
+  } else {
+    set_unit_gauge(U);
+  }
+
+  RunLog log(in.prefix + ".log", opt.resume, opt.quiet);
+  JsonLines jsonl(in.prefix + ".jsonl", opt.resume);
+  const int total = in.thermalization + in.sweeps;
+  log.line("# {}", version_string());
+  log.line("# lqcd heatbath: quenched SU(3), Cabibbo-Marinari heatbath (Kennedy-Pendleton) + {} overrelaxation steps",
+           in.overrelaxation);
+  log.line("# lattice {} (x,y,z,t), {} action, beta = {}, c0 = {:.6g}, c1 = {:.6g}", dims_string(in.dims),
+           in.action.name(), in.action.beta, in.action.c0(), in.action.c1());
+  log.line("# backend: {}", loc == Location::Device ? "CUDA, " + device_description() : "CPU (OpenMP)");
+  if (opt.resume) log.line("# resumed from {} after sweep {}", checkpoint_path(in), done);
+  log.line("# conventions: plaquette = <Re tr U_p>/3 (1 for the unit field); polyakov = <tr prod_t U_t>/3");
+  log.line("# input ({}):", config.source());
+  std::istringstream lines(config.to_toml(false));
+  for (std::string l; std::getline(lines, l);) log.line("#   {}", l);
+  log.line("# {:>7} {:>12} {:>12} {:>12} {:>12} {:>24} {:>9}", "sweep", "plaquette", "spatial", "temporal",
+           "rectangle", "polyakov (re, im)", "seconds");
+
+  std::vector<double> plaquettes;
+  ProgressLine progress(!opt.quiet);
+  const Stopwatch clock;
+  for (int s = done; s < total; ++s) {
+    heatbath_sweep(U, in.action, in.seed, std::uint32_t(s));
+    for (int k = 0; k < in.overrelaxation; ++k) overrelaxation_sweep(U, in.action);
+    const int n = s + 1;
+    const bool measure = n % in.measure_every == 0;
+    const bool save_config = in.save_every > 0 && n > in.thermalization && (n - in.thermalization) % in.save_every == 0;
+    const bool checkpoint = in.checkpoint_every > 0 && (n % in.checkpoint_every == 0 || n == total);
+    if (measure || save_config || checkpoint) {
+      const GaugeObservables o = gauge_observables(U);
+      if (!std::isfinite(o.plaquette)) fail("sweep {}: the plaquette is not finite; the update broke down", n);
+      if (measure) {
+        log.line("  {:>7} {:>12.9f} {:>12.9f} {:>12.9f} {:>12.9f} {:>11.8f} {:>12.8f} {:>9.2f}", n, o.plaquette,
+                 o.plaquette_spatial, o.plaquette_temporal, o.rectangle, o.polyakov_loop.re, o.polyakov_loop.im,
+                 clock.seconds());
+        jsonl.write({{"sweep", n},
+                     {"thermalized", n > in.thermalization},
+                     {"plaquette", o.plaquette},
+                     {"plaquette_spatial", o.plaquette_spatial},
+                     {"plaquette_temporal", o.plaquette_temporal},
+                     {"rectangle", o.rectangle},
+                     {"polyakov_loop", {o.polyakov_loop.re, o.polyakov_loop.im}},
+                     {"link_trace", o.link_trace},
+                     {"seconds", clock.seconds()}});
+        if (n > in.thermalization) plaquettes.push_back(o.plaquette);
+      }
+      if (save_config || checkpoint) {
+        const LexicographicGauge lex = to_lexicographic(U);
+        if (save_config) {
+          const std::string file = fmt::format("{}.{:06d}.{}", in.prefix, n, in.format);
+          save(file, in.format, lex, write_options(in, o, n, in.precision));
+          log.line("# saved {}", file);
+        }
+        if (checkpoint) save(checkpoint_path(in), "ildg", lex, write_options(in, o, n, 64));
+      }
+    }
+    const double elapsed = clock.seconds(), rate = (n - done) / elapsed;
+    progress.update(fmt::format("[heatbath] sweep {}/{} | {:.2f} sweeps/s | ETA {}", n, total, rate,
+                                format_duration((total - n) / rate)));
+  }
+  progress.finish();
+  const double elapsed = clock.seconds();
+  log.line("# {} sweeps in {} ({:.3f} sweeps/s, heatbath + {} overrelaxation each)", total - done,
+           format_duration(elapsed), (total - done) / elapsed, in.overrelaxation);
+  if (!plaquettes.empty()) {
+    const Estimate e = binned_jackknife(plaquettes, default_bin_size(plaquettes.size()));
+    if (e.bins >= 2)
+      log.line("# average plaquette after thermalization: {:.7f} +- {:.7f} ({} measurements, binned jackknife, {} bins of {})",
+               e.mean, e.error, plaquettes.size(), e.bins, e.bin_size);
+    else
+      log.line("# average plaquette after thermalization: {:.7f} ({} measurements; too few for an error)", e.mean,
+               plaquettes.size());
+  }
+  return 0;
+}
+
+}  // namespace lqcd::app

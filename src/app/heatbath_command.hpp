@@ -1,0 +1,22 @@
+#pragma once
+// lqcd heatbath: quenched SU(3) ensembles by Cabibbo-Marinari heatbath + overrelaxation.
+
+#include <string>
+#include <vector>
+
+#include "app/config.hpp"
+
+namespace lqcd::app {
+
+struct HeatbathCommandOptions {
+  std::string input;  // empty: the built-in default input
+  std::string device = "auto";
+  bool print_config = false;
+  bool resume = false;
+  bool quiet = false;
+};
+
+std::vector<KeySpec> heatbath_schema();
+int run_heatbath(const HeatbathCommandOptions& options);
+
+}  // namespace lqcd::app

@@ -1,0 +1,75 @@
+#include "app/measure_command.hpp"
+
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "app/device_choice.hpp"
+#include "core/error.hpp"
+#include "measure/configuration.hpp"
+
+namespace lqcd::app {
+
+namespace {
+
+nlohmann::json to_json(const std::string& file, const LoadedConfiguration& c) {
+  const GaugeObservables& o = c.observables;
+  nlohmann::json j = {{"file", file},
+                      {"format", c.info.format},
+                      {"dims", c.info.dims},
+                      {"precision", c.info.precision_bits == 32 ? "single" : "double"},
+                      {"checksum_ok", nullptr},
+                      {"plaquette", o.plaquette},
+                      {"plaquette_spatial", o.plaquette_spatial},
+                      {"plaquette_temporal", o.plaquette_temporal},
+                      {"rectangle", o.rectangle},
+                      {"polyakov_loop", {o.polyakov_loop.re, o.polyakov_loop.im}},
+                      {"link_trace", o.link_trace},
+                      {"max_su3_deviation", c.max_su3_deviation}};
+  if (c.info.checksum_ok) j["checksum_ok"] = *c.info.checksum_ok;
+  if (c.info.header_plaquette) j["header_plaquette"] = *c.info.header_plaquette;
+  if (c.info.header_link_trace) j["header_link_trace"] = *c.info.header_link_trace;
+  return j;
+}
+
+void print_human(const std::string& file, const LoadedConfiguration& c) {
+  const GaugeObservables& o = c.observables;
+  const std::string checksum =
+      c.info.checksum_ok ? (*c.info.checksum_ok ? "ok" : "MISMATCH") + std::string(" (") + c.info.checksum_detail + ")"
+                         : "none in file";
+  std::cout << fmt::format(
+      "{}\n"
+      "  format {}, {} (x,y,z,t), {}-bit reals, checksum {}\n"
+      "  plaquette          {:.12f}   (spatial {:.12f}, temporal {:.12f}; <Re tr U_p>/3, 1 for the unit field)\n"
+      "  rectangle          {:.12f}   (<Re tr R_1x2>/3 over 12 orientations)\n"
+      "  polyakov loop      ({:.12f}, {:.12f})   (<tr prod_t U_t>/3)\n"
+      "  link trace         {:.12f}   (<Re tr U>/3; not gauge invariant)\n"
+      "  max SU(3) deviation {:.3g}\n",
+      file, c.info.format, dims_string(c.info.dims), c.info.precision_bits, checksum, o.plaquette, o.plaquette_spatial,
+      o.plaquette_temporal, o.rectangle, o.polyakov_loop.re, o.polyakov_loop.im, o.link_trace, c.max_su3_deviation);
+  if (c.info.header_plaquette) std::cout << fmt::format("  header plaquette   {:.12f}\n", *c.info.header_plaquette);
+}
+
+}  // namespace
+
+int run_measure(const MeasureCommandOptions& opt) {
+  LoadPolicy policy;
+  policy.verify = !opt.no_verify;
+  policy.location = choose_location(opt.device);
+  int failures = 0;
+  for (const std::string& file : opt.files) {
+    try {
+      const LoadedConfiguration c = load_configuration(file, policy);
+      if (opt.json)
+        std::cout << to_json(file, c).dump() << std::endl;
+      else
+        print_human(file, c);
+    } catch (const Error& e) {
+      std::cerr << "lqcd measure: error: " << e.what() << std::endl;
+      ++failures;
+    }
+  }
+  return failures == 0 ? 0 : 1;
+}
+
+}  // namespace lqcd::app

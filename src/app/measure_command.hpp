@@ -1,0 +1,18 @@
+#pragma once
+// lqcd measure: gauge observables of stored configurations.
+
+#include <string>
+#include <vector>
+
+namespace lqcd::app {
+
+struct MeasureCommandOptions {
+  std::vector<std::string> files;
+  bool json = false;
+  bool no_verify = false;
+  std::string device = "auto";
+};
+
+int run_measure(const MeasureCommandOptions& options);
+
+}  // namespace lqcd::app

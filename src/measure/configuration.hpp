@@ -1,0 +1,36 @@
+#pragma once
+// Reading a stored configuration the way every command needs it: the format detected from the
+// content, the checksum verified, the header's plaquette and link trace compared with the values
+// computed from the links, the links checked to be finite SU(3) matrices.
+
+#include <filesystem>
+#include <optional>
+
+#include "fields/gauge_field.hpp"
+#include "gauge/observables.hpp"
+#include "io/gauge_file.hpp"
+
+namespace lqcd {
+
+struct LoadedConfiguration {
+  io::GaugeFileInfo info;
+  GaugeField<double> field;
+  GaugeObservables observables;
+  double max_su3_deviation = 0;
+};
+
+struct LoadPolicy {
+  bool verify = true;  // false: report mismatches in info instead of failing (lqcd measure --no-verify)
+  Location location = Location::Host;
+  std::optional<Dims> expected_dims;  // fail unless the file has these dims
+};
+
+// Throws lqcd::Error (one line naming the file) on a checksum mismatch, a header plaquette or link
+// trace that does not match the links, links that are not SU(3), or dims other than expected.
+LoadedConfiguration load_configuration(const std::filesystem::path& file, const LoadPolicy& policy = {});
+
+// Tolerance for comparing a header value with the one computed from the links (header print
+// precision plus the rounding of single-precision storage).
+double header_tolerance(int precision_bits);
+
+}  // namespace lqcd
