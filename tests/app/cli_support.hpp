@@ -1,0 +1,49 @@
+#pragma once
+// Runs the lqcd program as a user would and captures what it prints.
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <sys/wait.h>
+
+#include "test_support.hpp"
+
+namespace lqcd::test {
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+inline std::string read_text(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+inline void write_text(const std::filesystem::path& p, const std::string& text) { std::ofstream(p) << text; }
+
+// Runs `lqcd ARGS` in directory `dir` (shell syntax in args is the caller's responsibility).
+inline CommandResult run_lqcd(const std::string& args, const std::filesystem::path& dir) {
+  const std::filesystem::path out = dir / ".stdout", err = dir / ".stderr";
+  const std::string cmd = "cd '" + dir.string() + "' && OMP_NUM_THREADS=2 '" + std::string(LQCD_BINARY) + "' " +
+                          args + " >'" + out.string() + "' 2>'" + err.string() + "' </dev/null";
+  const int status = std::system(cmd.c_str());
+  CommandResult r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = read_text(out);
+  r.err = read_text(err);
+  return r;
+}
+
+inline int count_lines(const std::string& s) {
+  int n = 0;
+  for (char c : s) n += c == '\n';
+  return n;
+}
+
+}  // namespace lqcd::test

@@ -1,0 +1,134 @@
+// lqcd measure and lqcd convert on the reference configurations of other codes (rung 4 of the
+// ladder): the JSON contract, the README's values, corrupted inputs, conversions.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_support.hpp"
+
+namespace lqcd {
+namespace {
+
+using test::run_lqcd;
+
+nlohmann::json measure_json(const std::string& file, const std::filesystem::path& dir) {
+  const auto r = run_lqcd("measure --json '" + file + "'", dir);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return nlohmann::json::parse(r.out);
+}
+
+struct Reference {
+  const char* file;
+  const char* format;
+  const char* precision;
+  std::array<int, 4> dims;
+  double plaquette;
+  double tolerance;  // relative
+  bool has_checksum;
+};
+
+// Values from ../shared/testdata/README.md (computed independently of this project).
+const Reference kReferences[] = {
+    {"cl2qcd_conf.00200.ildg", "ildg", "double", {4, 4, 4, 4}, 0.57107711169452713, 1e-9, true},
+    {"tmlqcd_4x4x4x4.ildg", "ildg", "double", {4, 4, 4, 4}, 0.628065051764, 1e-9, true},
+    {"milc_l4444.ildg", "ildg", "single", {4, 4, 4, 4}, 0.594850158947, 1e-6, true},
+    {"milc_l4444.scidac", "scidac", "single", {4, 4, 4, 4}, 0.594850158947, 1e-6, true},
+    {"milc_l4448.scidac", "scidac", "single", {4, 4, 4, 8}, 0.56905572, 1e-6, true},
+    {"milc_l4448_foreign_records.lime", "ildg", "single", {4, 4, 4, 8}, 0.56905572, 1e-6, false},
+    {"chroma_weak_field_4x4x4x8.lime", "ildg", "double", {4, 4, 4, 8}, 0.994804132267, 1e-9, true},
+    {"milc_l8888_b6.0.milc", "milc", "single", {8, 8, 8, 8}, 0.593560240433, 1e-6, true},
+};
+
+TEST(MeasureCommand, ReferenceConfigurationsGiveTheirKnownValues) {
+  test::TempDir dir;
+  for (const Reference& ref : kReferences) {
+    const auto j = measure_json(test::testdata(ref.file).string(), dir.path());
+    SCOPED_TRACE(ref.file);
+    for (const char* key : {"dims", "precision", "format", "checksum_ok", "plaquette", "plaquette_spatial",
+                            "plaquette_temporal", "rectangle", "polyakov_loop", "link_trace"})
+      EXPECT_TRUE(j.contains(key)) << key;
+    EXPECT_EQ(j["format"], ref.format);
+    EXPECT_EQ(j["precision"], ref.precision);
+    EXPECT_EQ((j["dims"].get<std::array<int, 4>>()), ref.dims);
+    EXPECT_NEAR(j["plaquette"].get<double>(), ref.plaquette, ref.tolerance * ref.plaquette);
+    if (ref.has_checksum) EXPECT_EQ(j["checksum_ok"], true);
+    else EXPECT_TRUE(j["checksum_ok"].is_null());
+    // The total plaquette is the mean of the spatial and temporal ones.
+    EXPECT_NEAR(j["plaquette"].get<double>(),
+                (j["plaquette_spatial"].get<double>() + j["plaquette_temporal"].get<double>()) / 2, 1e-14);
+  }
+}
+
+TEST(MeasureCommand, MilcInfoFileValues) {
+  // milc_l8888_b6.0.milc.info: ssplaq 1.779002, stplaq 1.782359 (3x the normalised values),
+  // link trace -0.000646.
+  test::TempDir dir;
+  const auto j = measure_json(test::testdata("milc_l8888_b6.0.milc").string(), dir.path());
+  EXPECT_NEAR(3 * j["plaquette_spatial"].get<double>(), 1.779002, 2e-6);
+  EXPECT_NEAR(3 * j["plaquette_temporal"].get<double>(), 1.782359, 2e-6);
+  EXPECT_NEAR(j["link_trace"].get<double>(), -0.000646, 1e-6);
+}
+
+TEST(MeasureCommand, CorruptedAndMissingFilesAreErrorsNamingTheFile) {
+  test::TempDir dir;
+  // One byte flipped in the binary data of a copy.
+  std::filesystem::copy_file(test::testdata("milc_l4444.ildg"), dir / "flipped.ildg");
+  {
+    std::fstream f(dir / "flipped.ildg", std::ios::in | std::ios::out | std::ios::binary);
+    f.seekg(-2000, std::ios::end);
+    char c;
+    f.get(c);
+    f.seekp(-2000, std::ios::end);
+    f.put(char(c ^ 0x10));
+  }
+  const auto r = run_lqcd("measure flipped.ildg", dir.path());
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("flipped.ildg"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("checksum"), std::string::npos) << r.err;
+  const auto nv = run_lqcd("measure --json --no-verify flipped.ildg", dir.path());
+  ASSERT_EQ(nv.exit_code, 0) << nv.err;
+  EXPECT_EQ(nlohmann::json::parse(nv.out)["checksum_ok"], false);
+
+  const auto missing = run_lqcd("measure nothing-here.ildg", dir.path());
+  EXPECT_NE(missing.exit_code, 0);
+  EXPECT_NE(missing.err.find("nothing-here.ildg"), std::string::npos);
+
+  // Truncated: half of the file.
+  const std::string whole = test::read_text(test::testdata("milc_l8888_b6.0.milc"));
+  test::write_text(dir / "truncated.milc", whole.substr(0, whole.size() / 2));
+  const auto t = run_lqcd("measure truncated.milc", dir.path());
+  EXPECT_NE(t.exit_code, 0);
+  EXPECT_EQ(test::count_lines(t.err), 1) << t.err;
+  EXPECT_NE(t.err.find("truncated.milc"), std::string::npos) << t.err;
+}
+
+TEST(ConvertCommand, ConversionsKeepTheFieldAndNeverClobber) {
+  test::TempDir dir;
+  const std::string src = test::testdata("cl2qcd_conf.00200.ildg").string();
+  const double p = measure_json(src, dir.path())["plaquette"].get<double>();
+  for (const char* fmt : {"nersc", "openqcd", "ildg"}) {
+    const std::string out = std::string("converted.") + fmt;
+    const auto r = run_lqcd("convert '" + src + "' " + out + " --format " + fmt, dir.path());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto j = measure_json(out, dir.path());
+    EXPECT_EQ(j["format"], fmt);
+    EXPECT_EQ(j["plaquette"].get<double>(), p) << fmt;  // 64-bit all the way: bit-exact
+  }
+  // An existing output is not replaced without --force, and is left intact.
+  const std::string before = test::read_text(dir / "converted.nersc");
+  const auto again = run_lqcd("convert '" + src + "' converted.nersc --format nersc --precision 32", dir.path());
+  EXPECT_NE(again.exit_code, 0);
+  EXPECT_EQ(test::read_text(dir / "converted.nersc"), before);
+  const auto forced = run_lqcd("convert '" + src + "' converted.nersc --format nersc --precision 32 --force", dir.path());
+  ASSERT_EQ(forced.exit_code, 0) << forced.err;
+  const auto j32 = measure_json("converted.nersc", dir.path());
+  EXPECT_EQ(j32["precision"], "single");
+  EXPECT_NEAR(j32["plaquette"].get<double>(), p, 1e-6);
+  // A corrupted input is refused and produces no output.
+  const auto bad = run_lqcd("convert nothing.ildg out.ildg", dir.path());
+  EXPECT_NE(bad.exit_code, 0);
+  EXPECT_FALSE(std::filesystem::exists(dir / "out.ildg"));
+}
+
+}  // namespace
+}  // namespace lqcd
