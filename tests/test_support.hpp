@@ -25,7 +25,10 @@ inline std::vector<Location> locations() {
 inline SU3<double> random_matrix(SiteRandom& rng) {
   SU3<double> m;
   for (auto& row : m.m)
-    for (auto& z : row) z = Complex<double>(rng.gaussian(), rng.gaussian());
+    for (auto& z : row) {
+      z.re = rng.gaussian();  // sequenced: argument evaluation order is unspecified
+      z.im = rng.gaussian();
+    }
   return m;
 }
 

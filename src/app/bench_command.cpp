@@ -9,6 +9,7 @@
 
 #include "app/device_choice.hpp"
 #include "app/version.hpp"
+#include "comm/process_grid.hpp"
 #include "core/bandwidth.hpp"
 #include "core/error.hpp"
 #include "core/timer.hpp"
@@ -77,7 +78,7 @@ int run_bench(const BenchCommandOptions& opt) {
 
   if (opt.kernel == "heatbath") {
     const Dims dims = parse_dims(opt.dims);
-    const Geometry geom = Geometry::single_process(dims, "--dims");
+    const Geometry geom = ProcessGrid::single().decompose(dims, "--dims");
     const GaugeAction action = GaugeAction::from_name(opt.action, 6.0, "--action");
     check_update_geometry(geom, action);
     GaugeField<double> U(geom, loc);

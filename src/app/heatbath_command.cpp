@@ -7,6 +7,7 @@
 #include "app/device_choice.hpp"
 #include "app/output.hpp"
 #include "app/version.hpp"
+#include "comm/process_grid.hpp"
 #include "core/error.hpp"
 #include "core/timer.hpp"
 #include "gauge/observables.hpp"
@@ -176,7 +177,7 @@ int run_heatbath(const HeatbathCommandOptions& opt) {
   const Location loc = choose_location(opt.device);
   prepare_output_prefix(in.prefix, "output.prefix");
 
-  const Geometry geom = Geometry::single_process(in.dims, "lattice.dims");
+  const Geometry geom = ProcessGrid::single().decompose(in.dims, "lattice.dims");
   GaugeField<double> U(geom, loc);
   int done = 0;
   if (opt.resume) {

@@ -11,7 +11,13 @@ namespace lqcd {
 LQCD_HOST_DEVICE inline SU3<double> random_su3(SiteRandom& rng) {
   SU3<double> m;
   for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) m.m[i][j] = Complex<double>(rng.gaussian(), rng.gaussian());
+    for (int j = 0; j < 3; ++j) {
+      // Two statements, not Complex(rng.gaussian(), rng.gaussian()): the evaluation order of
+      // function arguments is unspecified, and g++ and nvcc do differ, which would give the host
+      // and the device different fields from the same seed.
+      m.m[i][j].re = rng.gaussian();
+      m.m[i][j].im = rng.gaussian();
+    }
   return reunitarize(m);
 }
 

@@ -5,7 +5,7 @@
 
 #include <set>
 
-#include "core/dispatch.hpp"
+#include "core/exec_host.hpp"
 #include "core/error.hpp"
 #include "core/geometry.hpp"
 #include "core/reduction.hpp"
@@ -82,7 +82,7 @@ TEST(HostExec, ReductionsDoNotDependOnTheThreadCount) {
   std::vector<double> results;
   for (int threads : {1, 2, 3, 7}) {
     omp_set_num_threads(threads);
-    const Sums<2> s = reduce<Sums<2>>(Location::Host, n, IndexSumKernel{});
+    const Sums<2> s = HostExec::reduce<Sums<2>>(n, IndexSumKernel{});
     results.push_back(s[0]);
     EXPECT_EQ(s[1], double(n) * double(n - 1) / 2);
   }

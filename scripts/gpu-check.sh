@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# The GPU machine's run (see ../shared/gpu/README.md): configure and build with the CUDA backend,
+# run the whole test suite (GPU tests included), the benchmarks and the validation run, and write
+# logs and JSON results to OUTDIR (at most 8 files, so the device tool brings them all back).
+#
+# Prepared on the development machine:
+#   bash ../shared/gpu/fetch-debs.sh            # toml++ as .deb into .deps/
+#   rm -rf .gpu-testdata && cp -r ../shared/testdata .gpu-testdata
+# and run there with .deps and .gpu-testdata carried:  bash scripts/gpu-check.sh "$OUT" [stages]
+# stages (default all): build test bench validate
+set -uo pipefail
+out=${1:?usage: gpu-check.sh OUTDIR [build] [test] [bench] [validate]}
+shift
+stages=${*:-build test bench validate}
+mkdir -p "$out"
+cd "$(dirname "$0")/.."
+summary="$out/summary.txt"
+note() { echo "$*" | tee -a "$summary"; }
+has() { [[ " $stages " == *" $1 "* ]]; }
+
+if has build; then
+  for f in .deps/*.deb; do [ -e "$f" ] && dpkg -x "$f" /opt/deps; done
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,power.limit --format=csv >"$out/nvidia-smi.csv" 2>&1
+  export PATH=/usr/local/cuda/bin:$PATH
+  start=$(date +%s)
+  cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DLQCD_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
+    -DCMAKE_PREFIX_PATH=/opt/deps/usr -DCMAKE_CXX_FLAGS=-I/opt/deps/usr/include \
+    -DLQCD_TESTDATA_DIR="$PWD/.gpu-testdata" >"$out/build.log" 2>&1 &&
+    cmake --build build-gpu -j 16 >>"$out/build.log" 2>&1
+  note "build: exit $? in $(( $(date +%s) - start )) s"
+fi
+bin=build-gpu/lqcd
+if has test; then
+  start=$(date +%s)
+  (cd build-gpu && ctest --output-on-failure -j 4 --timeout 600) >"$out/ctest.log" 2>&1
+  note "ctest: exit $? in $(( $(date +%s) - start )) s: $(grep -E 'tests passed|tests failed' "$out/ctest.log")"
+  grep -E "Skipped|\*\*\*Failed|Not Run" "$out/ctest.log" | head -20 | tee -a "$summary"
+fi
+if has bench; then
+  : >"$out/bench.jsonl"
+  for d in 16,16,16,16 32,32,32,32 48,48,48,48; do
+    "$bin" bench heatbath --dims $d --device gpu --repetitions 20 --json >>"$out/bench.jsonl" 2>>"$summary"
+  done
+  "$bin" bench heatbath --dims 32,32,32,32 --device gpu --action symanzik --repetitions 10 --json >>"$out/bench.jsonl" 2>>"$summary"
+  OMP_NUM_THREADS=16 OMP_PROC_BIND=close "$bin" bench heatbath --dims 16,16,16,16 --device cpu --repetitions 5 --json \
+    >>"$out/bench.jsonl" 2>>"$summary"
+  OMP_NUM_THREADS=16 OMP_PROC_BIND=close "$bin" bench heatbath --dims 32,32,32,32 --device cpu --repetitions 3 --json \
+    >>"$out/bench.jsonl" 2>>"$summary"
+  note "bench: $(wc -l <"$out/bench.jsonl") results"
+fi
+if has validate; then
+  start=$(date +%s)
+  rm -rf runs/b6.0_16x16x16x16
+  "$bin" heatbath examples/quenched_wilson_b6.0_16x16x16x16.toml --device gpu --quiet
+  note "validation: exit $? in $(( $(date +%s) - start )) s"
+  cp runs/b6.0_16x16x16x16/wilson.log "$out/validation.log"
+  cp runs/b6.0_16x16x16x16/wilson.jsonl "$out/validation.jsonl"
+  tail -2 "$out/validation.log" | tee -a "$summary"
+  # The saved configurations read back with verified checksums and header plaquettes.
+  "$bin" measure --json runs/b6.0_16x16x16x16/wilson.*.ildg >>"$out/validation.measure.jsonl" 2>>"$summary"
+  note "measure of saved configurations: exit $?"
+fi
+cat "$summary"
