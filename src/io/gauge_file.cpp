@@ -1,5 +1,6 @@
 #include "io/gauge_file.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "core/error.hpp"

@@ -1,6 +1,7 @@
 #include "io/ildg.hpp"
 
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 

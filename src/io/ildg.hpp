@@ -12,8 +12,8 @@
 //                 `ildg-data-lfn`, `scidac-file-xml`, `scidac-record-xml` (kept as metadata).
 // All other records are skipped. format = "ildg" if an `ildg-format` record exists, else "scidac".
 //
-// Writing (QIO's record order, so that QIO-based codes — Chroma, MILC — as well as ILDG readers
-// such as tmLQCD, openQCD's ildg tools and Grid read the file):
+// Writing (QIO's record order and XML, so that QIO-based readers — Chroma, MILC — find their records
+// in the messages where they expect them; pure ILDG readers look records up by type):
 //   message 1: scidac-private-file-xml, scidac-file-xml
 //   message 2: scidac-private-record-xml, scidac-record-xml, ildg-format, ildg-data-lfn,
 //              ildg-binary-data, scidac-checksum
