@@ -85,10 +85,17 @@ struct SiteIndexer {
   }
 
   // x + dir * mu-hat in place, periodic (one process: the halo is the periodic image).
+  // Written with constant indices only: mu is often a run-time value (the link direction being
+  // updated), and x[mu] would then force the coordinates into GPU local memory.
   LQCD_HOST_DEVICE void shift(int x[4], int mu, int dir) const {
-    x[mu] += dir;
-    if (x[mu] >= n[mu]) x[mu] -= n[mu];
-    if (x[mu] < 0) x[mu] += n[mu];
+    LQCD_UNROLL
+    for (int k = 0; k < 4; ++k) {
+      if (k != mu) continue;
+      int v = x[k] + dir;
+      if (v >= n[k]) v -= n[k];
+      if (v < 0) v += n[k];
+      x[k] = v;
+    }
   }
 
   // Global lexicographic index: the key of the counter-based random numbers, so that a site draws

@@ -9,3 +9,11 @@
 #define LQCD_HOST_DEVICE
 #define LQCD_FORCEINLINE inline __attribute__((always_inline))
 #endif
+
+// Unrolls a short loop with a compile-time trip count, so that small arrays indexed by its counter
+// (coordinates x[mu], matrix rows) stay in registers on the GPU instead of going to local memory.
+#if defined(__CUDACC__)
+#define LQCD_UNROLL _Pragma("unroll")
+#else
+#define LQCD_UNROLL _Pragma("GCC unroll 16")
+#endif

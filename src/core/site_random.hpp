@@ -41,7 +41,10 @@ class SiteRandom {
       ++ctr_.v[3];
       used_ = 0;
     }
-    return out_.v[used_++];
+    // Constant indices only: a run-time index would put the block into GPU local memory.
+    const std::uint32_t r = used_ == 0 ? out_.v[0] : used_ == 1 ? out_.v[1] : used_ == 2 ? out_.v[2] : out_.v[3];
+    ++used_;
+    return r;
   }
 
   // Uniform in [0, 1) with 53 random bits.

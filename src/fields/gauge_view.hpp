@@ -24,11 +24,13 @@ struct GaugeView {
   LQCD_HOST_DEVICE SU3<Real> load(int mu, int parity, std::int64_t s) const {
     const Complex<Real>* b = block(mu, parity) + s;
     SU3<Real> u;
+    LQCD_UNROLL
     for (int c = 0; c < 9; ++c) u.m[c / 3][c % 3] = b[c * stride];
     return u;
   }
   LQCD_HOST_DEVICE void store(int mu, int parity, std::int64_t s, const SU3<Real>& u) const {
     Complex<Real>* b = block(mu, parity) + s;
+    LQCD_UNROLL
     for (int c = 0; c < 9; ++c) b[c * stride] = u.m[c / 3][c % 3];
   }
   // U_mu(x) at local coordinates x.
@@ -51,6 +53,7 @@ struct GaugeView {
   LQCD_HOST_DEVICE SU3<Real> path(const int x0[4], const int (&dirs)[N]) const {
     int x[4] = {x0[0], x0[1], x0[2], x0[3]};
     SU3<Real> p = step(x, dirs[0]);
+    LQCD_UNROLL
     for (int i = 1; i < N; ++i) p = p * step(x, dirs[i]);
     return p;
   }

@@ -17,8 +17,10 @@ LQCD_HOST_DEVICE SU3<Real> plaquette_staple(const GaugeView<Real>& U, const int 
   int y[4] = {x[0], x[1], x[2], x[3]};
   U.idx.shift(y, mu, +1);
   SU3<Real> a = SU3<Real>::zero();
+  LQCD_UNROLL
   for (int nu = 0; nu < 4; ++nu) {
     if (nu == mu) continue;
+    LQCD_UNROLL
     for (int s = -1; s <= 1; s += 2) {
       const int n = s > 0 ? fwd(nu) : bwd(nu), m = -n;
       const int upper[3] = {n, bwd(mu), m};
@@ -50,11 +52,13 @@ LQCD_HOST_DEVICE SU3<Real> rectangle_staple(const GaugeView<Real>& U, const int 
   return a;
 }
 
-// c0 * plaquette staples + c1 * rectangle staples (the staple of the improved actions).
-template <typename Real>
+// c0 * plaquette staples + c1 * rectangle staples (the staple of the improved actions). The
+// rectangle term is a template parameter so that Wilson-action kernels do not carry its code (and
+// its registers).
+template <bool Rectangles, typename Real>
 LQCD_HOST_DEVICE SU3<Real> action_staple(const GaugeView<Real>& U, const int x[4], int mu, Real c0, Real c1) {
   SU3<Real> a = plaquette_staple(U, x, mu);
-  if (c1 != Real(0)) {
+  if constexpr (Rectangles) {
     a *= c0;
     SU3<Real> r = rectangle_staple(U, x, mu);
     r *= c1;

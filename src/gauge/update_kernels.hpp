@@ -22,6 +22,7 @@ struct UpdateSubset {
 LQCD_HOST_DEVICE inline bool in_subset(const SiteIndexer& idx, const int x[4], const UpdateSubset& sub) {
   if (sub.colour < 0) return true;
   int s = 0;
+  LQCD_UNROLL
   for (int nu = 0; nu < 4; ++nu)
     if (nu != sub.mu) s += x[nu] + idx.off[nu];
   return (s & 3) == sub.colour;
@@ -37,6 +38,7 @@ struct GaugeUpdateParams {
 // Local action -(beta/3) Re tr(U A): for the subgroup block w of W = U A = k V + ..., the update R U
 // with R = r in the subgroup has weight exp((2 beta k / 3) (r V)_0), so x = r V is drawn with
 // su2_heatbath_sample(2 beta k / 3) and r = x V^dagger.
+template <bool Rectangles>
 struct HeatbathKernel {
   GaugeView<double> U;
   UpdateSubset subset;
@@ -48,9 +50,10 @@ struct HeatbathKernel {
     int x[4];
     U.idx.coords(subset.parity, s, x);
     if (!in_subset(U.idx, x, subset)) return;
-    const SU3<double> a = action_staple(U, x, subset.mu, action.c0, action.c1);
+    const SU3<double> a = action_staple<Rectangles>(U, x, subset.mu, action.c0, action.c1);
     SU3<double> u = U.load(subset.mu, subset.parity, s);
     SiteRandom rng(seed, U.idx.global_lex(x), RngPurpose::Heatbath, std::uint32_t(subset.mu), sweep);
+    LQCD_UNROLL
     for (int g = 0; g < 3; ++g) {
       const SU2<double> w = su2_project(u * a, g);
       const double k = sqrt(w.a[0] * w.a[0] + w.a[1] * w.a[1] + w.a[2] * w.a[2] + w.a[3] * w.a[3]);
@@ -66,6 +69,7 @@ struct HeatbathKernel {
 // Microcanonical overrelaxation (F. R. Brown, T. J. Woch, PRL 58 (1987) 2394; M. Creutz, PRD 36
 // (1987) 515): in each subgroup r = (V^dagger)^2 reflects U about the staple direction and leaves
 // Re tr(U A), hence the action, unchanged.
+template <bool Rectangles>
 struct OverrelaxationKernel {
   GaugeView<double> U;
   UpdateSubset subset;
@@ -75,8 +79,9 @@ struct OverrelaxationKernel {
     int x[4];
     U.idx.coords(subset.parity, s, x);
     if (!in_subset(U.idx, x, subset)) return;
-    const SU3<double> a = action_staple(U, x, subset.mu, action.c0, action.c1);
+    const SU3<double> a = action_staple<Rectangles>(U, x, subset.mu, action.c0, action.c1);
     SU3<double> u = U.load(subset.mu, subset.parity, s);
+    LQCD_UNROLL
     for (int g = 0; g < 3; ++g) {
       const SU2<double> w = su2_project(u * a, g);
       const double k = sqrt(w.a[0] * w.a[0] + w.a[1] * w.a[1] + w.a[2] * w.a[2] + w.a[3] * w.a[3]);
@@ -95,6 +100,7 @@ struct HotStartKernel {
   LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
     int x[4];
     U.idx.coords_lex(i, x);
+    LQCD_UNROLL
     for (int mu = 0; mu < 4; ++mu) {
       SiteRandom rng(seed, U.idx.global_lex(x), RngPurpose::HotStart, std::uint32_t(mu), 0);
       U.store(mu, SiteIndexer::parity(x), U.idx.cb_index(x), random_su3(rng));
@@ -137,6 +143,7 @@ struct RandomGaugeTransformKernel {
     const SU3<double> g = g_at(x);
     const int p = SiteIndexer::parity(x);
     const std::int64_t s = U.idx.cb_index(x);
+    LQCD_UNROLL
     for (int mu = 0; mu < 4; ++mu) {
       int y[4] = {x[0], x[1], x[2], x[3]};
       U.idx.shift(y, mu, +1);

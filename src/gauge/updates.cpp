@@ -47,15 +47,22 @@ void for_each_subset(const GaugeAction& action, F&& f) {
 void heatbath_sweep(GaugeField<double>& U, const GaugeAction& action, std::uint64_t seed, std::uint32_t sweep) {
   check_update_geometry(U.geometry(), action);
   for_each_subset(action, [&](const UpdateSubset& sub) {
-    for_each(U.location(), U.geometry().half_volume(),
-             HeatbathKernel{U.view(), sub, update_params(action), seed, sweep});
+    const std::int64_t n = U.geometry().half_volume();
+    if (action.has_rectangles())
+      for_each(U.location(), n, HeatbathKernel<true>{U.view(), sub, update_params(action), seed, sweep});
+    else
+      for_each(U.location(), n, HeatbathKernel<false>{U.view(), sub, update_params(action), seed, sweep});
   });
 }
 
 void overrelaxation_sweep(GaugeField<double>& U, const GaugeAction& action) {
   check_update_geometry(U.geometry(), action);
   for_each_subset(action, [&](const UpdateSubset& sub) {
-    for_each(U.location(), U.geometry().half_volume(), OverrelaxationKernel{U.view(), sub, update_params(action)});
+    const std::int64_t n = U.geometry().half_volume();
+    if (action.has_rectangles())
+      for_each(U.location(), n, OverrelaxationKernel<true>{U.view(), sub, update_params(action)});
+    else
+      for_each(U.location(), n, OverrelaxationKernel<false>{U.view(), sub, update_params(action)});
   });
 }
 

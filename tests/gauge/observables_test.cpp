@@ -87,7 +87,8 @@ TEST(Staples, LinkVariationOfTheActionMatchesTheStaple) {
     const GaugeView<double> v = U.view();
     int x[4] = {1, 2, 3, 0};
     for (int mu = 0; mu < 4; ++mu) {
-      const SU3<double> a = action_staple(v, x, mu, action.c0(), action.c1());
+      const SU3<double> a = action.has_rectangles() ? action_staple<true>(v, x, mu, action.c0(), action.c1())
+                                                     : action_staple<false>(v, x, mu, action.c0(), action.c1());
       const SU3<double> old = v.link(x, mu);
       SiteRandom rng(77, std::uint64_t(mu), RngPurpose::Test, 0, 0);
       const SU3<double> replacement = random_su3(rng);
