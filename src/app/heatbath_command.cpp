@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "app/device_choice.hpp"
+#include "app/observables_json.hpp"
 #include "app/output.hpp"
 #include "app/version.hpp"
 #include "comm/process_grid.hpp"
@@ -223,15 +224,10 @@ int run_heatbath(const HeatbathCommandOptions& opt) {
         log.line("  {:>7} {:>12.9f} {:>12.9f} {:>12.9f} {:>12.9f} {:>11.8f} {:>12.8f} {:>9.2f}", n, o.plaquette,
                  o.plaquette_spatial, o.plaquette_temporal, o.rectangle, o.polyakov_loop.re, o.polyakov_loop.im,
                  clock.seconds());
-        jsonl.write({{"sweep", n},
-                     {"thermalized", n > in.thermalization},
-                     {"plaquette", o.plaquette},
-                     {"plaquette_spatial", o.plaquette_spatial},
-                     {"plaquette_temporal", o.plaquette_temporal},
-                     {"rectangle", o.rectangle},
-                     {"polyakov_loop", {o.polyakov_loop.re, o.polyakov_loop.im}},
-                     {"link_trace", o.link_trace},
-                     {"seconds", clock.seconds()}});
+        nlohmann::json record = {{"sweep", n}, {"thermalized", n > in.thermalization}};
+        record.update(observables_json(o));
+        record["seconds"] = clock.seconds();
+        jsonl.write(record);
         if (n > in.thermalization) plaquettes.push_back(o.plaquette);
       }
       if (save_config || checkpoint) {

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/device_choice.hpp"
+#include "app/observables_json.hpp"
 #include "core/error.hpp"
 #include "measure/configuration.hpp"
 
@@ -13,19 +14,13 @@ namespace lqcd::app {
 namespace {
 
 nlohmann::json to_json(const std::string& file, const LoadedConfiguration& c) {
-  const GaugeObservables& o = c.observables;
   nlohmann::json j = {{"file", file},
                       {"format", c.info.format},
                       {"dims", c.info.dims},
                       {"precision", c.info.precision_bits == 32 ? "single" : "double"},
-                      {"checksum_ok", nullptr},
-                      {"plaquette", o.plaquette},
-                      {"plaquette_spatial", o.plaquette_spatial},
-                      {"plaquette_temporal", o.plaquette_temporal},
-                      {"rectangle", o.rectangle},
-                      {"polyakov_loop", {o.polyakov_loop.re, o.polyakov_loop.im}},
-                      {"link_trace", o.link_trace},
-                      {"max_su3_deviation", c.max_su3_deviation}};
+                      {"checksum_ok", nullptr}};
+  j.update(observables_json(c.observables));
+  j["max_su3_deviation"] = c.max_su3_deviation;
   if (c.info.checksum_ok) j["checksum_ok"] = *c.info.checksum_ok;
   if (c.info.header_plaquette) j["header_plaquette"] = *c.info.header_plaquette;
   if (c.info.header_link_trace) j["header_link_trace"] = *c.info.header_link_trace;

@@ -34,10 +34,30 @@ struct GaugeUpdateParams {
   double c1;
 };
 
-// One heatbath step for each of the three SU(2) subgroups (Cabibbo-Marinari), then reunitarisation.
-// Local action -(beta/3) Re tr(U A): for the subgroup block w of W = U A = k V + ..., the update R U
-// with R = r in the subgroup has weight exp((2 beta k / 3) (r V)_0), so x = r V is drawn with
-// su2_heatbath_sample(2 beta k / 3) and r = x V^dagger.
+// The part every Cabibbo-Marinari update shares: the staple A of U_mu(x), then for each of the three
+// SU(2) subgroups the projection of the subgroup block of W = U A onto k V (V in SU(2)), U <- R U with
+// R = step(V, k) embedded in the subgroup, and reunitarisation before the store. A vanishing block
+// (k = 0) leaves U unchanged: every R is then equally likely, and keeping U is one of them.
+template <bool Rectangles, typename SubgroupStep>
+LQCD_HOST_DEVICE void cabibbo_marinari_update(const GaugeView<double>& U, const UpdateSubset& subset,
+                                              const GaugeUpdateParams& action, std::int64_t s, const int x[4],
+                                              SubgroupStep&& step) {
+  const SU3<double> a = action_staple<Rectangles>(U, x, subset.mu, action.c0, action.c1);
+  SU3<double> u = U.load(subset.mu, subset.parity, s);
+  LQCD_UNROLL
+  for (int g = 0; g < 3; ++g) {
+    const SU2<double> w = su2_project(u * a, g);
+    const double k = sqrt(w.a[0] * w.a[0] + w.a[1] * w.a[1] + w.a[2] * w.a[2] + w.a[3] * w.a[3]);
+    if (!(k > 1e-300)) continue;
+    const SU2<double> v{{w.a[0] / k, w.a[1] / k, w.a[2] / k, w.a[3] / k}};
+    su2_left_multiply(u, step(v, k), g);
+  }
+  U.store(subset.mu, subset.parity, s, reunitarize(u));
+}
+
+// Heatbath: the local action -(beta/3) Re tr(U A) gives the subgroup update R U the weight
+// exp((2 beta k / 3) (r V)_0), so x = r V is drawn with su2_heatbath_sample(2 beta k / 3) and
+// r = x V^dagger.
 template <bool Rectangles>
 struct HeatbathKernel {
   GaugeView<double> U;
@@ -50,25 +70,17 @@ struct HeatbathKernel {
     int x[4];
     U.idx.coords(subset.parity, s, x);
     if (!in_subset(U.idx, x, subset)) return;
-    const SU3<double> a = action_staple<Rectangles>(U, x, subset.mu, action.c0, action.c1);
-    SU3<double> u = U.load(subset.mu, subset.parity, s);
     SiteRandom rng(seed, U.idx.global_lex(x), RngPurpose::Heatbath, std::uint32_t(subset.mu), sweep);
-    LQCD_UNROLL
-    for (int g = 0; g < 3; ++g) {
-      const SU2<double> w = su2_project(u * a, g);
-      const double k = sqrt(w.a[0] * w.a[0] + w.a[1] * w.a[1] + w.a[2] * w.a[2] + w.a[3] * w.a[3]);
-      if (!(k > 1e-300)) continue;  // a vanishing staple block: any r is as likely; keep u
-      const SU2<double> v{{w.a[0] / k, w.a[1] / k, w.a[2] / k, w.a[3] / k}};
-      const SU2<double> xr = su2_heatbath_sample(2.0 * action.beta * k / 3.0, rng);
-      su2_left_multiply(u, su2_mul(xr, su2_dagger(v)), g);
-    }
-    U.store(subset.mu, subset.parity, s, reunitarize(u));
+    const double beta = action.beta;
+    cabibbo_marinari_update<Rectangles>(U, subset, action, s, x, [&](const SU2<double>& v, double k) {
+      return su2_mul(su2_heatbath_sample(2.0 * beta * k / 3.0, rng), su2_dagger(v));
+    });
   }
 };
 
 // Microcanonical overrelaxation (F. R. Brown, T. J. Woch, PRL 58 (1987) 2394; M. Creutz, PRD 36
-// (1987) 515): in each subgroup r = (V^dagger)^2 reflects U about the staple direction and leaves
-// Re tr(U A), hence the action, unchanged.
+// (1987) 515): r = (V^dagger)^2 reflects U about the staple direction and leaves Re tr(U A), hence
+// the action, unchanged.
 template <bool Rectangles>
 struct OverrelaxationKernel {
   GaugeView<double> U;
@@ -79,17 +91,10 @@ struct OverrelaxationKernel {
     int x[4];
     U.idx.coords(subset.parity, s, x);
     if (!in_subset(U.idx, x, subset)) return;
-    const SU3<double> a = action_staple<Rectangles>(U, x, subset.mu, action.c0, action.c1);
-    SU3<double> u = U.load(subset.mu, subset.parity, s);
-    LQCD_UNROLL
-    for (int g = 0; g < 3; ++g) {
-      const SU2<double> w = su2_project(u * a, g);
-      const double k = sqrt(w.a[0] * w.a[0] + w.a[1] * w.a[1] + w.a[2] * w.a[2] + w.a[3] * w.a[3]);
-      if (!(k > 1e-300)) continue;
-      const SU2<double> vd{{w.a[0] / k, -w.a[1] / k, -w.a[2] / k, -w.a[3] / k}};
-      su2_left_multiply(u, su2_mul(vd, vd), g);
-    }
-    U.store(subset.mu, subset.parity, s, reunitarize(u));
+    cabibbo_marinari_update<Rectangles>(U, subset, action, s, x, [](const SU2<double>& v, double) {
+      const SU2<double> vd = su2_dagger(v);
+      return su2_mul(vd, vd);
+    });
   }
 };
 
