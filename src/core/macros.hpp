@@ -12,6 +12,8 @@
 
 // Unrolls a short loop with a compile-time trip count, so that small arrays indexed by its counter
 // (coordinates x[mu], matrix rows) stay in registers on the GPU instead of going to local memory.
+// (nvcc's front end needs "unroll" in both of its passes; the host compiler then ignores it, hence
+// -Wno-unknown-pragmas for .cu files in CMakeLists.txt.)
 #if defined(__CUDACC__)
 #define LQCD_UNROLL _Pragma("unroll")
 #else
