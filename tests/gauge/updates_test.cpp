@@ -94,21 +94,34 @@ TEST(Updates, HostAndDeviceGiveTheSameConfiguration) {
   if (!device_available()) GTEST_SKIP() << "no CUDA device: " << device_description();
   const Geometry geom = Geometry::single_process({8, 8, 8, 8});
   for (const char* name : {"wilson", "symanzik"}) {
+    SCOPED_TRACE(name);
     const GaugeAction a = GaugeAction::from_name(name, 6.0);
     GaugeField<double> h(geom, Location::Host), d(geom, Location::Device);
     set_hot_gauge(h, 7);
     set_hot_gauge(d, 7);
-    EXPECT_LT(max_link_difference(h, d), 1e-14) << name;
-    for (std::uint32_t s = 0; s < 2; ++s) {
+    EXPECT_LT(max_link_difference(h, d), 1e-14);
+    // Each kernel on the same input agrees to the DESIGN.md tolerance for double precision: the only
+    // differences are the last bits of log/cos/sqrt and of fused multiply-adds.
+    heatbath_sweep(h, a, 7, 0);
+    heatbath_sweep(d, a, 7, 0);
+    EXPECT_LT(max_link_difference(h, d), 1e-12);
+    d.copy_from(h.clone(Location::Device));
+    overrelaxation_sweep(h, a);
+    overrelaxation_sweep(d, a);
+    EXPECT_LT(max_link_difference(h, d), 1e-12);
+    // Along the Markov chain those last bits grow (each update depends on updated neighbours): after
+    // two more heatbath + overrelaxation sweeps they are ~1e-11, still far from any real discrepancy
+    // (a wrong random number or staple moves a link by O(1)).
+    for (std::uint32_t s = 1; s < 3; ++s) {
       heatbath_sweep(h, a, 7, s);
       heatbath_sweep(d, a, 7, s);
       overrelaxation_sweep(h, a);
       overrelaxation_sweep(d, a);
     }
-    EXPECT_LT(max_link_difference(h, d), 1e-11) << name;  // rounding only (fused multiply-adds differ)
+    EXPECT_LT(max_link_difference(h, d), 1e-8);
     const GaugeObservables oh = gauge_observables(h), od = gauge_observables(d);
-    EXPECT_NEAR(oh.plaquette, od.plaquette, 1e-12 * std::abs(oh.plaquette)) << name;
-    EXPECT_NEAR(oh.rectangle, od.rectangle, 1e-12 * std::abs(oh.rectangle)) << name;
+    EXPECT_NEAR(oh.plaquette, od.plaquette, 1e-10 * std::abs(oh.plaquette));
+    EXPECT_NEAR(oh.rectangle, od.rectangle, 1e-10 * std::abs(oh.rectangle));
   }
 }
 
