@@ -19,3 +19,11 @@
 #else
 #define LQCD_UNROLL _Pragma("GCC unroll 16")
 #endif
+
+// Keeps a large device function out of line (one copy in the kernel instead of one per call site);
+// host code leaves the choice to the compiler.
+#if defined(__CUDA_ARCH__)
+#define LQCD_DEVICE_NOINLINE __noinline__
+#else
+#define LQCD_DEVICE_NOINLINE
+#endif

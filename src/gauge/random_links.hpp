@@ -34,7 +34,9 @@ LQCD_HOST_DEVICE inline SU2<double> su2_with_real_part(double x0, SiteRandom& rn
 // sqrt(1 - x0^2) exp(alpha x0) on [-1, 1]. Kennedy-Pendleton (Phys. Lett. B 156 (1985) 393) for
 // alpha >= 1; for small alpha (nearly random staples) plain rejection from the Haar measure, which
 // accepts with probability >= e^{-2 alpha} and stays exact.
-LQCD_HOST_DEVICE inline SU2<double> su2_heatbath_sample(double alpha, SiteRandom& rng) {
+// Out of line on the GPU: the heatbath calls it for three subgroups, and three inlined copies of the
+// rejection loops cost 1.5x in speed (measured on the H100, docs/performance.md).
+LQCD_DEVICE_NOINLINE LQCD_HOST_DEVICE inline SU2<double> su2_heatbath_sample(double alpha, SiteRandom& rng) {
   constexpr double two_pi = 2.0 * 3.14159265358979323846;
   if (alpha < 1.0) {
     for (;;) {
