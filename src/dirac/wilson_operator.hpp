@@ -1,0 +1,44 @@
+#pragma once
+// The Wilson and twisted-mass Dirac operators on the full lattice, in hopping form
+//   M = 1 + 2 i kappa mu gamma_5 - kappa H,   kappa = 1 / (2 m0 + 8),
+// which is 2 kappa (D_W + m0 + i mu gamma_5) in mass form (DESIGN.md). mu = 0: plain Wilson.
+// M^dag = gamma_5 M(-mu) gamma_5.
+
+#include "dirac/wilson_kernels.hpp"
+#include "fields/gauge_field.hpp"
+#include "fields/spinor_field.hpp"
+
+namespace lqcd {
+
+struct WilsonParams {
+  double kappa = 0.125;
+  double mu = 0.0;  // twisted mass in the mass form D_W + m0 + i mu gamma_5
+  FermionBoundary boundary{{Complex<double>(1), Complex<double>(1), Complex<double>(1), Complex<double>(-1)}};
+
+  double mass() const { return 1.0 / (2.0 * kappa) - 4.0; }  // m0
+  static double kappa_of_mass(double m0) { return 1.0 / (2.0 * m0 + 8.0); }
+};
+
+class WilsonOperator {
+ public:
+  // The operator keeps a reference to U (no copy): U must outlive it.
+  WilsonOperator(const GaugeField<double>& U, const WilsonParams& params);
+
+  const WilsonParams& params() const { return params_; }
+  const Geometry& geometry() const { return U_.geometry(); }
+  Location location() const { return U_.location(); }
+
+  void apply(SpinorField<double>& out, const SpinorField<double>& in) const;         // M in
+  void apply_dagger(SpinorField<double>& out, const SpinorField<double>& in) const;  // M^dag in
+  // M^dag M in; tmp is a work field of the same shape.
+  void apply_normal(SpinorField<double>& out, const SpinorField<double>& in, SpinorField<double>& tmp) const;
+  // The mass-form operator D_W + m0 + i mu gamma_5 = M / (2 kappa).
+  void apply_mass_form(SpinorField<double>& out, const SpinorField<double>& in) const;
+
+ private:
+  void run(SpinorField<double>& out, const SpinorField<double>& in, int dagger) const;
+  const GaugeField<double>& U_;
+  WilsonParams params_;
+};
+
+}  // namespace lqcd
