@@ -4,6 +4,7 @@
 // which is 2 kappa (D_W + m0 + i mu gamma_5) in mass form (DESIGN.md). mu = 0: plain Wilson.
 // M^dag = gamma_5 M(-mu) gamma_5.
 
+#include "dirac/linear_operator.hpp"
 #include "dirac/wilson_kernels.hpp"
 #include "fields/gauge_field.hpp"
 #include "fields/spinor_field.hpp"
@@ -19,17 +20,21 @@ struct WilsonParams {
   static double kappa_of_mass(double m0) { return 1.0 / (2.0 * m0 + 8.0); }
 };
 
-class WilsonOperator {
+class WilsonOperator : public LinearOperator {
  public:
   // The operator keeps a reference to U (no copy): U must outlive it.
   WilsonOperator(const GaugeField<double>& U, const WilsonParams& params);
 
   const WilsonParams& params() const { return params_; }
-  const Geometry& geometry() const { return U_.geometry(); }
-  Location location() const { return U_.location(); }
+  const GaugeField<double>& links() const { return U_; }
+  const Geometry& geometry() const override { return U_.geometry(); }
+  Location location() const override { return U_.location(); }
+  Subset subset() const override { return Subset::Full; }
+  // Hopping term 1320 (QUDA's count) + the site term and xpay: 48 (Wilson) or 96 (twisted mass).
+  double flops_per_site() const override { return 1320 + (params_.mu != 0 ? 96 : 48); }
 
-  void apply(SpinorField<double>& out, const SpinorField<double>& in) const;         // M in
-  void apply_dagger(SpinorField<double>& out, const SpinorField<double>& in) const;  // M^dag in
+  void apply(SpinorField<double>& out, const SpinorField<double>& in) const override;         // M in
+  void apply_dagger(SpinorField<double>& out, const SpinorField<double>& in) const override;  // M^dag in
   // M^dag M in; tmp is a work field of the same shape.
   void apply_normal(SpinorField<double>& out, const SpinorField<double>& in, SpinorField<double>& tmp) const;
   // The mass-form operator D_W + m0 + i mu gamma_5 = M / (2 kappa).
