@@ -92,3 +92,25 @@ struct WilsonHoppingKernel {
 };
 
 }  // namespace lqcd
+
+namespace lqcd {
+
+// out = (c0 + i c5 gamma_5) in on the sites of `out` (the site term of twisted mass and its
+// inverse (1 - i 2 kappa mu gamma_5) / (1 + 4 kappa^2 mu^2)). dagger flips the sign of c5.
+// FLOPs per site: 48 (Wilson: a scale, 24) to 72.
+struct TwistedSiteKernel {
+  SpinorView<double> in;
+  SpinorView<double> out;
+  double c0, c5;
+  int dagger;
+  LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
+    const int p = out.parity_of(i);
+    const std::int64_t s = out.cb_of(i);
+    const ColorSpinor<double> v = in.load(p, s);
+    ColorSpinor<double> r = Complex<double>(c0) * v;
+    if (c5 != 0.0) r += Complex<double>(0.0, dagger ? -c5 : c5) * apply_gamma(kGamma5, v);
+    out.store(p, s, r);
+  }
+};
+
+}  // namespace lqcd

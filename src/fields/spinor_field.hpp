@@ -74,6 +74,17 @@ class SpinorField {
   // A field of the same shape (uninitialised).
   SpinorField like() const { return SpinorField(geom_, location(), subset_); }
 
+  // The parity-p half of a full field, as a field of its own (a copy), and the reverse. Parity
+  // fields and the blocks of a full field share the stride, so these are plain block copies.
+  SpinorField parity_part(int p) const {
+    SpinorField h(geom_, location(), p == 0 ? Subset::Even : Subset::Odd);
+    detail::copy_bytes(h.data_.data(), location(), view().block(p), location(), h.data_.bytes());
+    return h;
+  }
+  void set_parity_part(int p, const SpinorField& h) {
+    detail::copy_bytes(view().block(p), location(), h.data_.data(), h.location(), h.data_.bytes());
+  }
+
  private:
   Geometry geom_;
   Subset subset_;
