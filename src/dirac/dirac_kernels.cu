@@ -3,3 +3,4 @@
 #include "dirac/wilson_kernels.hpp"
 
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::WilsonHoppingKernel)
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::TwistedSiteKernel)
