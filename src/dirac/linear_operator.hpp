@@ -26,3 +26,16 @@ class LinearOperator {
 };
 
 }  // namespace lqcd
+
+namespace lqcd {
+
+// An even-odd (Schur) preconditioned operator: acts on even sites, and turns a full-lattice
+// right-hand side into its even-site one and an even-site solution back into the full one.
+class SchurOperator : public LinearOperator {
+ public:
+  Subset subset() const override { return Subset::Even; }
+  virtual SpinorField<double> prepare_source(const SpinorField<double>& b) const = 0;
+  virtual SpinorField<double> reconstruct(const SpinorField<double>& x_even, const SpinorField<double>& b) const = 0;
+};
+
+}  // namespace lqcd

@@ -10,13 +10,12 @@
 
 namespace lqcd {
 
-class WilsonEvenOddOperator : public LinearOperator {
+class WilsonEvenOddOperator : public SchurOperator {
  public:
   WilsonEvenOddOperator(const GaugeField<double>& U, const WilsonParams& params);
 
   const Geometry& geometry() const override { return U_.geometry(); }
   Location location() const override { return U_.location(); }
-  Subset subset() const override { return Subset::Even; }
   // Two hopping terms, the inverse site term and the site term with the axpy.
   double flops_per_site() const override { return 2 * 1320 + 72 + 96; }
 
@@ -24,9 +23,9 @@ class WilsonEvenOddOperator : public LinearOperator {
   void apply_dagger(SpinorField<double>& out, const SpinorField<double>& in) const override;
 
   // The even-site right-hand side b_e + kappa H_eo A^{-1} b_o of a full-lattice b.
-  SpinorField<double> prepare_source(const SpinorField<double>& b) const;
+  SpinorField<double> prepare_source(const SpinorField<double>& b) const override;
   // The full solution from the even-site solution x_e and the full right-hand side b.
-  SpinorField<double> reconstruct(const SpinorField<double>& x_even, const SpinorField<double>& b) const;
+  SpinorField<double> reconstruct(const SpinorField<double>& x_even, const SpinorField<double>& b) const override;
 
  private:
   void run(SpinorField<double>& out, const SpinorField<double>& in, int dagger) const;

@@ -1,0 +1,53 @@
+#include "measure/sources.hpp"
+
+#include "core/error.hpp"
+#include "core/site_random.hpp"
+#include "math/gamma.hpp"
+
+namespace lqcd {
+
+SourceType source_type_from_name(const std::string& name, const std::string& key) {
+  if (name == "point") return SourceType::Point;
+  if (name == "z2_wall") return SourceType::Z2Wall;
+  if (name == "z4_wall") return SourceType::Z4Wall;
+  fail("{}: unknown source type \"{}\" (expected \"point\", \"z2_wall\" or \"z4_wall\")", key, name);
+}
+
+void check_source_position(const SourceSpec& spec, const Dims& dims, const std::string& key) {
+  for (int mu = 0; mu < 4; ++mu) {
+    if (spec.type != SourceType::Point && mu < 3) continue;
+    if (spec.position[std::size_t(mu)] < 0 || spec.position[std::size_t(mu)] >= dims[mu])
+      fail("{}: [{}, {}, {}, {}] lies outside the {} lattice", key, spec.position[0], spec.position[1],
+           spec.position[2], spec.position[3], dims_string(dims));
+  }
+}
+
+SpinorField<double> make_source(const SourceSpec& spec, const Geometry& geom, Location loc, int spin, int colour) {
+  check_source_position(spec, geom.global);
+  LexicographicSpinor v(std::size_t(geom.volume()));
+  const SiteIndexer idx = SiteIndexer::from(geom);
+  for (std::int64_t i = 0; i < geom.volume(); ++i) {
+    int x[4];
+    idx.coords_lex(i, x);
+    bool on_source;
+    if (spec.type == SourceType::Point) {
+      on_source = true;
+      for (int mu = 0; mu < 4; ++mu) on_source = on_source && x[mu] + geom.offset[mu] == spec.position[std::size_t(mu)];
+    } else {
+      on_source = x[3] + geom.offset[3] == spec.position[3];
+    }
+    if (!on_source) continue;
+    Complex<double> value(1.0);
+    if (spec.type != SourceType::Point) {
+      int xs[4] = {x[0], x[1], x[2], 0};  // the noise depends on the spatial site only
+      SiteRandom rng(spec.seed, idx.global_lex(xs), RngPurpose::Source, std::uint32_t(colour), 0);
+      const std::uint32_t r = rng.next_u32();
+      if (spec.type == SourceType::Z2Wall) value = Complex<double>((r & 1) ? -1.0 : 1.0);
+      else value = i_power(int(r & 3), Complex<double>(1.0));
+    }
+    v[std::size_t(i)].s[spin].c[colour] = value;
+  }
+  return to_spinor_field(v, geom, loc);
+}
+
+}  // namespace lqcd
