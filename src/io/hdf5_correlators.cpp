@@ -1,0 +1,125 @@
+#include "io/hdf5_correlators.hpp"
+
+#include <hdf5.h>
+#include <unistd.h>
+
+#include "core/error.hpp"
+
+namespace lqcd::io {
+
+namespace {
+
+// RAII for HDF5 identifiers.
+class Handle {
+ public:
+  Handle(hid_t id, herr_t (*close)(hid_t)) : id_(id), close_(close) {}
+  ~Handle() {
+    if (id_ >= 0) close_(id_);
+  }
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+  operator hid_t() const { return id_; }
+  bool ok() const { return id_ >= 0; }
+
+ private:
+  hid_t id_;
+  herr_t (*close_)(hid_t);
+};
+
+std::string dataset_path(const CorrelatorDataset& d) {
+  return fmt::format("p{}_{}_{}", d.momentum[0], d.momentum[1], d.momentum[2]);
+}
+
+void check(herr_t status, const std::filesystem::path& path, const std::string& what) {
+  if (status < 0) fail("{}: HDF5 error while writing {}", path.string(), what);
+}
+
+void write_string_attribute(hid_t obj, const std::string& key, const std::string& value,
+                            const std::filesystem::path& path) {
+  Handle type(H5Tcopy(H5T_C_S1), H5Tclose);
+  H5Tset_size(type, value.size() + 1);
+  Handle space(H5Screate(H5S_SCALAR), H5Sclose);
+  Handle attr(H5Acreate2(obj, key.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+  if (!attr.ok()) fail("{}: cannot create HDF5 attribute {}", path.string(), key);
+  check(H5Awrite(attr, type, value.c_str()), path, "attribute " + key);
+}
+
+void write_number_attribute(hid_t obj, const std::string& key, double value, const std::filesystem::path& path) {
+  Handle space(H5Screate(H5S_SCALAR), H5Sclose);
+  Handle attr(H5Acreate2(obj, key.c_str(), H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+  if (!attr.ok()) fail("{}: cannot create HDF5 attribute {}", path.string(), key);
+  check(H5Awrite(attr, H5T_NATIVE_DOUBLE, &value), path, "attribute " + key);
+}
+
+}  // namespace
+
+void write_correlators_hdf5(const std::filesystem::path& path, const CorrelatorFile& file) {
+  const std::filesystem::path tmp =
+      path.parent_path() / ("." + path.filename().string() + ".tmp." + std::to_string(::getpid()));
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors become lqcd::Error, not HDF5's stack dump
+  {
+    Handle f(H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
+    if (!f.ok()) fail("{}: cannot create the HDF5 file (is the directory writable?)", path.string());
+    for (const auto& [k, v] : file.string_attributes) write_string_attribute(f, k, v, path);
+    for (const auto& [k, v] : file.number_attributes) write_number_attribute(f, k, v, path);
+    Handle top(H5Gcreate2(f, "correlators", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+    for (const CorrelatorDataset& d : file.datasets) {
+      const std::string group = d.name;
+      if (H5Lexists(top, group.c_str(), H5P_DEFAULT) <= 0) {
+        Handle g(H5Gcreate2(top, group.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+        if (!g.ok()) fail("{}: cannot create HDF5 group {}", path.string(), group);
+      }
+      Handle g(H5Gopen2(top, group.c_str(), H5P_DEFAULT), H5Gclose);
+      const hsize_t dims[2] = {hsize_t(d.values.size()), 2};
+      Handle space(H5Screate_simple(2, dims, nullptr), H5Sclose);
+      const std::string name = dataset_path(d);
+      Handle ds(H5Dcreate2(g, name.c_str(), H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose);
+      if (!ds.ok()) fail("{}: cannot create HDF5 dataset {}/{} (duplicate?)", path.string(), group, name);
+      check(H5Dwrite(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, d.values.data()), path, group + "/" + name);
+    }
+    check(H5Fflush(f, H5F_SCOPE_GLOBAL), path, "the file");
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    std::filesystem::remove(tmp, ec);
+    fail("{}: cannot move the finished HDF5 file into place", path.string());
+  }
+}
+
+CorrelatorFile read_correlators_hdf5(const std::filesystem::path& path) {
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  Handle f(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+  if (!f.ok()) fail("{}: not a readable HDF5 file", path.string());
+  CorrelatorFile out;
+  Handle top(H5Gopen2(f, "correlators", H5P_DEFAULT), H5Gclose);
+  if (!top.ok()) fail("{}: no /correlators group", path.string());
+  hsize_t ngroups = 0;
+  H5Gget_num_objs(top, &ngroups);
+  for (hsize_t gi = 0; gi < ngroups; ++gi) {
+    char gname[256];
+    H5Gget_objname_by_idx(top, gi, gname, sizeof gname);
+    Handle g(H5Gopen2(top, gname, H5P_DEFAULT), H5Gclose);
+    hsize_t nds = 0;
+    H5Gget_num_objs(g, &nds);
+    for (hsize_t di = 0; di < nds; ++di) {
+      char dname[256];
+      H5Gget_objname_by_idx(g, di, dname, sizeof dname);
+      Handle ds(H5Dopen2(g, dname, H5P_DEFAULT), H5Dclose);
+      Handle space(H5Dget_space(ds), H5Sclose);
+      hsize_t dims[2] = {0, 0};
+      H5Sget_simple_extent_dims(space, dims, nullptr);
+      CorrelatorDataset d;
+      d.name = gname;
+      if (std::sscanf(dname, "p%d_%d_%d", &d.momentum[0], &d.momentum[1], &d.momentum[2]) != 3)
+        fail("{}: unexpected dataset name {}/{}", path.string(), gname, dname);
+      d.values.resize(dims[0]);
+      if (H5Dread(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, d.values.data()) < 0)
+        fail("{}: cannot read {}/{}", path.string(), gname, dname);
+      out.datasets.push_back(std::move(d));
+    }
+  }
+  return out;
+}
+
+}  // namespace lqcd::io
