@@ -122,6 +122,34 @@ std::vector<std::string> Config::strings(const std::string& path) const {
   return out;
 }
 
+std::vector<std::vector<std::int64_t>> Config::integer_arrays(const std::string& path, std::size_t inner) const {
+  std::vector<std::vector<std::int64_t>> out;
+  const std::string what = fmt::format("expected an array of arrays of {} integers", inner);
+  for (const toml::node& e : *node(path).as_array()) {
+    const toml::array* a = e.as_array();
+    if (!a || a->size() != inner) fail_key(path, what);
+    std::vector<std::int64_t> v;
+    for (const toml::node& x : *a) {
+      if (!x.is_integer()) fail_key(path, what);
+      v.push_back(x.as_integer()->get());
+    }
+    out.push_back(std::move(v));
+  }
+  return out;
+}
+
+bool Config::is_set(const std::string& path) const {
+  for (const KeySpec& k : schema_)
+    if (k.path == path) {
+      const toml::table def = parse_text(fmt::format("v = {}", k.default_value), "defaults");
+      std::ostringstream a, b;
+      def["v"].node()->visit([&](const auto& n) { a << n; });
+      node(path).visit([&](const auto& n) { b << n; });
+      return a.str() != b.str();
+    }
+  return false;
+}
+
 std::string Config::to_toml(bool with_help) const {
   std::ostringstream out;
   std::string current;

@@ -35,6 +35,10 @@ class Config {
   bool boolean(const std::string& path) const;
   std::vector<std::int64_t> integers(const std::string& path) const;
   std::vector<std::string> strings(const std::string& path) const;
+  // An array of integer arrays, each of length `inner` (e.g. momenta [[0, 0, 0], [1, 0, 0]]).
+  std::vector<std::vector<std::int64_t>> integer_arrays(const std::string& path, std::size_t inner) const;
+  // True where the value differs from the built-in default (for keys whose default means "not set").
+  bool is_set(const std::string& path) const;
 
   // Where the values came from, for error messages: "run.toml" or "defaults".
   const std::string& source() const { return source_; }
