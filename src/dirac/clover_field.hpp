@@ -1,0 +1,59 @@
+#pragma once
+// The clover (Sheikholeslami-Wohlert) site term of the Wilson-clover and twisted-clover operators in
+// hopping form, per site
+//   A(x) = 1 + 2 kappa c_sw (i/4) sum_{mu,nu} sigma_{mu nu} F_{mu nu}(x) + 2 i kappa mu gamma_5,
+// i.e. 2 kappa times the mass-form site term 4 + m0 + c_sw (i/4) sigma.F + i mu gamma_5
+// (B. Sheikholeslami, R. Wohlert, Nucl. Phys. B 259 (1985) 572; DESIGN.md conventions), stored as
+// the Hermitian chiral blocks H_0, H_1 of its mu = 0 part and the Hermitian K_b from which its
+// inverse follows (clover_kernels.hpp has the formulas and the layout). Lives where the gauge field
+// lives; compute() (re)builds it from the links, on the host or the device.
+
+#include "dirac/clover_kernels.hpp"
+#include "fields/gauge_field.hpp"
+#include "fields/spinor_field.hpp"
+
+namespace lqcd {
+
+class CloverField {
+ public:
+  // Keeps a reference to U (no copy): U must outlive the field. Computes the field (compute()).
+  CloverField(const GaugeField<double>& U, double kappa, double csw, double mu = 0.0);
+
+  CloverField(CloverField&&) noexcept = default;
+  CloverField(const CloverField&) = delete;
+  CloverField& operator=(const CloverField&) = delete;
+  CloverField& operator=(CloverField&&) = delete;
+
+  // Rebuilds A and A^{-1} from the current links (after U changed).
+  void compute();
+
+  double kappa() const { return kappa_; }
+  double csw() const { return csw_; }
+  double mu() const { return mu_; }
+  const GaugeField<double>& links() const { return U_; }
+  const Geometry& geometry() const { return U_.geometry(); }
+  Location location() const { return data_.location(); }
+  std::size_t bytes() const { return data_.bytes(); }
+  CloverView view() const { return CloverView{data_.data(), stride_, geometry().half_volume(), 2.0 * kappa_ * mu_}; }
+
+  // Diagnostics over the sites of one parity (0, 1) or of both (-1): sum_x log |det A(x)|, the
+  // smallest LDL pivot of the Hermitian blocks (> 0: all positive definite), non-positive blocks.
+  CloverStats stats(int parity = -1) const;
+  double log_det(int parity = -1) const { return stats(parity).log_det; }
+
+  // out = A in (A^dag in with dagger) on the sites out holds (full lattice or one parity; in must
+  // hold the same sites; in may be out).
+  void apply(SpinorField<double>& out, const SpinorField<double>& in, bool dagger = false) const;
+  // out = A^{-1} in ((A^dag)^{-1} in with dagger), likewise.
+  void apply_inverse(SpinorField<double>& out, const SpinorField<double>& in, bool dagger = false) const;
+
+ private:
+  void run_site(SpinorField<double>& out, const SpinorField<double>& in, int inverse, int dagger) const;
+
+  const GaugeField<double>& U_;
+  double kappa_, csw_, mu_;
+  std::int64_t stride_;
+  Buffer<Complex<double>> data_;
+};
+
+}  // namespace lqcd
