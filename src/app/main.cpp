@@ -8,6 +8,8 @@
 #include "app/convert_command.hpp"
 #include "app/heatbath_command.hpp"
 #include "app/measure_command.hpp"
+#include "app/propagator_command.hpp"
+#include "app/spectrum_command.hpp"
 #include "app/version.hpp"
 #include "core/error.hpp"
 
@@ -52,6 +54,31 @@ int main(int argc, char** argv) {
   convert->add_option("--precision", cv.precision, "32 | 64 bits per real (default: as stored in the input)");
   convert->add_flag("--force", cv.force, "replace an existing output file");
 
+  PropagatorCommandOptions pr;
+  CLI::App* propagator = app.add_subcommand(
+      "propagator",
+      "Quark propagator of one source (12 spin-colour solves) on a configuration or the free field, saved as\n"
+      "PREFIX.prop.lime (SciDAC/QIO LIME). Solver residuals are checked with the full operator.");
+  propagator->add_option("input", pr.input, "TOML input file (lqcd propagator --print-config shows every key)")
+      ->check(CLI::ExistingFile);
+  propagator->add_flag("--print-config", pr.print_config, "print the full input with every key, its value and help");
+  propagator->add_option("--device", pr.device, "auto | cpu | gpu")->capture_default_str();
+  propagator->add_flag("--force", pr.force, "replace an existing PREFIX.prop.lime");
+  propagator->add_flag("-q,--quiet", pr.quiet, "no log on stdout (files are still written)");
+
+  SpectrumCommandOptions sp;
+  CLI::App* spectrum = app.add_subcommand(
+      "spectrum",
+      "Meson two-point functions: propagator of one source, contracted for all 16 gamma structures at the\n"
+      "requested momenta (PREFIX.h5), with pion, rho, a0, PCAC mass and effective masses in the log,\n"
+      "PREFIX.jsonl and (--json) on stdout.");
+  spectrum->add_option("input", sp.input, "TOML input file (lqcd spectrum --print-config shows every key)")
+      ->check(CLI::ExistingFile);
+  spectrum->add_flag("--print-config", sp.print_config, "print the full input with every key, its value and help");
+  spectrum->add_flag("--json", sp.json, "print one JSON object (correlators, effective masses) on stdout");
+  spectrum->add_option("--device", sp.device, "auto | cpu | gpu")->capture_default_str();
+  spectrum->add_flag("-q,--quiet", sp.quiet, "no log on stdout (files are still written)");
+
   BenchCommandOptions bn;
   CLI::App* bench = app.add_subcommand(
       "bench", "Performance harness: measures the copy bandwidth, then the kernel; prints median times, GB/s and "
@@ -72,6 +99,8 @@ int main(int argc, char** argv) {
     if (*heatbath) return run_heatbath(hb);
     if (*measure) return run_measure(ms);
     if (*convert) return run_convert(cv);
+    if (*propagator) return run_propagator(pr);
+    if (*spectrum) return run_spectrum(sp);
     if (*bench) return run_bench(bn);
   } catch (const lqcd::Error& e) {
     std::cerr << "lqcd: error: " << e.what() << std::endl;

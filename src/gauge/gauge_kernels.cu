@@ -1,5 +1,6 @@
 // Device instantiations of the gauge layer's site kernels (the algorithms live in the .cpp files).
 #include "core/exec_cuda.cuh"
+#include "gauge/ape_smearing_kernels.hpp"
 #include "gauge/observables_kernels.hpp"
 #include "gauge/update_kernels.hpp"
 
@@ -14,3 +15,4 @@ LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::HotStartKernel)
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::UnitStartKernel)
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::ReunitarizeKernel)
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::RandomGaugeTransformKernel)
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::ApeSmearKernel)

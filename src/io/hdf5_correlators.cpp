@@ -51,11 +51,34 @@ void write_number_attribute(hid_t obj, const std::string& key, double value, con
   check(H5Awrite(attr, H5T_NATIVE_DOUBLE, &value), path, "attribute " + key);
 }
 
+// The root group's scalar attributes: strings into string_attributes, floating-point numbers into
+// number_attributes (other types are not written by this module and are skipped).
+herr_t read_root_attribute(hid_t obj, const char* key, const H5A_info_t*, void* data) {
+  auto& out = *static_cast<CorrelatorFile*>(data);
+  Handle attr(H5Aopen(obj, key, H5P_DEFAULT), H5Aclose);
+  Handle type(H5Aget_type(attr), H5Tclose);
+  if (!attr.ok() || !type.ok()) return -1;
+  const H5T_class_t cls = H5Tget_class(type);
+  if (cls == H5T_STRING) {
+    std::string value(H5Tget_size(type), '\0');
+    Handle mem(H5Tcopy(H5T_C_S1), H5Tclose);
+    H5Tset_size(mem, value.size());
+    if (H5Aread(attr, mem, value.data()) < 0) return -1;
+    value.resize(value.find('\0') == std::string::npos ? value.size() : value.find('\0'));
+    out.string_attributes[key] = value;
+  } else if (cls == H5T_FLOAT) {
+    double value = 0;
+    if (H5Aread(attr, H5T_NATIVE_DOUBLE, &value) < 0) return -1;
+    out.number_attributes[key] = value;
+  }
+  return 0;
+}
+
 }  // namespace
 
 void write_correlators_hdf5(const std::filesystem::path& path, const CorrelatorFile& file) {
   const std::filesystem::path tmp =
-      path.parent_path() / ("." + path.filename().string() + ".tmp." + std::to_string(::getpid()));
+      path.parent_path() / fmt::format(".{}.tmp.{}", path.filename().string(), ::getpid());
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors become lqcd::Error, not HDF5's stack dump
   {
     Handle f(H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
@@ -92,6 +115,8 @@ CorrelatorFile read_correlators_hdf5(const std::filesystem::path& path) {
   Handle f(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
   if (!f.ok()) fail("{}: not a readable HDF5 file", path.string());
   CorrelatorFile out;
+  if (H5Aiterate2(f, H5_INDEX_NAME, H5_ITER_INC, nullptr, read_root_attribute, &out) < 0)
+    fail("{}: cannot read the file's attributes", path.string());
   Handle top(H5Gopen2(f, "correlators", H5P_DEFAULT), H5Gclose);
   if (!top.ok()) fail("{}: no /correlators group", path.string());
   hsize_t ngroups = 0;

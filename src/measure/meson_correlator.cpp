@@ -19,10 +19,18 @@ void site_matrix(const PointPropagator& S, std::size_t x, Complex<double> m[12][
 std::vector<std::vector<Complex<double>>> meson_correlator(const PointPropagator& S, const SpinMatrix& g_snk,
                                                            const SpinMatrix& g_src,
                                                            const std::vector<std::array<int, 3>>& momenta) {
+  return meson_correlator(S, S, g_snk, g_src, momenta);
+}
+
+std::vector<std::vector<Complex<double>>> meson_correlator(const PointPropagator& S, const PointPropagator& S2,
+                                                           const SpinMatrix& g_snk, const SpinMatrix& g_src,
+                                                           const std::vector<std::array<int, 3>>& momenta) {
   const Dims& n = S.dims;
   const std::int64_t volume = std::int64_t(n[0]) * n[1] * n[2] * n[3];
-  for (const auto& c : S.column)
-    if (std::int64_t(c.size()) != volume) fail("internal: propagator column of the wrong size");
+  if (S2.dims != n || S2.source != S.source) fail("internal: the two propagators of a meson differ in lattice or source");
+  for (const auto* P : {&S, &S2})
+    for (const auto& c : P->column)
+      if (std::int64_t(c.size()) != volume) fail("internal: propagator column of the wrong size");
   const SpinMatrix g5 = SpinMatrix::gamma(kGamma5), gt = SpinMatrix::gamma(3);
   const SpinMatrix gbar = gt * g_src.dagger() * gt;
   // B = Gbar gamma_5 (acts on the source index of S^dag), A = gamma_5 G_snk (acts on its sink index):
@@ -38,9 +46,10 @@ std::vector<std::vector<Complex<double>>> meson_correlator(const PointPropagator
       x[mu] = int(r % n[mu]);
       r /= n[mu];
     }
-    Complex<double> s[12][12];
+    Complex<double> s[12][12], s2[12][12];
     site_matrix(S, std::size_t(i), s);
-    // tr[A S B S^dag] = sum_{ij} (A S B)_{ij} conj(S_{ij})
+    site_matrix(S2, std::size_t(i), s2);
+    // tr[A S B S2^dag] = sum_{ij} (A S B)_{ij} conj(S2_{ij})
     Complex<double> asb[12][12];
     for (int row = 0; row < 12; ++row)
       for (int col = 0; col < 12; ++col) {
@@ -57,7 +66,7 @@ std::vector<std::vector<Complex<double>>> meson_correlator(const PointPropagator
       }
     Complex<double> tr{};
     for (int row = 0; row < 12; ++row)
-      for (int col = 0; col < 12; ++col) tr += asb[row][col] * conj(s[row][col]);
+      for (int col = 0; col < 12; ++col) tr += asb[row][col] * conj(s2[row][col]);
     const int t = ((x[3] - S.source[3]) % T + T) % T;
     for (std::size_t m = 0; m < momenta.size(); ++m) {
       double phase = 0;

@@ -28,6 +28,14 @@ std::vector<std::vector<Complex<double>>> meson_correlator(const PointPropagator
                                                            const SpinMatrix& g_src,
                                                            const std::vector<std::array<int, 3>>& momenta);
 
+// The same with two different quark propagators (e.g. twisted mass +mu and -mu):
+//   C(t, p) = - sum e^{-i p.(x - x0)} tr[ G_snk S(x) Gbar_src gamma_5 S2(x)^dag gamma_5 ],
+// the connected correlator of dbar G u where S is u's propagator and S2 is d's, S_d(x0, x) =
+// gamma_5 S2(x, x0)^dag gamma_5. With S2 = S this is the function above.
+std::vector<std::vector<Complex<double>>> meson_correlator(const PointPropagator& S, const PointPropagator& S2,
+                                                           const SpinMatrix& g_snk, const SpinMatrix& g_src,
+                                                           const std::vector<std::array<int, 3>>& momenta);
+
 // sum_x |S(x)|^2 per time slice: the pion (and the twisted-mass charged pion) without gamma algebra.
 std::vector<double> pion_correlator_from_norms(const PointPropagator& S);
 

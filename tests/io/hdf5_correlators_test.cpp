@@ -22,6 +22,8 @@ TEST(Hdf5Correlators, RoundTripIsExact) {
   }
   write_correlators_hdf5(dir / "c.h5", f);
   const CorrelatorFile back = read_correlators_hdf5(dir / "c.h5");
+  EXPECT_EQ(back.string_attributes, f.string_attributes);
+  EXPECT_EQ(back.number_attributes, f.number_attributes);
   ASSERT_EQ(back.datasets.size(), 2u);
   for (const auto& d : back.datasets) {
     const auto& orig = f.datasets[std::size_t(d.momentum[0])];

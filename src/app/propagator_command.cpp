@@ -1,0 +1,61 @@
+#include "app/propagator_command.hpp"
+
+#include <filesystem>
+#include <iostream>
+
+#include "app/device_choice.hpp"
+#include "app/quark_input.hpp"
+#include "app/version.hpp"
+#include "core/error.hpp"
+#include "core/timer.hpp"
+#include "io/propagator_lime.hpp"
+
+namespace lqcd::app {
+
+std::vector<KeySpec> propagator_schema() { return quark_schema("lqcd-propagator"); }
+
+int run_propagator(const PropagatorCommandOptions& opt) {
+  Config config(propagator_schema(), "propagator");
+  if (!opt.input.empty()) config.merge_file(opt.input);
+  if (opt.print_config) {
+    std::cout << config.to_toml();
+    return 0;
+  }
+  const QuarkInput in = read_quark_input(config);
+  const Location loc = choose_location(opt.device);
+  prepare_output_prefix(in.prefix, "output.prefix");
+  const std::string file = in.prefix + ".prop.lime";
+  if (std::filesystem::exists(file) && !opt.force)
+    fail("{}: exists; choose another output.prefix or pass --force to replace it", file);
+
+  RunLog log(in.prefix + ".log", false, opt.quiet);
+  JsonLines jsonl(in.prefix + ".jsonl", false);
+  const Stopwatch clock;
+  const QuarkProblem problem(in, loc);
+  log.line("# {}", version_string());
+  log.line("# lqcd propagator: 12 solves (source spin x colour) of a {} source", config.string("source.type"));
+  log.line("# gauge: {}; plaquette {:.12f}", problem.gauge_description(), problem.observables().plaquette);
+  log.line("# quark: {}", describe_fermion(in.fermion));
+  log.line("# backend: {}", loc == Location::Device ? "CUDA, " + device_description() : "CPU (OpenMP)");
+  log_input(log, config);
+  const PointPropagator S = problem.propagator(in, problem.operators(), log, jsonl, "q");
+
+  io::PropagatorFile prop;
+  prop.dims = S.dims;
+  prop.columns = S.column;
+  prop.file_xml = fmt::format(
+      "<?xml version=\"1.0\"?><lqcd_propagator><program>{}</program><gauge>{}</gauge><quark>{}</quark>"
+      "<source type=\"{}\">{} {} {} {}</source><solver>{}</solver><tolerance>{:.3g}</tolerance>"
+      "<normalisation>hopping form M = 2 kappa (D_W + m0 + ...), solution of M psi = source</normalisation>"
+      "</lqcd_propagator>",
+      version_string(), in.config, describe_fermion(in.fermion), config.string("source.type"), in.source.position[0],
+      in.source.position[1], in.source.position[2], in.source.position[3], solver_type_name(in.solver.type),
+      in.solver.tolerance);
+  io::write_propagator_lime(file, prop);
+  log.line("# wrote {} (SciDAC/QIO LIME, 12 columns, 64-bit, big-endian, checksummed)", file);
+  jsonl.write({{"record", "propagator"}, {"file", file}, {"seconds", clock.seconds()}});
+  log.line("# done in {}", format_duration(clock.seconds()));
+  return 0;
+}
+
+}  // namespace lqcd::app

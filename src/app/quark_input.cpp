@@ -1,0 +1,266 @@
+#include "app/quark_input.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "comm/process_grid.hpp"
+#include "core/error.hpp"
+#include "gauge/updates.hpp"
+#include "measure/configuration.hpp"
+
+namespace lqcd::app {
+
+std::vector<KeySpec> quark_schema(const std::string& prefix) {
+  return {
+      {"lattice.dims", "[8, 8, 8, 8]", "extents (x, y, z, t); with a configuration file: checked against the file when set"},
+      {"gauge.config", "\"unit\"", "configuration file (ILDG/SciDAC, NERSC, MILC, openQCD; detected) or \"unit\" (free field)"},
+      {"fermion.action", "\"wilson\"", "wilson | clover | twisted_mass (twisted_mass with csw > 0: twisted clover)"},
+      {"fermion.kappa", "0.12", "hopping parameter kappa = 1/(2 m0 + 8)"},
+      {"fermion.mass", "nan", "bare mass m0 instead of kappa (mass form D_W + m0 + csw (i/4) sigma.F + i mu gamma_5)"},
+      {"fermion.csw", "0.0", "Sheikholeslami-Wohlert coefficient (clover, twisted clover)"},
+      {"fermion.mu", "0.0", "twisted mass mu (mass form); the hopping form has 2 i kappa mu gamma_5"},
+      {"fermion.two_kappa_mu", "0.0", "2 kappa mu instead of mu"},
+      {"fermion.boundary", "[\"periodic\", \"periodic\", \"periodic\", \"antiperiodic\"]",
+       "fermion boundary conditions (x, y, z, t): periodic | antiperiodic"},
+      {"solver.type", "\"cg\"", "cg (on the normal equations) | bicgstab | gcr"},
+      {"solver.tolerance", "1e-10", "stop when the true relative residual ||b - M x|| / ||b|| is below this"},
+      {"solver.max_iterations", "10000", "fail (non-zero exit) when a solve has not converged after this many"},
+      {"solver.precision", "\"double\"", "double (single is the GPU issue's mixed-precision solver)"},
+      {"solver.even_odd", "true", "solve the even-odd (Schur) preconditioned system and reconstruct"},
+      {"solver.gcr_restart", "16", "GCR restart length"},
+      {"source.type", "\"point\"", "point | z2_wall | z4_wall (12 solves: every source spin and colour)"},
+      {"source.position", "[0, 0, 0, 0]", "point: the site (x, y, z, t); walls: the time slice t"},
+      {"source.seed", "1", "seed of the wall-source noise"},
+      {"source.smearing", "\"none\"", "none | gaussian: Wuppertal smearing of the source"},
+      {"source.smearing_kappa", "0.25", "Gaussian smearing: [(1 + kappa_G H)/(1 + 6 kappa_G)]^N"},
+      {"source.smearing_iterations", "0", "Gaussian smearing steps N"},
+      {"source.ape_alpha", "0.5", "APE smearing of the spatial links used by Gaussian smearing: (1-alpha) U + alpha/4 staples"},
+      {"source.ape_iterations", "0", "APE smearing steps (0: the links as they are)"},
+      {"sink.smearing", "\"none\"", "none | gaussian: smear the sink with the source's smearing parameters"},
+      {"output.prefix", "\"" + prefix + "\"", "PREFIX.log, PREFIX.jsonl and the command's data files"},
+  };
+}
+
+namespace {
+
+Dims read_dims(const Config& c) {
+  const std::vector<std::int64_t> d = c.integers("lattice.dims");
+  if (d.size() != 4) c.fail_key("lattice.dims", fmt::format("expected 4 extents [x, y, z, t], got {}", d.size()));
+  Dims dims{};
+  for (int mu = 0; mu < 4; ++mu) {
+    if (d[mu] < 2 || d[mu] > 4096 || d[mu] % 2)
+      c.fail_key("lattice.dims", fmt::format("extent {} in direction {} must be even and in [2, 4096]", d[mu], "xyzt"[mu]));
+    dims[mu] = int(d[mu]);
+  }
+  return dims;
+}
+
+double finite(const Config& c, const std::string& key) {
+  const double v = c.real(key);
+  if (!std::isfinite(v)) c.fail_key(key, "expected a finite number");
+  return v;
+}
+
+bool gaussian(const Config& c, const std::string& key) {
+  const std::string s = c.string(key);
+  if (s != "none" && s != "gaussian") c.fail_key(key, fmt::format("expected \"none\" or \"gaussian\", got \"{}\"", s));
+  return s == "gaussian";
+}
+
+}  // namespace
+
+QuarkInput read_quark_input(const Config& c) {
+  QuarkInput in;
+  in.dims = read_dims(c);
+  in.config = c.string("gauge.config");
+  in.dims_set = in.config == "unit" || c.is_set("lattice.dims");
+  if (in.config.empty()) c.fail_key("gauge.config", "expected a file name or \"unit\"");
+
+  FermionParams& f = in.fermion;
+  try {
+    f.action = fermion_action_from_name(c.string("fermion.action"));
+  } catch (const Error& e) {
+    fail("{}: {}", c.source(), e.what());
+  }
+  if (c.is_set("fermion.mass")) {
+    if (c.is_set("fermion.kappa")) c.fail_key("fermion.mass", "set either fermion.kappa or fermion.mass, not both");
+    const double m0 = finite(c, "fermion.mass");
+    if (!(2 * m0 + 8 > 0)) c.fail_key("fermion.mass", fmt::format("m0 = {} gives no positive kappa (need m0 > -4)", m0));
+    f.wilson.kappa = WilsonParams::kappa_of_mass(m0);
+  } else {
+    f.wilson.kappa = finite(c, "fermion.kappa");
+    if (!(f.wilson.kappa > 0)) c.fail_key("fermion.kappa", fmt::format("expected a positive number, got {}", f.wilson.kappa));
+  }
+  f.csw = finite(c, "fermion.csw");
+  if (f.csw < 0) c.fail_key("fermion.csw", "expected a non-negative number");
+  if (f.action == FermionAction::Wilson && f.csw != 0)
+    c.fail_key("fermion.csw", "is only used with action = \"clover\" or \"twisted_mass\"; set fermion.action");
+  if (f.action == FermionAction::Clover && f.csw == 0)
+    c.fail_key("fermion.csw", "action = \"clover\" needs csw > 0 (csw = 0 is the Wilson action)");
+  if (c.is_set("fermion.two_kappa_mu")) {
+    if (c.is_set("fermion.mu")) c.fail_key("fermion.two_kappa_mu", "set either fermion.mu or fermion.two_kappa_mu, not both");
+    f.wilson.mu = finite(c, "fermion.two_kappa_mu") / (2 * f.wilson.kappa);
+  } else {
+    f.wilson.mu = finite(c, "fermion.mu");
+  }
+  if (f.action != FermionAction::TwistedMass && f.wilson.mu != 0)
+    c.fail_key(c.is_set("fermion.mu") ? "fermion.mu" : "fermion.two_kappa_mu",
+               "a twisted mass needs action = \"twisted_mass\"");
+  const std::vector<std::string> bc = c.strings("fermion.boundary");
+  if (bc.size() != 4) c.fail_key("fermion.boundary", fmt::format("expected 4 entries (x, y, z, t), got {}", bc.size()));
+  for (int mu = 0; mu < 4; ++mu) {
+    if (bc[mu] != "periodic" && bc[mu] != "antiperiodic")
+      c.fail_key("fermion.boundary", fmt::format("expected \"periodic\" or \"antiperiodic\", got \"{}\"", bc[mu]));
+    f.wilson.boundary.phase[mu] = Complex<double>(bc[mu] == "periodic" ? 1.0 : -1.0);
+  }
+  if (in.config == "unit") {
+    try {
+      check_kappa_below_free_critical(f.wilson.kappa);
+    } catch (const Error& e) {
+      fail("{}: {}", c.source(), e.what());
+    }
+  }
+
+  try {
+    in.solver.type = solver_type_from_name(c.string("solver.type"));
+  } catch (const Error& e) {
+    fail("{}: {}", c.source(), e.what());
+  }
+  in.solver.tolerance = finite(c, "solver.tolerance");
+  if (!(in.solver.tolerance > 0 && in.solver.tolerance < 1))
+    c.fail_key("solver.tolerance", fmt::format("expected a number in (0, 1), got {}", in.solver.tolerance));
+  const std::int64_t iters = c.integer("solver.max_iterations");
+  if (iters < 1 || iters > 100000000) c.fail_key("solver.max_iterations", "expected a positive integer");
+  in.solver.max_iterations = int(iters);
+  const std::int64_t restart = c.integer("solver.gcr_restart");
+  if (restart < 1 || restart > 1000) c.fail_key("solver.gcr_restart", "expected an integer in [1, 1000]");
+  in.solver.gcr_restart = int(restart);
+  const std::string precision = c.string("solver.precision");
+  if (precision != "double")
+    c.fail_key("solver.precision", fmt::format("expected \"double\", got \"{}\" (single precision comes with the "
+                                               "mixed-precision GPU solvers)", precision));
+  in.even_odd = c.boolean("solver.even_odd");
+
+  try {
+    in.source.type = source_type_from_name(c.string("source.type"));
+  } catch (const Error& e) {
+    fail("{}: {}", c.source(), e.what());
+  }
+  const std::vector<std::int64_t> pos = c.integers("source.position");
+  if (pos.size() != 4) c.fail_key("source.position", "expected 4 coordinates [x, y, z, t]");
+  for (int mu = 0; mu < 4; ++mu) {
+    if (pos[mu] < 0 || pos[mu] > 1 << 20) c.fail_key("source.position", "coordinates must be non-negative");
+    in.source.position[std::size_t(mu)] = int(pos[mu]);
+  }
+  const std::int64_t seed = c.integer("source.seed");
+  if (seed < 0) c.fail_key("source.seed", "expected a non-negative integer");
+  in.source.seed = std::uint64_t(seed);
+  if (in.dims_set) {
+    try {
+      check_source_position(in.source, in.dims);
+    } catch (const Error& e) {
+      fail("{}: {}", c.source(), e.what());
+    }
+  }
+
+  const bool smear_source = gaussian(c, "source.smearing"), smear_sink = gaussian(c, "sink.smearing");
+  GaussianParams g;
+  g.kappa = finite(c, "source.smearing_kappa");
+  if (g.kappa < 0) c.fail_key("source.smearing_kappa", "expected a non-negative number");
+  const std::int64_t n = c.integer("source.smearing_iterations");
+  if (n < 0 || n > 100000) c.fail_key("source.smearing_iterations", "expected an integer in [0, 100000]");
+  g.iterations = int(n);
+  if ((smear_source || smear_sink) && g.iterations == 0)
+    c.fail_key("source.smearing_iterations", "Gaussian smearing is switched on but has 0 iterations");
+  if (smear_source) in.source_smearing = g;
+  if (smear_sink) in.sink_smearing = g;
+  in.ape.alpha = finite(c, "source.ape_alpha");
+  if (in.ape.alpha < 0 || in.ape.alpha > 1) c.fail_key("source.ape_alpha", "expected a number in [0, 1]");
+  const std::int64_t ape = c.integer("source.ape_iterations");
+  if (ape < 0 || ape > 100000) c.fail_key("source.ape_iterations", "expected an integer in [0, 100000]");
+  in.ape.iterations = int(ape);
+  in.ape.spatial_only = true;
+  in.prefix = c.string("output.prefix");
+  return in;
+}
+
+std::string describe_fermion(const FermionParams& f) {
+  const WilsonParams& w = f.wilson;
+  std::string s = fmt::format("{}, kappa = {:.10g} (m0 = {:.10g})",
+                              f.action == FermionAction::Wilson        ? "wilson"
+                              : f.action == FermionAction::Clover      ? "clover"
+                                                                       : "twisted_mass",
+                              w.kappa, w.mass());
+  if (f.csw != 0) s += fmt::format(", csw = {:.10g}", f.csw);
+  if (f.action == FermionAction::TwistedMass)
+    s += fmt::format(", mu = {:.10g} (2 kappa mu = {:.10g})", w.mu, 2 * w.kappa * w.mu);
+  s += ", boundary (";
+  for (int mu = 0; mu < 4; ++mu) s += fmt::format("{}{}", mu ? ", " : "", w.boundary.phase[mu].re > 0 ? "p" : "a");
+  return s + ")";
+}
+
+void log_input(RunLog& log, const Config& c) {
+  log.line("# input ({}):", c.source());
+  std::istringstream lines(c.to_toml(false));
+  for (std::string l; std::getline(lines, l);) log.line("#   {}", l);
+}
+
+QuarkProblem::QuarkProblem(const QuarkInput& in, Location loc) : fermion_(in.fermion) {
+  if (in.config == "unit") {
+    const Geometry geom = ProcessGrid::single().decompose(in.dims, "lattice.dims");
+    U_ = std::make_unique<GaugeField<double>>(geom, loc);
+    set_unit_gauge(*U_);
+    description_ = fmt::format("unit gauge field (free quarks), {}", dims_string(in.dims));
+  } else {
+    LoadPolicy policy;
+    policy.location = loc;
+    if (in.dims_set) policy.expected_dims = in.dims;
+    LoadedConfiguration loaded = load_configuration(in.config, policy);
+    U_ = std::make_unique<GaugeField<double>>(std::move(loaded.field));
+    description_ = fmt::format("{} ({}, {}, {}-bit)", in.config, loaded.info.format, dims_string(loaded.info.dims),
+                               loaded.info.precision_bits);
+  }
+  observables_ = gauge_observables(*U_);
+  try {
+    check_source_position(in.source, U_->geometry().global);
+  } catch (const Error& e) {
+    fail("{}: {}", in.config, e.what());
+  }
+  if (in.source_smearing.iterations > 0 || in.sink_smearing.iterations > 0)
+    smeared_ = std::make_unique<GaugeField<double>>(ape_smear(*U_, in.ape));
+  ops_ = make_dirac_operators(*U_, fermion_);
+}
+
+DiracOperators QuarkProblem::operators_with_mu(double mu) const {
+  FermionParams f = fermion_;
+  f.wilson.mu = mu;
+  return make_dirac_operators(*U_, f);
+}
+
+PointPropagator QuarkProblem::propagator(const QuarkInput& in, const DiracOperators& ops, RunLog& log,
+                                         JsonLines& jsonl, const std::string& label) const {
+  PropagatorOptions o;
+  o.solver = in.solver;
+  o.smearing_links = smeared_.get();
+  o.source_smearing = in.source_smearing;
+  o.sink_smearing = in.sink_smearing;
+  return compute_propagator(
+      *ops.full, in.even_odd ? ops.even_odd.get() : nullptr, in.source, o, [&](const PropagatorSolve& s) {
+        log.line("  {} spin {} colour {}: {}; full-operator residual {:.3e}", label, s.spin, s.colour,
+                 s.result.summary(), s.full_residual);
+        jsonl.write({{"record", "solve"},
+                     {"quark", label},
+                     {"spin", s.spin},
+                     {"colour", s.colour},
+                     {"solver", solver_type_name(in.solver.type)},
+                     {"even_odd", in.even_odd},
+                     {"iterations", s.result.iterations},
+                     {"true_residual", s.result.true_residual},
+                     {"full_residual", s.full_residual},
+                     {"seconds", s.result.seconds},
+                     {"gflops", s.result.gflops},
+                     {"residual_history", s.result.residual_history}});
+      });
+}
+
+}  // namespace lqcd::app

@@ -1,0 +1,73 @@
+#pragma once
+// What lqcd propagator and lqcd spectrum share: the [lattice], [gauge], [fermion], [solver],
+// [source] and [sink] keys of the input, the gauge field they name (a file, or the unit field), the
+// Dirac operator they define, and the 12 logged solves of one propagator.
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/config.hpp"
+#include "app/output.hpp"
+#include "dirac/dirac_operator_factory.hpp"
+#include "gauge/ape_smearing.hpp"
+#include "gauge/observables.hpp"
+#include "measure/propagator.hpp"
+
+namespace lqcd::app {
+
+// The shared keys; `prefix` is the default of output.prefix.
+std::vector<KeySpec> quark_schema(const std::string& prefix);
+
+struct QuarkInput {
+  std::string config;  // "unit" or a file
+  Dims dims{};         // lattice.dims (required for "unit", checked against a file when set)
+  bool dims_set = false;
+  FermionParams fermion;
+  SolverParams solver;
+  bool even_odd = true;
+  SourceSpec source;
+  ApeParams ape;
+  GaussianParams source_smearing, sink_smearing;
+  std::string prefix;
+};
+
+// Validates every key (errors name the input file and the key).
+QuarkInput read_quark_input(const Config& c);
+
+// The gauge field, its smeared copy for Gaussian smearing, and the Dirac operators, on one location.
+// The operators refer to the gauge field, so a QuarkProblem is neither copied nor moved.
+class QuarkProblem {
+ public:
+  QuarkProblem(const QuarkInput& in, Location loc);
+  QuarkProblem(const QuarkProblem&) = delete;
+  QuarkProblem& operator=(const QuarkProblem&) = delete;
+
+  const GaugeField<double>& links() const { return *U_; }
+  const GaugeObservables& observables() const { return observables_; }
+  const std::string& gauge_description() const { return description_; }
+  // The operators for twisted mass mu (the input's, or -mu for the d quark).
+  const DiracOperators& operators() const { return ops_; }
+  DiracOperators operators_with_mu(double mu) const;
+
+  // The 12 solves for the input's source, each logged as one line and one JSON-lines record.
+  PointPropagator propagator(const QuarkInput& in, const DiracOperators& ops, RunLog& log, JsonLines& jsonl,
+                             const std::string& label) const;
+
+ private:
+  std::unique_ptr<GaugeField<double>> U_;
+  std::unique_ptr<GaugeField<double>> smeared_;
+  GaugeObservables observables_;
+  std::string description_;
+  FermionParams fermion_;
+  DiracOperators ops_;
+};
+
+// "wilson, kappa = 0.155 (m0 = -0.774), boundary (p, p, p, a)" etc. for logs.
+std::string describe_fermion(const FermionParams& f);
+
+// Writes the input (every key with its value) to the log as comments.
+void log_input(RunLog& log, const Config& c);
+
+}  // namespace lqcd::app

@@ -1,0 +1,206 @@
+#include "app/spectrum_command.hpp"
+
+#include <cmath>
+#include <iostream>
+
+#include "app/device_choice.hpp"
+#include "app/observables_json.hpp"
+#include "app/quark_input.hpp"
+#include "app/version.hpp"
+#include "core/error.hpp"
+#include "core/timer.hpp"
+#include "io/hdf5_correlators.hpp"
+#include "measure/effective_mass.hpp"
+#include "measure/meson_correlator.hpp"
+#include "measure/spin_matrix.hpp"
+
+namespace lqcd::app {
+
+std::vector<KeySpec> spectrum_schema() {
+  std::vector<KeySpec> s = quark_schema("lqcd-spectrum");
+  s.push_back({"spectrum.momenta", "[[0, 0, 0]]", "sink momenta p = 2 pi n / L, as integer vectors n = [nx, ny, nz]"});
+  s.push_back({"spectrum.neutral_pion", "true",
+               "twisted mass: also solve with -mu for the connected neutral pion (24 solves instead of 12)"});
+  return s;
+}
+
+namespace {
+
+constexpr int kPion = 15, kScalar = 0;  // Gamma(15) = gamma_5, Gamma(0) = 1
+
+std::vector<double> real_parts(const std::vector<Complex<double>>& c) {
+  std::vector<double> r(c.size());
+  for (std::size_t i = 0; i < c.size(); ++i) r[i] = c[i].re;
+  return r;
+}
+
+// JSON array with null for non-finite entries (no NaN in JSON).
+nlohmann::json json_array(const std::vector<double>& v) {
+  nlohmann::json a = nlohmann::json::array();
+  for (double x : v) a.push_back(std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr));
+  return a;
+}
+
+// PCAC quark mass from the symmetric time derivative of the axial-pseudoscalar correlator,
+//   m_PCAC(t) = [C_{A0 P}(t+1) - C_{A0 P}(t-1)] / (4 C_{PP}(t)),  A0 = qbar g_t g5 q, P = qbar g5 q,
+// from the lattice axial Ward identity d_0 <A_0(t) P(0)> = 2 m <P(t) P(0)> (e.g. M. Luscher et al.,
+// Nucl. Phys. B 491 (1997) 323, eq. 2.2, without the O(a) improvement term). t = 0 and T-1: NaN.
+std::vector<double> pcac_mass(const std::vector<double>& c_ap, const std::vector<double>& c_pp) {
+  const std::size_t T = c_pp.size();
+  std::vector<double> m(T, std::nan(""));
+  for (std::size_t t = 1; t + 1 < T; ++t) m[t] = (c_ap[t + 1] - c_ap[t - 1]) / (4 * c_pp[t]);
+  return m;
+}
+
+// Average of the finite entries for t in [T/4, 3T/4] (the plateau region on a periodic lattice).
+double middle_average(const std::vector<double>& v) {
+  const std::size_t T = v.size();
+  double sum = 0;
+  int n = 0;
+  for (std::size_t t = T / 4; t <= 3 * T / 4 && t < T; ++t)
+    if (std::isfinite(v[t])) sum += v[t], ++n;
+  return n ? sum / n : std::nan("");
+}
+
+std::string momentum_label(const std::array<int, 3>& p) { return fmt::format("p{}_{}_{}", p[0], p[1], p[2]); }
+
+}  // namespace
+
+int run_spectrum(const SpectrumCommandOptions& opt) {
+  Config config(spectrum_schema(), "spectrum");
+  if (!opt.input.empty()) config.merge_file(opt.input);
+  if (opt.print_config) {
+    std::cout << config.to_toml();
+    return 0;
+  }
+  const QuarkInput in = read_quark_input(config);
+  std::vector<std::array<int, 3>> momenta;
+  for (const auto& p : config.integer_arrays("spectrum.momenta", 3))
+    momenta.push_back({int(p[0]), int(p[1]), int(p[2])});
+  if (momenta.empty()) config.fail_key("spectrum.momenta", "expected at least one momentum, e.g. [[0, 0, 0]]");
+  const bool twisted = in.fermion.action == FermionAction::TwistedMass;
+  const bool neutral = twisted && config.boolean("spectrum.neutral_pion");
+  const Location loc = choose_location(opt.device);
+  prepare_output_prefix(in.prefix, "output.prefix");
+
+  RunLog log(in.prefix + ".log", false, opt.quiet || opt.json);
+  JsonLines jsonl(in.prefix + ".jsonl", false);
+  const Stopwatch clock;
+  const QuarkProblem problem(in, loc);
+  const Dims dims = problem.links().geometry().global;
+  const int T = dims[3];
+  log.line("# {}", version_string());
+  log.line("# lqcd spectrum: meson two-point functions from one {} source", config.string("source.type"));
+  log.line("# gauge: {}; plaquette {:.12f}", problem.gauge_description(), problem.observables().plaquette);
+  log.line("# quark: {}", describe_fermion(in.fermion));
+  log.line("# backend: {}", loc == Location::Device ? "CUDA, " + device_description() : "CPU (OpenMP)");
+  log.line("# conventions: C_G(t, p) = sum_x e^{{-i p.(x-x0)}} <(qbar G q)(x) (qbar G q)^dag(x0)>, t relative to the "
+           "source time slice; DeGrand-Rossi gamma basis; G named by its literal product (g5 = gx gy gz gt)");
+  log_input(log, config);
+
+  log.line("# solves{}:", in.even_odd ? " (even-odd preconditioned, residuals checked with the full operator)" : "");
+  const PointPropagator S = problem.propagator(in, problem.operators(), log, jsonl, "u");
+  std::optional<PointPropagator> S_d;
+  if (neutral) {
+    const DiracOperators d = problem.operators_with_mu(-in.fermion.wilson.mu);
+    S_d = problem.propagator(in, d, log, jsonl, "d (-mu)");
+  }
+
+  // All 16 Gamma - Gamma correlators at every momentum, and A0 - P for the PCAC mass.
+  io::CorrelatorFile file;
+  std::vector<std::vector<std::vector<Complex<double>>>> diagonal(16);
+  for (int n = 0; n < 16; ++n) {
+    const SpinMatrix g = SpinMatrix::basis(n);
+    diagonal[std::size_t(n)] = meson_correlator(S, g, g, momenta);
+    for (std::size_t m = 0; m < momenta.size(); ++m)
+      file.datasets.push_back({gamma_name(n) + "_" + gamma_name(n), momenta[m], diagonal[std::size_t(n)][m]});
+  }
+  const SpinMatrix g5 = SpinMatrix::basis(kPion), gt_g5 = SpinMatrix::gamma(3) * g5;
+  const auto c_ap = meson_correlator(S, gt_g5, g5, momenta);
+  for (std::size_t m = 0; m < momenta.size(); ++m) file.datasets.push_back({"gtg5_g5", momenta[m], c_ap[m]});
+  std::vector<double> pion0;
+  if (neutral) {
+    const auto c = meson_correlator(S, *S_d, SpinMatrix::identity(), SpinMatrix::identity(), momenta);
+    for (std::size_t m = 0; m < momenta.size(); ++m) file.datasets.push_back({"pion0_connected", momenta[m], c[m]});
+    pion0 = real_parts(c[0]);
+  }
+
+  // Momentum index of p = 0 for the summary (the first momentum if zero is not in the list).
+  std::size_t p0 = 0;
+  for (std::size_t m = 0; m < momenta.size(); ++m)
+    if (momenta[m] == std::array<int, 3>{0, 0, 0}) {
+      p0 = m;
+      break;
+    }
+  const std::vector<double> pion = pion_correlator_from_norms(S);
+  std::vector<double> rho(std::size_t(T), 0.0);
+  for (int i : {1, 2, 4})  // Gamma(1) = gx, Gamma(2) = gy, Gamma(4) = gz
+    for (int t = 0; t < T; ++t) rho[std::size_t(t)] += diagonal[std::size_t(i)][p0][std::size_t(t)].re / 3;
+  const std::vector<double> a0 = real_parts(diagonal[kScalar][p0]);
+  const std::vector<double> pcac = pcac_mass(real_parts(c_ap[p0]), real_parts(diagonal[kPion][p0]));
+
+  const WilsonParams& w = in.fermion.wilson;
+  file.string_attributes = {{"program", version_string()},
+                            {"gauge_config", in.config},
+                            {"fermion_action", config.string("fermion.action")},
+                            {"quark", describe_fermion(in.fermion)},
+                            {"source_type", config.string("source.type")},
+                            {"source_position", fmt::format("[{}, {}, {}, {}]", in.source.position[0],
+                                                            in.source.position[1], in.source.position[2],
+                                                            in.source.position[3])},
+                            {"solver", solver_type_name(in.solver.type)},
+                            {"dims", dims_string(dims)},
+                            {"gamma_basis", "DeGrand-Rossi (Chroma/QDP++)"},
+                            {"convention", "C(t) = sum_x exp(-i p.(x-x0)) <O_G(x) O_G^dag(x0)>, datasets [T][re, im], t "
+                                           "relative to the source time slice, p = 2 pi n / L"}};
+  file.number_attributes = {{"kappa", w.kappa}, {"m0", w.mass()}, {"csw", in.fermion.csw}, {"mu", w.mu},
+                            {"solver_tolerance", in.solver.tolerance},
+                            {"plaquette", problem.observables().plaquette}};
+  const std::string h5 = in.prefix + ".h5";
+  io::write_correlators_hdf5(h5, file);
+
+  const std::vector<double> m_pion = cosh_effective_mass(pion), m_rho = cosh_effective_mass(rho),
+                            m_a0 = cosh_effective_mass(a0);
+  log.line("# correlators at p = [{}, {}, {}] (all 16 gammas x {} momenta in {}):", momenta[p0][0], momenta[p0][1],
+           momenta[p0][2], momenta.size(), h5);
+  log.line("# {:>3} {:>15} {:>15} {:>15} {:>10} {:>10} {:>10} {:>10}", "t", "pion", "rho", "a0", "m_pion", "m_rho",
+           "m_a0", "m_pcac");
+  auto fmt_mass = [](const std::vector<double>& m, int t) {
+    return t < int(m.size()) && std::isfinite(m[std::size_t(t)]) ? fmt::format("{:10.6f}", m[std::size_t(t)])
+                                                                  : fmt::format("{:>10}", "-");
+  };
+  for (int t = 0; t < T; ++t)
+    log.line("  {:>3} {:15.8e} {:15.8e} {:15.8e} {} {} {} {}", t, pion[std::size_t(t)], rho[std::size_t(t)],
+             a0[std::size_t(t)], fmt_mass(m_pion, t), fmt_mass(m_rho, t), fmt_mass(m_a0, t), fmt_mass(pcac, t));
+  const double pcac_avg = middle_average(pcac);
+  log.line("# effective masses: cosh-aware, m(t) from C(t)/C(t+1) (lattice units); PCAC mass averaged over "
+           "t = T/4..3T/4: {:.6f}", pcac_avg);
+  if (neutral) log.line("# twisted mass: pion = charged pion (sum |S_u|^2); pion0_connected in {}", h5);
+
+  nlohmann::json summary = {{"record", "spectrum"},
+                            {"config", in.config},
+                            {"dims", dims},
+                            {"plaquette", problem.observables().plaquette},
+                            {"fermion", {{"action", config.string("fermion.action")},
+                                         {"kappa", w.kappa},
+                                         {"mass", w.mass()},
+                                         {"csw", in.fermion.csw},
+                                         {"mu", w.mu}}},
+                            {"source", {{"type", config.string("source.type")}, {"position", in.source.position}}},
+                            {"momentum", momenta[p0]},
+                            {"hdf5", h5},
+                            {"seconds", clock.seconds()}};
+  summary["correlators"] = {{"pion", json_array(pion)},
+                            {"rho", json_array(rho)},
+                            {"a0", json_array(a0)},
+                            {"pcac_mass", json_array(pcac)}};
+  if (neutral) summary["correlators"]["pion0_connected"] = json_array(pion0);
+  summary["effective_masses"] = {{"pion", json_array(m_pion)}, {"rho", json_array(m_rho)}, {"a0", json_array(m_a0)}};
+  summary["pcac_mass_average"] = std::isfinite(pcac_avg) ? nlohmann::json(pcac_avg) : nlohmann::json(nullptr);
+  jsonl.write(summary);
+  if (opt.json) std::cout << summary.dump() << std::endl;
+  log.line("# done in {}", format_duration(clock.seconds()));
+  return 0;
+}
+
+}  // namespace lqcd::app

@@ -1,0 +1,24 @@
+#pragma once
+// lqcd spectrum: quark propagator of one source on one configuration, contracted into the meson
+// two-point functions of all 16 gamma structures at a list of spatial momenta (HDF5), with the
+// pion, rho, a0, PCAC mass and effective masses in the log and as JSON.
+
+#include <string>
+#include <vector>
+
+#include "app/config.hpp"
+
+namespace lqcd::app {
+
+struct SpectrumCommandOptions {
+  std::string input;
+  std::string device = "auto";
+  bool print_config = false;
+  bool json = false;   // one JSON object on stdout (the log then goes to PREFIX.log only)
+  bool quiet = false;
+};
+
+std::vector<KeySpec> spectrum_schema();
+int run_spectrum(const SpectrumCommandOptions& options);
+
+}  // namespace lqcd::app

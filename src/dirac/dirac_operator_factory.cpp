@@ -1,0 +1,93 @@
+#include "dirac/dirac_operator_factory.hpp"
+
+#include <cmath>
+#include <utility>
+
+#include "core/error.hpp"
+#include "dirac/clover_even_odd.hpp"
+#include "dirac/clover_operator.hpp"
+#include "dirac/wilson_even_odd.hpp"
+
+namespace lqcd {
+
+namespace {
+
+// The full-lattice Wilson-clover operator, shared with the even-odd operator (one clover field).
+class SharedCloverOperator : public LinearOperator {
+ public:
+  explicit SharedCloverOperator(std::shared_ptr<const WilsonCloverOperator> M) : M_(std::move(M)) {}
+  void apply(SpinorField<double>& out, const SpinorField<double>& in) const override { M_->apply(out, in); }
+  void apply_dagger(SpinorField<double>& out, const SpinorField<double>& in) const override {
+    M_->apply_dagger(out, in);
+  }
+  Subset subset() const override { return M_->subset(); }
+  const Geometry& geometry() const override { return M_->geometry(); }
+  Location location() const override { return M_->location(); }
+  double flops_per_site() const override { return M_->flops_per_site(); }
+
+ private:
+  std::shared_ptr<const WilsonCloverOperator> M_;
+};
+
+void check_finite(double value, const char* key) {
+  if (!std::isfinite(value)) fail("{}: must be a finite number (got {})", key, value);
+}
+
+}  // namespace
+
+FermionAction fermion_action_from_name(const std::string& name, const std::string& key) {
+  if (name == "wilson") return FermionAction::Wilson;
+  if (name == "clover") return FermionAction::Clover;
+  if (name == "twisted_mass") return FermionAction::TwistedMass;
+  fail("{}: unknown fermion action \"{}\" (expected \"wilson\", \"clover\" or \"twisted_mass\")", key, name);
+}
+
+const char* fermion_action_name(FermionAction action) {
+  switch (action) {
+    case FermionAction::Wilson: return "wilson";
+    case FermionAction::Clover: return "clover";
+    case FermionAction::TwistedMass: return "twisted_mass";
+  }
+  return "unknown";
+}
+
+void check_fermion_params(const FermionParams& p) {
+  check_finite(p.wilson.kappa, "fermion.kappa");
+  check_finite(p.wilson.mu, "fermion.mu");
+  check_finite(p.csw, "fermion.csw");
+  if (!(p.wilson.kappa > 0)) fail("fermion.kappa: must be positive (got {})", p.wilson.kappa);
+  if (p.csw < 0) fail("fermion.csw: must be non-negative (got {})", p.csw);
+  if (p.action == FermionAction::Wilson) {
+    if (p.csw != 0)
+      fail("fermion.csw = {} is set, but fermion.action = \"wilson\" has no clover term (use \"clover\")", p.csw);
+    if (p.wilson.mu != 0)
+      fail("fermion.mu = {} is set, but fermion.action = \"wilson\" has no twisted mass (use \"twisted_mass\" or "
+           "\"clover\")",
+           p.wilson.mu);
+  }
+}
+
+void check_kappa_below_free_critical(double kappa) {
+  check_finite(kappa, "fermion.kappa");
+  if (!(kappa < 0.125))
+    fail("fermion.kappa = {} is at or beyond the free-field critical value 1/8 (m0 <= 0 with a unit gauge field "
+         "makes the operator singular)",
+         kappa);
+}
+
+DiracOperators make_dirac_operators(const GaugeField<double>& U, const FermionParams& p) {
+  check_fermion_params(p);
+  DiracOperators ops;
+  const bool clover = p.action == FermionAction::Clover || (p.action == FermionAction::TwistedMass && p.csw != 0);
+  if (clover) {
+    auto M = std::make_shared<WilsonCloverOperator>(U, p.wilson, p.csw);
+    ops.full = std::make_unique<SharedCloverOperator>(M);
+    ops.even_odd = std::make_unique<WilsonCloverEvenOddOperator>(std::move(M));
+  } else {
+    ops.full = std::make_unique<WilsonOperator>(U, p.wilson);
+    ops.even_odd = std::make_unique<WilsonEvenOddOperator>(U, p.wilson);
+  }
+  return ops;
+}
+
+}  // namespace lqcd

@@ -1,0 +1,50 @@
+#pragma once
+// The Dirac operators of a fermion action, for the application layer: the full-lattice operator
+// and its even-odd (Schur) preconditioned form, from the action's name and parameters.
+//   wilson        M = 1 - kappa H                                   (WilsonOperator, WilsonEvenOddOperator)
+//   twisted_mass  M = 1 + 2 i kappa mu gamma_5 - kappa H            (the same classes with mu)
+//   clover        M = A - kappa H, A with c_sw and, if mu != 0, the twisted mass (twisted clover)
+//                                                                   (WilsonCloverOperator, WilsonCloverEvenOddOperator)
+// twisted_mass with csw != 0 is twisted clover, i.e. the clover operators.
+
+#include <memory>
+#include <string>
+
+#include "dirac/linear_operator.hpp"
+#include "dirac/wilson_operator.hpp"
+
+namespace lqcd {
+
+enum class FermionAction { Wilson, Clover, TwistedMass };
+
+// "wilson", "clover", "twisted_mass"; anything else throws lqcd::Error naming `key` and the allowed values.
+FermionAction fermion_action_from_name(const std::string& name, const std::string& key = "fermion.action");
+// The inverse of fermion_action_from_name.
+const char* fermion_action_name(FermionAction action);
+
+struct FermionParams {
+  FermionAction action = FermionAction::Wilson;
+  WilsonParams wilson;  // kappa, mu (twisted mass, mass form), boundary phases
+  double csw = 0;
+};
+
+// Throws lqcd::Error naming the key at fault (fermion.kappa, fermion.mu, fermion.csw) when a value is
+// not finite, kappa <= 0, csw < 0, csw != 0 with the wilson action, or mu != 0 with the wilson action.
+void check_fermion_params(const FermionParams& p);
+
+// Throws when kappa >= 1/8: with a unit gauge field the Wilson operator at m0 <= 0 is singular (or
+// nearly so). The application calls this for the unit ("cold") configuration only.
+void check_kappa_below_free_critical(double kappa);
+
+struct DiracOperators {
+  std::unique_ptr<LinearOperator> full;      // subset Full
+  std::unique_ptr<SchurOperator> even_odd;   // subset Even
+};
+
+// Checks p (check_fermion_params) and builds both operators on U, which must outlive them. For the
+// clover actions the two share one clover field: `full` forwards to the WilsonCloverOperator held by
+// `even_odd` (a WilsonCloverEvenOddOperator; its full_operator() is that operator and its update()
+// rebuilds the shared clover field after the links change).
+DiracOperators make_dirac_operators(const GaugeField<double>& U, const FermionParams& p);
+
+}  // namespace lqcd

@@ -1,0 +1,51 @@
+// Conjugate gradients on the normal equations M^dag M x = M^dag b (CGNR): M. R. Hestenes, E. Stiefel,
+// "Methods of conjugate gradients for solving linear systems", J. Res. Nat. Bur. Standards 49 (1952)
+// 409; in the form of Y. Saad, "Iterative Methods for Sparse Linear Systems", 2nd ed., Alg. 8.4, which
+// updates the residual r = b - M x of the original system (and so minimises ||r|| over the Krylov
+// space of M^dag M): the stopping criterion sees the residual of M x = b itself.
+//
+//   z = M^dag r, p = z, gamma = ||z||^2
+//   repeat: q = M p, alpha = gamma / ||q||^2, x += alpha p, r -= alpha q,
+//           z = M^dag r, gamma' = ||z||^2, p = z + (gamma' / gamma) p
+//
+// Two operator applications per iteration.
+#include "solvers/krylov_detail.hpp"
+
+namespace lqcd::solver_detail {
+
+SolverResult solve_cg(const LinearOperator& M, SpinorField<double>& x, const SpinorField<double>& b,
+                      const SolverParams& p) {
+  Krylov k(SolverType::CG, M, b, p);
+  SpinorField<double> r = M.make_field(), z = M.make_field(), dir = M.make_field(), q = M.make_field();
+  const std::string hint = "M^dag r = 0 with r != 0: the operator is singular (check kappa and the gauge field)";
+  return drive(k, x, r, hint, [&](double& r2) {
+    k.apply_dagger(z, r);
+    double gamma = k.norm2(z);
+    if (!(gamma > 0)) {
+      k.breakdown("||M^dag r|| = 0");
+      return Stop::Breakdown;
+    }
+    dir.copy_from(z);
+    for (;;) {
+      if (k.at_limit()) return Stop::Limit;
+      k.apply(q, dir);
+      const double qq = k.norm2(q);
+      if (!(qq > 0)) {
+        k.breakdown("||M p|| = 0");
+        return Stop::Breakdown;
+      }
+      const double alpha = gamma / qq;
+      k.axpy(alpha, dir, x);
+      k.axpy(-alpha, q, r);
+      r2 = k.norm2(r);
+      k.iterate(r2);
+      if (k.below(r2)) return Stop::Estimate;
+      k.apply_dagger(z, r);
+      const double gamma_new = k.norm2(z);
+      k.xpay(z, gamma_new / gamma, dir);  // p = z + beta p
+      gamma = gamma_new;
+    }
+  });
+}
+
+}  // namespace lqcd::solver_detail

@@ -1,0 +1,192 @@
+#pragma once
+// Private to src/solvers: the bookkeeping every Krylov method shares (FLOP count, timing, residual
+// history, the true-residual check with reliable updates, the errors) and the driver loop around a
+// method's "cycle". A cycle starts the method afresh from the current (x, r) with r = b - M x and
+// iterates until its residual estimate falls below the tolerance, the iteration limit is reached,
+// it breaks down, or (GCR) its restart length is used up.
+
+#include <chrono>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "fields/spinor_blas.hpp"
+#include "solvers/solver.hpp"
+
+namespace lqcd::solver_detail {
+
+// FLOPs per site of the BLAS-1 calls (spinor_blas.hpp; 12 complex components per site):
+// axpy / xpay 48, dot 48, norm2 24, scale by a complex number 72 (12 complex products), copy 0.
+inline constexpr double kAxpyFlops = 48, kDotFlops = 48, kNorm2Flops = 24, kScaleFlops = 72;
+
+// The relative size under which BiCGStab's inner products and GCR's new direction count as a
+// breakdown (|<a, b>| <= eps ||a|| ||b||), and how many restarts after breakdowns without progress a
+// solver makes before giving up.
+inline constexpr double kBreakdownEps = 1e-13;
+inline constexpr int kMaxBreakdownRestarts = 2;
+// Failed true-residual checks with less than a factor 2 of progress before "stagnation".
+inline constexpr int kMaxStalls = 3;
+
+enum class Stop { Estimate, Limit, Restart, Breakdown };
+
+inline Complex<double> divide(Complex<double> a, Complex<double> b) { return conj_mul(b, a) * (1.0 / norm2(b)); }
+
+class Krylov {
+ public:
+  Krylov(SolverType type, const LinearOperator& M, const SpinorField<double>& b, const SolverParams& p)
+      : type_(type),
+        name_(solver_type_name(type)),
+        M_(M),
+        b_(b),
+        p_(p),
+        sites_(double(M.subset() == Subset::Full ? M.geometry().volume() : M.geometry().half_volume())),
+        start_(std::chrono::steady_clock::now()) {
+    tol2_ = p.tolerance * p.tolerance;
+    b2_ = norm2(b);  // counted, like every reduction of the solve
+    if (!std::isfinite(b2_)) fail_nan();
+  }
+
+  bool zero_source() const { return b2_ == 0; }
+  bool below(double r2) const { return r2 <= tol2_ * b2_; }
+  bool at_limit() const { return iterations_ >= p_.max_iterations; }
+
+  // Counted operations.
+  void apply(SpinorField<double>& out, const SpinorField<double>& in) {
+    M_.apply(out, in);
+    ++applications_;
+  }
+  void apply_dagger(SpinorField<double>& out, const SpinorField<double>& in) {
+    M_.apply_dagger(out, in);
+    ++applications_;
+  }
+  void axpy(Complex<double> a, const SpinorField<double>& x, SpinorField<double>& y) {
+    lqcd::axpy(a, x, y);
+    blas_flops_ += kAxpyFlops;
+  }
+  void xpay(const SpinorField<double>& x, Complex<double> a, SpinorField<double>& y) {
+    lqcd::xpay(x, a, y);
+    blas_flops_ += kAxpyFlops;
+  }
+  void scale(Complex<double> a, SpinorField<double>& x) {
+    lqcd::scale(a, x);
+    blas_flops_ += kScaleFlops;
+  }
+  Complex<double> dot(const SpinorField<double>& x, const SpinorField<double>& y) {
+    blas_flops_ += kDotFlops;
+    return lqcd::dot(x, y);
+  }
+  double norm2(const SpinorField<double>& x) {
+    blas_flops_ += kNorm2Flops;
+    return lqcd::norm2(x);
+  }
+
+  // r <- b - M x; returns ||r||^2 (the true residual; throws on NaN/Inf).
+  double true_residual(SpinorField<double>& r, const SpinorField<double>& x) {
+    apply(r, x);
+    xpay(b_, Complex<double>(-1.0), r);
+    const double r2 = norm2(r);
+    if (!std::isfinite(r2)) fail_nan();
+    true_rel_ = std::sqrt(r2 / b2_);
+    return r2;
+  }
+  // Records the first residual (iteration 0).
+  void start_history(double r2) { history_.push_back(b2_ > 0 ? std::sqrt(r2 / b2_) : 0.0); }
+  // One iteration done with iterated residual ||r||^2 = r2.
+  void iterate(double r2) {
+    ++iterations_;
+    history_.push_back(std::sqrt(r2 / b2_));
+    if (!std::isfinite(r2)) fail_nan();
+  }
+
+  // A cycle broke down; `what` names the quantity.
+  void breakdown(const std::string& what) { breakdown_what_ = what; }
+  // After a breakdown, with the true residual ||r||^2 = r2: the method may restart, but throws after
+  // kMaxBreakdownRestarts restarts in a row that did not gain a factor 2 in the residual.
+  void count_breakdown(double r2, const std::string& hint) {
+    breakdowns_ = r2 < 0.25 * last_breakdown_r2_ ? 1 : breakdowns_ + 1;
+    last_breakdown_r2_ = r2;
+    if (breakdowns_ > kMaxBreakdownRestarts) throw_error(fmt_breakdown(hint));
+  }
+  // The true residual ||r||^2 = r2 missed the tolerance although the iterated one had met it: throws
+  // once kMaxStalls such checks in a row gained less than a factor 2 (the floating-point limit).
+  void note_drift(double r2) {
+    stalls_ = (r2 > 0.25 * last_failed_true2_) ? stalls_ + 1 : 0;
+    last_failed_true2_ = r2;
+    if (stalls_ >= kMaxStalls) throw_error(fmt_stagnation());
+  }
+
+  SolverResult result(bool converged) const {
+    SolverResult res;
+    res.type = type_;
+    res.converged = converged;
+    res.iterations = iterations_;
+    res.true_residual = true_rel_;
+    res.residual_history = history_;
+    res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    const double flops = (applications_ * M_.flops_per_site() + blas_flops_) * sites_;
+    res.gflops = res.seconds > 0 ? flops / res.seconds * 1e-9 : 0.0;
+    return res;
+  }
+  [[noreturn]] void fail_limit() const;
+  [[noreturn]] void fail_nan();  // reports true_residual = NaN
+
+ private:
+  [[noreturn]] void throw_error(const std::string& message) const { throw SolverError(message, result(false)); }
+  std::string fmt_breakdown(const std::string& hint) const;
+  std::string fmt_stagnation() const;
+
+  SolverType type_;
+  std::string name_;
+  const LinearOperator& M_;
+  const SpinorField<double>& b_;
+  const SolverParams& p_;
+  double sites_;
+  std::chrono::steady_clock::time_point start_;
+  double tol2_ = 0, b2_ = 0;
+  double true_rel_ = 0;
+  int iterations_ = 0;
+  double applications_ = 0, blas_flops_ = 0;
+  std::vector<double> history_;
+  std::string breakdown_what_;
+  int breakdowns_ = 0;
+  double last_breakdown_r2_ = HUGE_VAL;
+  int stalls_ = 0;
+  double last_failed_true2_ = HUGE_VAL;
+};
+
+// The loop shared by the methods. `cycle(r2)` runs the method afresh from (x, r), r = b - M x with
+// ||r||^2 = r2 on entry, and returns why it stopped, with r2 the iterated ||r||^2. On Estimate, Limit
+// and Breakdown the true residual replaces r (reliable update) before the method starts again.
+template <typename Cycle>
+SolverResult drive(Krylov& k, SpinorField<double>& x, SpinorField<double>& r, const std::string& breakdown_hint,
+                   Cycle&& cycle) {
+  if (k.zero_source()) {  // b = 0: x = 0 exactly, whatever the guess
+    set_zero(x);
+    k.start_history(0);
+    return k.result(true);
+  }
+  double r2 = k.true_residual(r, x);
+  k.start_history(r2);
+  for (;;) {
+    if (k.below(r2)) return k.result(true);
+    if (k.at_limit()) k.fail_limit();
+    const Stop stop = cycle(r2);
+    // GCR: the iterated residual carries over to the next cycle (at the limit it is checked below).
+    if (stop == Stop::Restart && !k.at_limit()) continue;
+    r2 = k.true_residual(r, x);
+    if (k.below(r2)) continue;
+    if (stop == Stop::Breakdown)
+      k.count_breakdown(r2, breakdown_hint);
+    else if (stop == Stop::Estimate)
+      k.note_drift(r2);
+  }
+}
+
+SolverResult solve_cg(const LinearOperator& M, SpinorField<double>& x, const SpinorField<double>& b,
+                      const SolverParams& p);
+SolverResult solve_bicgstab(const LinearOperator& M, SpinorField<double>& x, const SpinorField<double>& b,
+                            const SolverParams& p);
+SolverResult solve_gcr(const LinearOperator& M, SpinorField<double>& x, const SpinorField<double>& b,
+                       const SolverParams& p);
+
+}  // namespace lqcd::solver_detail

@@ -1,0 +1,320 @@
+// lqcd spectrum and lqcd propagator as a user runs them. The free-field correlators are checked
+// against an independent momentum-space computation (rung 3 of the ladder), the interacting ones on
+// the beta = 6.0 MILC configuration for positivity and a reported pion mass.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <complex>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "cli_support.hpp"
+#include "dirac/wilson_operator.hpp"
+#include "fields/spinor_blas.hpp"
+#include "gauge/updates.hpp"
+#include "io/hdf5_correlators.hpp"
+#include "io/propagator_lime.hpp"
+#include "measure/spin_matrix.hpp"
+
+namespace lqcd {
+namespace {
+
+using test::run_lqcd;
+using cd = std::complex<double>;
+using Spin = std::array<std::array<cd, 4>, 4>;
+
+Spin to_spin(const SpinMatrix& s) {
+  Spin r{};
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j) r[i][j] = cd(s.m[i][j].re, s.m[i][j].im);
+  return r;
+}
+Spin mul(const Spin& a, const Spin& b) {
+  Spin r{};
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j)
+      for (int k = 0; k < 4; ++k) r[i][j] += a[i][k] * b[k][j];
+  return r;
+}
+Spin dag(const Spin& a) {
+  Spin r{};
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j) r[i][j] = std::conj(a[j][i]);
+  return r;
+}
+
+struct FreeQuark {
+  std::array<int, 4> dims;
+  double m0, mu;
+  std::array<double, 4> theta;  // boundary phases e^{i theta}
+  double csw = 0;  // clover coefficient: F = 0 on the unit field, so the reference ignores it
+};
+
+// The free point-source meson correlator from momentum space, independent of the position-space
+// code: M = 2 kappa D, D(p) = m0 + sum(1 - cos p) + i sum gamma_mu sin p_mu + i mu gamma_5, whose
+// inverse is [A - i sum gamma sin p - i mu gamma_5] / (A^2 + sum sin^2 p + mu^2);
+// S(t, p_vec) = (1/T) sum_{p4} e^{i p4 t} M(p)^{-1}, and by Parseval
+//   C(t) = - (3 / V_s) sum_{p_vec} tr[G S(t, p) Gbar g5 S(t, p)^dag g5]   (3 colours).
+std::vector<double> free_correlator(const FreeQuark& q, const SpinMatrix& g_snk, const SpinMatrix& g_src) {
+  const auto& n = q.dims;
+  const double kappa = 1.0 / (2 * q.m0 + 8);
+  const Spin g5 = to_spin(SpinMatrix::gamma(kGamma5)), gt = to_spin(SpinMatrix::gamma(3));
+  Spin gamma[4];
+  for (int mu = 0; mu < 4; ++mu) gamma[mu] = to_spin(SpinMatrix::gamma(mu));
+  const Spin a = to_spin(g_snk), b = mul(mul(mul(gt, dag(to_spin(g_src))), gt), g5);
+  std::vector<double> c(std::size_t(n[3]), 0.0);
+  const double vs = double(n[0]) * n[1] * n[2];
+  for (int k0 = 0; k0 < n[0]; ++k0)
+    for (int k1 = 0; k1 < n[1]; ++k1)
+      for (int k2 = 0; k2 < n[2]; ++k2) {
+        const int k[3] = {k0, k1, k2};
+        for (int t = 0; t < n[3]; ++t) {
+          Spin s{};
+          for (int k3 = 0; k3 < n[3]; ++k3) {
+            double p[4];
+            for (int mu = 0; mu < 3; ++mu) p[mu] = (2 * M_PI * k[mu] + q.theta[mu]) / n[mu];
+            p[3] = (2 * M_PI * k3 + q.theta[3]) / n[3];
+            double A = q.m0, s2 = 0;
+            for (int mu = 0; mu < 4; ++mu) A += 1 - std::cos(p[mu]), s2 += std::sin(p[mu]) * std::sin(p[mu]);
+            const double den = (A * A + s2 + q.mu * q.mu) * 2 * kappa * n[3];
+            const cd phase = std::exp(cd(0, p[3] * t));
+            for (int i = 0; i < 4; ++i)
+              for (int j = 0; j < 4; ++j) {
+                cd v = i == j ? cd(A) : cd(0);
+                for (int mu = 0; mu < 4; ++mu) v -= cd(0, std::sin(p[mu])) * gamma[mu][i][j];
+                v -= cd(0, q.mu) * g5[i][j];
+                s[i][j] += phase * v / den;
+              }
+          }
+          const Spin m = mul(mul(mul(a, s), b), mul(dag(s), g5));  // b holds Gbar g5
+          cd tr = 0;
+          for (int i = 0; i < 4; ++i) tr += m[i][i];
+          c[std::size_t(t)] -= 3 * tr.real() / vs;
+        }
+      }
+  return c;
+}
+
+// `solver` is the [solver] type; `extra` adds tables other than [lattice], [gauge], [solver], [output].
+std::string free_input(const FreeQuark& q, const std::string& action, const std::string& extra,
+                       const std::string& solver = "cg") {
+  const double kappa = 1.0 / (2 * q.m0 + 8);
+  std::string bc;
+  for (int mu = 0; mu < 4; ++mu) bc += std::string(mu ? ", " : "") + (q.theta[mu] == 0 ? "\"periodic\"" : "\"antiperiodic\"");
+  return fmt::format(
+      "[lattice]\ndims = [{}, {}, {}, {}]\n[gauge]\nconfig = \"unit\"\n[fermion]\naction = \"{}\"\nkappa = {:.17g}\n"
+      "mu = {:.17g}\ncsw = {}\nboundary = [{}]\n[solver]\ntype = \"{}\"\ntolerance = 1e-12\n[output]\nprefix = \"out/free\"\n{}",
+      q.dims[0], q.dims[1], q.dims[2], q.dims[3], action, kappa, q.mu, q.csw, bc, solver, extra);
+}
+
+nlohmann::json spectrum_json(const test::TempDir& dir, const std::string& input) {
+  test::write_text(dir / "in.toml", input);
+  const auto r = run_lqcd("spectrum in.toml --json", dir.path());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(test::count_lines(r.out), 1) << "--json prints exactly one object: " << r.out;
+  return r.exit_code == 0 ? nlohmann::json::parse(r.out) : nlohmann::json::object();
+}
+
+void expect_close(const nlohmann::json& got, const std::vector<double>& want, double rel, const std::string& what) {
+  ASSERT_EQ(got.size(), want.size()) << what;
+  double scale = 0;
+  for (double w : want) scale = std::max(scale, std::abs(w));
+  for (std::size_t t = 0; t < want.size(); ++t)
+    EXPECT_NEAR(got[t].get<double>(), want[t], rel * scale) << what << " t = " << t;
+}
+
+TEST(SpectrumCommand, FreeFieldCorrelatorsMatchMomentumSpace) {
+  test::TempDir dir;
+  const FreeQuark cases[] = {{{4, 4, 4, 8}, 0.2, 0.0, {0, 0, 0, M_PI}},
+                             {{4, 4, 4, 8}, 0.2, 0.0, {0, 0, 0, 0}},
+                             {{4, 6, 4, 6}, 0.1, 0.0, {0, M_PI, 0, M_PI}}};
+  for (const FreeQuark& q : cases)
+    for (const char* position : {"[0, 0, 0, 0]", "[1, 2, 3, 3]"})
+      for (const char* solver : {"cg", "bicgstab"}) {
+        SCOPED_TRACE(fmt::format("dims {}x{}x{}x{} m0 {} source {} solver {}", q.dims[0], q.dims[1], q.dims[2],
+                                 q.dims[3], q.m0, position, solver));
+        const auto j = spectrum_json(
+            dir, free_input(q, "wilson",
+                            fmt::format("[source]\nposition = {}\n[spectrum]\nmomenta = [[0, 0, 0], [1, 0, 0]]\n", position),
+                            solver));
+        ASSERT_TRUE(j.contains("correlators"));
+        const SpinMatrix g5 = SpinMatrix::gamma(kGamma5), one = SpinMatrix::identity();
+        const std::vector<double> pion = free_correlator(q, g5, g5);
+        expect_close(j["correlators"]["pion"], pion, 1e-9, "pion");
+        expect_close(j["correlators"]["a0"], free_correlator(q, one, one), 1e-9, "a0");
+        std::vector<double> rho(pion.size(), 0.0);
+        for (int i = 0; i < 3; ++i) {
+          const std::vector<double> c = free_correlator(q, SpinMatrix::gamma(i), SpinMatrix::gamma(i));
+          for (std::size_t t = 0; t < c.size(); ++t) rho[t] += c[t] / 3;
+        }
+        expect_close(j["correlators"]["rho"], rho, 1e-9, "rho");
+        // PCAC mass from the momentum-space A0-P correlator.
+        const std::vector<double> ap = free_correlator(q, SpinMatrix::gamma(3) * g5, g5);
+        const auto& m = j["correlators"]["pcac_mass"];
+        const std::size_t T = pion.size();
+        EXPECT_TRUE(m[0].is_null());
+        EXPECT_TRUE(m[T - 1].is_null());
+        for (std::size_t t = 1; t + 1 < T; ++t)
+          EXPECT_NEAR(m[t].get<double>(), (ap[t + 1] - ap[t - 1]) / (4 * pion[t]), 1e-7) << "t = " << t;
+        // The pion is positive and exactly symmetric about T/2 for the free field.
+        for (std::size_t t = 0; t < T; ++t) {
+          EXPECT_GT(j["correlators"]["pion"][t].get<double>(), 0);
+          EXPECT_NEAR(j["correlators"]["pion"][t].get<double>(), j["correlators"]["pion"][(T - t) % T].get<double>(),
+                      1e-10 * pion[0]);
+        }
+      }
+}
+
+TEST(SpectrumCommand, FreeTwistedMassAndCloverMatchMomentumSpace) {
+  test::TempDir dir;
+  const FreeQuark q{{4, 4, 4, 8}, 0.15, 0.3, {0, 0, 0, M_PI}};
+  const SpinMatrix g5 = SpinMatrix::gamma(kGamma5);
+  // Twisted mass: the charged pion sum |S_u|^2.
+  const auto tm = spectrum_json(dir, free_input(q, "twisted_mass", ""));
+  expect_close(tm["correlators"]["pion"], free_correlator(q, g5, g5), 1e-9, "twisted-mass charged pion");
+  ASSERT_TRUE(tm["correlators"].contains("pion0_connected"));
+  // Clover on the unit gauge field is Wilson (F = 0), also with a twisted mass.
+  FreeQuark tc = q;
+  tc.csw = 1.769;
+  const auto cl = spectrum_json(dir, free_input(tc, "twisted_mass", ""));
+  expect_close(cl["correlators"]["pion"], free_correlator(q, g5, g5), 1e-9, "twisted clover pion");
+  FreeQuark w = q;
+  w.mu = 0;
+  w.csw = 1.0;
+  const auto clover = spectrum_json(dir, free_input(w, "clover", ""));
+  expect_close(clover["correlators"]["pion"], free_correlator(w, g5, g5), 1e-9, "clover pion");
+}
+
+TEST(SpectrumCommand, WritesEveryGammaAndMomentumToHdf5) {
+  test::TempDir dir;
+  const FreeQuark q{{4, 4, 4, 4}, 0.3, 0.0, {0, 0, 0, M_PI}};
+  const auto j = spectrum_json(dir, free_input(q, "wilson", "[spectrum]\nmomenta = [[0, 0, 0], [0, 1, 0]]\n"));
+  const io::CorrelatorFile f = io::read_correlators_hdf5(dir / "out/free.h5");
+  EXPECT_EQ(f.datasets.size(), 2u * 17u);  // 16 Gamma-Gamma + A0-P, two momenta
+  for (int n = 0; n < 16; ++n)
+    for (const std::array<int, 3> p : {std::array<int, 3>{0, 0, 0}, std::array<int, 3>{0, 1, 0}}) {
+      const std::string name = gamma_name(n) + "_" + gamma_name(n);
+      bool found = false;
+      for (const auto& d : f.datasets)
+        if (d.name == name && d.momentum == p) {
+          found = true;
+          EXPECT_EQ(d.values.size(), 4u);
+          const std::vector<double> want = free_correlator(q, SpinMatrix::basis(n), SpinMatrix::basis(n));
+          if (p[1] == 0) {
+            for (std::size_t t = 0; t < 4; ++t) EXPECT_NEAR(d.values[t].re, want[t], 1e-9 * std::abs(want[0])) << name;
+          }
+        }
+      EXPECT_TRUE(found) << name;
+    }
+  EXPECT_NEAR(f.number_attributes.at("kappa"), 1.0 / (2 * 0.3 + 8), 1e-15);
+  EXPECT_EQ(f.string_attributes.at("gauge_config"), "unit");
+  // The JSON-lines file has 12 solve records and the summary.
+  std::istringstream lines(test::read_text(dir / "out/free.jsonl"));
+  int solves = 0, summaries = 0;
+  for (std::string l; std::getline(lines, l);) {
+    const auto r = nlohmann::json::parse(l);
+    if (r["record"] == "solve") {
+      ++solves;
+      EXPECT_LE(r["full_residual"].get<double>(), 1e-11);
+    }
+    if (r["record"] == "spectrum") ++summaries;
+  }
+  EXPECT_EQ(solves, 12);
+  EXPECT_EQ(summaries, 1);
+}
+
+TEST(SpectrumCommand, PionOnTheBeta6ConfigurationIsPositiveWithAnEffectiveMass) {
+  test::TempDir dir;
+  const std::string input = fmt::format(
+      "[gauge]\nconfig = \"{}\"\n[fermion]\nkappa = 0.155\n[solver]\ntype = \"bicgstab\"\n[output]\nprefix = \"milc\"\n",
+      test::testdata("milc_l8888_b6.0.milc").string());
+  const auto j = spectrum_json(dir, input);
+  const auto& pion = j["correlators"]["pion"];
+  ASSERT_EQ(pion.size(), 8u);
+  for (const auto& c : pion) EXPECT_GT(c.get<double>(), 0);
+  // A pion mass is reported near the middle of the lattice, positive and of a plausible size for
+  // a heavy quark on a coarse 8^4 lattice (a m_pi between 0.2 and 2).
+  const auto& m = j["effective_masses"]["pion"];
+  ASSERT_FALSE(m[2].is_null());
+  EXPECT_GT(m[2].get<double>(), 0.2);
+  EXPECT_LT(m[2].get<double>(), 2.0);
+  const std::string log = test::read_text(dir / "milc.log");
+  EXPECT_NE(log.find("m_pion"), std::string::npos);
+}
+
+TEST(PropagatorCommand, SavedColumnsSolveTheDiracEquation) {
+  test::TempDir dir;
+  const FreeQuark q{{4, 4, 4, 4}, 0.25, 0.0, {0, 0, 0, M_PI}};
+  test::write_text(dir / "in.toml", free_input(q, "wilson", "[source]\nposition = [1, 0, 2, 3]\n"));
+  const auto r = run_lqcd("propagator in.toml", dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const io::PropagatorFile prop = io::read_propagator_lime(dir / "out/free.prop.lime");
+  const Geometry geom = Geometry::single_process(q.dims);
+  GaugeField<double> U(geom, Location::Host);
+  set_unit_gauge(U);
+  WilsonParams prm;
+  prm.kappa = 1.0 / (2 * q.m0 + 8);
+  const WilsonOperator M(U, prm);
+  for (int col = 0; col < 12; ++col) {
+    const SpinorField<double> psi = to_spinor_field(prop.columns[std::size_t(col)], geom, Location::Host);
+    SpinorField<double> eta = psi.like();
+    M.apply(eta, psi);
+    LexicographicSpinor e = to_lexicographic(eta);
+    const std::size_t src = std::size_t(1 + 4 * (0 + 4 * (2 + 4 * 3)));
+    e[src].s[col / 3].c[col % 3] -= Complex<double>(1.0);
+    double r2 = 0;
+    for (const auto& s : e) r2 += norm2(s);
+    EXPECT_LT(std::sqrt(r2), 1e-11) << "column " << col;
+  }
+  // A second run does not overwrite the file without --force.
+  const auto again = run_lqcd("propagator in.toml", dir.path());
+  EXPECT_NE(again.exit_code, 0);
+  EXPECT_NE(again.err.find("--force"), std::string::npos);
+}
+
+TEST(SpectrumCommand, BadInputsGiveOneLineErrors) {
+  test::TempDir dir;
+  const std::string milc = test::testdata("milc_l8888_b6.0.milc").string();
+  const std::pair<std::string, std::string> cases[] = {
+      {"[fermion]\nkappa = 0.125\n", "critical"},                                          // free field, kappa_c
+      {"[fermion]\nkappa = 0.13\n", "fermion.kappa"},
+      {"[fermion]\naction = \"overlap\"\n", "fermion.action"},
+      {"[fermion]\nkappa = -0.1\n", "fermion.kappa"},
+      {"[fermion]\nmu = 0.1\n", "fermion.mu"},                                             // mu without twisted_mass
+      {"[fermion]\naction = \"clover\"\n", "fermion.csw"},                                 // clover without csw
+      {"[fermion]\nboundary = [\"periodic\", \"periodic\", \"periodic\", \"open\"]\n", "fermion.boundary"},
+      {"[source]\nposition = [0, 0, 0, 8]\n", "source.position"},                          // outside 8^4
+      {"[solver]\ntype = \"gmres\"\n", "solver.type"},
+      {"[solver]\nmax_iterations = 2\n", "solver"},                                        // does not converge
+      {"[solver]\nprecision = \"half\"\n", "solver.precision"},
+      {fmt::format("[gauge]\nconfig = \"{}\"\n[lattice]\ndims = [8, 8, 8, 16]\n", milc), "dims"},  // mismatch
+      {"[gauge]\nconfig = \"missing.ildg\"\n", "missing.ildg"},
+  };
+  for (const auto& [text, key] : cases) {
+    test::write_text(dir / "bad.toml", text + "[output]\nprefix = \"bad/out\"\n");
+    const auto r = run_lqcd("spectrum bad.toml", dir.path());
+    SCOPED_TRACE(text);
+    EXPECT_NE(r.exit_code, 0);
+    EXPECT_EQ(test::count_lines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find(key), std::string::npos) << "expected \"" << key << "\" in: " << r.err;
+    EXPECT_FALSE(std::filesystem::exists(dir / "bad/out.h5"));
+  }
+}
+
+TEST(SpectrumCommand, PrintConfigRoundTrips) {
+  test::TempDir dir;
+  const auto r = run_lqcd("spectrum --print-config", dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* key : {"config = ", "action = ", "kappa = ", "csw = ", "mu = ", "two_kappa_mu = ", "boundary = ",
+                          "type = ", "tolerance = ", "max_iterations = ", "precision = ", "position = ", "prefix = ",
+                          "momenta = "})
+    EXPECT_NE(r.out.find(key), std::string::npos) << key;
+  test::write_text(dir / "printed.toml", r.out);
+  const auto again = run_lqcd("spectrum printed.toml --print-config", dir.path());
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(again.out, r.out);
+}
+
+}  // namespace
+}  // namespace lqcd
