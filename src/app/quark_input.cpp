@@ -25,7 +25,10 @@ std::vector<KeySpec> quark_schema(const std::string& prefix) {
       {"solver.type", "\"cg\"", "cg (on the normal equations) | bicgstab | gcr"},
       {"solver.tolerance", "1e-10", "stop when the true relative residual ||b - M x|| / ||b|| is below this"},
       {"solver.max_iterations", "10000", "fail (non-zero exit) when a solve has not converged after this many"},
-      {"solver.precision", "\"double\"", "double (single is the GPU issue's mixed-precision solver)"},
+      {"solver.precision", "\"double\"",
+       "double | single: single = double-precision residual and solution, corrections solved in single precision "
+       "(same tolerance)"},
+      {"solver.inner_tolerance", "1e-4", "single: relative residual reduction of each single-precision correction"},
       {"solver.even_odd", "true", "solve the even-odd (Schur) preconditioned system and reconstruct"},
       {"solver.gcr_restart", "16", "GCR restart length"},
       {"source.type", "\"point\"", "point | z2_wall | z4_wall (12 solves: every source spin and colour)"},
@@ -135,10 +138,15 @@ QuarkInput read_quark_input(const Config& c) {
   const std::int64_t restart = c.integer("solver.gcr_restart");
   if (restart < 1 || restart > 1000) c.fail_key("solver.gcr_restart", "expected an integer in [1, 1000]");
   in.solver.gcr_restart = int(restart);
-  const std::string precision = c.string("solver.precision");
-  if (precision != "double")
-    c.fail_key("solver.precision", fmt::format("expected \"double\", got \"{}\" (single precision comes with the "
-                                               "mixed-precision GPU solvers)", precision));
+  try {
+    in.solver.precision = solver_precision_from_name(c.string("solver.precision"));
+  } catch (const Error& e) {
+    fail("{}: {}", c.source(), e.what());
+  }
+  in.solver.inner_tolerance = finite(c, "solver.inner_tolerance");
+  if (!(in.solver.inner_tolerance >= 1e-7 && in.solver.inner_tolerance < 1))
+    c.fail_key("solver.inner_tolerance",
+               fmt::format("expected a number in [1e-7, 1) (single precision), got {}", in.solver.inner_tolerance));
   in.even_odd = c.boolean("solver.even_odd");
 
   try {
@@ -228,13 +236,14 @@ QuarkProblem::QuarkProblem(const QuarkInput& in, Location loc) : fermion_(in.fer
   }
   if (in.source_smearing.iterations > 0 || in.sink_smearing.iterations > 0)
     smeared_ = std::make_unique<GaugeField<double>>(ape_smear(*U_, in.ape));
-  ops_ = make_dirac_operators(*U_, fermion_);
+  single_ = in.solver.precision == SolverPrecision::Single;
+  ops_ = make_dirac_operators(*U_, fermion_, single_);
 }
 
 DiracOperators QuarkProblem::operators_with_mu(double mu) const {
   FermionParams f = fermion_;
   f.wilson.mu = mu;
-  return make_dirac_operators(*U_, f);
+  return make_dirac_operators(*U_, f, single_);
 }
 
 PointPropagator QuarkProblem::propagator(const QuarkInput& in, const DiracOperators& ops, RunLog& log,
@@ -245,7 +254,7 @@ PointPropagator QuarkProblem::propagator(const QuarkInput& in, const DiracOperat
   o.source_smearing = in.source_smearing;
   o.sink_smearing = in.sink_smearing;
   return compute_propagator(
-      *ops.full, in.even_odd ? ops.even_odd.get() : nullptr, in.source, o, [&](const PropagatorSolve& s) {
+      ops, in.even_odd, in.source, o, [&](const PropagatorSolve& s) {
         log.line("  {} spin {} colour {}: {}; full-operator residual {:.3e}", label, s.spin, s.colour,
                  s.result.summary(), s.full_residual);
         jsonl.write({{"record", "solve"},
@@ -253,6 +262,7 @@ PointPropagator QuarkProblem::propagator(const QuarkInput& in, const DiracOperat
                      {"spin", s.spin},
                      {"colour", s.colour},
                      {"solver", solver_type_name(in.solver.type)},
+                     {"precision", solver_precision_name(in.solver.precision)},
                      {"even_odd", in.even_odd},
                      {"iterations", s.result.iterations},
                      {"true_residual", s.result.true_residual},

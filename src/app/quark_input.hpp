@@ -61,6 +61,7 @@ class QuarkProblem {
   GaugeObservables observables_;
   std::string description_;
   FermionParams fermion_;
+  bool single_ = false;  // solver.precision = "single": the operators get single-precision copies
   DiracOperators ops_;
 };
 

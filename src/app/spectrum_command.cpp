@@ -62,8 +62,6 @@ double middle_average(const std::vector<double>& v) {
   return n ? sum / n : std::nan("");
 }
 
-std::string momentum_label(const std::array<int, 3>& p) { return fmt::format("p{}_{}_{}", p[0], p[1], p[2]); }
-
 }  // namespace
 
 int run_spectrum(const SpectrumCommandOptions& opt) {

@@ -12,7 +12,7 @@
 //
 // Built on the pieces of WilsonCloverOperator (hop, apply_clover, apply_clover_inverse); it holds
 // that operator through a shared_ptr so that the full-lattice and the preconditioned operator can
-// share one clover field (dirac_operator_factory.hpp does).
+// share one clover field (dirac_operator_factory.hpp does). Real = double or float.
 
 #include <memory>
 
@@ -20,19 +20,25 @@
 
 namespace lqcd {
 
-class WilsonCloverEvenOddOperator : public SchurOperator {
+template <typename Real>
+class WilsonCloverEvenOddOperator : public SchurOperator<Real> {
  public:
   // Builds its own WilsonCloverOperator (and clover field) on U; U must outlive the operator.
-  WilsonCloverEvenOddOperator(const GaugeField<double>& U, const WilsonParams& params, double csw);
+  WilsonCloverEvenOddOperator(const GaugeField<double>& U, const WilsonParams& params, double csw)
+    requires std::is_same_v<Real, double>;
   // Shares the full-lattice operator M (and its clover field); M must not be null.
-  explicit WilsonCloverEvenOddOperator(std::shared_ptr<WilsonCloverOperator> M);
+  explicit WilsonCloverEvenOddOperator(std::shared_ptr<WilsonCloverOperator<Real>> M);
 
-  const WilsonCloverOperator& full_operator() const { return *M_; }
+  const WilsonCloverOperator<Real>& full_operator() const { return *M_; }
   const WilsonParams& params() const { return M_->params(); }
   double csw() const { return M_->csw(); }
-  const CloverField& clover() const { return M_->clover(); }
+  const CloverField<Real>& clover() const { return M_->clover(); }
   // Rebuilds the (shared) clover field after the links changed.
-  void update() { M_->update(); }
+  void update()
+    requires std::is_same_v<Real, double>
+  {
+    M_->update();
+  }
 
   const Geometry& geometry() const override { return M_->geometry(); }
   Location location() const override { return M_->location(); }
@@ -46,19 +52,19 @@ class WilsonCloverEvenOddOperator : public SchurOperator {
     return 2 * 1320 + 24 + (params().mu != 0 ? 1056 : 504) + 552 + 48;
   }
 
-  void apply(SpinorField<double>& out, const SpinorField<double>& in) const override;         // M_hat in
-  void apply_dagger(SpinorField<double>& out, const SpinorField<double>& in) const override;  // M_hat^dag in
+  void apply(SpinorField<Real>& out, const SpinorField<Real>& in) const override;         // M_hat in
+  void apply_dagger(SpinorField<Real>& out, const SpinorField<Real>& in) const override;  // M_hat^dag in
 
   // The even-site right-hand side b_e + kappa H_eo A_oo^{-1} b_o of a full-lattice b.
-  SpinorField<double> prepare_source(const SpinorField<double>& b) const override;
+  SpinorField<Real> prepare_source(const SpinorField<Real>& b) const override;
   // The full solution from the even-site solution x_e and the full right-hand side b.
-  SpinorField<double> reconstruct(const SpinorField<double>& x_even, const SpinorField<double>& b) const override;
+  SpinorField<Real> reconstruct(const SpinorField<Real>& x_even, const SpinorField<Real>& b) const override;
 
  private:
-  void run(SpinorField<double>& out, const SpinorField<double>& in, bool dagger) const;
+  void run(SpinorField<Real>& out, const SpinorField<Real>& in, bool dagger) const;
 
-  std::shared_ptr<WilsonCloverOperator> M_;
-  mutable SpinorField<double> tmp_odd_;  // work space of apply()
+  std::shared_ptr<WilsonCloverOperator<Real>> M_;
+  mutable SpinorField<Real> tmp_odd_;  // work space of apply()
 };
 
 }  // namespace lqcd

@@ -1,44 +1,75 @@
 #include "dirac/clover_field.hpp"
 
 #include "core/dispatch.hpp"
+#include "fields/precision_kernels.hpp"
 
 namespace lqcd {
 
-CloverField::CloverField(const GaugeField<double>& U, double kappa, double csw, double mu)
-    : U_(U),
+template <typename Real>
+CloverField<Real>::CloverField(const GaugeField<double>& U, double kappa, double csw, double mu)
+  requires std::is_same_v<Real, double>
+    : U_(&U),
+      geom_(U.geometry()),
       kappa_(kappa),
       csw_(csw),
       mu_(mu),
-      stride_(padded_stride(U.geometry().half_volume(), sizeof(Complex<double>))),
-      data_(std::size_t(stride_) * CloverView::kComponents * 2, U.location()) {
+      stride_(padded_stride(U.geometry().half_volume(), sizeof(Complex<Real>))),
+      data_(std::size_t(stride_) * CloverView<Real>::kComponents * 2, U.location()) {
   if (!(kappa > 0)) fail("fermion.kappa: must be positive (got {})", kappa);
   compute();
 }
 
-void CloverField::compute() {
-  for_each(location(), geometry().volume(), CloverComputeKernel{U_.view(), view(), kappa_ * csw_});
+template <typename Real>
+CloverField<Real>::CloverField(const CloverField<double>& c)
+  requires std::is_same_v<Real, float>
+    : U_(nullptr),
+      geom_(c.geometry()),
+      kappa_(c.kappa()),
+      csw_(c.csw()),
+      mu_(c.mu()),
+      stride_(padded_stride(c.geometry().half_volume(), sizeof(Complex<Real>))),
+      data_(std::size_t(stride_) * CloverView<Real>::kComponents * 2, c.location()) {
+  const std::int64_t vh = geom_.half_volume();
+  for_each(location(), CloverView<Real>::kComponents * 2 * vh,
+           ConvertComponentsKernel<Real, double>{data_.data(), stride_, c.view().data, c.stride(), vh});
 }
 
-CloverStats CloverField::stats(int parity) const {
+template <typename Real>
+void CloverField<Real>::compute()
+  requires std::is_same_v<Real, double>
+{
+  for_each(location(), geometry().volume(), CloverComputeKernel{U_->view(), view(), kappa_ * csw_});
+}
+
+template <typename Real>
+CloverStats CloverField<Real>::stats(int parity) const
+  requires std::is_same_v<Real, double>
+{
   const std::int64_t n = parity < 0 ? geometry().volume() : geometry().half_volume();
   return reduce<CloverStats>(location(), n, CloverStatsKernel{view(), parity < 0 ? -1 : parity});
 }
 
-void CloverField::run_site(SpinorField<double>& out, const SpinorField<double>& in, int inverse, int dagger) const {
+template <typename Real>
+void CloverField<Real>::run_site(SpinorField<Real>& out, const SpinorField<Real>& in, int inverse, int dagger) const {
   if (in.subset() != out.subset()) fail("internal: clover term: input and output hold different sites");
   if (in.location() != location() || out.location() != location())
     fail("internal: clover term: fields and clover field on different devices");
   if (!(in.geometry() == geometry()) || !(out.geometry() == geometry()))
     fail("internal: clover term: fields of another lattice");
-  for_each(location(), out.sites(), CloverSiteKernel{view(), in.view(), out.view(), inverse, dagger});
+  for_each(location(), out.sites(), CloverSiteKernel<Real>{view(), in.view(), out.view(), inverse, dagger});
 }
 
-void CloverField::apply(SpinorField<double>& out, const SpinorField<double>& in, bool dagger) const {
+template <typename Real>
+void CloverField<Real>::apply(SpinorField<Real>& out, const SpinorField<Real>& in, bool dagger) const {
   run_site(out, in, 0, dagger ? 1 : 0);
 }
 
-void CloverField::apply_inverse(SpinorField<double>& out, const SpinorField<double>& in, bool dagger) const {
+template <typename Real>
+void CloverField<Real>::apply_inverse(SpinorField<Real>& out, const SpinorField<Real>& in, bool dagger) const {
   run_site(out, in, 1, dagger ? 1 : 0);
 }
+
+template class CloverField<double>;
+template class CloverField<float>;
 
 }  // namespace lqcd

@@ -6,7 +6,13 @@
 // (B. Sheikholeslami, R. Wohlert, Nucl. Phys. B 259 (1985) 572; DESIGN.md conventions), stored as
 // the Hermitian chiral blocks H_0, H_1 of its mu = 0 part and the Hermitian K_b from which its
 // inverse follows (clover_kernels.hpp has the formulas and the layout). Lives where the gauge field
-// lives; compute() (re)builds it from the links, on the host or the device.
+// lives.
+//
+// CloverField<double> is computed from the links (compute() rebuilds it, on the host or the device);
+// CloverField<float> is the single-precision copy of a double one (blocks and inverses computed in
+// double, then rounded), for the single-precision operators.
+
+#include <type_traits>
 
 #include "dirac/clover_kernels.hpp"
 #include "fields/gauge_field.hpp"
@@ -14,10 +20,16 @@
 
 namespace lqcd {
 
+template <typename Real>
 class CloverField {
  public:
-  // Keeps a reference to U (no copy): U must outlive the field. Computes the field (compute()).
-  CloverField(const GaugeField<double>& U, double kappa, double csw, double mu = 0.0);
+  // Computes the field from U (double precision only). Keeps a reference to U (no copy): U must
+  // outlive the field.
+  CloverField(const GaugeField<double>& U, double kappa, double csw, double mu = 0.0)
+    requires std::is_same_v<Real, double>;
+  // The single-precision copy of a double-precision field (same parameters, rounded entries).
+  explicit CloverField(const CloverField<double>& c)
+    requires std::is_same_v<Real, float>;
 
   CloverField(CloverField&&) noexcept = default;
   CloverField(const CloverField&) = delete;
@@ -25,35 +37,44 @@ class CloverField {
   CloverField& operator=(CloverField&&) = delete;
 
   // Rebuilds A and A^{-1} from the current links (after U changed).
-  void compute();
+  void compute()
+    requires std::is_same_v<Real, double>;
 
   double kappa() const { return kappa_; }
   double csw() const { return csw_; }
   double mu() const { return mu_; }
-  const GaugeField<double>& links() const { return U_; }
-  const Geometry& geometry() const { return U_.geometry(); }
+  const Geometry& geometry() const { return geom_; }
   Location location() const { return data_.location(); }
   std::size_t bytes() const { return data_.bytes(); }
-  CloverView view() const { return CloverView{data_.data(), stride_, geometry().half_volume(), 2.0 * kappa_ * mu_}; }
+  std::int64_t stride() const { return stride_; }
+  CloverView<Real> view() const {
+    return CloverView<Real>{data_.data(), stride_, geom_.half_volume(), 2.0 * kappa_ * mu_};
+  }
 
   // Diagnostics over the sites of one parity (0, 1) or of both (-1): sum_x log |det A(x)|, the
   // smallest LDL pivot of the Hermitian blocks (> 0: all positive definite), non-positive blocks.
-  CloverStats stats(int parity = -1) const;
-  double log_det(int parity = -1) const { return stats(parity).log_det; }
+  CloverStats stats(int parity = -1) const
+    requires std::is_same_v<Real, double>;
+  double log_det(int parity = -1) const
+    requires std::is_same_v<Real, double>
+  {
+    return stats(parity).log_det;
+  }
 
   // out = A in (A^dag in with dagger) on the sites out holds (full lattice or one parity; in must
   // hold the same sites; in may be out).
-  void apply(SpinorField<double>& out, const SpinorField<double>& in, bool dagger = false) const;
+  void apply(SpinorField<Real>& out, const SpinorField<Real>& in, bool dagger = false) const;
   // out = A^{-1} in ((A^dag)^{-1} in with dagger), likewise.
-  void apply_inverse(SpinorField<double>& out, const SpinorField<double>& in, bool dagger = false) const;
+  void apply_inverse(SpinorField<Real>& out, const SpinorField<Real>& in, bool dagger = false) const;
 
  private:
-  void run_site(SpinorField<double>& out, const SpinorField<double>& in, int inverse, int dagger) const;
+  void run_site(SpinorField<Real>& out, const SpinorField<Real>& in, int inverse, int dagger) const;
 
-  const GaugeField<double>& U_;
+  const GaugeField<double>* U_;  // double: the links it is computed from; float: none
+  Geometry geom_;
   double kappa_, csw_, mu_;
   std::int64_t stride_;
-  Buffer<Complex<double>> data_;
+  Buffer<Complex<Real>> data_;
 };
 
 }  // namespace lqcd

@@ -92,24 +92,25 @@ LQCD_HOST_DEVICE inline void sigma_entry(int mu, int nu, int row, int& col, int&
 // Hermitian 6x6 blocks
 // ---------------------------------------------------------------------------------------------
 
+template <typename T>
 struct HermitianBlock {
-  double d[6];            // real diagonal
-  Complex<double> o[15];  // (i, j), i > j, at i (i - 1) / 2 + j
+  T d[6];            // real diagonal
+  Complex<T> o[15];  // (i, j), i > j, at i (i - 1) / 2 + j
 
   LQCD_HOST_DEVICE static constexpr int tri(int i, int j) { return i * (i - 1) / 2 + j; }
-  LQCD_HOST_DEVICE Complex<double> at(int i, int j) const {
-    if (i == j) return Complex<double>(d[i]);
+  LQCD_HOST_DEVICE Complex<T> at(int i, int j) const {
+    if (i == j) return Complex<T>(d[i]);
     return i > j ? o[tri(i, j)] : conj(o[tri(j, i)]);
   }
   // r = M v. FLOPs: 6 x 2 (diagonal) + 30 x 8 (each off-diagonal entry used twice, multiply-add) = 252.
-  LQCD_HOST_DEVICE void mul(const Complex<double> v[6], Complex<double> r[6]) const {
+  LQCD_HOST_DEVICE void mul(const Complex<T> v[6], Complex<T> r[6]) const {
     LQCD_UNROLL
     for (int i = 0; i < 6; ++i) r[i] = d[i] * v[i];
     LQCD_UNROLL
     for (int i = 1; i < 6; ++i)
       LQCD_UNROLL
       for (int j = 0; j < i; ++j) {
-        const Complex<double> e = o[tri(i, j)];
+        const Complex<T> e = o[tri(i, j)];
         r[i] += e * v[j];
         r[j] += conj_mul(e, v[i]);
       }
@@ -155,14 +156,14 @@ struct LdlFactor {
     }
   }
   // M^{-1}, Hermitian: solve for the unit vectors, keep the lower triangle (and the real diagonal).
-  LQCD_HOST_DEVICE HermitianBlock inverse() const {
-    HermitianBlock r;
+  LQCD_HOST_DEVICE HermitianBlock<double> inverse() const {
+    HermitianBlock<double> r;
     for (int c = 0; c < 6; ++c) {
       Complex<double> e[6], x[6];
       for (int i = 0; i < 6; ++i) e[i] = Complex<double>(i == c ? 1.0 : 0.0);
       solve(e, x);
       r.d[c] = x[c].re;
-      for (int i = c + 1; i < 6; ++i) r.o[HermitianBlock::tri(i, c)] = x[i];
+      for (int i = c + 1; i < 6; ++i) r.o[HermitianBlock<double>::tri(i, c)] = x[i];
     }
     return r;
   }
@@ -180,7 +181,7 @@ struct LdlFactor {
 };
 
 // Full storage of H (c = 0) or of H^2 + c^2 (the matrix whose inverse is K).
-LQCD_HOST_DEVICE inline void clover_k_source(const HermitianBlock& h, double c, Complex<double> m[6][6]) {
+LQCD_HOST_DEVICE inline void clover_k_source(const HermitianBlock<double>& h, double c, Complex<double> m[6][6]) {
   if (c == 0.0) {
     for (int i = 0; i < 6; ++i)
       for (int j = 0; j < 6; ++j) m[i][j] = h.at(i, j);
@@ -200,25 +201,26 @@ LQCD_HOST_DEVICE inline void clover_k_source(const HermitianBlock& h, double c, 
 // The clover field's window for kernels
 // ---------------------------------------------------------------------------------------------
 
+template <typename Real>
 struct CloverView {
-  Complex<double>* data;
+  Complex<Real>* data;
   std::int64_t stride;  // >= sites per parity, a multiple of 16 vectors (256 bytes)
   std::int64_t vh;      // sites per parity
-  double twist;         // c = 2 kappa mu
+  double twist;         // c = 2 kappa mu (in double; rounded at use)
 
   static constexpr int kComponents = 72;      // per site
   static constexpr int kBlockComponents = 18;  // per packed Hermitian 6x6
 
-  LQCD_HOST_DEVICE Complex<double>* block(int parity) const {
+  LQCD_HOST_DEVICE Complex<Real>* block(int parity) const {
     return data + std::int64_t(parity) * kComponents * stride;
   }
   // which = 0, 1: H_0, H_1; 2, 3: K_0, K_1.
-  LQCD_HOST_DEVICE HermitianBlock load(int parity, std::int64_t s, int which) const {
-    const Complex<double>* b = block(parity) + std::int64_t(which) * kBlockComponents * stride + s;
-    HermitianBlock h;
+  LQCD_HOST_DEVICE HermitianBlock<Real> load(int parity, std::int64_t s, int which) const {
+    const Complex<Real>* b = block(parity) + std::int64_t(which) * kBlockComponents * stride + s;
+    HermitianBlock<Real> h;
     LQCD_UNROLL
     for (int k = 0; k < 3; ++k) {
-      const Complex<double> z = b[k * stride];
+      const Complex<Real> z = b[k * stride];
       h.d[2 * k] = z.re;
       h.d[2 * k + 1] = z.im;
     }
@@ -226,10 +228,10 @@ struct CloverView {
     for (int k = 0; k < 15; ++k) h.o[k] = b[(k + 3) * stride];
     return h;
   }
-  LQCD_HOST_DEVICE void store(int parity, std::int64_t s, int which, const HermitianBlock& h) const {
-    Complex<double>* b = block(parity) + std::int64_t(which) * kBlockComponents * stride + s;
+  LQCD_HOST_DEVICE void store(int parity, std::int64_t s, int which, const HermitianBlock<Real>& h) const {
+    Complex<Real>* b = block(parity) + std::int64_t(which) * kBlockComponents * stride + s;
     LQCD_UNROLL
-    for (int k = 0; k < 3; ++k) b[k * stride] = Complex<double>(h.d[2 * k], h.d[2 * k + 1]);
+    for (int k = 0; k < 3; ++k) b[k * stride] = Complex<Real>(h.d[2 * k], h.d[2 * k + 1]);
     LQCD_UNROLL
     for (int k = 0; k < 15; ++k) b[(k + 3) * stride] = h.o[k];
   }
@@ -239,17 +241,17 @@ struct CloverView {
 
   // A psi (dagger = 0) or A^dag psi (dagger = 1) at checkerboard site s of parity `parity`.
   // A_b v = H_b v + i chi_b c v. FLOPs: 2 x 252 = 504 (+ 2 x 24 with twisted mass; QUDA counts 552).
-  LQCD_HOST_DEVICE ColorSpinor<double> apply(int parity, std::int64_t s, const ColorSpinor<double>& psi,
+  LQCD_HOST_DEVICE ColorSpinor<Real> apply(int parity, std::int64_t s, const ColorSpinor<Real>& psi,
                                              int dagger) const {
-    ColorSpinor<double> r;
+    ColorSpinor<Real> r;
     LQCD_UNROLL
     for (int b = 0; b < 2; ++b) {
-      Complex<double> v[6], w[6];
+      Complex<Real> v[6], w[6];
       LQCD_UNROLL
       for (int k = 0; k < 6; ++k) v[k] = psi.s[2 * b + k / 3].c[k % 3];
       load(parity, s, b).mul(v, w);
-      const double t = (dagger ? -twist : twist) * chirality(b);
-      if (t != 0.0) {
+      const Real t = Real((dagger ? -twist : twist) * chirality(b));
+      if (t != Real(0)) {
         LQCD_UNROLL
         for (int k = 0; k < 6; ++k) w[k] += t * times_i(v[k]);
       }
@@ -261,17 +263,17 @@ struct CloverView {
 
   // A^{-1} psi (dagger = 0) or (A^dag)^{-1} psi (dagger = 1):
   //   (H_b + i t)^{-1} v = (H_b - i t) K_b v,  t = chi_b c (or -chi_b c for the adjoint);  c = 0: K_b v.
-  LQCD_HOST_DEVICE ColorSpinor<double> apply_inverse(int parity, std::int64_t s, const ColorSpinor<double>& psi,
+  LQCD_HOST_DEVICE ColorSpinor<Real> apply_inverse(int parity, std::int64_t s, const ColorSpinor<Real>& psi,
                                                      int dagger) const {
-    ColorSpinor<double> r;
+    ColorSpinor<Real> r;
     LQCD_UNROLL
     for (int b = 0; b < 2; ++b) {
-      Complex<double> v[6], w[6];
+      Complex<Real> v[6], w[6];
       LQCD_UNROLL
       for (int k = 0; k < 6; ++k) v[k] = psi.s[2 * b + k / 3].c[k % 3];
       load(parity, s, 2 + b).mul(v, w);
-      const double t = (dagger ? -twist : twist) * chirality(b);
-      if (t != 0.0) {
+      const Real t = Real((dagger ? -twist : twist) * chirality(b));
+      if (t != Real(0)) {
         load(parity, s, b).mul(w, v);  // v = H K psi_b
         LQCD_UNROLL
         for (int k = 0; k < 6; ++k) w[k] = v[k] - t * times_i(w[k]);
@@ -291,7 +293,7 @@ struct CloverView {
 // kappa_csw = kappa * c_sw.
 template <typename Real>
 LQCD_HOST_DEVICE void clover_hermitian_blocks(const GaugeView<Real>& U, const int x[4], double kappa_csw,
-                                              HermitianBlock h[2]) {
+                                              HermitianBlock<double> h[2]) {
   LQCD_UNROLL
   for (int b = 0; b < 2; ++b) {
     LQCD_UNROLL
@@ -315,7 +317,7 @@ LQCD_HOST_DEVICE void clover_hermitian_blocks(const GaugeView<Real>& U, const in
             if (i < j) continue;
             const Complex<double> e = coef * Complex<double>(f.m[a][c]);
             if (i == j) h[b].d[i] += e.re;
-            else h[b].o[HermitianBlock::tri(i, j)] += e;
+            else h[b].o[HermitianBlock<double>::tri(i, j)] += e;
           }
       }
     }
@@ -326,7 +328,7 @@ LQCD_HOST_DEVICE void clover_hermitian_blocks(const GaugeView<Real>& U, const in
 // FLOPs per site: 6 x (2430 + 36) field strengths + the block assembly and two 6x6 inversions.
 struct CloverComputeKernel {
   GaugeView<double> U;
-  CloverView clover;
+  CloverView<double> clover;
   double kappa_csw;
 
   LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
@@ -334,7 +336,7 @@ struct CloverComputeKernel {
     const std::int64_t s = i % clover.vh;
     int x[4];
     U.idx.coords(p, s, x);
-    HermitianBlock h[2];
+    HermitianBlock<double> h[2];
     clover_hermitian_blocks(U, x, kappa_csw, h);
     for (int b = 0; b < 2; ++b) {
       clover.store(p, s, b, h[b]);
@@ -366,14 +368,14 @@ struct CloverStats {
 
 // Over the sites of one parity (parity = 0, 1) or of both (parity = -1, even block first).
 struct CloverStatsKernel {
-  CloverView clover;
+  CloverView<double> clover;
   int parity;
 
   LQCD_HOST_DEVICE void operator()(std::int64_t i, CloverStats& acc) const {
     const int p = parity < 0 ? int(i / clover.vh) : parity;
     const std::int64_t s = parity < 0 ? i % clover.vh : i;
     for (int b = 0; b < 2; ++b) {
-      const HermitianBlock h = clover.load(p, s, b);
+      const HermitianBlock<double> h = clover.load(p, s, b);
       Complex<double> m[6][6];
       clover_k_source(h, 0.0, m);
       LdlFactor f;
@@ -398,10 +400,11 @@ struct CloverStatsKernel {
 // U, in, out, boundary, alpha and dagger are used; its own site term is not). With alpha = -kappa
 // and x = in this is M = A - kappa H. has_x = 0: out = alpha H in.
 // FLOPs per site: 1320 (hopping) + 552 (clover, QUDA's count) + 48 (the sum and the scaling).
+template <typename Real>
 struct WilsonCloverKernel {
-  WilsonHoppingKernel hopping;
-  CloverView clover;
-  SpinorView<double> x;
+  WilsonHoppingKernel<Real> hopping;
+  CloverView<Real> clover;
+  SpinorView<Real> x;
   int has_x;
 
   LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
@@ -409,7 +412,7 @@ struct WilsonCloverKernel {
     const std::int64_t s = hopping.out.cb_of(i);
     int xc[4];
     hopping.U.idx.coords(p, s, xc);
-    ColorSpinor<double> r = Complex<double>(hopping.alpha) * hopping.hop(p, xc);
+    ColorSpinor<Real> r = Complex<Real>(Real(hopping.alpha)) * hopping.hop(p, xc);
     if (has_x) r += clover.apply(p, s, x.load(p, s), hopping.dagger);
     hopping.out.store(p, s, r);
   }
@@ -417,17 +420,18 @@ struct WilsonCloverKernel {
 
 // out = A in, A^dag in, A^{-1} in or (A^dag)^{-1} in on the sites of `out` (in has the same sites;
 // site-local, so in may be out). FLOPs per site: 552 (A), about 2 x 552 with twisted mass (A^{-1}).
+template <typename Real>
 struct CloverSiteKernel {
-  CloverView clover;
-  SpinorView<double> in;
-  SpinorView<double> out;
+  CloverView<Real> clover;
+  SpinorView<Real> in;
+  SpinorView<Real> out;
   int inverse;
   int dagger;
 
   LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
     const int p = out.parity_of(i);
     const std::int64_t s = out.cb_of(i);
-    const ColorSpinor<double> v = in.load(p, s);
+    const ColorSpinor<Real> v = in.load(p, s);
     out.store(p, s, inverse ? clover.apply_inverse(p, s, v, dagger) : clover.apply(p, s, v, dagger));
   }
 };

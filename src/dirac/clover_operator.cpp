@@ -1,14 +1,27 @@
 #include "dirac/clover_operator.hpp"
 
 #include "core/dispatch.hpp"
+#include "core/error.hpp"
 #include "fields/spinor_blas.hpp"
 
 namespace lqcd {
 
-WilsonCloverOperator::WilsonCloverOperator(const GaugeField<double>& U, const WilsonParams& params, double csw)
+template <typename Real>
+WilsonCloverOperator<Real>::WilsonCloverOperator(const GaugeField<double>& U, const WilsonParams& params, double csw)
+  requires std::is_same_v<Real, double>
     : U_(U), params_(params), clover_(U, params.kappa, csw, params.mu) {}
 
-void WilsonCloverOperator::hop(SpinorField<double>& out, const SpinorField<double>& in, const SpinorField<double>* x,
+template <typename Real>
+WilsonCloverOperator<Real>::WilsonCloverOperator(const GaugeField<float>& U_single,
+                                                 const WilsonCloverOperator<double>& M)
+  requires std::is_same_v<Real, float>
+    : U_(U_single), params_(M.params()), clover_(M.clover()) {
+  if (!(U_single.geometry() == M.geometry()) || U_single.location() != M.location())
+    fail("internal: single-precision WilsonCloverOperator: links of another lattice or device");
+}
+
+template <typename Real>
+void WilsonCloverOperator<Real>::hop(SpinorField<Real>& out, const SpinorField<Real>& in, const SpinorField<Real>* x,
                                double alpha, bool dagger) const {
   const Location loc = U_.location();
   if (in.location() != loc || out.location() != loc || (x && x->location() != loc))
@@ -28,7 +41,7 @@ void WilsonCloverOperator::hop(SpinorField<double>& out, const SpinorField<doubl
   if (&in == &out) fail("internal: WilsonCloverOperator: the hopping term cannot act in place");
   // Only U, in, out, boundary, alpha and dagger of the hopping kernel are used (its own site term
   // is replaced by the clover term).
-  const WilsonHoppingKernel hopping{.U = U_.view(),
+  const WilsonHoppingKernel<Real> hopping{.U = U_.view(),
                                     .in = in.view(),
                                     .out = out.view(),
                                     .x = out.view(),
@@ -38,34 +51,42 @@ void WilsonCloverOperator::hop(SpinorField<double>& out, const SpinorField<doubl
                                     .c5 = 0.0,
                                     .has_x = 0,
                                     .dagger = dagger ? 1 : 0};
-  const WilsonCloverKernel kernel{hopping, clover_.view(), x ? x->view() : out.view(), x ? 1 : 0};
+  const WilsonCloverKernel<Real> kernel{hopping, clover_.view(), x ? x->view() : out.view(), x ? 1 : 0};
   for_each(loc, out.sites(), kernel);
 }
 
-void WilsonCloverOperator::apply(SpinorField<double>& out, const SpinorField<double>& in) const {
+template <typename Real>
+void WilsonCloverOperator<Real>::apply(SpinorField<Real>& out, const SpinorField<Real>& in) const {
   if (in.subset() != Subset::Full || out.subset() != Subset::Full)
     fail("internal: WilsonCloverOperator acts on full-lattice fields");
   hop(out, in, &in, -params_.kappa, false);
 }
 
-void WilsonCloverOperator::apply_dagger(SpinorField<double>& out, const SpinorField<double>& in) const {
+template <typename Real>
+void WilsonCloverOperator<Real>::apply_dagger(SpinorField<Real>& out, const SpinorField<Real>& in) const {
   if (in.subset() != Subset::Full || out.subset() != Subset::Full)
     fail("internal: WilsonCloverOperator acts on full-lattice fields");
   hop(out, in, &in, -params_.kappa, true);
 }
 
-void WilsonCloverOperator::apply_mass_form(SpinorField<double>& out, const SpinorField<double>& in) const {
+template <typename Real>
+void WilsonCloverOperator<Real>::apply_mass_form(SpinorField<Real>& out, const SpinorField<Real>& in) const {
   apply(out, in);
   scale(Complex<double>(1.0 / (2.0 * params_.kappa)), out);
 }
 
-void WilsonCloverOperator::apply_clover(SpinorField<double>& out, const SpinorField<double>& in, bool dagger) const {
+template <typename Real>
+void WilsonCloverOperator<Real>::apply_clover(SpinorField<Real>& out, const SpinorField<Real>& in, bool dagger) const {
   clover_.apply(out, in, dagger);
 }
 
-void WilsonCloverOperator::apply_clover_inverse(SpinorField<double>& out, const SpinorField<double>& in,
+template <typename Real>
+void WilsonCloverOperator<Real>::apply_clover_inverse(SpinorField<Real>& out, const SpinorField<Real>& in,
                                                 bool dagger) const {
   clover_.apply_inverse(out, in, dagger);
 }
+
+template class WilsonCloverOperator<double>;
+template class WilsonCloverOperator<float>;
 
 }  // namespace lqcd

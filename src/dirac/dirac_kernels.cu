@@ -1,11 +1,16 @@
-// Device instantiations of the Dirac layer's site kernels.
+// Device instantiations of the Dirac layer's site kernels: the operators in double and single
+// precision; the clover field is computed (and inspected) in double only.
 #include "core/exec_cuda.cuh"
 #include "dirac/clover_kernels.hpp"
 #include "dirac/wilson_kernels.hpp"
 
-LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::WilsonHoppingKernel)
-LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::TwistedSiteKernel)
+#define LQCD_INSTANTIATE_DIRAC_KERNELS(Real)                          \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::WilsonHoppingKernel<Real>)   \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::TwistedSiteKernel<Real>)     \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CloverSiteKernel<Real>)      \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::WilsonCloverKernel<Real>)
+LQCD_INSTANTIATE_DIRAC_KERNELS(double)
+LQCD_INSTANTIATE_DIRAC_KERNELS(float)
+
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CloverComputeKernel)
-LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CloverSiteKernel)
-LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::WilsonCloverKernel)
 LQCD_INSTANTIATE_DEVICE_REDUCE(lqcd::CloverStats, lqcd::CloverStatsKernel)

@@ -13,11 +13,12 @@ namespace lqcd {
 namespace {
 
 // The full-lattice Wilson-clover operator, shared with the even-odd operator (one clover field).
-class SharedCloverOperator : public LinearOperator {
+template <typename Real>
+class SharedCloverOperator : public LinearOperator<Real> {
  public:
-  explicit SharedCloverOperator(std::shared_ptr<const WilsonCloverOperator> M) : M_(std::move(M)) {}
-  void apply(SpinorField<double>& out, const SpinorField<double>& in) const override { M_->apply(out, in); }
-  void apply_dagger(SpinorField<double>& out, const SpinorField<double>& in) const override {
+  explicit SharedCloverOperator(std::shared_ptr<const WilsonCloverOperator<Real>> M) : M_(std::move(M)) {}
+  void apply(SpinorField<Real>& out, const SpinorField<Real>& in) const override { M_->apply(out, in); }
+  void apply_dagger(SpinorField<Real>& out, const SpinorField<Real>& in) const override {
     M_->apply_dagger(out, in);
   }
   Subset subset() const override { return M_->subset(); }
@@ -26,7 +27,7 @@ class SharedCloverOperator : public LinearOperator {
   double flops_per_site() const override { return M_->flops_per_site(); }
 
  private:
-  std::shared_ptr<const WilsonCloverOperator> M_;
+  std::shared_ptr<const WilsonCloverOperator<Real>> M_;
 };
 
 void check_finite(double value, const char* key) {
@@ -75,17 +76,27 @@ void check_kappa_below_free_critical(double kappa) {
          kappa);
 }
 
-DiracOperators make_dirac_operators(const GaugeField<double>& U, const FermionParams& p) {
+DiracOperators make_dirac_operators(const GaugeField<double>& U, const FermionParams& p, bool single_precision) {
   check_fermion_params(p);
   DiracOperators ops;
   const bool clover = p.action == FermionAction::Clover || (p.action == FermionAction::TwistedMass && p.csw != 0);
+  if (single_precision) ops.links_single = std::make_unique<const GaugeField<float>>(convert_precision<float>(U));
   if (clover) {
-    auto M = std::make_shared<WilsonCloverOperator>(U, p.wilson, p.csw);
-    ops.full = std::make_unique<SharedCloverOperator>(M);
-    ops.even_odd = std::make_unique<WilsonCloverEvenOddOperator>(std::move(M));
+    auto M = std::make_shared<WilsonCloverOperator<double>>(U, p.wilson, p.csw);
+    if (single_precision) {
+      auto Ms = std::make_shared<WilsonCloverOperator<float>>(*ops.links_single, *M);
+      ops.full_single = std::make_unique<SharedCloverOperator<float>>(Ms);
+      ops.even_odd_single = std::make_unique<WilsonCloverEvenOddOperator<float>>(std::move(Ms));
+    }
+    ops.full = std::make_unique<SharedCloverOperator<double>>(M);
+    ops.even_odd = std::make_unique<WilsonCloverEvenOddOperator<double>>(std::move(M));
   } else {
-    ops.full = std::make_unique<WilsonOperator>(U, p.wilson);
-    ops.even_odd = std::make_unique<WilsonEvenOddOperator>(U, p.wilson);
+    ops.full = std::make_unique<WilsonOperator<double>>(U, p.wilson);
+    ops.even_odd = std::make_unique<WilsonEvenOddOperator<double>>(U, p.wilson);
+    if (single_precision) {
+      ops.full_single = std::make_unique<WilsonOperator<float>>(*ops.links_single, p.wilson);
+      ops.even_odd_single = std::make_unique<WilsonEvenOddOperator<float>>(*ops.links_single, p.wilson);
+    }
   }
   return ops;
 }

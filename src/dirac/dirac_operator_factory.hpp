@@ -37,14 +37,21 @@ void check_fermion_params(const FermionParams& p);
 void check_kappa_below_free_critical(double kappa);
 
 struct DiracOperators {
-  std::unique_ptr<LinearOperator> full;      // subset Full
-  std::unique_ptr<SchurOperator> even_odd;   // subset Even
+  std::unique_ptr<LinearOperator<double>> full;     // subset Full
+  std::unique_ptr<SchurOperator<double>> even_odd;  // subset Even
+  // With single precision asked for: U rounded to single precision (owned here, declared before the
+  // operators that use it so that it outlives them) and the same two operators on it; else null.
+  std::unique_ptr<const GaugeField<float>> links_single;
+  std::unique_ptr<LinearOperator<float>> full_single;
+  std::unique_ptr<SchurOperator<float>> even_odd_single;
 };
 
 // Checks p (check_fermion_params) and builds both operators on U, which must outlive them. For the
 // clover actions the two share one clover field: `full` forwards to the WilsonCloverOperator held by
 // `even_odd` (a WilsonCloverEvenOddOperator; its full_operator() is that operator and its update()
-// rebuilds the shared clover field after the links change).
-DiracOperators make_dirac_operators(const GaugeField<double>& U, const FermionParams& p);
+// rebuilds the shared clover field after the links change). With single_precision the float
+// operators are built too (for mixed-precision solves); they are copies made now and are made again,
+// not updated, after the links change.
+DiracOperators make_dirac_operators(const GaugeField<double>& U, const FermionParams& p, bool single_precision = false);
 
 }  // namespace lqcd

@@ -1,7 +1,8 @@
 #pragma once
 // What a Krylov solver needs of a Dirac operator: apply it and its adjoint to fields of one shape.
 // Implemented by the full-lattice operators (subset Full) and the even-odd Schur complements
-// (subset Even). The solvers layer depends on this interface only.
+// (subset Even), in double and in single precision (Real = double, float: the precision of the
+// links, the fields and the arithmetic). The solvers layer depends on this interface only.
 
 #include "core/geometry.hpp"
 #include "core/memory.hpp"
@@ -9,11 +10,12 @@
 
 namespace lqcd {
 
+template <typename Real>
 class LinearOperator {
  public:
   virtual ~LinearOperator() = default;
-  virtual void apply(SpinorField<double>& out, const SpinorField<double>& in) const = 0;
-  virtual void apply_dagger(SpinorField<double>& out, const SpinorField<double>& in) const = 0;
+  virtual void apply(SpinorField<Real>& out, const SpinorField<Real>& in) const = 0;
+  virtual void apply_dagger(SpinorField<Real>& out, const SpinorField<Real>& in) const = 0;
   // The fields the operator acts on.
   virtual Subset subset() const = 0;
   virtual const Geometry& geometry() const = 0;
@@ -22,20 +24,17 @@ class LinearOperator {
   virtual double flops_per_site() const = 0;
 
   // A field of the operator's shape (uninitialised).
-  SpinorField<double> make_field() const { return SpinorField<double>(geometry(), location(), subset()); }
+  SpinorField<Real> make_field() const { return SpinorField<Real>(geometry(), location(), subset()); }
 };
-
-}  // namespace lqcd
-
-namespace lqcd {
 
 // An even-odd (Schur) preconditioned operator: acts on even sites, and turns a full-lattice
 // right-hand side into its even-site one and an even-site solution back into the full one.
-class SchurOperator : public LinearOperator {
+template <typename Real>
+class SchurOperator : public LinearOperator<Real> {
  public:
   Subset subset() const override { return Subset::Even; }
-  virtual SpinorField<double> prepare_source(const SpinorField<double>& b) const = 0;
-  virtual SpinorField<double> reconstruct(const SpinorField<double>& x_even, const SpinorField<double>& b) const = 0;
+  virtual SpinorField<Real> prepare_source(const SpinorField<Real>& b) const = 0;
+  virtual SpinorField<Real> reconstruct(const SpinorField<Real>& x_even, const SpinorField<Real>& b) const = 0;
 };
 
 }  // namespace lqcd

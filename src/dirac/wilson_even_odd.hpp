@@ -5,38 +5,40 @@
 //   M_hat = A - kappa^2 H_eo A^{-1} H_oe,      A^{-1} = (1 - 2 i kappa mu gamma_5) / (1 + 4 kappa^2 mu^2),
 //   M_hat x_e = b_e + kappa H_eo A^{-1} b_o,   then  x_o = A^{-1} (b_o + kappa H_oe x_e)
 // (T. DeGrand, P. Rossi, Comput. Phys. Commun. 60 (1990) 211). M_hat^dag = gamma_5 M_hat(-mu) gamma_5.
+// Real = double or float.
 
 #include "dirac/wilson_operator.hpp"
 
 namespace lqcd {
 
-class WilsonEvenOddOperator : public SchurOperator {
+template <typename Real>
+class WilsonEvenOddOperator : public SchurOperator<Real> {
  public:
-  WilsonEvenOddOperator(const GaugeField<double>& U, const WilsonParams& params);
+  WilsonEvenOddOperator(const GaugeField<Real>& U, const WilsonParams& params);
 
   const Geometry& geometry() const override { return U_.geometry(); }
   Location location() const override { return U_.location(); }
   // Two hopping terms, the inverse site term and the site term with the axpy.
   double flops_per_site() const override { return 2 * 1320 + 72 + 96; }
 
-  void apply(SpinorField<double>& out, const SpinorField<double>& in) const override;
-  void apply_dagger(SpinorField<double>& out, const SpinorField<double>& in) const override;
+  void apply(SpinorField<Real>& out, const SpinorField<Real>& in) const override;
+  void apply_dagger(SpinorField<Real>& out, const SpinorField<Real>& in) const override;
 
   // The even-site right-hand side b_e + kappa H_eo A^{-1} b_o of a full-lattice b.
-  SpinorField<double> prepare_source(const SpinorField<double>& b) const override;
+  SpinorField<Real> prepare_source(const SpinorField<Real>& b) const override;
   // The full solution from the even-site solution x_e and the full right-hand side b.
-  SpinorField<double> reconstruct(const SpinorField<double>& x_even, const SpinorField<double>& b) const override;
+  SpinorField<Real> reconstruct(const SpinorField<Real>& x_even, const SpinorField<Real>& b) const override;
 
  private:
-  void run(SpinorField<double>& out, const SpinorField<double>& in, int dagger) const;
+  void run(SpinorField<Real>& out, const SpinorField<Real>& in, int dagger) const;
   // out_p = c0 x + alpha H in (out of parity p, in of the other parity); x may be null.
-  void hop(SpinorField<double>& out, const SpinorField<double>& in, const SpinorField<double>* x, double alpha,
+  void hop(SpinorField<Real>& out, const SpinorField<Real>& in, const SpinorField<Real>* x, double alpha,
            double c5, int dagger) const;
-  void site_inverse(SpinorField<double>& out, const SpinorField<double>& in, int dagger) const;
+  void site_inverse(SpinorField<Real>& out, const SpinorField<Real>& in, int dagger) const;
 
-  const GaugeField<double>& U_;
+  const GaugeField<Real>& U_;
   WilsonParams params_;
-  mutable SpinorField<double> tmp_odd_;  // work space of apply()
+  mutable SpinorField<Real> tmp_odd_;  // work space of apply()
 };
 
 }  // namespace lqcd

@@ -44,33 +44,36 @@ LQCD_HOST_DEVICE ColorSpinor<T> color_adj_multiply(const SU3<T>& u, const ColorS
   return r;
 }
 
+// Real = double or float: the precision of links, spinors and arithmetic (the coefficients are
+// given in double and rounded once, at use).
+template <typename Real>
 struct WilsonHoppingKernel {
-  GaugeView<double> U;
-  SpinorView<double> in;
-  SpinorView<double> out;
-  SpinorView<double> x;  // site-term input (same sites as out); ignored when has_x = 0
+  GaugeView<Real> U;
+  SpinorView<Real> in;
+  SpinorView<Real> out;
+  SpinorView<Real> x;  // site-term input (same sites as out); ignored when has_x = 0
   FermionBoundary boundary;
   double alpha;
   double c0, c5;
   int has_x;
   int dagger;
 
-  LQCD_HOST_DEVICE ColorSpinor<double> hop(int p, const int xc[4]) const {
+  LQCD_HOST_DEVICE ColorSpinor<Real> hop(int p, const int xc[4]) const {
     const int sign = dagger ? -1 : 1;
-    ColorSpinor<double> acc{};
+    ColorSpinor<Real> acc{};
     LQCD_UNROLL
     for (int mu = 0; mu < 4; ++mu) {
       int y[4] = {xc[0], xc[1], xc[2], xc[3]};
       // forward: (1 - gamma_mu) U_mu(x) psi(x + mu)
       U.idx.shift(y, mu, +1);
-      ColorSpinor<double> psi = in.load(1 - p, U.idx.cb_index(y));
-      if (xc[mu] + U.idx.off[mu] == U.idx.gn[mu] - 1) psi *= boundary.phase[mu];
+      ColorSpinor<Real> psi = in.load(1 - p, U.idx.cb_index(y));
+      if (xc[mu] + U.idx.off[mu] == U.idx.gn[mu] - 1) psi *= Complex<Real>(boundary.phase[mu]);
       acc += spin_project(mu, sign, color_multiply(U.link(xc, mu), psi));
       // backward: (1 + gamma_mu) U_mu(x - mu)^dag psi(x - mu)
       int z[4] = {xc[0], xc[1], xc[2], xc[3]};
       U.idx.shift(z, mu, -1);
       psi = in.load(1 - p, U.idx.cb_index(z));
-      if (xc[mu] + U.idx.off[mu] == 0) psi *= conj(boundary.phase[mu]);
+      if (xc[mu] + U.idx.off[mu] == 0) psi *= Complex<Real>(conj(boundary.phase[mu]));
       acc += spin_project(mu, -sign, color_adj_multiply(U.link(z, mu), psi));
     }
     return acc;
@@ -81,11 +84,11 @@ struct WilsonHoppingKernel {
     const std::int64_t s = out.cb_of(i);
     int xc[4];
     U.idx.coords(p, s, xc);
-    ColorSpinor<double> r = Complex<double>(alpha) * hop(p, xc);
+    ColorSpinor<Real> r = Complex<Real>(Real(alpha)) * hop(p, xc);
     if (has_x) {
-      const ColorSpinor<double> v = x.load(p, s);
-      r += Complex<double>(c0) * v;
-      if (c5 != 0.0) r += Complex<double>(0.0, dagger ? -c5 : c5) * apply_gamma(kGamma5, v);
+      const ColorSpinor<Real> v = x.load(p, s);
+      r += Complex<Real>(Real(c0)) * v;
+      if (c5 != 0.0) r += Complex<Real>(0, Real(dagger ? -c5 : c5)) * apply_gamma(kGamma5, v);
     }
     out.store(p, s, r);
   }
@@ -98,17 +101,18 @@ namespace lqcd {
 // out = (c0 + i c5 gamma_5) in on the sites of `out` (the site term of twisted mass and its
 // inverse (1 - i 2 kappa mu gamma_5) / (1 + 4 kappa^2 mu^2)). dagger flips the sign of c5.
 // FLOPs per site: 48 (Wilson: a scale, 24) to 72.
+template <typename Real>
 struct TwistedSiteKernel {
-  SpinorView<double> in;
-  SpinorView<double> out;
+  SpinorView<Real> in;
+  SpinorView<Real> out;
   double c0, c5;
   int dagger;
   LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
     const int p = out.parity_of(i);
     const std::int64_t s = out.cb_of(i);
-    const ColorSpinor<double> v = in.load(p, s);
-    ColorSpinor<double> r = Complex<double>(c0) * v;
-    if (c5 != 0.0) r += Complex<double>(0.0, dagger ? -c5 : c5) * apply_gamma(kGamma5, v);
+    const ColorSpinor<Real> v = in.load(p, s);
+    ColorSpinor<Real> r = Complex<Real>(Real(c0)) * v;
+    if (c5 != 0.0) r += Complex<Real>(0, Real(dagger ? -c5 : c5)) * apply_gamma(kGamma5, v);
     out.store(p, s, r);
   }
 };

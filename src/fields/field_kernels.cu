@@ -1,10 +1,17 @@
-// Device instantiations of the fields layer's site kernels (spinor BLAS-1).
+// Device instantiations of the fields layer's site kernels (spinor BLAS-1, precision conversion).
 #include "core/exec_cuda.cuh"
+#include "fields/precision_kernels.hpp"
 #include "fields/spinor_blas_kernels.hpp"
 
-LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::AxpyKernel)
-LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::XpayKernel)
-LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::ScaleKernel)
-LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::ZeroKernel)
-LQCD_INSTANTIATE_DEVICE_REDUCE(lqcd::Sums<2>, lqcd::DotKernel)
-LQCD_INSTANTIATE_DEVICE_REDUCE(lqcd::Sums<1>, lqcd::Norm2Kernel)
+#define LQCD_INSTANTIATE_BLAS_KERNELS(Real)                                   \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::AxpyKernel<Real>)                    \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::XpayKernel<Real>)                    \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::ScaleKernel<Real>)                   \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::ZeroKernel<Real>)                    \
+  LQCD_INSTANTIATE_DEVICE_REDUCE(lqcd::Sums<2>, lqcd::DotKernel<Real>)        \
+  LQCD_INSTANTIATE_DEVICE_REDUCE(lqcd::Sums<1>, lqcd::Norm2Kernel<Real>)
+LQCD_INSTANTIATE_BLAS_KERNELS(double)
+LQCD_INSTANTIATE_BLAS_KERNELS(float)
+
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::ConvertComponentsKernel<float, double>)
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::ConvertComponentsKernel<double, float>)

@@ -1,6 +1,8 @@
 #include "fields/gauge_field.hpp"
 
+#include "core/dispatch.hpp"
 #include "core/error.hpp"
+#include "fields/precision_kernels.hpp"
 
 namespace lqcd {
 
@@ -36,5 +38,17 @@ LexicographicGauge to_lexicographic(const GaugeField<double>& u) {
   }
   return lex;
 }
+
+template <typename To, typename From>
+GaugeField<To> convert_precision(const GaugeField<From>& u) {
+  GaugeField<To> out(u.geometry(), u.location());
+  const std::int64_t vh = u.geometry().half_volume();
+  for_each(u.location(), 8 * 9 * vh,
+           ConvertComponentsKernel<To, From>{out.view().data, out.stride(), u.view().data, u.stride(), vh});
+  return out;
+}
+
+template GaugeField<float> convert_precision<float, double>(const GaugeField<double>&);
+template GaugeField<double> convert_precision<double, float>(const GaugeField<float>&);
 
 }  // namespace lqcd

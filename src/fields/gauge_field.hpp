@@ -56,4 +56,9 @@ GaugeField<double> to_gauge_field(const LexicographicGauge& lex, const Geometry&
                                   const std::string& what = "configuration");
 LexicographicGauge to_lexicographic(const GaugeField<double>& u);
 
+// The same links in another precision, where u lives (double -> float rounds to nearest). For the
+// single-precision Dirac operators; instantiated for float <- double and double <- float.
+template <typename To, typename From>
+GaugeField<To> convert_precision(const GaugeField<From>& u);
+
 }  // namespace lqcd

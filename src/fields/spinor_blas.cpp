@@ -1,39 +1,74 @@
 #include "fields/spinor_blas.hpp"
 
 #include "core/dispatch.hpp"
+#include "fields/precision_kernels.hpp"
 #include "fields/spinor_blas_kernels.hpp"
 
 namespace lqcd {
 
 namespace {
-void check_same_shape(const SpinorField<double>& x, const SpinorField<double>& y) {
+template <typename A, typename B>
+void check_same_shape(const SpinorField<A>& x, const SpinorField<B>& y) {
   if (x.subset() != y.subset() || x.location() != y.location() || !(x.geometry() == y.geometry()))
     fail("internal: spinor fields of different shape or location in a vector operation");
 }
 }  // namespace
 
-void axpy(Complex<double> a, const SpinorField<double>& x, SpinorField<double>& y) {
+template <typename Real>
+void axpy(Complex<double> a, const SpinorField<Real>& x, SpinorField<Real>& y) {
   check_same_shape(x, y);
-  for_each(y.location(), y.sites(), AxpyKernel{a, x.view(), y.view()});
+  for_each(y.location(), y.sites(), AxpyKernel<Real>{Complex<Real>(a), x.view(), y.view()});
 }
 
-void xpay(const SpinorField<double>& x, Complex<double> a, SpinorField<double>& y) {
+template <typename Real>
+void xpay(const SpinorField<Real>& x, Complex<double> a, SpinorField<Real>& y) {
   check_same_shape(x, y);
-  for_each(y.location(), y.sites(), XpayKernel{a, x.view(), y.view()});
+  for_each(y.location(), y.sites(), XpayKernel<Real>{Complex<Real>(a), x.view(), y.view()});
 }
 
-void scale(Complex<double> a, SpinorField<double>& x) { for_each(x.location(), x.sites(), ScaleKernel{a, x.view()}); }
+template <typename Real>
+void scale(Complex<double> a, SpinorField<Real>& x) {
+  for_each(x.location(), x.sites(), ScaleKernel<Real>{Complex<Real>(a), x.view()});
+}
 
-void set_zero(SpinorField<double>& x) { for_each(x.location(), x.sites(), ZeroKernel{x.view()}); }
+template <typename Real>
+void set_zero(SpinorField<Real>& x) {
+  for_each(x.location(), x.sites(), ZeroKernel<Real>{x.view()});
+}
 
-Complex<double> dot(const SpinorField<double>& x, const SpinorField<double>& y) {
+template <typename Real>
+Complex<double> dot(const SpinorField<Real>& x, const SpinorField<Real>& y) {
   check_same_shape(x, y);
-  const Sums<2> s = reduce<Sums<2>>(x.location(), x.sites(), DotKernel{x.view(), y.view()});
+  const Sums<2> s = reduce<Sums<2>>(x.location(), x.sites(), DotKernel<Real>{x.view(), y.view()});
   return {s[0], s[1]};
 }
 
-double norm2(const SpinorField<double>& x) {
-  return reduce<Sums<1>>(x.location(), x.sites(), Norm2Kernel{x.view()})[0];
+template <typename Real>
+double norm2(const SpinorField<Real>& x) {
+  return reduce<Sums<1>>(x.location(), x.sites(), Norm2Kernel<Real>{x.view()})[0];
 }
+
+template <typename To, typename From>
+void convert_precision(SpinorField<To>& out, const SpinorField<From>& in) {
+  check_same_shape(out, in);
+  const std::int64_t vh = in.geometry().half_volume();
+  const std::int64_t components = 12 * (in.subset() == Subset::Full ? 2 : 1);
+  for_each(in.location(), components * vh,
+           ConvertComponentsKernel<To, From>{out.view().data, out.view().stride, in.view().data, in.view().stride, vh});
+}
+
+#define LQCD_INSTANTIATE_SPINOR_BLAS(Real)                                                   \
+  template void axpy<Real>(Complex<double>, const SpinorField<Real>&, SpinorField<Real>&);  \
+  template void xpay<Real>(const SpinorField<Real>&, Complex<double>, SpinorField<Real>&);  \
+  template void scale<Real>(Complex<double>, SpinorField<Real>&);                           \
+  template void set_zero<Real>(SpinorField<Real>&);                                         \
+  template Complex<double> dot<Real>(const SpinorField<Real>&, const SpinorField<Real>&);   \
+  template double norm2<Real>(const SpinorField<Real>&);
+LQCD_INSTANTIATE_SPINOR_BLAS(double)
+LQCD_INSTANTIATE_SPINOR_BLAS(float)
+#undef LQCD_INSTANTIATE_SPINOR_BLAS
+
+template void convert_precision<float, double>(SpinorField<float>&, const SpinorField<double>&);
+template void convert_precision<double, float>(SpinorField<double>&, const SpinorField<float>&);
 
 }  // namespace lqcd

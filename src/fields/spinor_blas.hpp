@@ -1,21 +1,33 @@
 #pragma once
-// Level-1 linear algebra on spinor fields (the solvers' vector operations), on host or device.
-// Reductions are deterministic (fixed chunking, DESIGN.md) and accumulate in double precision.
-// FLOPs per site (for the bench): axpy/xpay 48, dot 48, norm2 24 (12 complex components).
+// Level-1 linear algebra on spinor fields (the solvers' vector operations), on host or device, in
+// double or single precision (Real = double, float). Scalars are passed in double and rounded to
+// the field's precision; reductions are deterministic (fixed chunking, DESIGN.md) and accumulate
+// in double precision. FLOPs per site (for the bench): axpy/xpay 48, dot 48, norm2 24 (12 complex
+// components).
 
 #include "fields/spinor_field.hpp"
 
 namespace lqcd {
 
 // y <- a x + y
-void axpy(Complex<double> a, const SpinorField<double>& x, SpinorField<double>& y);
+template <typename Real>
+void axpy(Complex<double> a, const SpinorField<Real>& x, SpinorField<Real>& y);
 // y <- x + a y
-void xpay(const SpinorField<double>& x, Complex<double> a, SpinorField<double>& y);
+template <typename Real>
+void xpay(const SpinorField<Real>& x, Complex<double> a, SpinorField<Real>& y);
 // x <- a x
-void scale(Complex<double> a, SpinorField<double>& x);
-void set_zero(SpinorField<double>& x);
+template <typename Real>
+void scale(Complex<double> a, SpinorField<Real>& x);
+template <typename Real>
+void set_zero(SpinorField<Real>& x);
 // <x, y> = sum conj(x) y
-Complex<double> dot(const SpinorField<double>& x, const SpinorField<double>& y);
-double norm2(const SpinorField<double>& x);
+template <typename Real>
+Complex<double> dot(const SpinorField<Real>& x, const SpinorField<Real>& y);
+template <typename Real>
+double norm2(const SpinorField<Real>& x);
+
+// out <- in in out's precision (the same sites and location; double -> float rounds to nearest).
+template <typename To, typename From>
+void convert_precision(SpinorField<To>& out, const SpinorField<From>& in);
 
 }  // namespace lqcd

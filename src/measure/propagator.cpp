@@ -9,7 +9,7 @@ namespace lqcd {
 
 namespace {
 
-double relative_residual(const LinearOperator& M, const SpinorField<double>& x, const SpinorField<double>& b) {
+double relative_residual(const LinearOperator<double>& M, const SpinorField<double>& x, const SpinorField<double>& b) {
   SpinorField<double> r = b.like();
   M.apply(r, x);
   xpay(b, Complex<double>(-1.0), r);  // r = b - M x
@@ -21,11 +21,21 @@ void smear(SpinorField<double>& psi, const PropagatorOptions& o, const GaussianP
   if (o.smearing_links && g.iterations > 0) gaussian_smear(psi, *o.smearing_links, g);
 }
 
+// In double precision, or with single-precision corrections by A_single (the same operator).
+SolverResult solve_in_precision(const LinearOperator<double>& A, const LinearOperator<float>* A_single,
+                                SpinorField<double>& x, const SpinorField<double>& b, const SolverParams& p) {
+  if (p.precision == SolverPrecision::Double) return solve(A, x, b, p);
+  if (!A_single) fail("internal: compute_propagator: single precision needs the single-precision operators");
+  return solve_mixed(A, *A_single, x, b, p);
+}
+
 }  // namespace
 
-PointPropagator compute_propagator(const LinearOperator& M, const SchurOperator* schur, const SourceSpec& source,
+PointPropagator compute_propagator(const DiracOperators& ops, bool even_odd, const SourceSpec& source,
                                    const PropagatorOptions& options,
                                    const std::function<void(const PropagatorSolve&)>& on_solve) {
+  const LinearOperator<double>& M = *ops.full;
+  const SchurOperator<double>* schur = even_odd ? ops.even_odd.get() : nullptr;
   const Geometry& geom = M.geometry();
   check_source_position(source, geom.global);
   PointPropagator S;
@@ -48,11 +58,11 @@ PointPropagator compute_propagator(const LinearOperator& M, const SchurOperator*
         if (n_even > 0) p.tolerance = std::min(p.tolerance, p.tolerance * n_full / n_even);
         SpinorField<double> x_even = schur->make_field();
         set_zero(x_even);
-        log.result = solve(*schur, x_even, eta_even, p);
+        log.result = solve_in_precision(*schur, ops.even_odd_single.get(), x_even, eta_even, p);
         psi = schur->reconstruct(x_even, eta);
       } else {
         set_zero(psi);
-        log.result = solve(M, psi, eta, options.solver);
+        log.result = solve_in_precision(M, ops.full_single.get(), psi, eta, options.solver);
       }
       log.full_residual = relative_residual(M, psi, eta);
       // Rounding in the reconstruction may add a little; more than that is a wrong solution.

@@ -8,7 +8,7 @@
 #include <functional>
 
 #include "dirac/gaussian_smearing.hpp"
-#include "dirac/linear_operator.hpp"
+#include "dirac/dirac_operator_factory.hpp"
 #include "measure/meson_correlator.hpp"
 #include "measure/sources.hpp"
 #include "solvers/solver.hpp"
@@ -31,9 +31,11 @@ struct PropagatorSolve {
   double full_residual = 0;    // ||eta - M psi|| / ||eta|| with the full operator
 };
 
-// M: the full-lattice operator (always); schur: its even-odd form, or nullptr to solve with M.
-// on_solve is called after each of the 12 solves. Throws SolverError when a solve fails.
-PointPropagator compute_propagator(const LinearOperator& M, const SchurOperator* schur, const SourceSpec& source,
+// ops: the quark's operators (make_dirac_operators); even_odd: solve with ops.even_odd and reconstruct,
+// else with ops.full. options.solver.precision = Single solves with the single-precision copies
+// (solve_mixed), which ops must then hold. on_solve is called after each of the 12 solves. Throws
+// SolverError when a solve fails.
+PointPropagator compute_propagator(const DiracOperators& ops, bool even_odd, const SourceSpec& source,
                                    const PropagatorOptions& options,
                                    const std::function<void(const PropagatorSolve&)>& on_solve = {});
 

@@ -22,10 +22,11 @@ bool negligible(Complex<double> ab, double a2, double b2) {
 }
 }  // namespace
 
-SolverResult solve_bicgstab(const LinearOperator& M, SpinorField<double>& x, const SpinorField<double>& b,
-                            const SolverParams& p) {
-  Krylov k(SolverType::BiCGStab, M, b, p);
-  SpinorField<double> r = M.make_field(), r0 = M.make_field(), dir = M.make_field(), v = M.make_field(),
+template <typename Real>
+SolverResult solve_bicgstab(const LinearOperator<Real>& M, SpinorField<Real>& x, const SpinorField<Real>& b,
+                      const SolverParams& p) {
+  Krylov<Real> k(SolverType::BiCGStab, M, b, p);
+  SpinorField<Real> r = M.make_field(), r0 = M.make_field(), dir = M.make_field(), v = M.make_field(),
                       t = M.make_field();
   const std::string hint = "the operator may be far from normal or kappa beyond critical; try solver.type = \"cg\"";
   return drive(k, x, r, hint, [&](double& r2) {
@@ -84,5 +85,10 @@ SolverResult solve_bicgstab(const LinearOperator& M, SpinorField<double>& x, con
     }
   });
 }
+
+template SolverResult solve_bicgstab<double>(const LinearOperator<double>&, SpinorField<double>&, const SpinorField<double>&,
+                                   const SolverParams&);
+template SolverResult solve_bicgstab<float>(const LinearOperator<float>&, SpinorField<float>&, const SpinorField<float>&,
+                                  const SolverParams&);
 
 }  // namespace lqcd::solver_detail

@@ -13,10 +13,11 @@
 
 namespace lqcd::solver_detail {
 
-SolverResult solve_cg(const LinearOperator& M, SpinorField<double>& x, const SpinorField<double>& b,
+template <typename Real>
+SolverResult solve_cg(const LinearOperator<Real>& M, SpinorField<Real>& x, const SpinorField<Real>& b,
                       const SolverParams& p) {
-  Krylov k(SolverType::CG, M, b, p);
-  SpinorField<double> r = M.make_field(), z = M.make_field(), dir = M.make_field(), q = M.make_field();
+  Krylov<Real> k(SolverType::CG, M, b, p);
+  SpinorField<Real> r = M.make_field(), z = M.make_field(), dir = M.make_field(), q = M.make_field();
   const std::string hint = "M^dag r = 0 with r != 0: the operator is singular (check kappa and the gauge field)";
   return drive(k, x, r, hint, [&](double& r2) {
     k.apply_dagger(z, r);
@@ -47,5 +48,10 @@ SolverResult solve_cg(const LinearOperator& M, SpinorField<double>& x, const Spi
     }
   });
 }
+
+template SolverResult solve_cg<double>(const LinearOperator<double>&, SpinorField<double>&, const SpinorField<double>&,
+                                   const SolverParams&);
+template SolverResult solve_cg<float>(const LinearOperator<float>&, SpinorField<float>&, const SpinorField<float>&,
+                                  const SolverParams&);
 
 }  // namespace lqcd::solver_detail

@@ -17,12 +17,13 @@
 
 namespace lqcd::solver_detail {
 
-SolverResult solve_gcr(const LinearOperator& M, SpinorField<double>& x, const SpinorField<double>& b,
-                       const SolverParams& p) {
-  Krylov k(SolverType::GCR, M, b, p);
+template <typename Real>
+SolverResult solve_gcr(const LinearOperator<Real>& M, SpinorField<Real>& x, const SpinorField<Real>& b,
+                      const SolverParams& p) {
+  Krylov<Real> k(SolverType::GCR, M, b, p);
   const int m = std::max(1, std::min(p.gcr_restart, p.max_iterations));
-  SpinorField<double> r = M.make_field();
-  std::vector<SpinorField<double>> dirs, qs;
+  SpinorField<Real> r = M.make_field();
+  std::vector<SpinorField<Real>> dirs, qs;
   dirs.reserve(std::size_t(m));
   qs.reserve(std::size_t(m));
   for (int i = 0; i < m; ++i) {
@@ -33,8 +34,8 @@ SolverResult solve_gcr(const LinearOperator& M, SpinorField<double>& x, const Sp
   return drive(k, x, r, hint, [&](double& r2) {
     for (int i = 0; i < m; ++i) {
       if (k.at_limit()) return Stop::Limit;
-      SpinorField<double>& pi = dirs[std::size_t(i)];
-      SpinorField<double>& qi = qs[std::size_t(i)];
+      SpinorField<Real>& pi = dirs[std::size_t(i)];
+      SpinorField<Real>& qi = qs[std::size_t(i)];
       pi.copy_from(r);
       k.apply(qi, pi);
       const double q0 = k.norm2(qi);
@@ -61,5 +62,10 @@ SolverResult solve_gcr(const LinearOperator& M, SpinorField<double>& x, const Sp
     return Stop::Restart;
   });
 }
+
+template SolverResult solve_gcr<double>(const LinearOperator<double>&, SpinorField<double>&, const SpinorField<double>&,
+                                   const SolverParams&);
+template SolverResult solve_gcr<float>(const LinearOperator<float>&, SpinorField<float>&, const SpinorField<float>&,
+                                  const SolverParams&);
 
 }  // namespace lqcd::solver_detail

@@ -31,9 +31,11 @@ enum class Stop { Estimate, Limit, Restart, Breakdown };
 
 inline Complex<double> divide(Complex<double> a, Complex<double> b) { return conj_mul(b, a) * (1.0 / norm2(b)); }
 
+// Real: the precision of the operator and the fields (scalars and reductions are double).
+template <typename Real>
 class Krylov {
  public:
-  Krylov(SolverType type, const LinearOperator& M, const SpinorField<double>& b, const SolverParams& p)
+  Krylov(SolverType type, const LinearOperator<Real>& M, const SpinorField<Real>& b, const SolverParams& p)
       : type_(type),
         name_(solver_type_name(type)),
         M_(M),
@@ -51,37 +53,37 @@ class Krylov {
   bool at_limit() const { return iterations_ >= p_.max_iterations; }
 
   // Counted operations.
-  void apply(SpinorField<double>& out, const SpinorField<double>& in) {
+  void apply(SpinorField<Real>& out, const SpinorField<Real>& in) {
     M_.apply(out, in);
     ++applications_;
   }
-  void apply_dagger(SpinorField<double>& out, const SpinorField<double>& in) {
+  void apply_dagger(SpinorField<Real>& out, const SpinorField<Real>& in) {
     M_.apply_dagger(out, in);
     ++applications_;
   }
-  void axpy(Complex<double> a, const SpinorField<double>& x, SpinorField<double>& y) {
+  void axpy(Complex<double> a, const SpinorField<Real>& x, SpinorField<Real>& y) {
     lqcd::axpy(a, x, y);
     blas_flops_ += kAxpyFlops;
   }
-  void xpay(const SpinorField<double>& x, Complex<double> a, SpinorField<double>& y) {
+  void xpay(const SpinorField<Real>& x, Complex<double> a, SpinorField<Real>& y) {
     lqcd::xpay(x, a, y);
     blas_flops_ += kAxpyFlops;
   }
-  void scale(Complex<double> a, SpinorField<double>& x) {
+  void scale(Complex<double> a, SpinorField<Real>& x) {
     lqcd::scale(a, x);
     blas_flops_ += kScaleFlops;
   }
-  Complex<double> dot(const SpinorField<double>& x, const SpinorField<double>& y) {
+  Complex<double> dot(const SpinorField<Real>& x, const SpinorField<Real>& y) {
     blas_flops_ += kDotFlops;
     return lqcd::dot(x, y);
   }
-  double norm2(const SpinorField<double>& x) {
+  double norm2(const SpinorField<Real>& x) {
     blas_flops_ += kNorm2Flops;
     return lqcd::norm2(x);
   }
 
   // r <- b - M x; returns ||r||^2 (the true residual; throws on NaN/Inf).
-  double true_residual(SpinorField<double>& r, const SpinorField<double>& x) {
+  double true_residual(SpinorField<Real>& r, const SpinorField<Real>& x) {
     apply(r, x);
     xpay(b_, Complex<double>(-1.0), r);
     const double r2 = norm2(r);
@@ -137,8 +139,8 @@ class Krylov {
 
   SolverType type_;
   std::string name_;
-  const LinearOperator& M_;
-  const SpinorField<double>& b_;
+  const LinearOperator<Real>& M_;
+  const SpinorField<Real>& b_;
   const SolverParams& p_;
   double sites_;
   std::chrono::steady_clock::time_point start_;
@@ -157,8 +159,8 @@ class Krylov {
 // The loop shared by the methods. `cycle(r2)` runs the method afresh from (x, r), r = b - M x with
 // ||r||^2 = r2 on entry, and returns why it stopped, with r2 the iterated ||r||^2. On Estimate, Limit
 // and Breakdown the true residual replaces r (reliable update) before the method starts again.
-template <typename Cycle>
-SolverResult drive(Krylov& k, SpinorField<double>& x, SpinorField<double>& r, const std::string& breakdown_hint,
+template <typename Real, typename Cycle>
+SolverResult drive(Krylov<Real>& k, SpinorField<Real>& x, SpinorField<Real>& r, const std::string& breakdown_hint,
                    Cycle&& cycle) {
   if (k.zero_source()) {  // b = 0: x = 0 exactly, whatever the guess
     set_zero(x);
@@ -182,11 +184,15 @@ SolverResult drive(Krylov& k, SpinorField<double>& x, SpinorField<double>& r, co
   }
 }
 
-SolverResult solve_cg(const LinearOperator& M, SpinorField<double>& x, const SpinorField<double>& b,
+// Each instantiated for Real = double and float.
+template <typename Real>
+SolverResult solve_cg(const LinearOperator<Real>& M, SpinorField<Real>& x, const SpinorField<Real>& b,
                       const SolverParams& p);
-SolverResult solve_bicgstab(const LinearOperator& M, SpinorField<double>& x, const SpinorField<double>& b,
+template <typename Real>
+SolverResult solve_bicgstab(const LinearOperator<Real>& M, SpinorField<Real>& x, const SpinorField<Real>& b,
                             const SolverParams& p);
-SolverResult solve_gcr(const LinearOperator& M, SpinorField<double>& x, const SpinorField<double>& b,
+template <typename Real>
+SolverResult solve_gcr(const LinearOperator<Real>& M, SpinorField<Real>& x, const SpinorField<Real>& b,
                        const SolverParams& p);
 
 }  // namespace lqcd::solver_detail

@@ -15,6 +15,12 @@
 // and if it is not yet met the method restarts from the current x with the true residual
 // (a "reliable update"). A returned result has always met the tolerance; everything else
 // (iteration limit, breakdown, NaN, stagnation) throws SolverError.
+//
+// Precision: solve() works in the operator's precision (double or float). solve_mixed() solves a
+// double-precision system with single-precision inner solves: defect correction (iterative
+// refinement), r = b - M x in double, M_single e = r to a relative tolerance delta in single
+// precision, x += e, until ||b - M x|| / ||b|| meets the tolerance. Each correction gains a factor
+// delta, so about log(tol) / log(delta) corrections are needed; the tolerance is met in double.
 
 #include <string>
 #include <utility>
@@ -27,16 +33,22 @@
 namespace lqcd {
 
 enum class SolverType { CG, BiCGStab, GCR };
+enum class SolverPrecision { Double, Single };
 
 // "cg", "bicgstab" or "gcr"; anything else throws lqcd::Error naming `key`.
 SolverType solver_type_from_name(const std::string& name, const std::string& key = "solver.type");
 std::string solver_type_name(SolverType type);
+// "double" or "single" (double outer, single inner: solve_mixed); anything else throws naming `key`.
+SolverPrecision solver_precision_from_name(const std::string& name, const std::string& key = "solver.precision");
+std::string solver_precision_name(SolverPrecision precision);
 
 struct SolverParams {
   SolverType type = SolverType::CG;
   double tolerance = 1e-10;     // on ||b - M x|| / ||b||
   int max_iterations = 10000;   // CG and BiCGStab: 2 operator applications per iteration, GCR: 1
   int gcr_restart = 16;         // GCR: search directions kept before a restart
+  SolverPrecision precision = SolverPrecision::Double;  // Single: solve_mixed
+  double inner_tolerance = 1e-4;  // solve_mixed: relative residual reduction of each single-precision solve
 };
 
 struct SolverResult {
@@ -48,6 +60,8 @@ struct SolverResult {
   std::vector<double> residual_history;
   double gflops = 0;  // operator applications and BLAS-1 FLOPs over the wall-clock time
   SolverType type = SolverType::CG;  // which solver produced it (named by summary())
+  SolverPrecision precision = SolverPrecision::Double;
+  int corrections = 0;  // solve_mixed: the single-precision solves (defect corrections) made
 
   // One line: "cg: converged in 123 iterations, true residual 8.1e-11, 0.42 s, 12.3 GFLOPS".
   std::string summary() const;
@@ -66,9 +80,17 @@ class SolverError : public Error {
   SolverResult result_;
 };
 
-// Solves M x = b to p.tolerance. x is the initial guess on entry (callers zero it) and the solution
-// on return; x and b have M's shape (M.make_field()). b = 0 gives x = 0 after 0 iterations.
-SolverResult solve(const LinearOperator& M, SpinorField<double>& x, const SpinorField<double>& b,
+// Solves M x = b to p.tolerance in M's precision (Real = double or float; p.precision must be
+// Double). x is the initial guess on entry (callers zero it) and the solution on return; x and b
+// have M's shape (M.make_field()). b = 0 gives x = 0 after 0 iterations.
+template <typename Real>
+SolverResult solve(const LinearOperator<Real>& M, SpinorField<Real>& x, const SpinorField<Real>& b,
                    const SolverParams& p);
+
+// Solves M x = b to p.tolerance (in double) with the corrections solved by M_single, the same
+// operator in single precision, to p.inner_tolerance each. Throws SolverError when the corrections
+// stop reducing the residual or the iterations (summed over the corrections) reach the limit.
+SolverResult solve_mixed(const LinearOperator<double>& M, const LinearOperator<float>& M_single,
+                         SpinorField<double>& x, const SpinorField<double>& b, const SolverParams& p);
 
 }  // namespace lqcd

@@ -255,7 +255,7 @@ TEST(PropagatorCommand, SavedColumnsSolveTheDiracEquation) {
   set_unit_gauge(U);
   WilsonParams prm;
   prm.kappa = 1.0 / (2 * q.m0 + 8);
-  const WilsonOperator M(U, prm);
+  const WilsonOperator<double> M(U, prm);
   for (int col = 0; col < 12; ++col) {
     const SpinorField<double> psi = to_spinor_field(prop.columns[std::size_t(col)], geom, Location::Host);
     SpinorField<double> eta = psi.like();

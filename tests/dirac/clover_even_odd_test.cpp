@@ -50,7 +50,7 @@ std::string name(const Geometry& g) { return dims_string(g.global); }
 
 // Every piece of two Schur operators agrees on random fields: apply, apply_dagger, prepare_source,
 // reconstruct.
-void expect_same_schur(const SchurOperator& a, const SchurOperator& b, double tol, const std::string& what) {
+void expect_same_schur(const SchurOperator<double>& a, const SchurOperator<double>& b, double tol, const std::string& what) {
   const Geometry& g = a.geometry();
   const Location loc = a.location();
   const SpinorField<double> in = random_field(g, loc, Subset::Even, 31);
@@ -75,8 +75,8 @@ TEST_P(CloverEvenOddTest, SchurComplementSourceAndReconstructionAreExact) {
     const GaugeField<double> U = rough_gauge(geom, GetParam(), 23);
     for (double mu : {0.0, 0.05}) {
       const WilsonParams prm = params(0.11, mu);
-      const WilsonCloverOperator M(U, prm, 1.2);
-      const WilsonCloverEvenOddOperator Mhat(U, prm, 1.2);
+      const WilsonCloverOperator<double> M(U, prm, 1.2);
+      const WilsonCloverEvenOddOperator<double> Mhat(U, prm, 1.2);
       EXPECT_EQ(Mhat.subset(), Subset::Even);
       const SpinorField<double> psi = random_field(geom, GetParam(), Subset::Full, 5);
       SpinorField<double> b = psi.like();
@@ -106,7 +106,7 @@ TEST_P(CloverEvenOddTest, DaggerIsTheAdjoint) {
   for (const Geometry& geom : geometries()) {
     const GaugeField<double> U = rough_gauge(geom, GetParam(), 24);
     for (double mu : {0.0, 0.05}) {
-      const WilsonCloverEvenOddOperator Mhat(U, params(0.11, mu), 1.2);
+      const WilsonCloverEvenOddOperator<double> Mhat(U, params(0.11, mu), 1.2);
       const SpinorField<double> chi = random_field(geom, GetParam(), Subset::Even, 6);
       const SpinorField<double> psi = random_field(geom, GetParam(), Subset::Even, 7);
       SpinorField<double> a = chi.like(), b = chi.like();
@@ -129,8 +129,8 @@ TEST_P(CloverEvenOddTest, ZeroCswEqualsWilsonEvenOdd) {
     const GaugeField<double> U = rough_gauge(geom, GetParam(), 25);
     for (double mu : {0.0, 0.05}) {
       const WilsonParams prm = params(0.11, mu);
-      const WilsonCloverEvenOddOperator C(U, prm, 0.0);
-      const WilsonEvenOddOperator W(U, prm);
+      const WilsonCloverEvenOddOperator<double> C(U, prm, 0.0);
+      const WilsonEvenOddOperator<double> W(U, prm);
       expect_same_schur(C, W, 1e-13, name(geom) + " mu = " + std::to_string(mu));
     }
   }
@@ -143,8 +143,8 @@ TEST_P(CloverEvenOddTest, UnitGaugeEqualsWilsonEvenOdd) {
     set_unit_gauge(U);
     for (double mu : {0.0, 0.05}) {
       const WilsonParams prm = params(0.11, mu);
-      const WilsonCloverEvenOddOperator C(U, prm, 1.2);
-      const WilsonEvenOddOperator W(U, prm);
+      const WilsonCloverEvenOddOperator<double> C(U, prm, 1.2);
+      const WilsonEvenOddOperator<double> W(U, prm);
       expect_same_schur(C, W, 1e-13, name(geom) + " mu = " + std::to_string(mu));
     }
   }
@@ -165,8 +165,8 @@ TEST_P(CloverEvenOddTest, FactoryCloverOperatorsAreConsistent) {
     EXPECT_EQ(ops.full->subset(), Subset::Full);
     EXPECT_EQ(ops.even_odd->subset(), Subset::Even);
     EXPECT_EQ(ops.full->location(), GetParam());
-    EXPECT_NE(dynamic_cast<const WilsonCloverEvenOddOperator*>(ops.even_odd.get()), nullptr);
-    const WilsonCloverOperator M(U, p.wilson, p.csw);
+    EXPECT_NE(dynamic_cast<const WilsonCloverEvenOddOperator<double>*>(ops.even_odd.get()), nullptr);
+    const WilsonCloverOperator<double> M(U, p.wilson, p.csw);
     const SpinorField<double> psi = random_field(geom, GetParam(), Subset::Full, 8);
     SpinorField<double> a = psi.like(), b = psi.like();
     ops.full->apply(a, psi);
@@ -193,7 +193,7 @@ TEST(WilsonCloverEvenOdd, HostAndDeviceAgree) {
   const GaugeField<double> Uh = rough_gauge(geom, Location::Host);
   const GaugeField<double> Ud = Uh.clone(Location::Device);
   const WilsonParams prm = params(0.11, 0.05);
-  const WilsonCloverEvenOddOperator Mh(Uh, prm, 1.2), Md(Ud, prm, 1.2);
+  const WilsonCloverEvenOddOperator<double> Mh(Uh, prm, 1.2), Md(Ud, prm, 1.2);
   const LexicographicSpinor psi = random_spinor(geom, 4);
   const SpinorField<double> ih = to_spinor_field(psi, geom, Location::Host);
   const SpinorField<double> id = to_spinor_field(psi, geom, Location::Device);
@@ -261,12 +261,12 @@ TEST(DiracOperatorFactory, BuildsTheOperatorsOfEachAction) {
     EXPECT_EQ(ops.full->subset(), Subset::Full);
     EXPECT_EQ(ops.even_odd->subset(), Subset::Even);
     EXPECT_EQ(ops.even_odd->geometry(), geom);
-    const bool is_clover = dynamic_cast<const WilsonCloverEvenOddOperator*>(ops.even_odd.get()) != nullptr;
-    const bool is_wilson = dynamic_cast<const WilsonEvenOddOperator*>(ops.even_odd.get()) != nullptr;
+    const bool is_clover = dynamic_cast<const WilsonCloverEvenOddOperator<double>*>(ops.even_odd.get()) != nullptr;
+    const bool is_wilson = dynamic_cast<const WilsonEvenOddOperator<double>*>(ops.even_odd.get()) != nullptr;
     EXPECT_EQ(is_clover, c.clover) << fermion_action_name(c.action) << " csw " << c.csw;
     EXPECT_EQ(is_wilson, !c.clover) << fermion_action_name(c.action) << " csw " << c.csw;
     if (!c.clover) {
-      EXPECT_NE(dynamic_cast<const WilsonOperator*>(ops.full.get()), nullptr);
+      EXPECT_NE(dynamic_cast<const WilsonOperator<double>*>(ops.full.get()), nullptr);
     }
     EXPECT_GT(ops.full->flops_per_site(), 1320);
     EXPECT_GT(ops.even_odd->flops_per_site(), 2 * 1320);

@@ -108,8 +108,8 @@ TEST(CloverFieldStrength, ConstantAbelianField) {
 
     const double kappa = 0.13, csw = 1.9;
     for (double mu_tm : {0.0, 0.2}) {
-      const CloverField A(U, kappa, csw, mu_tm);
-      const CloverView view = A.view();
+      const CloverField<double> A(U, kappa, csw, mu_tm);
+      const CloverView<double> view = A.view();
       const double ev[3] = {-std::sin(B), std::sin(B), 0};  // F = i diag(ev)
       Mat12 dense{};
       double log_det_site = 0;
@@ -163,8 +163,8 @@ TEST(CloverField, MatchesDenseEvaluation) {
   for (int i = 0; i < 4; ++i)
     for (int j = 0; j < 4; ++j) ASSERT_LT(abs(g5[i][j] - Complex<double>(i == j ? (i < 2 ? 1 : -1) : 0)), 1e-15);
   for (double mu_tm : {0.0, 0.1}) {
-    const CloverField A(U, kappa, csw, mu_tm);
-    const CloverView view = A.view();
+    const CloverField<double> A(U, kappa, csw, mu_tm);
+    const CloverView<double> view = A.view();
     const SiteIndexer idx = SiteIndexer::from(geom);
     double worst = 0, worst_dag = 0, worst_inv = 0;
     for (std::int64_t site = 0; site < geom.volume(); site += 7) {
@@ -207,8 +207,8 @@ TEST(CloverField, InverseAndPositivity) {
   const GaugeField<double> U = rough_gauge(geom, Location::Host);
   const double kappa = 0.133, csw = 1.769;
   for (double mu_tm : {0.0, 0.1}) {
-    const CloverField A(U, kappa, csw, mu_tm);
-    const CloverView view = A.view();
+    const CloverField<double> A(U, kappa, csw, mu_tm);
+    const CloverView<double> view = A.view();
     double worst = 0, worst_herm = 0, worst_offblock = 0, log_det = 0;
     int not_pd = 0;
     for (int p = 0; p < 2; ++p)
@@ -271,7 +271,7 @@ TEST(CloverField, UnitGaugeIsTwistedIdentity) {
   GaugeField<double> U(geom, Location::Host);
   set_unit_gauge(U);
   for (double csw : {1.0, 2.5}) {
-    const CloverField A(U, 0.12, csw, 0.3);
+    const CloverField<double> A(U, 0.12, csw, 0.3);
     Mat12 expected = identity12();
     for (int i = 0; i < 12; ++i) expected[i][i] = Complex<double>(1, 2 * 0.12 * 0.3 * (i < 6 ? 1 : -1));
     double worst = 0;

@@ -38,8 +38,8 @@ TEST(WilsonCloverOperator, FreeFieldEqualsWilson) {
         prm.kappa = 0.124;
         prm.mu = mu_tm;
         prm.boundary.phase[0] = Complex<double>(std::cos(theta_x), std::sin(theta_x));
-        const WilsonOperator W(U, prm);
-        const WilsonCloverOperator M(U, prm, csw);
+        const WilsonOperator<double> W(U, prm);
+        const WilsonCloverOperator<double> M(U, prm, csw);
         for (const LexicographicSpinor* v : std::initializer_list<const LexicographicSpinor*>{&noise, &wave}) {
           const SpinorField<double> in = to_spinor_field(*v, geom, Location::Host);
           SpinorField<double> a = in.like(), b = in.like();
@@ -67,7 +67,7 @@ TEST_P(CloverBackendTest, Gamma5HermiticityAndDagger) {
     prm.mu = mu_tm;
     WilsonParams minus = prm;
     minus.mu = -mu_tm;
-    const WilsonCloverOperator M(U, prm, 1.769), Mminus(U, minus, 1.769);
+    const WilsonCloverOperator<double> M(U, prm, 1.769), Mminus(U, minus, 1.769);
     const SpinorField<double> chi = to_spinor_field(random_spinor(geom, 1), geom, GetParam());
     const SpinorField<double> psi = to_spinor_field(random_spinor(geom, 2), geom, GetParam());
     SpinorField<double> m_psi = psi.like(), mdag_chi = psi.like();
@@ -103,10 +103,10 @@ TEST_P(CloverBackendTest, GaugeCovariance) {
   const double csw = 1.769;
   const LexicographicSpinor psi = random_spinor(geom, 3);
   SpinorField<double> out(geom, GetParam());
-  WilsonCloverOperator(U, prm, csw).apply(out, to_spinor_field(psi, geom, GetParam()));
+  WilsonCloverOperator<double>(U, prm, csw).apply(out, to_spinor_field(psi, geom, GetParam()));
   LexicographicSpinor g_m_psi = to_lexicographic(out);
   SpinorField<double> inv = out.like();
-  WilsonCloverOperator(U, prm, csw).apply_clover_inverse(inv, to_spinor_field(psi, geom, GetParam()));
+  WilsonCloverOperator<double>(U, prm, csw).apply_clover_inverse(inv, to_spinor_field(psi, geom, GetParam()));
   LexicographicSpinor g_ainv_psi = to_lexicographic(inv);
 
   const std::uint64_t seed = 99;
@@ -124,7 +124,7 @@ TEST_P(CloverBackendTest, GaugeCovariance) {
   g_m_psi = rotate(g_m_psi);
   g_ainv_psi = rotate(g_ainv_psi);
   random_gauge_transformation(U, seed);
-  const WilsonCloverOperator Mg(U, prm, csw);
+  const WilsonCloverOperator<double> Mg(U, prm, csw);
   SpinorField<double> out_g = out.like();
   Mg.apply(out_g, to_spinor_field(rotate(psi), geom, GetParam()));
   EXPECT_LT(max_diff(to_lexicographic(out_g), g_m_psi), 1e-12 * max_norm(g_m_psi));
@@ -141,8 +141,8 @@ TEST_P(CloverBackendTest, HoppingPlusCloverTerm) {
   prm.mu = 0.1;
   WilsonParams plain = prm;
   plain.mu = 0;
-  const WilsonCloverOperator M(U, prm, 1.769);
-  const WilsonOperator W(U, plain);
+  const WilsonCloverOperator<double> M(U, prm, 1.769);
+  const WilsonOperator<double> W(U, plain);
   const SpinorField<double> psi = to_spinor_field(random_spinor(geom, 8), geom, GetParam());
   for (bool dagger : {false, true}) {
     SpinorField<double> m = psi.like(), w = psi.like(), a = psi.like();
@@ -171,7 +171,7 @@ TEST_P(CloverBackendTest, ParityPiecesMatchFullOperator) {
     WilsonParams prm;
     prm.kappa = 0.133;
     prm.mu = mu_tm;
-    const WilsonCloverOperator M(U, prm, 1.769);
+    const WilsonCloverOperator<double> M(U, prm, 1.769);
     const SpinorField<double> psi = to_spinor_field(random_spinor(geom, 9), geom, GetParam());
     const LexicographicSpinor psi_lex = to_lexicographic(psi);
     const double scale = max_norm(psi_lex);
@@ -216,7 +216,7 @@ TEST(WilsonCloverOperator, HostAndDeviceAgree) {
   WilsonParams prm;
   prm.kappa = 0.133;
   prm.mu = 0.05;
-  const WilsonCloverOperator Mh(Uh, prm, 1.769), Md(Ud, prm, 1.769);
+  const WilsonCloverOperator<double> Mh(Uh, prm, 1.769), Md(Ud, prm, 1.769);
   const LexicographicSpinor psi = random_spinor(geom, 4);
   const SpinorField<double> ih = to_spinor_field(psi, geom, Location::Host), id = to_spinor_field(psi, geom, Location::Device);
   SpinorField<double> oh(geom, Location::Host), od(geom, Location::Device);

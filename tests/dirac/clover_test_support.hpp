@@ -83,7 +83,7 @@ inline double max_diff(const Mat12& a, const Mat12& b) {
 
 // The matrix of A, A^dag, A^{-1} or (A^dag)^{-1} at checkerboard site s of parity p: its columns
 // are the images of the 12 unit vectors (host view).
-inline Mat12 clover_matrix(const CloverView& v, int p, std::int64_t s, bool inverse, bool dagger) {
+inline Mat12 clover_matrix(const CloverView<double>& v, int p, std::int64_t s, bool inverse, bool dagger) {
   Mat12 m{};
   for (int j = 0; j < 12; ++j) {
     ColorSpinor<double> e{};

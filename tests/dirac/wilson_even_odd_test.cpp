@@ -42,8 +42,8 @@ TEST_P(EvenOddTest, SchurComplementSourceAndReconstructionAreExact) {
     WilsonParams prm;
     prm.kappa = 0.14;
     prm.mu = mu;
-    const WilsonOperator M(U, prm);
-    const WilsonEvenOddOperator Mhat(U, prm);
+    const WilsonOperator<double> M(U, prm);
+    const WilsonEvenOddOperator<double> Mhat(U, prm);
     // b = M x for a random x; then M_hat x_e must equal the prepared source, and the
     // reconstruction from x_e must give back x.
     const SpinorField<double> x = random_field(geom, GetParam(), Subset::Full, 5);
@@ -65,7 +65,7 @@ TEST_P(EvenOddTest, DaggerIsTheAdjoint) {
     WilsonParams prm;
     prm.kappa = 0.12;
     prm.mu = mu;
-    const WilsonEvenOddOperator Mhat(U, prm);
+    const WilsonEvenOddOperator<double> Mhat(U, prm);
     const SpinorField<double> chi = random_field(geom, GetParam(), Subset::Even, 6);
     const SpinorField<double> psi = random_field(geom, GetParam(), Subset::Even, 7);
     SpinorField<double> a = chi.like(), b = chi.like();

@@ -56,7 +56,7 @@ TEST(WilsonOperator, FreeFieldPlaneWavesMatchMomentumSpace) {
         prm.kappa = WilsonParams::kappa_of_mass(0.2);
         prm.mu = mu_tm;
         for (int d = 0; d < 4; ++d) prm.boundary.phase[d] = Complex<double>(std::cos(theta[d]), std::sin(theta[d]));
-        const WilsonOperator M(U, prm);
+        const WilsonOperator<double> M(U, prm);
         double p[4];
         for (int d = 0; d < 4; ++d) p[d] = (2 * M_PI * n[d] + theta[d]) / geom.local[d];
         for (int component = 0; component < 12; ++component) {
@@ -99,7 +99,7 @@ TEST_P(WilsonBackendTest, Gamma5HermiticityAndDagger) {
     prm.mu = mu_tm;
     WilsonParams minus = prm;
     minus.mu = -mu_tm;
-    const WilsonOperator M(U, prm), Mminus(U, minus);
+    const WilsonOperator<double> M(U, prm), Mminus(U, minus);
     const SpinorField<double> chi = to_spinor_field(random_spinor(geom, 1), geom, GetParam());
     const SpinorField<double> psi = to_spinor_field(random_spinor(geom, 2), geom, GetParam());
     SpinorField<double> m_psi = psi.like(), mdag_chi = psi.like();
@@ -128,7 +128,7 @@ TEST_P(WilsonBackendTest, GaugeCovariance) {
   prm.mu = 0.1;
   const LexicographicSpinor psi = random_spinor(geom, 3);
   SpinorField<double> out = to_spinor_field(psi, geom, GetParam());
-  WilsonOperator(U, prm).apply(out, to_spinor_field(psi, geom, GetParam()));
+  WilsonOperator<double>(U, prm).apply(out, to_spinor_field(psi, geom, GetParam()));
   LexicographicSpinor g_m_psi = to_lexicographic(out);
 
   const std::uint64_t seed = 99;
@@ -146,7 +146,7 @@ TEST_P(WilsonBackendTest, GaugeCovariance) {
   g_m_psi = rotate(g_m_psi);
   random_gauge_transformation(U, seed);
   SpinorField<double> out_g = out.like();
-  WilsonOperator(U, prm).apply(out_g, to_spinor_field(rotate(psi), geom, GetParam()));
+  WilsonOperator<double>(U, prm).apply(out_g, to_spinor_field(rotate(psi), geom, GetParam()));
   EXPECT_LT(max_diff(to_lexicographic(out_g), g_m_psi), 1e-12);
 }
 
@@ -163,8 +163,8 @@ TEST(WilsonOperator, HostAndDeviceAgree) {
   prm.mu = 0.05;
   const LexicographicSpinor psi = random_spinor(geom, 4);
   SpinorField<double> oh(geom, Location::Host), od(geom, Location::Device);
-  WilsonOperator(Uh, prm).apply(oh, to_spinor_field(psi, geom, Location::Host));
-  WilsonOperator(Ud, prm).apply(od, to_spinor_field(psi, geom, Location::Device));
+  WilsonOperator<double>(Uh, prm).apply(oh, to_spinor_field(psi, geom, Location::Host));
+  WilsonOperator<double>(Ud, prm).apply(od, to_spinor_field(psi, geom, Location::Device));
   const LexicographicSpinor h = to_lexicographic(oh), d = to_lexicographic(od);
   double scale = 0;
   for (const auto& s : h) scale = std::max(scale, std::sqrt(norm2(s)));

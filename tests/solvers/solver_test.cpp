@@ -53,7 +53,7 @@ GaugeField<double> rough_gauge(const Geometry& g, Location loc) {
 }
 
 // ||b - M x|| / ||b||, computed without the solver.
-double relative_residual(const LinearOperator& M, const SpinorField<double>& x, const SpinorField<double>& b) {
+double relative_residual(const LinearOperator<double>& M, const SpinorField<double>& x, const SpinorField<double>& b) {
   SpinorField<double> r = M.make_field();
   M.apply(r, x);
   axpy(Complex<double>(-1.0), b, r);
@@ -74,7 +74,7 @@ SolverParams params(SolverType type, double tol = 1e-10) {
 }
 
 // Solves M x = b from x = 0 and checks what every successful solve must satisfy.
-SpinorField<double> solve_and_check(const LinearOperator& M, const SpinorField<double>& b, const SolverParams& p,
+SpinorField<double> solve_and_check(const LinearOperator<double>& M, const SpinorField<double>& b, const SolverParams& p,
                                     SolverResult* out = nullptr) {
   SpinorField<double> x = M.make_field();
   set_zero(x);
@@ -133,7 +133,7 @@ TEST(SolverResult, SummaryIsOneLine) {
 TEST(Solver, InvalidParametersAreInputErrors) {
   const Geometry geom = Geometry::single_process({4, 4, 4, 4});
   const GaugeField<double> U = rough_gauge(geom, Location::Host);
-  const WilsonOperator M(U, WilsonParams{});
+  const WilsonOperator<double> M(U, WilsonParams{});
   const SpinorField<double> b = random_field(geom, Location::Host, 1);
   SpinorField<double> x = M.make_field();
   set_zero(x);
@@ -182,11 +182,11 @@ TEST_P(SolverTest, WilsonTwistedAndCloverReachTheTrueResidual) {
   wilson.kappa = 0.12;
   WilsonParams twisted = wilson;
   twisted.mu = 0.1;
-  const WilsonOperator Mw(U, wilson), Mtm(U, twisted);
-  const WilsonCloverOperator Mc(U, wilson, 1.0);
+  const WilsonOperator<double> Mw(U, wilson), Mtm(U, twisted);
+  const WilsonCloverOperator<double> Mc(U, wilson, 1.0);
   SolverResult res;
-  for (const LinearOperator* M : {static_cast<const LinearOperator*>(&Mw), static_cast<const LinearOperator*>(&Mtm),
-                                  static_cast<const LinearOperator*>(&Mc)}) {
+  for (const LinearOperator<double>* M : {static_cast<const LinearOperator<double>*>(&Mw), static_cast<const LinearOperator<double>*>(&Mtm),
+                                  static_cast<const LinearOperator<double>*>(&Mc)}) {
     solve_and_check(*M, b, params(type()), &res);
     EXPECT_EQ(res.type, type());
     EXPECT_EQ(res.summary().find(solver_type_name(type()) + ": converged in "), 0u) << res.summary();
@@ -201,8 +201,8 @@ TEST_P(SolverTest, EvenOddSolutionEqualsTheFullLatticeSolution) {
     WilsonParams prm;
     prm.kappa = 0.12;
     prm.mu = mu;
-    const WilsonOperator M(U, prm);
-    const WilsonEvenOddOperator Mhat(U, prm);
+    const WilsonOperator<double> M(U, prm);
+    const WilsonEvenOddOperator<double> Mhat(U, prm);
     const SpinorField<double> x_full = solve_and_check(M, b, params(type(), 1e-12));
     const SpinorField<double> b_even = Mhat.prepare_source(b);
     const SpinorField<double> x_even = solve_and_check(Mhat, b_even, params(type(), 1e-12));
@@ -217,7 +217,7 @@ TEST_P(SolverTest, IterationLimitThrows) {
   const GaugeField<double> U = rough_gauge(geom, loc());
   WilsonParams prm;
   prm.kappa = 0.12;
-  const WilsonOperator M(U, prm);
+  const WilsonOperator<double> M(U, prm);
   const SpinorField<double> b = random_field(geom, loc(), 4);
   SpinorField<double> x = M.make_field();
   set_zero(x);
@@ -245,7 +245,7 @@ TEST_P(SolverTest, IterationLimitThrows) {
 TEST_P(SolverTest, ZeroSourceGivesZeroSolution) {
   const Geometry geom = Geometry::single_process({4, 4, 4, 4});
   const GaugeField<double> U = rough_gauge(geom, loc());
-  const WilsonOperator M(U, WilsonParams{});
+  const WilsonOperator<double> M(U, WilsonParams{});
   SpinorField<double> b = M.make_field();
   set_zero(b);
   SpinorField<double> x = random_field(geom, loc(), 5);  // a non-zero guess
@@ -262,7 +262,7 @@ TEST_P(SolverTest, InitialGuessIsUsed) {
   WilsonParams prm;
   prm.kappa = 0.12;
   prm.mu = 0.1;
-  const WilsonOperator M(U, prm);
+  const WilsonOperator<double> M(U, prm);
   const SpinorField<double> b = random_field(geom, loc(), 6);
   SolverResult first;
   SpinorField<double> x = solve_and_check(M, b, params(type()), &first);
@@ -282,7 +282,7 @@ TEST_P(SolverTest, InitialGuessIsUsed) {
 TEST_P(SolverTest, NaNInTheSourceThrows) {
   const Geometry geom = Geometry::single_process({4, 4, 4, 4});
   const GaugeField<double> U = rough_gauge(geom, loc());
-  const WilsonOperator M(U, WilsonParams{});
+  const WilsonOperator<double> M(U, WilsonParams{});
   LexicographicSpinor lex = random_lex(geom, 8);
   lex[37].s[2].c[1].im = std::numeric_limits<double>::quiet_NaN();
   const SpinorField<double> b = to_spinor_field(lex, geom, loc());
@@ -306,9 +306,9 @@ TEST_P(SolverTest, NaNInTheSourceThrows) {
 // An operator with an error: M in + delta ||in|| n, with n a fresh random unit field at every call.
 // Its residual cannot go below ~delta, although a solver's iterated residual can: the solver must
 // throw rather than report convergence at 1e-10.
-class NoisyOperator : public LinearOperator {
+class NoisyOperator : public LinearOperator<double> {
  public:
-  NoisyOperator(const LinearOperator& M, double delta) : M_(M), delta_(delta) {}
+  NoisyOperator(const LinearOperator<double>& M, double delta) : M_(M), delta_(delta) {}
   void apply(SpinorField<double>& out, const SpinorField<double>& in) const override {
     M_.apply(out, in);
     add_noise(out, in);
@@ -327,7 +327,7 @@ class NoisyOperator : public LinearOperator {
     const SpinorField<double> n = random_field(geometry(), location(), 1000 + calls_++);
     axpy(Complex<double>(delta_ * std::sqrt(norm2(in) / norm2(n))), n, out);
   }
-  const LinearOperator& M_;
+  const LinearOperator<double>& M_;
   double delta_;
   mutable std::uint64_t calls_ = 0;
 };
@@ -337,7 +337,7 @@ TEST_P(SolverTest, InaccurateOperatorIsNotReportedConverged) {
   const GaugeField<double> U = rough_gauge(geom, loc());
   WilsonParams prm;
   prm.kappa = 0.12;
-  const WilsonOperator M(U, prm);
+  const WilsonOperator<double> M(U, prm);
   const NoisyOperator noisy(M, 1e-7);
   const SpinorField<double> b = random_field(geom, loc(), 11);
   SpinorField<double> x = M.make_field();
@@ -370,7 +370,7 @@ TEST_P(GcrTest, ShortRestartsStillConverge) {
   const GaugeField<double> U = rough_gauge(geom, GetParam());
   WilsonParams prm;
   prm.kappa = 0.12;
-  const WilsonOperator M(U, prm);
+  const WilsonOperator<double> M(U, prm);
   const SpinorField<double> b = random_field(geom, GetParam(), 10);
   SolverResult gcr1, gcr3, gcr16;
   SolverParams p = params(SolverType::GCR);
@@ -392,7 +392,7 @@ INSTANTIATE_TEST_SUITE_P(Backends, GcrTest, ::testing::ValuesIn(test::locations(
 // An indefinite operator: gamma_5 (host fields). With a source of equal chirality weights,
 // <b, gamma_5 b> = 0: BiCGStab and GCR break down (and must say so), CG on gamma_5^2 = 1 does not.
 
-class Gamma5Operator : public LinearOperator {
+class Gamma5Operator : public LinearOperator<double> {
  public:
   explicit Gamma5Operator(const Geometry& g) : geom_(g) {}
   void apply(SpinorField<double>& out, const SpinorField<double>& in) const override {
@@ -454,8 +454,8 @@ TEST_P(MilcSolverTest, WilsonKappa0155EvenOddAllSolversAgree) {
   const Geometry& geom = U.geometry();
   WilsonParams prm;
   prm.kappa = 0.155;  // default boundary: antiperiodic in t
-  const WilsonOperator M(U, prm);
-  const WilsonEvenOddOperator Mhat(U, prm);
+  const WilsonOperator<double> M(U, prm);
+  const WilsonEvenOddOperator<double> Mhat(U, prm);
   const SpinorField<double> b = random_field(geom, GetParam(), 13);
   const SpinorField<double> b_even = Mhat.prepare_source(b);
   std::unique_ptr<SpinorField<double>> reference;
@@ -479,7 +479,7 @@ TEST_P(MilcSolverTest, CloverKappa0133CgFullLattice) {
   const GaugeField<double> U = load(GetParam());
   WilsonParams prm;
   prm.kappa = 0.1330;
-  const WilsonCloverOperator M(U, prm, 1.769);
+  const WilsonCloverOperator<double> M(U, prm, 1.769);
   const SpinorField<double> b = random_field(U.geometry(), GetParam(), 14);
   SolverResult res;
   solve_and_check(M, b, params(SolverType::CG), &res);
