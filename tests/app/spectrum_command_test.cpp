@@ -96,16 +96,17 @@ std::vector<double> free_correlator(const FreeQuark& q, const SpinMatrix& g_snk,
   return c;
 }
 
-// `solver` is the [solver] type; `extra` adds tables other than [lattice], [gauge], [solver], [output].
+// `solver` and `precision` go to [solver]; `extra` adds tables other than [lattice], [gauge],
+// [fermion], [solver], [output].
 std::string free_input(const FreeQuark& q, const std::string& action, const std::string& extra,
-                       const std::string& solver = "cg") {
+                       const std::string& solver = "cg", const std::string& precision = "double") {
   const double kappa = 1.0 / (2 * q.m0 + 8);
   std::string bc;
   for (int mu = 0; mu < 4; ++mu) bc += std::string(mu ? ", " : "") + (q.theta[mu] == 0 ? "\"periodic\"" : "\"antiperiodic\"");
   return fmt::format(
       "[lattice]\ndims = [{}, {}, {}, {}]\n[gauge]\nconfig = \"unit\"\n[fermion]\naction = \"{}\"\nkappa = {:.17g}\n"
-      "mu = {:.17g}\ncsw = {}\nboundary = [{}]\n[solver]\ntype = \"{}\"\ntolerance = 1e-12\n[output]\nprefix = \"out/free\"\n{}",
-      q.dims[0], q.dims[1], q.dims[2], q.dims[3], action, kappa, q.mu, q.csw, bc, solver, extra);
+      "mu = {:.17g}\ncsw = {}\nboundary = [{}]\n[solver]\ntype = \"{}\"\nprecision = \"{}\"\ntolerance = 1e-12\n[output]\nprefix = \"out/free\"\n{}",
+      q.dims[0], q.dims[1], q.dims[2], q.dims[3], action, kappa, q.mu, q.csw, bc, solver, precision, extra);
 }
 
 nlohmann::json spectrum_json(const test::TempDir& dir, const std::string& input) {
@@ -184,6 +185,35 @@ TEST(SpectrumCommand, FreeTwistedMassAndCloverMatchMomentumSpace) {
   w.csw = 1.0;
   const auto clover = spectrum_json(dir, free_input(w, "clover", ""));
   expect_close(clover["correlators"]["pion"], free_correlator(w, g5, g5), 1e-9, "clover pion");
+}
+
+// solver.precision = "single" (double residuals, single-precision corrections) meets the same
+// tolerance, so the correlators are the double-precision ones.
+TEST(SpectrumCommand, SinglePrecisionSolvesGiveTheDoublePrecisionCorrelators) {
+  test::TempDir dir;
+  for (const char* action : {"wilson", "clover"}) {
+    SCOPED_TRACE(action);
+    FreeQuark q{{4, 4, 4, 8}, 0.2, 0.0, {0, 0, 0, M_PI}};
+    if (std::string(action) == "clover") q.csw = 1.769;
+    const auto d = spectrum_json(dir, free_input(q, action, ""));
+    const auto s = spectrum_json(dir, free_input(q, action, "", "cg", "single"));
+    for (const char* c : {"pion", "rho", "a0"}) {
+      std::vector<double> want;
+      for (const auto& v : d["correlators"][c]) want.push_back(v.get<double>());
+      expect_close(s["correlators"][c], want, 1e-9, c);
+    }
+    std::istringstream lines(test::read_text(dir / "out/free.jsonl"));
+    int solves = 0;
+    for (std::string l; std::getline(lines, l);) {
+      const auto r = nlohmann::json::parse(l);
+      if (r["record"] != "solve") continue;
+      ++solves;
+      EXPECT_EQ(r["precision"], "single");
+      EXPECT_LE(r["full_residual"].get<double>(), 1e-11);
+    }
+    EXPECT_EQ(solves, 12);
+    EXPECT_NE(test::read_text(dir / "out/free.log").find("double/single"), std::string::npos);
+  }
 }
 
 TEST(SpectrumCommand, WritesEveryGammaAndMomentumToHdf5) {

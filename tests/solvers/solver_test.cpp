@@ -12,7 +12,9 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "dirac/clover_even_odd.hpp"
 #include "dirac/clover_operator.hpp"
+#include "dirac/dirac_operator_factory.hpp"
 #include "dirac/wilson_even_odd.hpp"
 #include "dirac/wilson_operator.hpp"
 #include "fields/spinor_blas.hpp"
@@ -73,12 +75,13 @@ SolverParams params(SolverType type, double tol = 1e-10) {
   return p;
 }
 
-// Solves M x = b from x = 0 and checks what every successful solve must satisfy.
+// Solves M x = b from x = 0 and checks what every successful solve must satisfy. With
+// p.precision = Single the corrections are solved by M_single (solve_mixed).
 SpinorField<double> solve_and_check(const LinearOperator<double>& M, const SpinorField<double>& b, const SolverParams& p,
-                                    SolverResult* out = nullptr) {
+                                    SolverResult* out = nullptr, const LinearOperator<float>* M_single = nullptr) {
   SpinorField<double> x = M.make_field();
   set_zero(x);
-  const SolverResult res = solve(M, x, b, p);
+  const SolverResult res = p.precision == SolverPrecision::Single ? solve_mixed(M, *M_single, x, b, p) : solve(M, x, b, p);
   const double computed = relative_residual(M, x, b);
   const std::string what = res.summary();
   EXPECT_TRUE(res.converged) << what;
@@ -438,6 +441,79 @@ TEST(Solver, IndefiniteOperatorBreakdownIsReported) {
 }
 
 // ---------------------------------------------------------------------------------------------------
+// Mixed precision on a rough field: every solver and action, full-lattice and even-odd.
+
+class MixedPrecisionTest : public ::testing::TestWithParam<Location> {};
+
+TEST_P(MixedPrecisionTest, EverySolverAndActionReachesTheDoubleTolerance) {
+  const Geometry geom = Geometry::single_process({4, 4, 4, 4});
+  const GaugeField<double> U = rough_gauge(geom, GetParam());
+  const SpinorField<double> b = random_field(geom, GetParam(), 16);
+  FermionParams f[3];
+  f[1].action = FermionAction::TwistedMass;
+  f[1].wilson.mu = 0.1;
+  f[2].action = FermionAction::Clover;
+  f[2].csw = 1.0;
+  for (FermionParams& fp : f) {
+    fp.wilson.kappa = 0.12;
+    const DiracOperators ops = make_dirac_operators(U, fp, true);
+    for (SolverType t : kAllTypes) {
+      SCOPED_TRACE(std::string(fermion_action_name(fp.action)) + " " + solver_type_name(t));
+      SolverParams p = params(t);
+      const SpinorField<double> x_double = solve_and_check(*ops.full, b, p);
+      p.precision = SolverPrecision::Single;
+      SolverResult res;
+      const SpinorField<double> x = solve_and_check(*ops.full, b, p, &res, ops.full_single.get());
+      EXPECT_GE(res.corrections, 2);
+      EXPECT_LT(relative_difference(x, x_double), 1e-8);
+      const SpinorField<double> b_even = ops.even_odd->prepare_source(b);
+      const SpinorField<double> x_even = solve_and_check(*ops.even_odd, b_even, p, &res, ops.even_odd_single.get());
+      EXPECT_LT(relative_difference(ops.even_odd->reconstruct(x_even, b), x_double), 1e-8);
+    }
+  }
+}
+
+TEST_P(MixedPrecisionTest, BadParametersAndFailuresAreErrors) {
+  const Geometry geom = Geometry::single_process({4, 4, 4, 4});
+  const GaugeField<double> U = rough_gauge(geom, GetParam());
+  FermionParams fp;
+  fp.wilson.kappa = 0.12;
+  const DiracOperators ops = make_dirac_operators(U, fp, true);
+  const SpinorField<double> b = random_field(geom, GetParam(), 17);
+  SpinorField<double> x = ops.full->make_field();
+  set_zero(x);
+  SolverParams p = params(SolverType::CG);
+  p.precision = SolverPrecision::Single;
+  // solve() works in the operator's own precision only.
+  EXPECT_THROW(solve(*ops.full, x, b, p), Error);
+  p.inner_tolerance = 1.5;
+  try {
+    solve_mixed(*ops.full, *ops.full_single, x, b, p);
+    ADD_FAILURE() << "inner tolerance 1.5 accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("solver.inner_tolerance"), std::string::npos) << e.what();
+  }
+  // The iteration limit counts the iterations of all corrections.
+  p.inner_tolerance = 1e-4;
+  p.max_iterations = 5;
+  try {
+    solve_mixed(*ops.full, *ops.full_single, x, b, p);
+    ADD_FAILURE() << "converged in 5 iterations";
+  } catch (const SolverError& e) {
+    EXPECT_NE(std::string(e.what()).find("solver.max_iterations"), std::string::npos) << e.what();
+    EXPECT_FALSE(e.result().converged);
+    EXPECT_GT(e.result().true_residual, p.tolerance);
+  }
+  // The operators must have one shape.
+  SpinorField<double> x_even = ops.even_odd->make_field();
+  EXPECT_THROW(solve_mixed(*ops.even_odd, *ops.full_single, x_even, ops.even_odd->prepare_source(b), params(SolverType::CG)),
+               Error);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, MixedPrecisionTest, ::testing::ValuesIn(test::locations()),
+                         [](const auto& info) { return std::string(to_string(info.param)); });
+
+// ---------------------------------------------------------------------------------------------------
 // The MILC 8^4 quenched beta = 6.0 configuration (../shared/testdata), antiperiodic in time.
 
 class MilcSolverTest : public ::testing::TestWithParam<Location> {
@@ -485,6 +561,40 @@ TEST_P(MilcSolverTest, CloverKappa0133CgFullLattice) {
   solve_and_check(M, b, params(SolverType::CG), &res);
   std::cout << "  [" << to_string(GetParam()) << "] MILC 8^4 clover kappa 0.1330 csw 1.769, full lattice: "
             << res.summary() << "\n";
+}
+
+// Mixed precision (double residual, single-precision corrections) reaches 1e-10 on the same problems,
+// and the even-odd clover solution equals the full-lattice one.
+TEST_P(MilcSolverTest, MixedPrecisionReachesTheDoubleTolerance) {
+  const GaugeField<double> U = load(GetParam());
+  const Geometry& geom = U.geometry();
+  FermionParams wilson, clover;
+  wilson.wilson.kappa = 0.155;
+  clover.action = FermionAction::Clover;
+  clover.wilson.kappa = 0.1330;
+  clover.csw = 1.769;
+  const SpinorField<double> b = random_field(geom, GetParam(), 15);
+  for (const FermionParams* f : {&wilson, &clover}) {
+    const DiracOperators ops = make_dirac_operators(U, *f, true);
+    const SpinorField<double> b_even = ops.even_odd->prepare_source(b);
+    SolverParams p = params(SolverType::CG);
+    const SpinorField<double> x_double = ops.even_odd->reconstruct(solve_and_check(*ops.even_odd, b_even, p), b);
+    p.precision = SolverPrecision::Single;
+    SolverResult res;
+    const SpinorField<double> x_even = solve_and_check(*ops.even_odd, b_even, p, &res, ops.even_odd_single.get());
+    std::cout << "  [" << to_string(GetParam()) << "] MILC 8^4 " << fermion_action_name(f->action)
+              << " kappa " << f->wilson.kappa << ", even-odd, mixed: " << res.summary() << "\n";
+    EXPECT_EQ(res.precision, SolverPrecision::Single);
+    EXPECT_GE(res.corrections, 2) << "each correction gains at most 1e-4 (inner tolerance)";
+    EXPECT_NE(res.summary().find("double/single"), std::string::npos) << res.summary();
+    const SpinorField<double> x = ops.even_odd->reconstruct(x_even, b);
+    EXPECT_LT(relative_residual(*ops.full, x, b), 1.01e-10 * std::sqrt(norm2(b_even) / norm2(b)));
+    EXPECT_LT(relative_difference(x, x_double), 1e-7) << fermion_action_name(f->action);
+    if (f == &clover) {  // the even-odd clover solution is the full-lattice one
+      const SpinorField<double> x_full = solve_and_check(*ops.full, b, params(SolverType::CG));
+      EXPECT_LT(relative_difference(x_double, x_full), 1e-7);
+    }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, MilcSolverTest, ::testing::ValuesIn(test::locations()),
