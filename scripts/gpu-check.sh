@@ -7,11 +7,11 @@
 #   bash ../shared/gpu/fetch-debs.sh            # toml++ as .deb into .deps/
 #   rm -rf .gpu-testdata && cp -r ../shared/testdata .gpu-testdata
 # and run there with .deps and .gpu-testdata carried:  bash scripts/gpu-check.sh "$OUT" [stages]
-# stages (default all): build test bench validate
+# stages (default all): build test bench validate spectrum
 set -uo pipefail
 out=${1:?usage: gpu-check.sh OUTDIR [build] [test] [bench] [validate]}
 shift
-stages=${*:-build test bench validate}
+stages=${*:-build test bench validate spectrum}
 mkdir -p "$out"
 cd "$(dirname "$0")/.."
 summary="$out/summary.txt"
@@ -34,7 +34,7 @@ if has test; then
   start=$(date +%s)
   (cd build-gpu && ctest --output-on-failure -j 4 --timeout 600) >"$out/ctest.log" 2>&1
   note "ctest: exit $? in $(( $(date +%s) - start )) s: $(grep -E 'tests passed|tests failed' "$out/ctest.log")"
-  grep -E "Skipped|\*\*\*Failed|Not Run" "$out/ctest.log" | head -20 | tee -a "$summary"
+  grep -E "\(Skipped\)|\*\*\*Failed|Not Run" "$out/ctest.log" | head -20 | tee -a "$summary"
 fi
 if has bench; then
   : >"$out/bench.jsonl"
@@ -59,5 +59,23 @@ if has validate; then
   # The saved configurations read back with verified checksums and header plaquettes.
   "$bin" measure --json runs/b6.0_16x16x16x16/wilson.*.ildg >>"$out/validation.measure.jsonl" 2>>"$summary"
   note "measure of saved configurations: exit $?"
+fi
+if has spectrum; then
+  # The spectrum examples on the MILC 8^4 beta = 6.0 configuration (and the free twisted-mass one), on
+  # the GPU in double and in mixed double/single precision and on the CPU: one JSON summary each.
+  : >"$out/spectrum.jsonl"
+  mkdir -p runs/gpu-check
+  for ex in examples/spectrum_*.toml; do
+    for run in "gpu double" "gpu single" "cpu double"; do
+      set -- $run
+      in=runs/gpu-check/$(basename "$ex" .toml).$1.$2.toml
+      sed -e "s|\.\./shared/testdata|.gpu-testdata|" -e "s|^precision = .*||" -e "s|^prefix = \"\(.*\)\"|prefix = \"\1.$1.$2\"|" \
+        -e "s|^\[solver\]|[solver]\nprecision = \"$2\"|" "$ex" >"$in"
+      start=$(date +%s%N)
+      "$bin" spectrum "$in" --device "$1" --json >>"$out/spectrum.jsonl" 2>>"$summary"
+      note "spectrum $(basename "$ex" .toml) $1 $2: exit $? in $(( ($(date +%s%N) - start) / 1000000 )) ms"
+    done
+  done
+  tail -q -n 25 runs/spectrum_milc8888/*.gpu.single.log >"$out/spectrum.logtail" 2>/dev/null
 fi
 cat "$summary"

@@ -118,7 +118,7 @@ QuarkInput read_quark_input(const Config& c) {
   }
   if (in.config == "unit") {
     try {
-      check_kappa_below_free_critical(f.wilson.kappa);
+      check_kappa_below_free_critical(f.wilson.kappa, f.wilson.mu);
     } catch (const Error& e) {
       fail("{}: {}", c.source(), e.what());
     }

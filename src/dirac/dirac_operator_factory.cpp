@@ -68,9 +68,13 @@ void check_fermion_params(const FermionParams& p) {
   }
 }
 
-void check_kappa_below_free_critical(double kappa) {
+void check_kappa_below_free_critical(double kappa, double mu) {
   check_finite(kappa, "fermion.kappa");
-  if (!(kappa < 0.125))
+  if (mu != 0 && kappa > 0.125)
+    fail("fermion.kappa = {} is beyond the free-field critical value 1/8 (m0 < 0; at maximal twist m0 = 0, kappa = "
+         "1/8)",
+         kappa);
+  if (mu == 0 && !(kappa < 0.125))
     fail("fermion.kappa = {} is at or beyond the free-field critical value 1/8 (m0 <= 0 with a unit gauge field "
          "makes the operator singular)",
          kappa);

@@ -32,9 +32,11 @@ struct FermionParams {
 // not finite, kappa <= 0, csw < 0, csw != 0 with the wilson action, or mu != 0 with the wilson action.
 void check_fermion_params(const FermionParams& p);
 
-// Throws when kappa >= 1/8: with a unit gauge field the Wilson operator at m0 <= 0 is singular (or
-// nearly so). The application calls this for the unit ("cold") configuration only.
-void check_kappa_below_free_critical(double kappa);
+// Throws when kappa >= 1/8 (mu = 0) or kappa > 1/8 (mu != 0): with a unit gauge field the Wilson
+// operator at m0 <= 0 is singular (or nearly so); a twisted mass keeps it invertible at m0 = 0
+// (maximal twist, |D(p)|^2 >= mu^2), but not sensible beyond. The application calls this for the
+// unit ("cold") configuration only.
+void check_kappa_below_free_critical(double kappa, double mu = 0.0);
 
 struct DiracOperators {
   std::unique_ptr<LinearOperator<double>> full;     // subset Full

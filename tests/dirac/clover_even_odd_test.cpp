@@ -309,6 +309,9 @@ TEST(DiracOperatorFactory, FreeFieldCriticalKappa) {
   EXPECT_EQ(error_of([] { check_kappa_below_free_critical(0.13); }),
             "fermion.kappa = 0.13 is at or beyond the free-field critical value 1/8 (m0 <= 0 with a unit gauge field "
             "makes the operator singular)");
+  // A twisted mass keeps the free operator invertible at m0 = 0 (maximal twist), not beyond.
+  EXPECT_NO_THROW(check_kappa_below_free_critical(0.125, 0.1));
+  EXPECT_NE(error_of([] { check_kappa_below_free_critical(0.1251, 0.1); }).find("fermion.kappa"), std::string::npos);
 }
 
 }  // namespace
