@@ -20,6 +20,7 @@ enum class RngPurpose : std::uint32_t {
   Momenta = 4,
   Pseudofermion = 5,
   Source = 6,
+  Metropolis = 7,
   Test = 255,
 };
 

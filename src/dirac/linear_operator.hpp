@@ -37,4 +37,25 @@ class SchurOperator : public LinearOperator<Real> {
   virtual SpinorField<Real> reconstruct(const SpinorField<Real>& x_even, const SpinorField<Real>& b) const = 0;
 };
 
+// The normal operator M^dag M of an operator M (Hermitian, positive definite for invertible M): what
+// the fermion actions of HMC invert. Keeps a reference to M, which must outlive it.
+template <typename Real>
+class NormalOperator : public LinearOperator<Real> {
+ public:
+  explicit NormalOperator(const LinearOperator<Real>& M) : M_(M), tmp_(M.make_field()) {}
+  void apply(SpinorField<Real>& out, const SpinorField<Real>& in) const override {
+    M_.apply(tmp_, in);
+    M_.apply_dagger(out, tmp_);
+  }
+  void apply_dagger(SpinorField<Real>& out, const SpinorField<Real>& in) const override { apply(out, in); }
+  Subset subset() const override { return M_.subset(); }
+  const Geometry& geometry() const override { return M_.geometry(); }
+  Location location() const override { return M_.location(); }
+  double flops_per_site() const override { return 2 * M_.flops_per_site(); }
+
+ private:
+  const LinearOperator<Real>& M_;
+  mutable SpinorField<Real> tmp_;
+};
+
 }  // namespace lqcd

@@ -29,12 +29,15 @@ class WilsonEvenOddOperator : public SchurOperator<Real> {
   // The full solution from the even-site solution x_e and the full right-hand side b.
   SpinorField<Real> reconstruct(const SpinorField<Real>& x_even, const SpinorField<Real>& b) const override;
 
- private:
-  void run(SpinorField<Real>& out, const SpinorField<Real>& in, int dagger) const;
-  // out_p = c0 x + alpha H in (out of parity p, in of the other parity); x may be null.
+  // The pieces (for the HMC force): out = (1 + i c5 gamma_5) x + alpha H in on out's parity, in of
+  // the other parity (H^dag with dagger); x may be null (then out = alpha H in).
   void hop(SpinorField<Real>& out, const SpinorField<Real>& in, const SpinorField<Real>* x, double alpha,
            double c5, int dagger) const;
+  // out = A^{-1} in ((A^dag)^{-1} in with dagger), A = 1 + 2 i kappa mu gamma_5; in may be out.
   void site_inverse(SpinorField<Real>& out, const SpinorField<Real>& in, int dagger) const;
+
+ private:
+  void run(SpinorField<Real>& out, const SpinorField<Real>& in, int dagger) const;
 
   const GaugeField<Real>& U_;
   WilsonParams params_;

@@ -49,6 +49,43 @@ SolverResult solve_cg(const LinearOperator<Real>& M, SpinorField<Real>& x, const
   });
 }
 
+// Plain CG (Hestenes-Stiefel) for a Hermitian positive-definite A:
+//   p = r, rho = ||r||^2;  repeat: q = A p, alpha = rho / <p, q>, x += alpha p, r -= alpha q,
+//                                  rho' = ||r||^2, p = r + (rho' / rho) p.
+template <typename Real>
+SolverResult solve_cg_hermitian(const LinearOperator<Real>& A, SpinorField<Real>& x, const SpinorField<Real>& b,
+                                const SolverParams& p) {
+  Krylov<Real> k(SolverType::CG, A, b, p);
+  SpinorField<Real> r = A.make_field(), dir = A.make_field(), q = A.make_field();
+  const std::string hint = "<p, A p> <= 0: the operator is not positive definite (check kappa and the gauge field)";
+  return drive(k, x, r, hint, [&](double& r2) {
+    dir.copy_from(r);
+    double rho = r2;
+    for (;;) {
+      if (k.at_limit()) return Stop::Limit;
+      k.apply(q, dir);
+      const double pq = k.dot(dir, q).re;
+      if (!(pq > 0)) {
+        k.breakdown("<p, A p> <= 0");
+        return Stop::Breakdown;
+      }
+      const double alpha = rho / pq;
+      k.axpy(alpha, dir, x);
+      k.axpy(-alpha, q, r);
+      r2 = k.norm2(r);
+      k.iterate(r2);
+      if (k.below(r2)) return Stop::Estimate;
+      k.xpay(r, r2 / rho, dir);  // p = r + beta p
+      rho = r2;
+    }
+  });
+}
+
+template SolverResult solve_cg_hermitian<double>(const LinearOperator<double>&, SpinorField<double>&,
+                                                 const SpinorField<double>&, const SolverParams&);
+template SolverResult solve_cg_hermitian<float>(const LinearOperator<float>&, SpinorField<float>&,
+                                                const SpinorField<float>&, const SolverParams&);
+
 template SolverResult solve_cg<double>(const LinearOperator<double>&, SpinorField<double>&, const SpinorField<double>&,
                                    const SolverParams&);
 template SolverResult solve_cg<float>(const LinearOperator<float>&, SpinorField<float>&, const SpinorField<float>&,

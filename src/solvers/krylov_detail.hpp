@@ -189,6 +189,9 @@ template <typename Real>
 SolverResult solve_cg(const LinearOperator<Real>& M, SpinorField<Real>& x, const SpinorField<Real>& b,
                       const SolverParams& p);
 template <typename Real>
+SolverResult solve_cg_hermitian(const LinearOperator<Real>& A, SpinorField<Real>& x, const SpinorField<Real>& b,
+                                const SolverParams& p);
+template <typename Real>
 SolverResult solve_bicgstab(const LinearOperator<Real>& M, SpinorField<Real>& x, const SpinorField<Real>& b,
                             const SolverParams& p);
 template <typename Real>

@@ -123,6 +123,20 @@ template SolverResult solve<double>(const LinearOperator<double>&, SpinorField<d
 template SolverResult solve<float>(const LinearOperator<float>&, SpinorField<float>&, const SpinorField<float>&,
                                    const SolverParams&);
 
+template <typename Real>
+SolverResult solve_hermitian(const LinearOperator<Real>& A, SpinorField<Real>& x, const SpinorField<Real>& b,
+                             const SolverParams& p) {
+  check_params(p);
+  if (!fits(A, x) || !fits(A, b))
+    fail("internal: solve_hermitian: the solution and source fields must have the operator's shape");
+  return solver_detail::solve_cg_hermitian(A, x, b, p);
+}
+
+template SolverResult solve_hermitian<double>(const LinearOperator<double>&, SpinorField<double>&,
+                                              const SpinorField<double>&, const SolverParams&);
+template SolverResult solve_hermitian<float>(const LinearOperator<float>&, SpinorField<float>&,
+                                             const SpinorField<float>&, const SolverParams&);
+
 SolverResult solve_mixed(const LinearOperator<double>& M, const LinearOperator<float>& M_single,
                          SpinorField<double>& x, const SpinorField<double>& b, const SolverParams& p) {
   check_params(p);

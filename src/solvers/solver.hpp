@@ -87,6 +87,13 @@ template <typename Real>
 SolverResult solve(const LinearOperator<Real>& M, SpinorField<Real>& x, const SpinorField<Real>& b,
                    const SolverParams& p);
 
+// Solves A x = b by conjugate gradients on A itself, which must be Hermitian and positive definite
+// (e.g. NormalOperator: the fermion actions of HMC). p.type is ignored; the stopping criterion is the
+// true residual ||b - A x|| / ||b||. One application of A per iteration.
+template <typename Real>
+SolverResult solve_hermitian(const LinearOperator<Real>& A, SpinorField<Real>& x, const SpinorField<Real>& b,
+                             const SolverParams& p);
+
 // Solves M x = b to p.tolerance (in double) with the corrections solved by M_single, the same
 // operator in single precision, to p.inner_tolerance each. Throws SolverError when the corrections
 // stop reducing the residual or the iterations (summed over the corrections) reach the limit.

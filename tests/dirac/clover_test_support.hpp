@@ -9,44 +9,15 @@
 
 #include "dirac/clover_field.hpp"
 #include "gauge/updates.hpp"
-#include "test_support.hpp"
+#include "field_test_support.hpp"
 
 namespace lqcd::clover_test {
 
-inline LexicographicSpinor random_spinor(const Geometry& g, std::uint64_t seed) {
-  LexicographicSpinor v(std::size_t(g.volume()));
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    SiteRandom rng(seed, i, RngPurpose::Test, 7, 0);
-    for (auto& sp : v[i].s)
-      for (auto& z : sp.c) {
-        z.re = rng.gaussian();
-        z.im = rng.gaussian();
-      }
-  }
-  return v;
-}
+using test::max_diff;
+using test::max_norm;
+using test::random_spinor;
+using test::rough_gauge;
 
-inline double max_diff(const LexicographicSpinor& a, const LexicographicSpinor& b) {
-  double d = 0;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    for (int s = 0; s < 4; ++s)
-      for (int c = 0; c < 3; ++c) d = std::max(d, abs(a[i].s[s].c[c] - b[i].s[s].c[c]));
-  return d;
-}
-
-inline double max_norm(const LexicographicSpinor& a) {
-  double m = 0;
-  for (const auto& s : a) m = std::max(m, std::sqrt(norm2(s)));
-  return m;
-}
-
-// Hot start + one heatbath sweep at beta = 5.5: far from the unit field.
-inline GaugeField<double> rough_gauge(const Geometry& g, Location loc, std::uint64_t seed = 17) {
-  GaugeField<double> U(g, loc);
-  set_hot_gauge(U, seed);
-  heatbath_sweep(U, GaugeAction::from_name("wilson", 5.5), seed, 0);
-  return U;
-}
 
 inline LexicographicSpinor apply_gamma5(LexicographicSpinor v) {
   for (auto& s : v) s = apply_gamma(kGamma5, s);

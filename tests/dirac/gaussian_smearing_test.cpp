@@ -12,44 +12,16 @@
 #include "gauge/ape_smearing.hpp"
 #include "gauge/update_kernels.hpp"
 #include "gauge/updates.hpp"
-#include "test_support.hpp"
+#include "field_test_support.hpp"
 
 namespace lqcd {
 namespace {
 
-LexicographicSpinor random_spinor(const Geometry& g, std::uint64_t seed) {
-  LexicographicSpinor v(std::size_t(g.volume()));
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    SiteRandom rng(seed, i, RngPurpose::Test, 1, 0);
-    for (auto& sp : v[i].s)
-      for (auto& z : sp.c) {
-        z.re = rng.gaussian();
-        z.im = rng.gaussian();
-      }
-  }
-  return v;
-}
+using test::max_diff;
+using test::max_norm;
+using test::random_spinor;
 
-double max_diff(const LexicographicSpinor& a, const LexicographicSpinor& b) {
-  double d = 0;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    for (int s = 0; s < 4; ++s)
-      for (int c = 0; c < 3; ++c) d = std::max(d, abs(a[i].s[s].c[c] - b[i].s[s].c[c]));
-  return d;
-}
-
-double max_norm(const LexicographicSpinor& a) {
-  double m = 0;
-  for (const auto& s : a) m = std::max(m, std::sqrt(norm2(s)));
-  return m;
-}
-
-GaugeField<double> rough_gauge(const Geometry& g, Location loc) {
-  GaugeField<double> U(g, loc);
-  set_hot_gauge(U, 21);
-  heatbath_sweep(U, GaugeAction::from_name("wilson", 5.7), 21, 0);
-  return U;
-}
+GaugeField<double> rough_gauge(const Geometry& g, Location loc) { return test::rough_gauge(g, loc, 21, 5.7); }
 
 LexicographicSpinor smeared(const LexicographicSpinor& psi, const GaugeField<double>& U, const GaussianParams& p) {
   SpinorField<double> f = to_spinor_field(psi, U.geometry(), U.location());

@@ -5,31 +5,18 @@
 #include "dirac/wilson_even_odd.hpp"
 #include "fields/spinor_blas.hpp"
 #include "gauge/updates.hpp"
-#include "test_support.hpp"
+#include "field_test_support.hpp"
 
 namespace lqcd {
 namespace {
 
 SpinorField<double> random_field(const Geometry& g, Location loc, Subset subset, std::uint64_t seed) {
-  LexicographicSpinor v(std::size_t(g.volume()));
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    SiteRandom rng(seed, i, RngPurpose::Test, 2, 0);
-    for (auto& sp : v[i].s)
-      for (auto& z : sp.c) {
-        z.re = rng.gaussian();
-        z.im = rng.gaussian();
-      }
-  }
-  const SpinorField<double> full = to_spinor_field(v, g, loc);
+  const SpinorField<double> full = to_spinor_field(test::random_spinor(g, seed, 2), g, loc);
   if (subset == Subset::Full) return full.clone(loc);
   return full.parity_part(subset == Subset::Even ? 0 : 1);
 }
 
-double relative_difference(const SpinorField<double>& a, const SpinorField<double>& b) {
-  SpinorField<double> d = a.clone(a.location());
-  axpy(Complex<double>(-1.0), b, d);
-  return std::sqrt(norm2(d) / norm2(a));
-}
+using test::relative_difference;
 
 class EvenOddTest : public ::testing::TestWithParam<Location> {};
 

@@ -8,38 +8,15 @@
 #include "fields/spinor_blas.hpp"
 #include "gauge/update_kernels.hpp"
 #include "gauge/updates.hpp"
-#include "test_support.hpp"
+#include "field_test_support.hpp"
 
 namespace lqcd {
 namespace {
 
-LexicographicSpinor random_spinor(const Geometry& g, std::uint64_t seed) {
-  LexicographicSpinor v(std::size_t(g.volume()));
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    SiteRandom rng(seed, i, RngPurpose::Test, 1, 0);
-    for (auto& sp : v[i].s)
-      for (auto& z : sp.c) {
-        z.re = rng.gaussian();
-        z.im = rng.gaussian();
-      }
-  }
-  return v;
-}
+using test::max_diff;
+using test::random_spinor;
+using test::rough_gauge;
 
-double max_diff(const LexicographicSpinor& a, const LexicographicSpinor& b) {
-  double d = 0;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    for (int s = 0; s < 4; ++s)
-      for (int c = 0; c < 3; ++c) d = std::max(d, abs(a[i].s[s].c[c] - b[i].s[s].c[c]));
-  return d;
-}
-
-GaugeField<double> rough_gauge(const Geometry& g, Location loc) {
-  GaugeField<double> U(g, loc);
-  set_hot_gauge(U, 17);
-  heatbath_sweep(U, GaugeAction::from_name("wilson", 5.5), 17, 0);
-  return U;
-}
 
 // (D_W + m0 + i mu gamma_5) e^{ipx} u = [m0 + sum_mu (1 - cos p_mu) + i sum_mu gamma_mu sin p_mu
 //   + i mu gamma_5] e^{ipx} u, with p_mu = (2 pi n_mu + theta_mu) / L_mu for boundary phase e^{i theta_mu}.

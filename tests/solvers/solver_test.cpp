@@ -22,37 +22,21 @@
 #include "math/gamma.hpp"
 #include "measure/configuration.hpp"
 #include "solvers/solver.hpp"
-#include "test_support.hpp"
+#include "field_test_support.hpp"
 
 namespace lqcd {
 namespace {
 
 constexpr SolverType kAllTypes[] = {SolverType::CG, SolverType::BiCGStab, SolverType::GCR};
 
-LexicographicSpinor random_lex(const Geometry& g, std::uint64_t seed) {
-  LexicographicSpinor v(std::size_t(g.volume()));
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    SiteRandom rng(seed, i, RngPurpose::Test, 11, 0);
-    for (auto& sp : v[i].s)
-      for (auto& z : sp.c) {
-        z.re = rng.gaussian();
-        z.im = rng.gaussian();
-      }
-  }
-  return v;
-}
+LexicographicSpinor random_lex(const Geometry& g, std::uint64_t seed) { return test::random_spinor(g, seed, 11); }
 
 SpinorField<double> random_field(const Geometry& g, Location loc, std::uint64_t seed) {
   return to_spinor_field(random_lex(g, seed), g, loc);
 }
 
 // Hot start + one heatbath sweep at beta = 5.5: a rough field far from the unit one.
-GaugeField<double> rough_gauge(const Geometry& g, Location loc) {
-  GaugeField<double> U(g, loc);
-  set_hot_gauge(U, 31);
-  heatbath_sweep(U, GaugeAction::from_name("wilson", 5.5), 31, 0);
-  return U;
-}
+GaugeField<double> rough_gauge(const Geometry& g, Location loc) { return test::rough_gauge(g, loc, 31); }
 
 // ||b - M x|| / ||b||, computed without the solver.
 double relative_residual(const LinearOperator<double>& M, const SpinorField<double>& x, const SpinorField<double>& b) {
@@ -62,11 +46,7 @@ double relative_residual(const LinearOperator<double>& M, const SpinorField<doub
   return std::sqrt(norm2(r) / norm2(b));
 }
 
-double relative_difference(const SpinorField<double>& a, const SpinorField<double>& b) {
-  SpinorField<double> d = a.clone(a.location());
-  axpy(Complex<double>(-1.0), b, d);
-  return std::sqrt(norm2(d) / norm2(b));
-}
+using test::relative_difference;
 
 SolverParams params(SolverType type, double tol = 1e-10) {
   SolverParams p;

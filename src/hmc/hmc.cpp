@@ -1,0 +1,76 @@
+#include "hmc/hmc.hpp"
+
+#include <chrono>
+#include <cmath>
+
+#include "core/error.hpp"
+#include "core/site_random.hpp"
+
+namespace lqcd {
+
+std::vector<Monomial*> pointers(const std::vector<std::unique_ptr<Monomial>>& monomials) {
+  std::vector<Monomial*> p;
+  for (const auto& m : monomials) p.push_back(m.get());
+  return p;
+}
+
+Hmc::Hmc(std::vector<std::unique_ptr<Monomial>> monomials, const IntegratorParams& integrator, std::uint64_t seed)
+    : monomials_(std::move(monomials)), integrator_(integrator, pointers(monomials_)), seed_(seed) {
+  if (monomials_.empty()) fail("hmc: no monomial (add at least the gauge action)");
+}
+
+double Hmc::hamiltonian(const GaugeField<double>& U, const MomentumField& P) {
+  double h = kinetic_energy(P);
+  for (auto& m : monomials_) h += m->action(U);
+  return h;
+}
+
+void Hmc::refresh(const GaugeField<double>& U, MomentumField& P, std::uint32_t trajectory) {
+  momentum_heatbath(P, seed_, trajectory);
+  for (auto& m : monomials_) m->refresh(U, seed_, trajectory);
+}
+
+TrajectoryResult Hmc::trajectory(GaugeField<double>& U, std::uint32_t trajectory, bool metropolis) {
+  const auto start = std::chrono::steady_clock::now();
+  TrajectoryResult r;
+  r.trajectory = trajectory;
+  MomentumField P(U.geometry(), U.location());
+  refresh(U, P, trajectory);
+  r.H0 = hamiltonian(U, P);
+  GaugeField<double> V = U.clone(U.location());
+  integrator_.integrate(V, P);
+  r.H1 = hamiltonian(V, P);
+  r.dH = r.H1 - r.H0;
+  if (!std::isfinite(r.dH) || std::abs(r.dH) > 1e3)
+    fail("trajectory {}: dH = {} (H0 = {}, H1 = {}): the integration is unstable; use more steps "
+         "(integrator.steps) or a shorter integrator.tau. The configuration before this trajectory is kept",
+         trajectory, r.dH, r.H0, r.H1);
+  r.acceptance_probability = r.dH <= 0 ? 1.0 : std::exp(-r.dH);
+  SiteRandom rng(seed_, 0, RngPurpose::Metropolis, 0, trajectory);
+  r.accepted = !metropolis || rng.uniform() < r.acceptance_probability;
+  if (r.accepted) U = std::move(V);
+  for (auto& m : monomials_) r.solver_iterations.push_back(m->take_iterations());
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return r;
+}
+
+ReversibilityResult Hmc::reversibility(const GaugeField<double>& U, std::uint32_t trajectory) {
+  ReversibilityResult r;
+  MomentumField P(U.geometry(), U.location());
+  refresh(U, P, trajectory);
+  r.H0 = hamiltonian(U, P);
+  GaugeField<double> V = U.clone(U.location());
+  integrator_.integrate(V, P);
+  link_axpy(-2.0, P, P);  // P -> -P
+  integrator_.integrate(V, P);
+  r.dH = hamiltonian(V, P) - r.H0;
+  const LexicographicGauge a = to_lexicographic(U), b = to_lexicographic(V);
+  for (std::int64_t i = 0; i < U.geometry().volume(); ++i)
+    for (int mu = 0; mu < 4; ++mu)
+      for (int j = 0; j < 3; ++j)
+        for (int k = 0; k < 3; ++k) r.max_link_diff = std::max(r.max_link_diff, abs(a(i, mu).m[j][k] - b(i, mu).m[j][k]));
+  for (auto& m : monomials_) m->take_iterations();
+  return r;
+}
+
+}  // namespace lqcd

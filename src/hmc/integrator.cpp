@@ -1,0 +1,97 @@
+#include "hmc/integrator.hpp"
+
+#include "core/error.hpp"
+
+namespace lqcd {
+
+IntegratorType integrator_type_from_name(const std::string& name, const std::string& key) {
+  if (name == "leapfrog") return IntegratorType::Leapfrog;
+  if (name == "omelyan2") return IntegratorType::Omelyan2;
+  if (name == "omelyan4") return IntegratorType::Omelyan4;
+  fail("{}: expected \"leapfrog\", \"omelyan2\" or \"omelyan4\" (got \"{}\")", key, name);
+}
+
+std::string integrator_type_name(IntegratorType type) {
+  switch (type) {
+    case IntegratorType::Leapfrog: return "leapfrog";
+    case IntegratorType::Omelyan2: return "omelyan2";
+    case IntegratorType::Omelyan4: return "omelyan4";
+  }
+  return "unknown";
+}
+
+Integrator::Integrator(const IntegratorParams& params, std::vector<Monomial*> monomials) : params_(params) {
+  if (params.steps.empty()) fail("integrator.steps: expected at least one level, e.g. [10]");
+  for (int n : params.steps)
+    if (n < 1) fail("integrator.steps: every level needs at least one step (got {})", n);
+  if (!(params.tau > 0)) fail("integrator.tau: expected a positive trajectory length (got {})", params.tau);
+  levels_.resize(params.steps.size());
+  force_evaluations_.assign(params.steps.size(), 0);
+  for (Monomial* m : monomials) {
+    if (m->level < 0 || m->level >= int(params.steps.size()))
+      fail("monomial \"{}\": level {} has no entry in integrator.steps (levels 0..{})", m->name(), m->level,
+           params.steps.size() - 1);
+    levels_[std::size_t(m->level)].push_back(m);
+  }
+}
+
+void Integrator::integrate(GaugeField<double>& U, MomentumField& P) {
+  if (!force_ || !(force_->geometry() == U.geometry()) || force_->location() != U.location())
+    force_ = std::make_unique<MomentumField>(U.geometry(), U.location());
+  const double h = params_.tau / params_.steps[0];
+  for (int i = 0; i < params_.steps[0]; ++i) step(0, h, U, P);
+}
+
+void Integrator::kick(int level, double eps, const GaugeField<double>& U, MomentumField& P) {
+  if (levels_[std::size_t(level)].empty()) return;
+  set_zero(*force_);
+  for (Monomial* m : levels_[std::size_t(level)]) m->add_force(U, *force_);
+  link_axpy(-eps, *force_, P);  // dP/dt = -F
+  ++force_evaluations_[std::size_t(level)];
+}
+
+void Integrator::move_links(int level, double h, GaugeField<double>& U, MomentumField& P) {
+  if (level + 1 == int(params_.steps.size())) {
+    update_links(U, P, h);
+    return;
+  }
+  const int n = params_.steps[std::size_t(level) + 1];
+  for (int i = 0; i < n; ++i) step(level + 1, h / n, U, P);
+}
+
+void Integrator::step(int level, double h, GaugeField<double>& U, MomentumField& P) {
+  switch (params_.type) {
+    case IntegratorType::Leapfrog:
+      kick(level, h / 2, U, P);
+      move_links(level, h, U, P);
+      kick(level, h / 2, U, P);
+      return;
+    case IntegratorType::Omelyan2: {
+      constexpr double l = 0.1931833275037836;
+      kick(level, l * h, U, P);
+      move_links(level, h / 2, U, P);
+      kick(level, (1 - 2 * l) * h, U, P);
+      move_links(level, h / 2, U, P);
+      kick(level, l * h, U, P);
+      return;
+    }
+    case IntegratorType::Omelyan4: {
+      constexpr double r1 = 0.08398315262876693, r2 = 0.2539785108410595, r3 = 0.6822365335719091,
+                       r4 = -0.03230286765269967, r5 = 0.5 - r1 - r3, r6 = 1 - 2 * (r2 + r4);
+      kick(level, r1 * h, U, P);
+      move_links(level, r2 * h, U, P);
+      kick(level, r3 * h, U, P);
+      move_links(level, r4 * h, U, P);
+      kick(level, r5 * h, U, P);
+      move_links(level, r6 * h, U, P);
+      kick(level, r5 * h, U, P);
+      move_links(level, r4 * h, U, P);
+      kick(level, r3 * h, U, P);
+      move_links(level, r2 * h, U, P);
+      kick(level, r1 * h, U, P);
+      return;
+    }
+  }
+}
+
+}  // namespace lqcd

@@ -1,0 +1,56 @@
+#pragma once
+// Symplectic, reversible integrators of the molecular dynamics with nested time scales
+// (J. C. Sexton, D. H. Weingarten, Nucl. Phys. B 380 (1992) 665). Level 0 is the outermost: the
+// trajectory of length tau is n_0 steps of the chosen scheme; inside a level-k step, every link
+// update of length h is replaced by n_{k+1} steps of the scheme at level k+1 over h, and only the
+// last level moves the links. Each level kicks the momenta with the forces of its own monomials.
+//   leapfrog  P(h/2) U(h) P(h/2)                                                    (order 2)
+//   omelyan2  P(lh) U(h/2) P((1-2l)h) U(h/2) P(lh),  l = 0.1931833275037836        (order 2, minimal norm)
+//   omelyan4  P(r1 h) U(r2 h) P(r3 h) U(r4 h) P(r5 h) U(r6 h) P(r5 h) U(r4 h) P(r3 h) U(r2 h) P(r1 h)
+//             r1 = 0.08398315262876693, r2 = 0.2539785108410595, r3 = 0.6822365335719091,
+//             r4 = -0.03230286765269967, r5 = 1/2 - r1 - r3, r6 = 1 - 2 (r2 + r4)      (order 4)
+// (I. P. Omelyan, I. M. Mryglod, R. Folk, Comput. Phys. Commun. 151 (2003) 272, eqs. 31 and 71;
+// T. Takaishi, Ph. de Forcrand, Phys. Rev. E 73 (2006) 036706.)
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "hmc/monomial.hpp"
+
+namespace lqcd {
+
+enum class IntegratorType { Leapfrog, Omelyan2, Omelyan4 };
+
+// "leapfrog", "omelyan2", "omelyan4"; anything else throws naming `key`.
+IntegratorType integrator_type_from_name(const std::string& name, const std::string& key = "integrator.type");
+std::string integrator_type_name(IntegratorType type);
+
+struct IntegratorParams {
+  IntegratorType type = IntegratorType::Omelyan2;
+  double tau = 1.0;
+  std::vector<int> steps{10};  // steps per level, outermost first
+};
+
+class Integrator {
+ public:
+  // Every monomial's level must be < steps.size() (checked; the error names integrator.steps).
+  Integrator(const IntegratorParams& params, std::vector<Monomial*> monomials);
+
+  // Moves (U, P) along the trajectory of length params.tau.
+  void integrate(GaugeField<double>& U, MomentumField& P);
+  // Force evaluations per level so far.
+  const std::vector<long>& force_evaluations() const { return force_evaluations_; }
+
+ private:
+  void step(int level, double h, GaugeField<double>& U, MomentumField& P);
+  void move_links(int level, double h, GaugeField<double>& U, MomentumField& P);
+  void kick(int level, double eps, const GaugeField<double>& U, MomentumField& P);
+
+  IntegratorParams params_;
+  std::vector<std::vector<Monomial*>> levels_;
+  std::unique_ptr<MomentumField> force_;
+  std::vector<long> force_evaluations_;
+};
+
+}  // namespace lqcd

@@ -1,0 +1,32 @@
+#pragma once
+// A term of the HMC Hamiltonian's action, S = sum of monomials: the gauge action and the fermion
+// determinants (each through pseudofermions). The integrator asks each monomial for its force at
+// the integration level it is assigned to (md_kernels.hpp has the force conventions).
+
+#include <cstdint>
+#include <string>
+
+#include "fields/gauge_field.hpp"
+#include "hmc/momentum_field.hpp"
+
+namespace lqcd {
+
+class Monomial {
+ public:
+  virtual ~Monomial() = default;
+  // "gauge", "wilson (kappa 0.155)", ... for logs.
+  virtual std::string name() const = 0;
+  // At the start of a trajectory: draw the auxiliary fields (pseudofermions) for the links U, keyed
+  // by (seed, trajectory) so that a run is reproducible on any backend. The gauge monomial has none.
+  virtual void refresh(const GaugeField<double>& U, std::uint64_t seed, std::uint32_t trajectory) = 0;
+  // S[U] (with the pseudofermions of the last refresh).
+  virtual double action(const GaugeField<double>& U) = 0;
+  // F += dS/dU (F^a = d/dw S[e^{i w T^a} U] per link).
+  virtual void add_force(const GaugeField<double>& U, MomentumField& F) = 0;
+  // Solver iterations since the last call (fermion monomials; 0 otherwise), for the logs.
+  virtual long take_iterations() { return 0; }
+
+  int level = 0;  // integration level: 0 = outermost (largest step)
+};
+
+}  // namespace lqcd

@@ -1,0 +1,59 @@
+#pragma once
+// Random and rough fields for the Dirac, smearing and solver tests, and the differences they are
+// compared by. Tests assert properties that hold for any such input.
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+#include "fields/spinor_blas.hpp"
+#include "fields/spinor_field.hpp"
+#include "gauge/updates.hpp"
+#include "test_support.hpp"
+
+namespace lqcd::test {
+
+// Gaussian random spinor (host, lexicographic); `stream` separates the uses of one seed.
+inline LexicographicSpinor random_spinor(const Geometry& g, std::uint64_t seed, std::uint32_t stream = 7) {
+  LexicographicSpinor v(std::size_t(g.volume()));
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    SiteRandom rng(seed, i, RngPurpose::Test, stream, 0);
+    for (auto& sp : v[i].s)
+      for (auto& z : sp.c) {
+        z.re = rng.gaussian();  // sequenced: argument evaluation order is unspecified
+        z.im = rng.gaussian();
+      }
+  }
+  return v;
+}
+
+inline double max_diff(const LexicographicSpinor& a, const LexicographicSpinor& b) {
+  double d = 0;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    for (int s = 0; s < 4; ++s)
+      for (int c = 0; c < 3; ++c) d = std::max(d, abs(a[i].s[s].c[c] - b[i].s[s].c[c]));
+  return d;
+}
+
+inline double max_norm(const LexicographicSpinor& a) {
+  double m = 0;
+  for (const auto& s : a) m = std::max(m, std::sqrt(norm2(s)));
+  return m;
+}
+
+// Hot start + one Wilson-action heatbath sweep: a rough field far from the unit one.
+inline GaugeField<double> rough_gauge(const Geometry& g, Location loc, std::uint64_t seed = 17, double beta = 5.5) {
+  GaugeField<double> U(g, loc);
+  set_hot_gauge(U, seed);
+  heatbath_sweep(U, GaugeAction::from_name("wilson", beta), seed, 0);
+  return U;
+}
+
+// ||a - b|| / ||b||.
+inline double relative_difference(const SpinorField<double>& a, const SpinorField<double>& b) {
+  SpinorField<double> d = a.clone(a.location());
+  axpy(Complex<double>(-1.0), b, d);
+  return std::sqrt(norm2(d) / norm2(b));
+}
+
+}  // namespace lqcd::test

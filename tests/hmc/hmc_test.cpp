@@ -1,0 +1,204 @@
+// HMC (rung 6 of the ladder, dynamics): every force is the derivative of its action along random
+// directions (central differences), the integrators are reversible, dH scales with the order of the
+// integrator, <exp(-dH)> = 1, and host and device trajectories agree.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <iostream>
+#include <memory>
+#include <vector>
+
+#include "field_test_support.hpp"
+#include "hmc/gauge_monomial.hpp"
+#include "hmc/hmc.hpp"
+#include "hmc/md_kernels.hpp"
+#include "hmc/two_flavour_monomial.hpp"
+
+namespace lqcd {
+namespace {
+
+SU3<double> generator(int a) {
+  double p[8] = {};
+  p[a] = 1;
+  return su3_algebra(p);
+}
+
+// F^a = 2 Re tr(T^a F) for F = sum_b F^b T^b.
+double component(const SU3<double>& F, int a) { return 2 * re_trace_mul(generator(a), F); }
+
+// d/dw S[e^{i w T^a} U_mu(x)] by central differences, against the monomial's force, at a few links.
+void expect_force_is_derivative(Monomial& m, const GaugeField<double>& U, double tol) {
+  const Geometry& g = U.geometry();
+  MomentumField F(g, U.location());
+  set_zero(F);
+  m.add_force(U, F);
+  const LexicographicGauge lex = to_lexicographic(U), f = to_lexicographic(F);
+  const double eps = 1e-5;
+  SiteRandom pick(5, 0, RngPurpose::Test, 3, 0);
+  for (int n = 0; n < 6; ++n) {
+    const std::int64_t site = std::int64_t(pick.uniform() * double(g.volume()));
+    const int mu = int(pick.uniform() * 4), a = int(pick.uniform() * 8);
+    double s[2];
+    for (int sign = 0; sign < 2; ++sign) {
+      LexicographicGauge v = lex;
+      SU3<double> t = generator(a);
+      t *= sign ? -eps : eps;
+      v(site, mu) = exp_i(t) * v(site, mu);
+      s[sign] = m.action(to_gauge_field(v, g, U.location()));
+    }
+    const double numeric = (s[0] - s[1]) / (2 * eps), analytic = component(f(site, mu), a);
+    EXPECT_NEAR(analytic, numeric, tol * std::max(1.0, std::abs(numeric)))
+        << m.name() << ": site " << site << " mu " << mu << " generator " << a;
+    // The force is in su(3): Hermitian and traceless.
+    EXPECT_LT(std::abs(trace(f(site, mu)).re) + std::abs(trace(f(site, mu)).im), 1e-13);
+  }
+}
+
+class HmcTest : public ::testing::TestWithParam<Location> {};
+
+TEST_P(HmcTest, GaugeForceIsTheDerivativeOfTheAction) {
+  const Geometry geom = Geometry::single_process({4, 4, 4, 4});
+  const GaugeField<double> U = test::rough_gauge(geom, GetParam());
+  for (const char* action : {"wilson", "symanzik", "iwasaki", "dbw2"}) {
+    GaugeMonomial m(GaugeAction::from_name(action, 5.6));
+    expect_force_is_derivative(m, U, 1e-6);
+  }
+}
+
+TEST_P(HmcTest, FermionForceIsTheDerivativeOfTheAction) {
+  const Geometry geom = Geometry::single_process({4, 4, 4, 4});
+  const GaugeField<double> U = test::rough_gauge(geom, GetParam());
+  SolverParams solver;
+  solver.tolerance = 1e-13;
+  for (double mu : {0.0, 0.2}) {
+    WilsonParams w;
+    w.kappa = 0.12;
+    w.mu = mu;  // default boundary: antiperiodic in t, so the force's boundary phases are exercised
+    TwoFlavourMonomial m(w, solver, 0);
+    m.refresh(U, 11, 3);
+    EXPECT_GT(m.action(U), 0);
+    expect_force_is_derivative(m, U, 1e-6);
+  }
+}
+
+std::vector<std::unique_ptr<Monomial>> gauge_and_fermion(double beta, double kappa, double tol, int gauge_level) {
+  std::vector<std::unique_ptr<Monomial>> ms;
+  ms.push_back(std::make_unique<GaugeMonomial>(GaugeAction::from_name("wilson", beta)));
+  ms.back()->level = gauge_level;
+  if (kappa > 0) {
+    WilsonParams w;
+    w.kappa = kappa;
+    SolverParams s;
+    s.tolerance = tol;
+    ms.push_back(std::make_unique<TwoFlavourMonomial>(w, s, 0));
+  }
+  return ms;
+}
+
+TEST_P(HmcTest, IntegratorsAreReversible) {
+  const Geometry geom = Geometry::single_process({4, 4, 4, 4});
+  const GaugeField<double> U = test::rough_gauge(geom, GetParam(), 17, 5.6);
+  for (IntegratorType t : {IntegratorType::Leapfrog, IntegratorType::Omelyan2, IntegratorType::Omelyan4}) {
+    IntegratorParams ip;
+    ip.type = t;
+    ip.tau = 0.5;
+    ip.steps = {3, 2};  // fermion on level 0, gauge on level 1
+    Hmc hmc(gauge_and_fermion(5.6, 0.12, 1e-14, 1), ip, 7);
+    const ReversibilityResult r = hmc.reversibility(U, 1);
+    std::cout << "  [" << to_string(GetParam()) << "] " << integrator_type_name(t) << ": H0 " << r.H0
+              << ", |dH| after forward + backward " << std::abs(r.dH) << ", max link difference " << r.max_link_diff
+              << "\n";
+    EXPECT_LT(std::abs(r.dH), 1e-10 * r.H0) << integrator_type_name(t);
+    EXPECT_LT(r.max_link_diff, 1e-12) << integrator_type_name(t);
+  }
+}
+
+// dH of one trajectory (fixed start and momenta) against the step size: |dH| ~ h^2 (leapfrog,
+// omelyan2) and h^4 (omelyan4); the slope of log|dH| against log h from a least-squares fit.
+TEST_P(HmcTest, EnergyViolationScalesWithTheOrderOfTheIntegrator) {
+  const Geometry geom = Geometry::single_process({4, 4, 4, 4});
+  const GaugeField<double> U = test::rough_gauge(geom, GetParam(), 23, 5.7);
+  struct Case {
+    IntegratorType type;
+    double order;
+    std::vector<int> steps;
+  };
+  const Case cases[] = {{IntegratorType::Leapfrog, 2, {8, 16, 32}},
+                        {IntegratorType::Omelyan2, 2, {4, 8, 16}},
+                        {IntegratorType::Omelyan4, 4, {3, 6, 12}}};
+  for (const Case& c : cases) {
+    std::vector<double> lh, ld;
+    std::string line;
+    for (int n : c.steps) {
+      IntegratorParams ip;
+      ip.type = c.type;
+      ip.tau = 1.0;
+      ip.steps = {n};
+      Hmc hmc(gauge_and_fermion(5.7, 0.0, 0, 0), ip, 9);
+      GaugeField<double> V = U.clone(GetParam());
+      const TrajectoryResult r = hmc.trajectory(V, 4, false);
+      lh.push_back(std::log(1.0 / n));
+      ld.push_back(std::log(std::abs(r.dH)));
+      line += " n=" + std::to_string(n) + ": dH=" + std::to_string(r.dH);
+    }
+    // least-squares slope
+    double mx = 0, my = 0;
+    for (std::size_t i = 0; i < lh.size(); ++i) mx += lh[i] / lh.size(), my += ld[i] / ld.size();
+    double sxy = 0, sxx = 0;
+    for (std::size_t i = 0; i < lh.size(); ++i) sxy += (lh[i] - mx) * (ld[i] - my), sxx += (lh[i] - mx) * (lh[i] - mx);
+    const double slope = sxy / sxx;
+    std::cout << "  [" << to_string(GetParam()) << "] " << integrator_type_name(c.type) << ":" << line
+              << "; fit |dH| ~ h^" << slope << "\n";
+    EXPECT_NEAR(slope, c.order, 0.25) << integrator_type_name(c.type);
+  }
+}
+
+// <exp(-dH)> = 1 (Creutz's equality) over a short pure-gauge chain, within three standard errors.
+TEST_P(HmcTest, ExpMinusDeltaHAveragesToOne) {
+  const Geometry geom = Geometry::single_process({4, 4, 4, 4});
+  GaugeField<double> U = test::rough_gauge(geom, GetParam(), 29, 5.7);
+  IntegratorParams ip;
+  ip.type = IntegratorType::Omelyan2;
+  ip.steps = {4};
+  Hmc hmc(gauge_and_fermion(5.7, 0.0, 0, 0), ip, 13);
+  std::vector<double> e;
+  int accepted = 0;
+  for (std::uint32_t n = 0; n < 120; ++n) {
+    const TrajectoryResult r = hmc.trajectory(U, n);
+    if (n >= 20) e.push_back(std::exp(-r.dH));
+    accepted += r.accepted;
+  }
+  double mean = 0, var = 0;
+  for (double x : e) mean += x / double(e.size());
+  for (double x : e) var += (x - mean) * (x - mean) / double(e.size() - 1);
+  const double err = std::sqrt(var / double(e.size()));
+  std::cout << "  [" << to_string(GetParam()) << "] <exp(-dH)> = " << mean << " +- " << err << ", acceptance "
+            << accepted / 120.0 << "\n";
+  EXPECT_NEAR(mean, 1.0, 3 * err + 1e-3);
+  EXPECT_GT(accepted, 60);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, HmcTest, ::testing::ValuesIn(test::locations()),
+                         [](const auto& info) { return std::string(to_string(info.param)); });
+
+// The same trajectory on host and device: dH and the links agree to rounding.
+TEST(Hmc, HostAndDeviceAgree) {
+  if (!device_available()) GTEST_SKIP() << "no CUDA device: " << device_description();
+  const Geometry geom = Geometry::single_process({8, 8, 8, 8});
+  GaugeField<double> Uh = test::rough_gauge(geom, Location::Host, 17, 5.6);
+  GaugeField<double> Ud = Uh.clone(Location::Device);
+  IntegratorParams ip;
+  ip.steps = {4, 2};
+  Hmc h(gauge_and_fermion(5.6, 0.12, 1e-12, 1), ip, 3), d(gauge_and_fermion(5.6, 0.12, 1e-12, 1), ip, 3);
+  const TrajectoryResult rh = h.trajectory(Uh, 0, false), rd = d.trajectory(Ud, 0, false);
+  EXPECT_NEAR(rh.H0, rd.H0, 1e-10 * rh.H0);
+  EXPECT_NEAR(rh.dH, rd.dH, 1e-7 * rh.H0);
+  const LexicographicGauge a = to_lexicographic(Uh), b = to_lexicographic(Ud);
+  double diff = 0;
+  for (std::int64_t i = 0; i < geom.volume(); ++i)
+    for (int mu = 0; mu < 4; ++mu) diff = std::max(diff, test::max_abs_diff(a(i, mu), b(i, mu)));
+  EXPECT_LT(diff, 1e-9);
+}
+
+}  // namespace
+}  // namespace lqcd
