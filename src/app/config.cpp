@@ -35,8 +35,14 @@ toml::table parse_text(const std::string& text, const std::string& source) {
 
 }  // namespace
 
-Config::Config(std::vector<KeySpec> schema, std::string command)
-    : schema_(std::move(schema)), command_(std::move(command)) {
+Config::Config(std::vector<KeySpec> schema, std::string command, std::vector<RepeatedSection> repeated)
+    : schema_(std::move(schema)), repeated_(std::move(repeated)), command_(std::move(command)) {
+  for (const RepeatedSection& r : repeated_) {
+    const toml::table d = parse_text(r.default_entries, "built-in defaults of " + command_);
+    entries_[r.name] = {};
+    if (const toml::array* a = d[r.name].as_array())
+      for (const toml::node& e : *a) entries_[r.name].push_back(*e.as_table());
+  }
   std::string text;
   for (const KeySpec& k : schema_) {
     // Every key lives in a [section]; build one small document per key so they merge in any order.
@@ -59,9 +65,34 @@ void Config::merge_file(const std::filesystem::path& file) {
 }
 
 void Config::merge_text(const std::string& text, const std::string& source) {
-  const toml::table user = parse_text(text, source);
+  merge_table(parse_text(text, source), source);
+}
+
+const RepeatedSection* Config::repeated(const std::string& name) const {
+  for (const RepeatedSection& r : repeated_)
+    if (r.name == name) return &r;
+  return nullptr;
+}
+
+void Config::merge_table(const toml::table& user, const std::string& source) {
   for (const auto& [sec_key, sec_node] : user) {
     const std::string sec(sec_key.str());
+    if (const RepeatedSection* r = repeated(sec)) {
+      const toml::array* a = sec_node.as_array();
+      if (!a || !a->is_array_of_tables())
+        fail("{}: {}: expected [[{}]] tables (an array of tables)", source, sec, sec);
+      std::vector<toml::table> given;
+      for (std::size_t k = 0; k < a->size(); ++k) {
+        // Each entry is checked against the section's keys by a Config of its own.
+        Config entry(r->schema, command_);
+        toml::table wrapped;
+        wrapped.insert(sec, *a->get(k)->as_table());
+        entry.merge_table(wrapped, fmt::format("{} [[{}]] {}", source, sec, k + 1));
+        given.push_back(*entry.values_[sec].as_table());
+      }
+      entries_[sec] = std::move(given);
+      continue;
+    }
     const toml::table* sec_table = sec_node.as_table();
     const toml::table* defaults = values_[sec].as_table();
     if (!sec_table || !defaults) {
@@ -150,21 +181,44 @@ bool Config::is_set(const std::string& path) const {
   return false;
 }
 
+std::vector<Config> Config::entries(const std::string& name) const {
+  const RepeatedSection* r = repeated(name);
+  if (!r) fail("internal: lqcd {} reads the undeclared repeated section {}", command_, name);
+  std::vector<Config> out;
+  const auto& given = entries_.at(name);
+  for (std::size_t k = 0; k < given.size(); ++k) {
+    Config entry(r->schema, command_);
+    toml::table wrapped;
+    wrapped.insert(name, given[k]);
+    entry.merge_table(wrapped, fmt::format("{} [[{}]] {}", source_, name, k + 1));
+    out.push_back(std::move(entry));
+  }
+  return out;
+}
+
 std::string Config::to_toml(bool with_help) const {
   std::ostringstream out;
   std::string current;
+  auto write_key = [&](const KeySpec& k, const toml::node& n) {
+    std::ostringstream value;
+    n.visit([&](const auto& v) { value << v; });
+    std::string line = fmt::format("{} = {}", key_of(k.path), value.str());
+    if (with_help) line = fmt::format("{:<34} # {}", line, k.help);
+    out << line << "\n";
+  };
   for (const KeySpec& k : schema_) {
     const std::string sec = section_of(k.path);
     if (sec != current) {
       out << (current.empty() ? "" : "\n") << "[" << sec << "]\n";
       current = sec;
     }
-    std::ostringstream value;
-    node(k.path).visit([&](const auto& n) { value << n; });
-    std::string line = fmt::format("{} = {}", key_of(k.path), value.str());
-    if (with_help) line = fmt::format("{:<34} # {}", line, k.help);
-    out << line << "\n";
+    write_key(k, node(k.path));
   }
+  for (const RepeatedSection& r : repeated_)
+    for (const Config& e : entries(r.name)) {
+      out << "\n[[" << r.name << "]]\n";
+      for (const KeySpec& k : r.schema) write_key(k, e.node(k.path));
+    }
   return out.str();
 }
 

@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -20,9 +21,17 @@ struct KeySpec {
   std::string help;
 };
 
+// A repeated section ([[name]] arrays of tables, e.g. [[monomial]]): the keys of one entry (paths
+// "name.key"), and the entries used when the input gives none (TOML text of [[name]] tables).
+struct RepeatedSection {
+  std::string name;
+  std::vector<KeySpec> schema;
+  std::string default_entries;
+};
+
 class Config {
  public:
-  Config(std::vector<KeySpec> schema, std::string command);
+  Config(std::vector<KeySpec> schema, std::string command, std::vector<RepeatedSection> repeated = {});
 
   // Overrides defaults with a TOML file / text; throws lqcd::Error on syntax errors, unknown keys
   // and type mismatches (naming `source` and the key).
@@ -40,6 +49,10 @@ class Config {
   // True where the value differs from the built-in default (for keys whose default means "not set").
   bool is_set(const std::string& path) const;
 
+  // The entries of a repeated section, each a Config of the entry's keys ("monomial.kappa"), with
+  // the entry's defaults filled in and a source naming the entry ("run.toml [[monomial]] 2").
+  std::vector<Config> entries(const std::string& name) const;
+
   // Where the values came from, for error messages: "run.toml" or "defaults".
   const std::string& source() const { return source_; }
   // "run.toml: heatbath.sweeps: <what>" as an lqcd::Error.
@@ -50,7 +63,11 @@ class Config {
 
  private:
   const toml::node& node(const std::string& path) const;
+  void merge_table(const toml::table& user, const std::string& source);
+  const RepeatedSection* repeated(const std::string& name) const;
   std::vector<KeySpec> schema_;
+  std::vector<RepeatedSection> repeated_;
+  std::map<std::string, std::vector<toml::table>> entries_;  // per repeated section, as given
   std::string command_;
   toml::table values_;
   std::string source_ = "defaults";

@@ -7,6 +7,7 @@
 #include "app/device_choice.hpp"
 #include "app/observables_json.hpp"
 #include "app/output.hpp"
+#include "app/run_files.hpp"
 #include "app/version.hpp"
 #include "comm/process_grid.hpp"
 #include "core/error.hpp"
@@ -117,53 +118,7 @@ io::WriteOptions write_options(const HeatbathInput& in, const GaugeObservables& 
   return w;
 }
 
-void save(const std::filesystem::path& file, const std::string& format, const LexicographicGauge& lex,
-          const io::WriteOptions& w) {
-  if (format == "nersc") io::write_nersc(file, lex, w);
-  else if (format == "openqcd") io::write_openqcd(file, lex, w);
-  else io::write_ildg(file, lex, w);
-}
-
 std::string checkpoint_path(const HeatbathInput& in) { return in.prefix + ".checkpoint.ildg"; }
-
-// The sweep a checkpoint was written after, once its physics parameters are checked against the input.
-int read_checkpoint(const HeatbathInput& in, GaugeField<double>& U) {
-  const std::string file = checkpoint_path(in);
-  if (!std::filesystem::exists(file))
-    fail("{}: no checkpoint to resume from (set output.checkpoint_every and run without --resume first)", file);
-  LoadPolicy policy;
-  policy.location = U.location();
-  policy.expected_dims = in.dims;
-  LoadedConfiguration c = load_configuration(file, policy);
-  auto meta = [&](const std::string& key) {
-    const auto it = c.info.metadata.find(key);
-    if (it == c.info.metadata.end()) fail("{}: not an lqcd heatbath checkpoint (no {} record)", file, key);
-    return it->second;
-  };
-  const std::pair<std::string, std::string> expected[] = {
-      {"lqcd.action", in.action.name()}, {"lqcd.beta", fmt::format("{:.17g}", in.action.beta)},
-      {"lqcd.seed", std::to_string(in.seed)}};
-  for (const auto& [key, value] : expected)
-    if (meta(key) != value)
-      fail("{}: checkpoint was written with {} = {}, but the input has {}; resuming would not continue the same "
-           "Markov chain",
-           file, key, meta(key), value);
-  U.copy_from(c.field);
-  return std::stoi(meta("lqcd.sweep"));
-}
-
-// Drops records of sweeps after `sweep` (written after the checkpoint by a run that then stopped).
-void truncate_jsonl(const std::filesystem::path& file, int sweep) {
-  std::ifstream in(file);
-  if (!in) return;
-  std::string kept, line;
-  while (std::getline(in, line)) {
-    const auto j = nlohmann::json::parse(line, nullptr, false);
-    if (!j.is_discarded() && j.contains("sweep") && j["sweep"].get<int>() <= sweep) kept += line + "\n";
-  }
-  in.close();
-  std::ofstream(file, std::ios::trunc) << kept;
-}
 
 }  // namespace
 
@@ -182,8 +137,15 @@ int run_heatbath(const HeatbathCommandOptions& opt) {
   GaugeField<double> U(geom, loc);
   int done = 0;
   if (opt.resume) {
-    done = read_checkpoint(in, U);
-    truncate_jsonl(in.prefix + ".jsonl", done);
+    const auto meta = read_checkpoint(checkpoint_path(in), U,
+                                      {{"lqcd.action", in.action.name()},
+                                       {"lqcd.beta", fmt::format("{:.17g}", in.action.beta)},
+                                       {"lqcd.seed", std::to_string(in.seed)}},
+                                      "heatbath");
+    const auto sweep = meta.find("lqcd.sweep");
+    if (sweep == meta.end()) fail("{}: not an lqcd heatbath checkpoint (no lqcd.sweep record)", checkpoint_path(in));
+    done = std::stoi(sweep->second);
+    truncate_jsonl(in.prefix + ".jsonl", "sweep", done);
   } else if (in.start == "hot") {
     set_hot_gauge(U, in.seed);
   } else {
@@ -234,10 +196,10 @@ int run_heatbath(const HeatbathCommandOptions& opt) {
         const LexicographicGauge lex = to_lexicographic(U);
         if (save_config) {
           const std::string file = fmt::format("{}.{:06d}.{}", in.prefix, n, in.format);
-          save(file, in.format, lex, write_options(in, o, n, in.precision));
+          save_configuration(file, in.format, lex, write_options(in, o, n, in.precision));
           log.line("# saved {}", file);
         }
-        if (checkpoint) save(checkpoint_path(in), "ildg", lex, write_options(in, o, n, 64));
+        if (checkpoint) save_configuration(checkpoint_path(in), "ildg", lex, write_options(in, o, n, 64));
       }
     }
     const double elapsed = clock.seconds(), rate = (n - done) / elapsed;

@@ -7,6 +7,7 @@
 #include "app/bench_command.hpp"
 #include "app/convert_command.hpp"
 #include "app/heatbath_command.hpp"
+#include "app/hmc_command.hpp"
 #include "app/measure_command.hpp"
 #include "app/propagator_command.hpp"
 #include "app/spectrum_command.hpp"
@@ -54,6 +55,20 @@ int main(int argc, char** argv) {
   convert->add_option("--precision", cv.precision, "32 | 64 bits per real (default: as stored in the input)");
   convert->add_flag("--force", cv.force, "replace an existing output file");
 
+  HmcCommandOptions hm;
+  CLI::App* hmc = app.add_subcommand(
+      "hmc",
+      "Dynamical-fermion ensemble by Hybrid Monte Carlo (gauge + two-flavour Wilson or twisted-mass quarks,\n"
+      "even-odd preconditioned; nested leapfrog / Omelyan integrators). Without INPUT: a short Nf = 2 run on 8^4.\n"
+      "Writes PREFIX.log, PREFIX.jsonl (one object per trajectory: dH, accepted, plaquette, ...) and configurations.");
+  hmc->add_option("input", hm.input, "TOML input file (lqcd hmc --print-config shows every key)")
+      ->check(CLI::ExistingFile);
+  hmc->add_flag("--print-config", hm.print_config, "print the full input with every key, its value and help");
+  hmc->add_flag("--resume", hm.resume, "continue from PREFIX.checkpoint.ildg exactly as if never stopped");
+  hmc->add_flag("--force", hm.force, "with --resume: accept a checkpoint written with other physics parameters");
+  hmc->add_option("--device", hm.device, "auto | cpu | gpu")->capture_default_str();
+  hmc->add_flag("-q,--quiet", hm.quiet, "no log on stdout and no progress line (files are still written)");
+
   PropagatorCommandOptions pr;
   CLI::App* propagator = app.add_subcommand(
       "propagator",
@@ -99,6 +114,7 @@ int main(int argc, char** argv) {
     if (*heatbath) return run_heatbath(hb);
     if (*measure) return run_measure(ms);
     if (*convert) return run_convert(cv);
+    if (*hmc) return run_hmc(hm);
     if (*propagator) return run_propagator(pr);
     if (*spectrum) return run_spectrum(sp);
     if (*bench) return run_bench(bn);

@@ -5,6 +5,9 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include <sys/wait.h>
 
@@ -38,6 +41,14 @@ inline CommandResult run_lqcd(const std::string& args, const std::filesystem::pa
   r.out = read_text(out);
   r.err = read_text(err);
   return r;
+}
+
+// One JSON object per line (the JSON-lines outputs).
+inline std::vector<nlohmann::json> read_jsonl(const std::filesystem::path& p) {
+  std::vector<nlohmann::json> v;
+  std::istringstream in(read_text(p));
+  for (std::string line; std::getline(in, line);) v.push_back(nlohmann::json::parse(line));
+  return v;
 }
 
 inline int count_lines(const std::string& s) {

@@ -24,12 +24,7 @@ seed = 99
 prefix = "out/run"
 )";
 
-std::vector<nlohmann::json> read_jsonl(const std::filesystem::path& p) {
-  std::vector<nlohmann::json> v;
-  std::istringstream in(test::read_text(p));
-  for (std::string line; std::getline(in, line);) v.push_back(nlohmann::json::parse(line));
-  return v;
-}
+using test::read_jsonl;
 
 TEST(HeatbathCommand, PrintConfigShowsEveryKeyAndReadsBack) {
   test::TempDir dir;
@@ -140,7 +135,7 @@ TEST(Cli, VersionAndHelp) {
   const auto v = run_lqcd("--version", dir.path());
   EXPECT_EQ(v.exit_code, 0);
   EXPECT_NE(v.out.find("lqcd " LQCD_VERSION), std::string::npos);
-  for (const char* sub : {"heatbath", "measure", "convert", "bench"}) {
+  for (const char* sub : {"heatbath", "hmc", "measure", "convert", "propagator", "spectrum", "bench"}) {
     const auto h = run_lqcd(std::string(sub) + " --help", dir.path());
     EXPECT_EQ(h.exit_code, 0) << sub;
     EXPECT_NE(h.out.find("Usage"), std::string::npos) << sub;

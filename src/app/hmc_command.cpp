@@ -1,0 +1,311 @@
+#include "app/hmc_command.hpp"
+
+#include <cmath>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include <fmt/ranges.h>
+
+#include "app/device_choice.hpp"
+#include "app/observables_json.hpp"
+#include "app/output.hpp"
+#include "app/run_files.hpp"
+#include "app/version.hpp"
+#include "comm/process_grid.hpp"
+#include "core/error.hpp"
+#include "core/timer.hpp"
+#include "dirac/dirac_operator_factory.hpp"
+#include "gauge/observables.hpp"
+#include "gauge/updates.hpp"
+#include "hmc/gauge_monomial.hpp"
+#include "hmc/hmc.hpp"
+#include "hmc/two_flavour_monomial.hpp"
+#include "measure/statistics.hpp"
+
+namespace lqcd::app {
+
+std::vector<KeySpec> hmc_schema() {
+  return {
+      {"lattice.dims", "[8, 8, 8, 8]", "extents (x, y, z, t), even"},
+      {"gauge.beta", "5.6", "coupling beta = 6/g^2 of the gauge monomial"},
+      {"gauge.action", "\"wilson\"", "wilson | symanzik | iwasaki | dbw2"},
+      {"integrator.type", "\"omelyan2\"", "leapfrog | omelyan2 (2nd-order minimal norm) | omelyan4 (4th order)"},
+      {"integrator.tau", "1.0", "trajectory length"},
+      {"integrator.steps", "[6, 3]", "steps per level, outermost (level 0) first; each level nests in the one above"},
+      {"hmc.trajectories", "5", "trajectories after thermalization"},
+      {"hmc.thermalization", "5", "trajectories before averages start and configurations are saved"},
+      {"hmc.accept_thermalization", "true",
+       "accept every thermalization trajectory (no Metropolis step): moves a cold or hot start towards equilibrium; "
+       "trajectories after thermalization always use the accept/reject step"},
+      {"hmc.seed", "12345", "seed of the counter-based random numbers (momenta, pseudofermions, accept/reject)"},
+      {"hmc.start", "\"cold\"", "cold (unit links) | hot (Haar-random links)"},
+      {"hmc.reversibility_check", "false",
+       "also integrate each trajectory forward, flip the momenta and back: reports |dH| and the link difference"},
+      {"solver.tolerance", "1e-10", "CG on M^dag M in the fermion actions and forces: true relative residual"},
+      {"solver.max_iterations", "10000", "a force whose solve does not converge aborts the run (no wrong force)"},
+      {"output.prefix", "\"lqcd-hmc\"", "PREFIX.log, PREFIX.jsonl, PREFIX.NNNNNN.<format>, PREFIX.checkpoint.ildg"},
+      {"output.format", "\"ildg\"", "ildg | nersc | openqcd: format of saved configurations"},
+      {"output.precision", "64", "32 | 64 bits per real in saved configurations (openqcd: 64 only)"},
+      {"output.save_every", "0", "save a configuration every N trajectories after thermalization (0: never)"},
+      {"output.checkpoint_every", "0", "checkpoint every N trajectories and at the end, for --resume (0: never)"},
+  };
+}
+
+std::vector<RepeatedSection> hmc_repeated_sections() {
+  return {{"monomial",
+           {{"monomial.type", "\"gauge\"",
+             "gauge | wilson | twisted_mass (two flavours, even-odd); clover, hasenbusch_ratio, rational: not yet"},
+            {"monomial.kappa", "0.12", "fermions: hopping parameter kappa = 1/(2 m0 + 8)"},
+            {"monomial.mu", "0.0", "twisted_mass: twisted mass mu (mass form)"},
+            {"monomial.level", "0", "integration level (0 = outermost, largest step)"}},
+           "[[monomial]]\ntype = \"gauge\"\nlevel = 1\n[[monomial]]\ntype = \"wilson\"\nkappa = 0.12\nlevel = 0\n"}};
+}
+
+namespace {
+
+struct HmcInput {
+  Dims dims{};
+  GaugeAction action;
+  IntegratorParams integrator;
+  int trajectories = 0, thermalization = 0;
+  std::uint64_t seed = 0;
+  std::string start;
+  bool reversibility = false, accept_thermalization = true;
+  SolverParams solver;
+  std::string prefix, format;
+  int precision = 64, save_every = 0, checkpoint_every = 0;
+  std::string physics;  // the monomials and the gauge action in one line: checked on --resume
+};
+
+int bounded(const Config& c, const std::string& key, std::int64_t lo, std::int64_t hi) {
+  const std::int64_t v = c.integer(key);
+  if (v < lo || v > hi) c.fail_key(key, fmt::format("expected an integer in [{}, {}], got {}", lo, hi, v));
+  return int(v);
+}
+
+double positive(const Config& c, const std::string& key) {
+  const double v = c.real(key);
+  if (!(v > 0) || !std::isfinite(v)) c.fail_key(key, fmt::format("expected a positive number, got {}", v));
+  return v;
+}
+
+HmcInput read_input(const Config& c) {
+  HmcInput in;
+  const std::vector<std::int64_t> d = c.integers("lattice.dims");
+  if (d.size() != 4) c.fail_key("lattice.dims", fmt::format("expected 4 extents [x, y, z, t], got {}", d.size()));
+  for (int mu = 0; mu < 4; ++mu) {
+    if (d[mu] < 2 || d[mu] > 4096 || d[mu] % 2)
+      c.fail_key("lattice.dims", fmt::format("extent {} in direction {} must be even and in [2, 4096]", d[mu], "xyzt"[mu]));
+    in.dims[mu] = int(d[mu]);
+  }
+  try {
+    in.action = GaugeAction::from_name(c.string("gauge.action"), positive(c, "gauge.beta"));
+    in.integrator.type = integrator_type_from_name(c.string("integrator.type"));
+  } catch (const Error& e) {
+    fail("{}: {}", c.source(), e.what());
+  }
+  in.integrator.tau = positive(c, "integrator.tau");
+  in.integrator.steps.clear();
+  for (std::int64_t n : c.integers("integrator.steps")) {
+    if (n < 1 || n > 100000) c.fail_key("integrator.steps", fmt::format("expected positive step counts, got {}", n));
+    in.integrator.steps.push_back(int(n));
+  }
+  if (in.integrator.steps.empty()) c.fail_key("integrator.steps", "expected at least one level, e.g. [10]");
+  in.trajectories = bounded(c, "hmc.trajectories", 0, 1 << 30);
+  in.thermalization = bounded(c, "hmc.thermalization", 0, 1 << 30);
+  in.seed = std::uint64_t(bounded(c, "hmc.seed", 0, std::int64_t(1) << 30));
+  in.start = c.string("hmc.start");
+  if (in.start != "hot" && in.start != "cold")
+    c.fail_key("hmc.start", fmt::format("expected \"hot\" or \"cold\", got \"{}\"", in.start));
+  in.reversibility = c.boolean("hmc.reversibility_check");
+  in.accept_thermalization = c.boolean("hmc.accept_thermalization");
+  in.solver.tolerance = positive(c, "solver.tolerance");
+  if (in.solver.tolerance >= 1) c.fail_key("solver.tolerance", "expected a number in (0, 1)");
+  in.solver.max_iterations = bounded(c, "solver.max_iterations", 1, 100000000);
+  in.prefix = c.string("output.prefix");
+  in.format = c.string("output.format");
+  if (in.format != "ildg" && in.format != "nersc" && in.format != "openqcd")
+    c.fail_key("output.format", fmt::format("expected \"ildg\", \"nersc\" or \"openqcd\", got \"{}\"", in.format));
+  in.precision = int(c.integer("output.precision"));
+  if (in.precision != 32 && in.precision != 64) c.fail_key("output.precision", "expected 32 or 64");
+  if (in.format == "openqcd" && in.precision != 64)
+    c.fail_key("output.precision", "the openqcd format stores 64-bit reals only");
+  in.save_every = bounded(c, "output.save_every", 0, 1 << 30);
+  in.checkpoint_every = bounded(c, "output.checkpoint_every", 0, 1 << 30);
+  return in;
+}
+
+// The monomials of the input, checked; `physics` gets their one-line description.
+std::vector<std::unique_ptr<Monomial>> make_monomials(const Config& c, HmcInput& in) {
+  std::vector<std::unique_ptr<Monomial>> ms;
+  std::uint32_t stream = 0;
+  int gauge = 0;
+  for (const Config& m : c.entries("monomial")) {
+    const std::string type = m.string("monomial.type");
+    const int level = int(m.integer("monomial.level"));
+    if (level < 0 || level >= int(in.integrator.steps.size()))
+      m.fail_key("monomial.level", fmt::format("level {} has no entry in integrator.steps (levels 0..{})", level,
+                                               in.integrator.steps.size() - 1));
+    if (type == "gauge") {
+      ms.push_back(std::make_unique<GaugeMonomial>(in.action));
+      ++gauge;
+    } else if (type == "wilson" || type == "twisted_mass") {
+      WilsonParams w;
+      w.kappa = m.real("monomial.kappa");
+      w.mu = m.real("monomial.mu");
+      if (!(w.kappa > 0) || !std::isfinite(w.kappa))
+        m.fail_key("monomial.kappa", fmt::format("expected a positive number, got {}", w.kappa));
+      if (!std::isfinite(w.mu)) m.fail_key("monomial.mu", "expected a finite number");
+      if (type == "wilson" && w.mu != 0) m.fail_key("monomial.mu", "a twisted mass needs type = \"twisted_mass\"");
+      if (type == "twisted_mass" && w.mu == 0) m.fail_key("monomial.mu", "type = \"twisted_mass\" needs mu != 0");
+      ms.push_back(std::make_unique<TwoFlavourMonomial>(w, in.solver, stream++));
+    } else if (type == "clover" || type == "hasenbusch_ratio" || type == "rational") {
+      m.fail_key("monomial.type", fmt::format("\"{}\" is not implemented in this version (available: gauge, wilson, "
+                                              "twisted_mass)",
+                                              type));
+    } else {
+      m.fail_key("monomial.type", fmt::format("expected \"gauge\", \"wilson\" or \"twisted_mass\", got \"{}\"", type));
+    }
+    ms.back()->level = level;
+    in.physics += (in.physics.empty() ? "" : "; ") + fmt::format("{} @ level {}", ms.back()->name(), level);
+  }
+  if (gauge != 1) fail("{}: expected exactly one [[monomial]] with type = \"gauge\" (got {})", c.source(), gauge);
+  return ms;
+}
+
+io::WriteOptions write_options(const HmcInput& in, const GaugeObservables& o, long trajectory, int precision) {
+  io::WriteOptions w;
+  w.precision_bits = precision;
+  w.plaquette = o.plaquette;
+  w.link_trace = o.link_trace;
+  w.metadata = {{"lqcd.program", version_string()},
+                {"lqcd.run", "hmc"},
+                {"lqcd.physics", in.physics},
+                {"lqcd.seed", std::to_string(in.seed)},
+                {"lqcd.trajectory", std::to_string(trajectory)},
+                {"lqcd.dims", dims_string(in.dims)}};
+  return w;
+}
+
+}  // namespace
+
+int run_hmc(const HmcCommandOptions& opt) {
+  Config config(hmc_schema(), "hmc", hmc_repeated_sections());
+  if (!opt.input.empty()) config.merge_file(opt.input);
+  if (opt.print_config) {
+    std::cout << config.to_toml();
+    return 0;
+  }
+  HmcInput in = read_input(config);
+  std::vector<std::unique_ptr<Monomial>> monomials = make_monomials(config, in);
+  const Location loc = choose_location(opt.device);
+  prepare_output_prefix(in.prefix, "output.prefix");
+  const Geometry geom = ProcessGrid::single().decompose(in.dims, "lattice.dims");
+  GaugeField<double> U(geom, loc);
+  const std::string checkpoint = in.prefix + ".checkpoint.ildg";
+  long done = 0;
+  if (opt.resume) {
+    std::vector<std::pair<std::string, std::string>> expected = {{"lqcd.seed", std::to_string(in.seed)}};
+    if (!opt.force) expected.push_back({"lqcd.physics", in.physics});
+    const auto meta = read_checkpoint(checkpoint, U, expected, "hmc");
+    const auto t = meta.find("lqcd.trajectory");
+    if (t == meta.end()) fail("{}: not an lqcd hmc checkpoint (no lqcd.trajectory record)", checkpoint);
+    done = std::stol(t->second);
+    truncate_jsonl(in.prefix + ".jsonl", "trajectory", done);
+  } else if (in.start == "hot") {
+    set_hot_gauge(U, in.seed);
+  } else {
+    set_unit_gauge(U);
+  }
+  Hmc hmc(std::move(monomials), in.integrator, in.seed);
+
+  RunLog log(in.prefix + ".log", opt.resume, opt.quiet);
+  JsonLines jsonl(in.prefix + ".jsonl", opt.resume);
+  const long total = in.thermalization + in.trajectories;
+  log.line("# {}", version_string());
+  log.line("# lqcd hmc: Hybrid Monte Carlo, {} integrator, tau = {}, steps per level {}",
+           integrator_type_name(in.integrator.type), in.integrator.tau, fmt::join(in.integrator.steps, " x "));
+  log.line("# lattice {} (x,y,z,t); monomials: {}", dims_string(in.dims), in.physics);
+  log.line("# backend: {}", loc == Location::Device ? "CUDA, " + device_description() : "CPU (OpenMP)");
+  if (opt.resume) log.line("# resumed from {} after trajectory {}", checkpoint, done);
+  log.line("# conventions: H = sum tr P^2 + S, dH = H(end) - H(start); plaquette = <Re tr U_p>/3 (1 for the unit "
+           "field)");
+  log.line("# input ({}):", config.source());
+  std::istringstream lines(config.to_toml(false));
+  for (std::string l; std::getline(lines, l);) log.line("#   {}", l);
+  log.line("# {:>6} {:>13} {:>4} {:>8} {:>12} {:>9} {:>10} {:>8}", "traj", "dH", "acc", "P_acc", "plaquette",
+           "CG iter", "seconds", "acc.rate");
+
+  std::vector<double> plaquettes, exp_dh;
+  long accepted = 0, counted = 0;
+  ProgressLine progress(!opt.quiet);
+  const Stopwatch clock;
+  for (long n = done; n < total; ++n) {
+    nlohmann::json record;
+    if (in.reversibility) {
+      const ReversibilityResult rv = hmc.reversibility(U, std::uint32_t(n));
+      record["reversibility_dH"] = rv.dH;
+      record["reversibility_max_link_diff"] = rv.max_link_diff;
+      log.line("#   reversibility of trajectory {}: |dH| = {:.3e} (H = {:.6e}), max link difference {:.3e}", n + 1,
+               std::abs(rv.dH), rv.H0, rv.max_link_diff);
+    }
+    const TrajectoryResult r = hmc.trajectory(U, std::uint32_t(n), !(in.accept_thermalization && n < in.thermalization));
+    const GaugeObservables o = gauge_observables(U);
+    const long traj = n + 1;
+    long iterations = 0;
+    nlohmann::json iters = nlohmann::json::object();
+    for (std::size_t k = 0; k < r.solver_iterations.size(); ++k) {
+      iterations += r.solver_iterations[k];
+      if (r.solver_iterations[k] > 0) iters[hmc.monomials()[k]->name()] = r.solver_iterations[k];
+    }
+    if (n >= in.thermalization) {
+      ++counted;
+      accepted += r.accepted;
+      plaquettes.push_back(o.plaquette);
+      exp_dh.push_back(std::exp(-r.dH));
+    }
+    log.line("  {:>6} {:>13.6e} {:>4} {:>8.5f} {:>12.9f} {:>9} {:>10.2f} {:>8.3f}", traj, r.dH, r.accepted ? "yes" : "no",
+             r.acceptance_probability, o.plaquette, iterations, r.seconds,
+             counted ? double(accepted) / double(counted) : 0.0);
+    record.update({{"trajectory", traj},
+                   {"thermalized", n >= in.thermalization},
+                   {"dH", r.dH},
+                   {"exp_minus_dH", std::exp(-r.dH)},
+                   {"accepted", r.accepted},
+                   {"acceptance_probability", r.acceptance_probability},
+                   {"solver_iterations", iters},
+                   {"seconds", r.seconds}});
+    record.update(observables_json(o));
+    jsonl.write(record);
+    const bool save_config = in.save_every > 0 && n >= in.thermalization && (traj - in.thermalization) % in.save_every == 0;
+    const bool write_checkpoint = in.checkpoint_every > 0 && (traj % in.checkpoint_every == 0 || traj == total);
+    if (save_config || write_checkpoint) {
+      const LexicographicGauge lex = to_lexicographic(U);
+      if (save_config) {
+        const std::string file = fmt::format("{}.{:06d}.{}", in.prefix, traj, in.format);
+        save_configuration(file, in.format, lex, write_options(in, o, traj, in.precision));
+        log.line("# saved {}", file);
+      }
+      if (write_checkpoint) save_configuration(checkpoint, "ildg", lex, write_options(in, o, traj, 64));
+    }
+    const double rate = double(traj - done) / clock.seconds();
+    progress.update(fmt::format("[hmc] trajectory {}/{} | {:.3f} s/trajectory | ETA {}", traj, total, 1 / rate,
+                                format_duration(double(total - traj) / rate)));
+  }
+  progress.finish();
+  log.line("# {} trajectories in {}", total - done, format_duration(clock.seconds()));
+  if (counted > 0) {
+    log.line("# acceptance {:.3f} ({} of {} after thermalization)", double(accepted) / double(counted), accepted, counted);
+    const Estimate p = binned_jackknife(plaquettes, default_bin_size(plaquettes.size()));
+    const Estimate e = binned_jackknife(exp_dh, default_bin_size(exp_dh.size()));
+    if (p.bins >= 2)
+      log.line("# plaquette {:.7f} +- {:.7f}, <exp(-dH)> {:.4f} +- {:.4f} (binned jackknife, bins of {})", p.mean,
+               p.error, e.mean, e.error, p.bin_size);
+    else
+      log.line("# plaquette {:.7f}, <exp(-dH)> {:.4f} ({} trajectories: too few for errors)", p.mean, e.mean, counted);
+  }
+  return 0;
+}
+
+}  // namespace lqcd::app

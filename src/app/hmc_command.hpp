@@ -1,0 +1,24 @@
+#pragma once
+// lqcd hmc: dynamical-fermion ensembles by Hybrid Monte Carlo.
+
+#include <string>
+#include <vector>
+
+#include "app/config.hpp"
+
+namespace lqcd::app {
+
+struct HmcCommandOptions {
+  std::string input;  // empty: the built-in default input (a short Nf = 2 Wilson run)
+  std::string device = "auto";
+  bool print_config = false;
+  bool resume = false;
+  bool force = false;  // resume although the checkpoint's physics parameters differ
+  bool quiet = false;
+};
+
+std::vector<KeySpec> hmc_schema();
+std::vector<RepeatedSection> hmc_repeated_sections();
+int run_hmc(const HmcCommandOptions& options);
+
+}  // namespace lqcd::app

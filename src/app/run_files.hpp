@@ -1,0 +1,32 @@
+#pragma once
+// Files of a Markov-chain run shared by lqcd heatbath and lqcd hmc: saved configurations in the chosen
+// format, the checkpoint (an ILDG file whose metadata carries the chain's state and physics
+// parameters) and the JSON-lines history trimmed back to the checkpoint on --resume.
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "fields/gauge_field.hpp"
+#include "io/gauge_file.hpp"
+
+namespace lqcd::app {
+
+// Writes lex as `format` ("ildg", "nersc" or "openqcd"), atomically.
+void save_configuration(const std::filesystem::path& file, const std::string& format, const LexicographicGauge& lex,
+                        const io::WriteOptions& w);
+
+// Loads the checkpoint into U (dims checked) and returns its metadata, after checking that each
+// (key, value) of `expected` is what the checkpoint was written with: resuming with other physics
+// would not continue the same chain. `command` names the program for the error messages.
+std::map<std::string, std::string> read_checkpoint(const std::filesystem::path& file, GaugeField<double>& U,
+                                                   const std::vector<std::pair<std::string, std::string>>& expected,
+                                                   const std::string& command);
+
+// Drops the records whose `key` is above `last` (written after the checkpoint by a run that then
+// stopped); lines without the key are kept.
+void truncate_jsonl(const std::filesystem::path& file, const std::string& key, long last);
+
+}  // namespace lqcd::app
