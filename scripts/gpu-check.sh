@@ -7,11 +7,11 @@
 #   bash ../shared/gpu/fetch-debs.sh            # toml++ as .deb into .deps/
 #   rm -rf .gpu-testdata && cp -r ../shared/testdata .gpu-testdata
 # and run there with .deps and .gpu-testdata carried:  bash scripts/gpu-check.sh "$OUT" [stages]
-# stages (default all): build test bench validate spectrum
+# stages (default all): build test bench validate spectrum hmc
 set -uo pipefail
 out=${1:?usage: gpu-check.sh OUTDIR [build] [test] [bench] [validate]}
 shift
-stages=${*:-build test bench validate spectrum}
+stages=${*:-build test bench validate spectrum hmc}
 mkdir -p "$out"
 cd "$(dirname "$0")/.."
 summary="$out/summary.txt"
@@ -77,5 +77,55 @@ if has spectrum; then
     done
   done
   tail -q -n 25 runs/spectrum_milc8888/*.gpu.single.log >"$out/spectrum.logtail" 2>/dev/null
+fi
+if has hmc; then
+  # Nf = 2 Wilson HMC timing on 16^4 and 32^4, started from a quenched beta = 5.6 heatbath configuration
+  # (200 sweeps): time per trajectory and the share of the fermion solvers.
+  : >"$out/hmc.jsonl"
+  mkdir -p runs/gpu-check
+  for L in 16 32; do
+    cat >runs/gpu-check/q$L.toml <<EOT
+[lattice]
+dims = [$L, $L, $L, $L]
+[gauge]
+beta = 5.6
+[heatbath]
+thermalization = 200
+sweeps = 0
+measure_every = 50
+[output]
+prefix = "runs/gpu-check/q$L"
+checkpoint_every = 200
+EOT
+    "$bin" heatbath runs/gpu-check/q$L.toml --device gpu --quiet 2>>"$summary"
+    cat >runs/gpu-check/hmc$L.toml <<EOT
+[lattice]
+dims = [$L, $L, $L, $L]
+[gauge]
+beta = 5.6
+[integrator]
+type = "omelyan2"
+tau = 1.0
+steps = [8, 4]
+[hmc]
+start = "runs/gpu-check/q$L.checkpoint.ildg"
+thermalization = 1
+trajectories = 2
+[output]
+prefix = "runs/gpu-check/hmc$L"
+[[monomial]]
+type = "gauge"
+level = 1
+[[monomial]]
+type = "wilson"
+kappa = 0.156
+level = 0
+EOT
+    start=$(date +%s)
+    "$bin" hmc runs/gpu-check/hmc$L.toml --device gpu --quiet 2>>"$summary"
+    note "hmc $L^4: exit $? in $(( $(date +%s) - start )) s"
+    cat runs/gpu-check/hmc$L.jsonl >>"$out/hmc.jsonl"
+    tail -4 runs/gpu-check/hmc$L.log | tee -a "$summary"
+  done
 fi
 cat "$summary"

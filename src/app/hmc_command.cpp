@@ -1,6 +1,7 @@
 #include "app/hmc_command.hpp"
 
 #include <cmath>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -21,6 +22,7 @@
 #include "hmc/gauge_monomial.hpp"
 #include "hmc/hmc.hpp"
 #include "hmc/two_flavour_monomial.hpp"
+#include "measure/configuration.hpp"
 #include "measure/statistics.hpp"
 
 namespace lqcd::app {
@@ -39,7 +41,8 @@ std::vector<KeySpec> hmc_schema() {
        "accept every thermalization trajectory (no Metropolis step): moves a cold or hot start towards equilibrium; "
        "trajectories after thermalization always use the accept/reject step"},
       {"hmc.seed", "12345", "seed of the counter-based random numbers (momenta, pseudofermions, accept/reject)"},
-      {"hmc.start", "\"cold\"", "cold (unit links) | hot (Haar-random links)"},
+      {"hmc.start", "\"cold\"", "cold (unit links) | hot (Haar-random links) | a configuration file (verified; dims "
+                                 "must match lattice.dims)"},
       {"hmc.reversibility_check", "false",
        "also integrate each trajectory forward, flip the momenta and back: reports |dH| and the link difference"},
       {"solver.tolerance", "1e-10", "CG on M^dag M in the fermion actions and forces: true relative residual"},
@@ -116,8 +119,9 @@ HmcInput read_input(const Config& c) {
   in.thermalization = bounded(c, "hmc.thermalization", 0, 1 << 30);
   in.seed = std::uint64_t(bounded(c, "hmc.seed", 0, std::int64_t(1) << 30));
   in.start = c.string("hmc.start");
-  if (in.start != "hot" && in.start != "cold")
-    c.fail_key("hmc.start", fmt::format("expected \"hot\" or \"cold\", got \"{}\"", in.start));
+  if (in.start != "hot" && in.start != "cold" && !std::filesystem::is_regular_file(in.start))
+    c.fail_key("hmc.start", fmt::format("expected \"hot\", \"cold\" or an existing configuration file, got \"{}\"",
+                                        in.start));
   in.reversibility = c.boolean("hmc.reversibility_check");
   in.accept_thermalization = c.boolean("hmc.accept_thermalization");
   in.solver.tolerance = positive(c, "solver.tolerance");
@@ -215,8 +219,13 @@ int run_hmc(const HmcCommandOptions& opt) {
     truncate_jsonl(in.prefix + ".jsonl", "trajectory", done);
   } else if (in.start == "hot") {
     set_hot_gauge(U, in.seed);
-  } else {
+  } else if (in.start == "cold") {
     set_unit_gauge(U);
+  } else {
+    LoadPolicy policy;
+    policy.location = loc;
+    policy.expected_dims = in.dims;
+    U.copy_from(load_configuration(in.start, policy).field);
   }
   Hmc hmc(std::move(monomials), in.integrator, in.seed);
 
@@ -238,6 +247,7 @@ int run_hmc(const HmcCommandOptions& opt) {
            "CG iter", "seconds", "acc.rate");
 
   std::vector<double> plaquettes, exp_dh;
+  double seconds = 0, solver_seconds = 0;
   long accepted = 0, counted = 0;
   ProgressLine progress(!opt.quiet);
   const Stopwatch clock;
@@ -259,6 +269,8 @@ int run_hmc(const HmcCommandOptions& opt) {
       iterations += r.solver_iterations[k];
       if (r.solver_iterations[k] > 0) iters[hmc.monomials()[k]->name()] = r.solver_iterations[k];
     }
+    seconds += r.seconds;
+    solver_seconds += r.solver_seconds;
     if (n >= in.thermalization) {
       ++counted;
       accepted += r.accepted;
@@ -275,6 +287,7 @@ int run_hmc(const HmcCommandOptions& opt) {
                    {"accepted", r.accepted},
                    {"acceptance_probability", r.acceptance_probability},
                    {"solver_iterations", iters},
+                   {"solver_seconds", r.solver_seconds},
                    {"seconds", r.seconds}});
     record.update(observables_json(o));
     jsonl.write(record);
@@ -294,7 +307,10 @@ int run_hmc(const HmcCommandOptions& opt) {
                                 format_duration(double(total - traj) / rate)));
   }
   progress.finish();
-  log.line("# {} trajectories in {}", total - done, format_duration(clock.seconds()));
+  log.line("# {} trajectories in {} ({:.3f} s per trajectory; {:.1f}% in the fermion solvers, the rest in forces, "
+           "link updates and actions)",
+           total - done, format_duration(clock.seconds()), seconds / double(std::max(1L, total - done)),
+           seconds > 0 ? 100 * solver_seconds / seconds : 0.0);
   if (counted > 0) {
     log.line("# acceptance {:.3f} ({} of {} after thermalization)", double(accepted) / double(counted), accepted, counted);
     const Estimate p = binned_jackknife(plaquettes, default_bin_size(plaquettes.size()));

@@ -49,7 +49,11 @@ TrajectoryResult Hmc::trajectory(GaugeField<double>& U, std::uint32_t trajectory
   SiteRandom rng(seed_, 0, RngPurpose::Metropolis, 0, trajectory);
   r.accepted = !metropolis || rng.uniform() < r.acceptance_probability;
   if (r.accepted) U = std::move(V);
-  for (auto& m : monomials_) r.solver_iterations.push_back(m->take_iterations());
+  for (auto& m : monomials_) {
+    const Monomial::SolverStats s = m->take_solver_stats();
+    r.solver_iterations.push_back(s.iterations);
+    r.solver_seconds += s.seconds;
+  }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;
 }
@@ -69,7 +73,7 @@ ReversibilityResult Hmc::reversibility(const GaugeField<double>& U, std::uint32_
     for (int mu = 0; mu < 4; ++mu)
       for (int j = 0; j < 3; ++j)
         for (int k = 0; k < 3; ++k) r.max_link_diff = std::max(r.max_link_diff, abs(a(i, mu).m[j][k] - b(i, mu).m[j][k]));
-  for (auto& m : monomials_) m->take_iterations();
+  for (auto& m : monomials_) m->take_solver_stats();
   return r;
 }
 

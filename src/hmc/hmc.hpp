@@ -20,6 +20,7 @@ struct TrajectoryResult {
   double acceptance_probability = 0;  // min(1, exp(-dH))
   bool accepted = false;
   std::vector<long> solver_iterations;  // per monomial, in the order given
+  double solver_seconds = 0;            // all monomials' solves (actions and forces)
   double seconds = 0;
 };
 

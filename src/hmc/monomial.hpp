@@ -23,8 +23,12 @@ class Monomial {
   virtual double action(const GaugeField<double>& U) = 0;
   // F += dS/dU (F^a = d/dw S[e^{i w T^a} U] per link).
   virtual void add_force(const GaugeField<double>& U, MomentumField& F) = 0;
-  // Solver iterations since the last call (fermion monomials; 0 otherwise), for the logs.
-  virtual long take_iterations() { return 0; }
+  // Solver iterations and seconds since the last call (fermion monomials; zero otherwise), for the logs.
+  struct SolverStats {
+    long iterations = 0;
+    double seconds = 0;
+  };
+  virtual SolverStats take_solver_stats() { return {}; }
 
   int level = 0;  // integration level: 0 = outermost (largest step)
 };

@@ -33,7 +33,9 @@ SpinorField<double> TwoFlavourMonomial::solve_normal(const GaugeField<double>& U
   SpinorField<double> X = M.make_field();
   set_zero(X);
   try {
-    iterations_ += solve_hermitian(A, X, *phi, solver_).iterations;
+    const SolverResult r = solve_hermitian(A, X, *phi, solver_);
+    stats_.iterations += r.iterations;
+    stats_.seconds += r.seconds;
   } catch (const SolverError& e) {
     // A force from an unconverged solve would be wrong: the trajectory is aborted instead.
     throw SolverError(fmt::format("{}: {}", name(), e.what()), e.result());
@@ -67,10 +69,10 @@ void TwoFlavourMonomial::add_force(const GaugeField<double>& U, MomentumField& F
   for_each(U.location(), g.volume(), k);
 }
 
-long TwoFlavourMonomial::take_iterations() {
-  const long n = iterations_;
-  iterations_ = 0;
-  return n;
+Monomial::SolverStats TwoFlavourMonomial::take_solver_stats() {
+  const SolverStats s = stats_;
+  stats_ = {};
+  return s;
 }
 
 }  // namespace lqcd

@@ -28,7 +28,7 @@ class TwoFlavourMonomial : public Monomial {
   void refresh(const GaugeField<double>& U, std::uint64_t seed, std::uint32_t trajectory) override;
   double action(const GaugeField<double>& U) override;
   void add_force(const GaugeField<double>& U, MomentumField& F) override;
-  long take_iterations() override;
+  SolverStats take_solver_stats() override;
 
   // The pseudofermion (even sites), set by refresh(); tests may set it directly.
   std::optional<SpinorField<double>> phi;
@@ -40,7 +40,7 @@ class TwoFlavourMonomial : public Monomial {
   WilsonParams params_;
   SolverParams solver_;
   std::uint32_t stream_;
-  long iterations_ = 0;
+  SolverStats stats_;
 };
 
 }  // namespace lqcd
