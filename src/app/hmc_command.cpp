@@ -20,6 +20,7 @@
 #include "gauge/observables.hpp"
 #include "gauge/updates.hpp"
 #include "hmc/gauge_monomial.hpp"
+#include "hmc/hasenbusch_ratio_monomial.hpp"
 #include "hmc/hmc.hpp"
 #include "hmc/two_flavour_monomial.hpp"
 #include "measure/configuration.hpp"
@@ -58,9 +59,13 @@ std::vector<KeySpec> hmc_schema() {
 std::vector<RepeatedSection> hmc_repeated_sections() {
   return {{"monomial",
            {{"monomial.type", "\"gauge\"",
-             "gauge | wilson | twisted_mass (two flavours, even-odd); clover, hasenbusch_ratio, rational: not yet"},
+             "gauge | wilson | clover | twisted_mass (two flavours, even-odd; twisted_mass with csw > 0: twisted "
+             "clover); hasenbusch_ratio (det M(kappa, mu) / det M(kappa2, mu2)); rational: not yet"},
             {"monomial.kappa", "0.12", "fermions: hopping parameter kappa = 1/(2 m0 + 8)"},
             {"monomial.mu", "0.0", "twisted_mass: twisted mass mu (mass form)"},
+            {"monomial.csw", "0.0", "clover (and twisted clover): Sheikholeslami-Wohlert coefficient c_sw"},
+            {"monomial.kappa2", "0.0", "hasenbusch_ratio: kappa of the heavier (denominator) quark; 0: kappa"},
+            {"monomial.mu2", "0.0", "hasenbusch_ratio: twisted mass of the heavier (denominator) quark"},
             {"monomial.level", "0", "integration level (0 = outermost, largest step)"}},
            "[[monomial]]\ntype = \"gauge\"\nlevel = 1\n[[monomial]]\ntype = \"wilson\"\nkappa = 0.12\nlevel = 0\n"}};
 }
@@ -154,22 +159,41 @@ std::vector<std::unique_ptr<Monomial>> make_monomials(const Config& c, HmcInput&
     if (type == "gauge") {
       ms.push_back(std::make_unique<GaugeMonomial>(in.action));
       ++gauge;
-    } else if (type == "wilson" || type == "twisted_mass") {
+    } else if (type == "wilson" || type == "clover" || type == "twisted_mass" || type == "hasenbusch_ratio") {
       WilsonParams w;
       w.kappa = m.real("monomial.kappa");
       w.mu = m.real("monomial.mu");
+      const double csw = m.real("monomial.csw");
       if (!(w.kappa > 0) || !std::isfinite(w.kappa))
         m.fail_key("monomial.kappa", fmt::format("expected a positive number, got {}", w.kappa));
       if (!std::isfinite(w.mu)) m.fail_key("monomial.mu", "expected a finite number");
-      if (type == "wilson" && w.mu != 0) m.fail_key("monomial.mu", "a twisted mass needs type = \"twisted_mass\"");
+      if (!(csw >= 0) || !std::isfinite(csw)) m.fail_key("monomial.csw", "expected a non-negative number");
+      if (type != "twisted_mass" && type != "hasenbusch_ratio" && w.mu != 0)
+        m.fail_key("monomial.mu", "a twisted mass needs type = \"twisted_mass\"");
       if (type == "twisted_mass" && w.mu == 0) m.fail_key("monomial.mu", "type = \"twisted_mass\" needs mu != 0");
-      ms.push_back(std::make_unique<TwoFlavourMonomial>(w, in.solver, stream++));
-    } else if (type == "clover" || type == "hasenbusch_ratio" || type == "rational") {
-      m.fail_key("monomial.type", fmt::format("\"{}\" is not implemented in this version (available: gauge, wilson, "
-                                              "twisted_mass)",
-                                              type));
+      if (type == "wilson" && csw != 0) m.fail_key("monomial.csw", "is only used with type = \"clover\" or \"twisted_mass\"");
+      if (type == "clover" && csw == 0) m.fail_key("monomial.csw", "type = \"clover\" needs csw > 0");
+      if (type == "hasenbusch_ratio") {
+        EvenOddQuark heavy{w, csw};
+        heavy.params.kappa = m.real("monomial.kappa2") == 0 ? w.kappa : m.real("monomial.kappa2");
+        heavy.params.mu = m.real("monomial.mu2");
+        if (!(heavy.params.kappa > 0) || !std::isfinite(heavy.params.kappa))
+          m.fail_key("monomial.kappa2", "expected a positive number");
+        if (!std::isfinite(heavy.params.mu)) m.fail_key("monomial.mu2", "expected a finite number");
+        if (heavy.params.kappa == w.kappa && heavy.params.mu == w.mu)
+          m.fail_key("monomial.kappa2", "the ratio needs a heavier quark: set kappa2 < kappa or |mu2| > |mu|");
+        ms.push_back(std::make_unique<HasenbuschRatioMonomial>(EvenOddQuark{w, csw}, heavy, in.solver, stream++));
+      } else {
+        ms.push_back(std::make_unique<TwoFlavourMonomial>(w, csw, in.solver, stream++));
+      }
+    } else if (type == "rational") {
+      m.fail_key("monomial.type", "\"rational\" (RHMC) is not implemented in this version (available: gauge, "
+                                  "wilson, clover, twisted_mass, hasenbusch_ratio)");
     } else {
-      m.fail_key("monomial.type", fmt::format("expected \"gauge\", \"wilson\" or \"twisted_mass\", got \"{}\"", type));
+      m.fail_key("monomial.type",
+                 fmt::format("expected \"gauge\", \"wilson\", \"clover\", \"twisted_mass\" or \"hasenbusch_ratio\", got "
+                             "\"{}\"",
+                             type));
     }
     ms.back()->level = level;
     in.physics += (in.physics.empty() ? "" : "; ") + fmt::format("{} @ level {}", ms.back()->name(), level);

@@ -15,6 +15,7 @@
 #include "core/site_random.hpp"
 #include "fields/gauge_view.hpp"
 #include "fields/spinor_field.hpp"
+#include "dirac/clover_kernels.hpp"
 #include "gauge/staples.hpp"
 #include "math/gamma.hpp"
 
@@ -204,6 +205,135 @@ struct HoppingForceKernel {
       SU3<double> f = traceless_hermitian_part(u * B - mul_adj(C, u));
       f *= -0.5 * coef;
       F.store(mu, p, s, F.load(mu, p, s) + f);
+    }
+  }
+};
+
+// ---------------------------------------------------------------------------------------------
+// Clover force (Sheikholeslami-Wohlert term of the even-odd clover action)
+// ---------------------------------------------------------------------------------------------
+//
+// The clover parts of a fermion force are of the form sum_x sum_{mu<nu} Re tr[dF_{mu nu}(x) L_{mu nu}(x)]
+// with colour matrices L (clover_kernels.hpp: A = 1 + i kappa c_sw sum_{mu<nu} sigma_{mu nu} F_{mu nu}):
+//   Re [y^dag dA z] = kappa c_sw sum_{mu<nu} Re tr[dF L(y, z)],  L(y, z) = i sum_{s s'} sigma_{s s'} z_{s'} y_s^dag,
+//   Re tr_{sc}[A^{-1} dA] = kappa c_sw sum_{mu<nu} Re tr[dF L_det],  L_det_{ab} = i sum_{s s'} sigma_{s' s} (A^{-1})_{(s a),(s' b)}.
+// With F the traceless part of (Q - Q^dag)/8, Re tr[dF L] = Re tr[dQ G], G = (L' - L'^dag)/8 and L' the
+// traceless part of L. CloverInsertionKernel makes G for the six planes at every site; CloverForceKernel
+// differentiates the leaves Q of every corner with G inserted there.
+
+// Six colour matrices per site (the planes mu < nu), in the gauge-field layout with six "directions".
+struct PlaneFieldView {
+  Complex<double>* data;
+  std::int64_t stride;
+  LQCD_HOST_DEVICE static constexpr int plane(int mu, int nu) {  // mu < nu
+    return mu == 0 ? nu - 1 : mu == 1 ? nu + 1 : 5;
+  }
+  LQCD_HOST_DEVICE SU3<double> load(int p, int parity, std::int64_t s) const {
+    const Complex<double>* b = data + std::int64_t((p * 2 + parity) * 9) * stride + s;
+    SU3<double> u;
+    for (int c = 0; c < 9; ++c) u.m[c / 3][c % 3] = b[c * stride];
+    return u;
+  }
+  LQCD_HOST_DEVICE void store(int p, int parity, std::int64_t s, const SU3<double>& u) const {
+    Complex<double>* b = data + std::int64_t((p * 2 + parity) * 9) * stride + s;
+    for (int c = 0; c < 9; ++c) b[c * stride] = u.m[c / 3][c % 3];
+  }
+};
+
+// G_{mu nu}(x) from L(x) = c_parity L(a(x), b(x)) (+ c_det L_det(x) on odd sites), a and b full fields.
+struct CloverInsertionKernel {
+  CloverView<double> clover;
+  SpinorView<double> a, b;
+  PlaneFieldView out;
+  double c_even, c_odd, c_det;
+  LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
+    const int p = a.parity_of(i);
+    const std::int64_t s = a.cb_of(i);
+    const ColorSpinor<double> y = a.load(p, s), z = b.load(p, s);
+    const double c = p == 0 ? c_even : c_odd;
+    const bool det = p == 1 && c_det != 0.0;
+    ColorSpinor<double> inv[4][3];  // columns of A^{-1}: inv[s'][b] = A^{-1} e_{(s', b)}
+    if (det)
+      for (int sp = 0; sp < 4; ++sp)
+        for (int bb = 0; bb < 3; ++bb) {
+          ColorSpinor<double> e{};
+          e.s[sp].c[bb] = Complex<double>(1);
+          inv[sp][bb] = clover.apply_inverse(p, s, e, 0);
+        }
+    for (int mu = 0; mu < 4; ++mu)
+      for (int nu = mu + 1; nu < 4; ++nu) {
+        SU3<double> l{};
+        for (int row = 0; row < 4; ++row) {
+          int col, phase;
+          sigma_entry(mu, nu, row, col, phase);  // sigma_{row col} = i^phase
+          for (int r = 0; r < 3; ++r)
+            for (int q = 0; q < 3; ++q) {
+              // L(y, z)_{rq} += i sigma_{row col} z_{col, r} conj(y_{row, q})
+              l.m[r][q] += i_power(phase + 1, Complex<double>(c)) * z.s[col].c[r] * conj(y.s[row].c[q]);
+              // L_det_{rq} += i sigma_{row col} (A^{-1})_{(col r), (row q)}
+              if (det) l.m[r][q] += i_power(phase + 1, Complex<double>(c_det)) * inv[row][q].s[col].c[r];
+            }
+        }
+        // G = (L' - L'^dag) / 8 with L' traceless.
+        const Complex<double> t = trace(l) * (1.0 / 3);
+        for (int r = 0; r < 3; ++r) l.m[r][r] -= t;
+        SU3<double> g;
+        for (int r = 0; r < 3; ++r)
+          for (int q = 0; q < 3; ++q) g.m[r][q] = (l.m[r][q] - conj(l.m[q][r])) * 0.125;
+        out.store(PlaneFieldView::plane(mu, nu), p, s, g);
+      }
+  }
+};
+
+// F += the derivative of sum_x sum_{mu<nu} Re tr[Q_{mu nu}(x) G_{mu nu}(x)] (G held fixed): for the link
+// U_r(x) and each plaquette through it, the loop [+r, s, -r, -s] from x (s = +-sigma) visits the corners
+// c0..c3 = x, x+r, x+r+s, x+s with links U, L1, L2, L3; it is a leaf of Q at every corner, with sign
+// e = +1 where it runs counter-clockwise in the (mu, nu) = (min, max) plane and -1 where Q holds its
+// reverse (Re tr[P^dag G] = -Re tr[P G] for anti-Hermitian G). d/dw Re tr[U M] = -Im tr[T U M] with
+//   M = L1 L2 L3 G(c0) + G(c1) L1 L2 L3 + L1 G(c2) L2 L3 + L1 L2 G(c3) L3,
+// so F += -(1/2) TA(sum e U M).
+struct CloverForceKernel {
+  GaugeView<double> U;
+  GaugeView<double> F;
+  PlaneFieldView G;
+  LQCD_HOST_DEVICE SU3<double> g_at(const int y[4], int r, int sg) const {
+    const int mu = r < sg ? r : sg, nu = r < sg ? sg : r;
+    return G.load(PlaneFieldView::plane(mu, nu), SiteIndexer::parity(y), U.idx.cb_index(y));
+  }
+  LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
+    int x[4];
+    U.idx.coords_lex(i, x);
+    const int p = SiteIndexer::parity(x);
+    const std::int64_t s = U.idx.cb_index(x);
+    for (int r = 0; r < 4; ++r) {
+      const SU3<double> u = U.load(r, p, s);
+      SU3<double> w{};
+      for (int sg = 0; sg < 4; ++sg) {
+        if (sg == r) continue;
+        for (int dir = -1; dir <= 1; dir += 2) {
+          const int sd = dir > 0 ? fwd(sg) : bwd(sg);
+          int c[4][4];
+          for (int k = 0; k < 4; ++k) c[0][k] = c[1][k] = x[k];
+          U.idx.shift(c[1], r, +1);
+          int y[4] = {c[1][0], c[1][1], c[1][2], c[1][3]};
+          const SU3<double> l1 = U.step(y, sd);
+          for (int k = 0; k < 4; ++k) c[2][k] = y[k];
+          const SU3<double> l2 = U.step(y, bwd(r));
+          for (int k = 0; k < 4; ++k) c[3][k] = y[k];
+          const SU3<double> l3 = U.step(y, -sd);
+          const SU3<double> l23 = l2 * l3, l12 = l1 * l2;
+          SU3<double> m = (l1 * l23) * g_at(c[0], r, sg);
+          m += g_at(c[1], r, sg) * (l1 * l23);
+          m += (l1 * g_at(c[2], r, sg)) * l23;
+          m += (l12 * g_at(c[3], r, sg)) * l3;
+          const double e = (r < sg ? 1.0 : -1.0) * double(dir);
+          m *= e;
+          w += m;
+        }
+      }
+      SU3<double> f = traceless_hermitian_part(u * w);
+      f *= -0.5;
+      F.store(r, p, s, F.load(r, p, s) + f);
     }
   }
 };

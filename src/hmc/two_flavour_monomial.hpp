@@ -1,20 +1,24 @@
 #pragma once
-// Two degenerate flavours of Wilson or twisted-mass quarks, even-odd preconditioned, through one
-// pseudofermion phi on the even sites:
-//   det(M^dag M) = const * det(M_hat^dag M_hat),  S = phi^dag (M_hat^dag M_hat)^{-1} phi,
-// with M_hat = A - kappa^2 H_eo A^{-1} H_oe (dirac/wilson_even_odd.hpp) and A = 1 + 2 i kappa mu gamma_5
-// independent of the links (for twisted mass det M_hat(mu) M_hat(-mu) is the two-flavour determinant).
-// Heatbath: phi = M_hat^dag eta with P(eta) ~ exp(-eta^dag eta), so S = eta^dag eta at the start.
-// Force (X = (M_hat^dag M_hat)^{-1} phi, Y = M_hat X):
-//   dS = -2 Re Y^dag dM_hat X = 2 kappa^2 Re [ Y^dag dH_eo Z + W^dag dH_oe X ],
-//   Z = A^{-1} H_oe X,  W = (A^dag)^{-1} (H^dag)_oe Y,
-// i.e. 2 kappa^2 d Re <a, H b> with a = (Y, W), b = (X, Z) on (even, odd) sites (HoppingForceKernel).
+// Two degenerate flavours of Wilson, twisted-mass, clover or twisted-clover quarks, even-odd
+// preconditioned, through one pseudofermion phi on the even sites. With M_hat = A_ee - kappa^2 H_eo
+// A_oo^{-1} H_oe (dirac/wilson_even_odd.hpp, dirac/clover_even_odd.hpp), det M = det A_oo det M_hat and
+//   S = phi^dag (M_hat^dag M_hat)^{-1} phi - 2 sum_{x odd} log |det A(x)|,
+// the second term only for clover (for Wilson and twisted mass A = 1 + 2 i kappa mu gamma_5 is constant;
+// for twisted mass det M_hat(mu) M_hat(-mu) is the two-flavour determinant).
+// Heatbath: phi = M_hat^dag eta with P(eta) ~ exp(-eta^dag eta), so the first term is eta^dag eta at the start.
+// Force (X = (M_hat^dag M_hat)^{-1} phi, Y = M_hat X, Z = A_oo^{-1} H_oe X, W = (A_oo^dag)^{-1} (H^dag)_oe Y):
+//   dS_pf = -2 Re Y^dag dM_hat X
+//         = 2 kappa^2 Re [Y^dag dH_eo Z + W^dag dH_oe X] - 2 Re [Y^dag dA_ee X + kappa^2 W^dag dA_oo Z],
+//   dS_det = -2 Re sum_odd tr[A^{-1} dA],
+// the hopping part as 2 kappa^2 d Re <a, H b> with a = (Y, W), b = (X, Z) on (even, odd) sites
+// (HoppingForceKernel), the clover parts through CloverInsertionKernel and CloverForceKernel.
 
 #include <memory>
 #include <optional>
 
 #include "dirac/wilson_operator.hpp"
 #include "fields/spinor_field.hpp"
+#include "hmc/even_odd_fermion.hpp"
 #include "hmc/monomial.hpp"
 #include "solvers/solver.hpp"
 
@@ -23,7 +27,8 @@ namespace lqcd {
 class TwoFlavourMonomial : public Monomial {
  public:
   // stream: separates the pseudofermions of several fermion monomials with one seed.
-  TwoFlavourMonomial(const WilsonParams& params, const SolverParams& solver, std::uint32_t stream);
+  // csw = 0: Wilson / twisted mass; csw > 0: clover / twisted clover.
+  TwoFlavourMonomial(const WilsonParams& params, double csw, const SolverParams& solver, std::uint32_t stream);
   std::string name() const override;
   void refresh(const GaugeField<double>& U, std::uint64_t seed, std::uint32_t trajectory) override;
   double action(const GaugeField<double>& U) override;
@@ -34,10 +39,7 @@ class TwoFlavourMonomial : public Monomial {
   std::optional<SpinorField<double>> phi;
 
  private:
-  // X = (M_hat^dag M_hat)^{-1} phi on U.
-  SpinorField<double> solve_normal(const GaugeField<double>& U);
-
-  WilsonParams params_;
+  EvenOddQuark quark_;
   SolverParams solver_;
   std::uint32_t stream_;
   SolverStats stats_;

@@ -1,0 +1,90 @@
+#include "hmc/even_odd_fermion.hpp"
+
+#include <fmt/format.h>
+
+#include "core/dispatch.hpp"
+#include "fields/spinor_blas.hpp"
+#include "dirac/clover_even_odd.hpp"
+#include "dirac/wilson_even_odd.hpp"
+#include "hmc/md_kernels.hpp"
+
+namespace lqcd {
+
+std::unique_ptr<SchurOperator<double>> EvenOddQuark::schur(const GaugeField<double>& U) const {
+  if (csw != 0) return std::make_unique<WilsonCloverEvenOddOperator<double>>(U, params, csw);
+  return std::make_unique<WilsonEvenOddOperator<double>>(U, params);
+}
+
+double EvenOddQuark::log_det_odd(const SchurOperator<double>& M) const {
+  return csw != 0 ? static_cast<const WilsonCloverEvenOddOperator<double>&>(M).clover().log_det(1) : 0.0;
+}
+
+void EvenOddQuark::add_force(const SchurOperator<double>& M, const GaugeField<double>& U,
+                             const SpinorField<double>& y, const SpinorField<double>& x, double coef,
+                             double det_coef, MomentumField& F) const {
+  const Geometry& g = U.geometry();
+  // Z = A_oo^{-1} H_oe x,  W = (A_oo^dag)^{-1} (H^dag)_oe y.
+  SpinorField<double> Z(g, U.location(), Subset::Odd), W(g, U.location(), Subset::Odd);
+  if (csw != 0) {
+    const auto& C = static_cast<const WilsonCloverEvenOddOperator<double>&>(M).full_operator();
+    C.hop(Z, x, nullptr, 1.0, false);
+    C.apply_clover_inverse(Z, Z, false);
+    C.hop(W, y, nullptr, 1.0, true);
+    C.apply_clover_inverse(W, W, true);
+  } else {
+    const auto& E = static_cast<const WilsonEvenOddOperator<double>&>(M);
+    E.hop(Z, x, nullptr, 1.0, 0.0, 0);
+    E.site_inverse(Z, Z, 0);
+    E.hop(W, y, nullptr, 1.0, 0.0, 1);
+    E.site_inverse(W, W, 1);
+  }
+  SpinorField<double> a(g, U.location(), Subset::Full), b(g, U.location(), Subset::Full);
+  a.set_parity_part(0, y);
+  a.set_parity_part(1, W);
+  b.set_parity_part(0, x);
+  b.set_parity_part(1, Z);
+  // -2 Re y^dag dM_hat x = 2 kappa^2 Re <a, dH b> - 2 Re [y^dag dA_ee x + kappa^2 W^dag dA_oo Z].
+  const double k = params.kappa;
+  HoppingForceKernel hopping{U.view(), F.view(), a.view(), b.view(), {}, 2 * k * k * coef};
+  for (int mu = 0; mu < 4; ++mu) hopping.phase[mu] = params.boundary.phase[mu];
+  for_each(U.location(), g.volume(), hopping);
+  if (csw != 0) {
+    // Each dA = i kappa c_sw sigma.dF (clover_kernels.hpp); d log |det A_oo| = Re sum_odd tr[A^{-1} dA].
+    const auto& clover = static_cast<const WilsonCloverEvenOddOperator<double>&>(M).clover();
+    const double kc = k * csw;
+    const std::int64_t stride = padded_stride(g.half_volume(), sizeof(Complex<double>));
+    Buffer<Complex<double>> planes(std::size_t(stride) * 6 * 2 * 9, U.location());
+    const PlaneFieldView G{planes.data(), stride};
+    for_each(U.location(), g.volume(),
+             CloverInsertionKernel{clover.view(), a.view(), b.view(), G, -2 * kc * coef, -2 * kc * k * k * coef,
+                                   kc * det_coef});
+    for_each(U.location(), g.volume(), CloverForceKernel{U.view(), F.view(), G});
+  }
+}
+
+std::string describe(const EvenOddQuark& q) {
+  const std::string kind =
+      q.params.mu != 0 ? (q.csw != 0 ? "twisted clover" : "twisted mass") : (q.csw != 0 ? "clover" : "wilson");
+  std::string s = fmt::format("{} (kappa {}", kind, q.params.kappa);
+  if (q.params.mu != 0) s += fmt::format(", mu {}", q.params.mu);
+  if (q.csw != 0) s += fmt::format(", csw {}", q.csw);
+  return s + ")";
+}
+
+SpinorField<double> solve_normal_equations(const SchurOperator<double>& M, const SpinorField<double>& b,
+                                           const SolverParams& p, Monomial::SolverStats& stats,
+                                           const std::string& who) {
+  const NormalOperator<double> A(M);
+  SpinorField<double> X = M.make_field();
+  set_zero(X);
+  try {
+    const SolverResult r = solve_hermitian(A, X, b, p);
+    stats.iterations += r.iterations;
+    stats.seconds += r.seconds;
+  } catch (const SolverError& e) {
+    throw SolverError(fmt::format("{}: {}", who, e.what()), e.result());
+  }
+  return X;
+}
+
+}  // namespace lqcd

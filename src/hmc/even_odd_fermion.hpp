@@ -1,0 +1,39 @@
+#pragma once
+// The pieces every even-odd Wilson-type fermion monomial is made of (two_flavour_monomial.hpp has the
+// formulas): the Schur operator M_hat of a quark (Wilson, twisted mass, clover, twisted clover), the
+// log |det A_oo| of its site term, and the force of -2 Re y^dag dM_hat x and of log |det A_oo|.
+
+#include <memory>
+#include <string>
+
+#include "dirac/linear_operator.hpp"
+#include "dirac/wilson_operator.hpp"
+#include "hmc/momentum_field.hpp"
+#include "hmc/monomial.hpp"
+#include "solvers/solver.hpp"
+
+namespace lqcd {
+
+struct EvenOddQuark {
+  WilsonParams params;  // kappa, mu, boundary phases
+  double csw = 0;       // > 0: clover (twisted clover with mu)
+
+  // M_hat on U (the clover field computed for U).
+  std::unique_ptr<SchurOperator<double>> schur(const GaugeField<double>& U) const;
+  // log |det A_oo| = sum_{x odd} log |det A(x)| of M (0 without clover: A is then constant).
+  double log_det_odd(const SchurOperator<double>& M) const;
+  // F += coef * d/dw [-2 Re y^dag dM_hat x] + det_coef * d/dw log |det A_oo| (y, x even-site fields).
+  void add_force(const SchurOperator<double>& M, const GaugeField<double>& U, const SpinorField<double>& y,
+                 const SpinorField<double>& x, double coef, double det_coef, MomentumField& F) const;
+};
+
+// "wilson (kappa 0.156)", "twisted clover (kappa 0.137, mu 0.01, csw 1.76)", ... for logs.
+std::string describe(const EvenOddQuark& q);
+
+// X = (M^dag M)^{-1} b by CG on the normal operator, from a zero guess; adds the iterations and the time
+// to `stats`. A solve that fails is a SolverError naming `who` (a force from an unconverged solve would
+// be wrong: the trajectory is aborted instead).
+SpinorField<double> solve_normal_equations(const SchurOperator<double>& M, const SpinorField<double>& b,
+                                           const SolverParams& p, Monomial::SolverStats& stats, const std::string& who);
+
+}  // namespace lqcd
