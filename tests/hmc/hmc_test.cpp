@@ -243,23 +243,43 @@ TEST_P(HmcTest, PureGaugeHmcReproducesTheHeatbathPlaquette) {
 INSTANTIATE_TEST_SUITE_P(Backends, HmcTest, ::testing::ValuesIn(test::locations()),
                          [](const auto& info) { return std::string(to_string(info.param)); });
 
-// The same trajectory on host and device: dH and the links agree to rounding.
+// The same trajectory on host and device: dH and the links agree to rounding (gauge + Wilson; gauge +
+// clover + clover Hasenbusch ratio).
+std::vector<std::unique_ptr<Monomial>> gauge_clover_ratio() {
+  std::vector<std::unique_ptr<Monomial>> ms;
+  ms.push_back(std::make_unique<GaugeMonomial>(GaugeAction::from_name("wilson", 5.6)));
+  ms.back()->level = 1;
+  SolverParams s;
+  s.tolerance = 1e-12;
+  EvenOddQuark light{WilsonParams{}, 1.5}, heavy{WilsonParams{}, 1.5};
+  light.params.kappa = 0.12;
+  heavy.params.kappa = 0.10;
+  ms.push_back(std::make_unique<TwoFlavourMonomial>(heavy.params, heavy.csw, s, 0));
+  ms.push_back(std::make_unique<HasenbuschRatioMonomial>(light, heavy, s, 1));
+  return ms;
+}
+
 TEST(Hmc, HostAndDeviceAgree) {
   if (!device_available()) GTEST_SKIP() << "no CUDA device: " << device_description();
   const Geometry geom = Geometry::single_process({8, 8, 8, 8});
-  GaugeField<double> Uh = test::rough_gauge(geom, Location::Host, 17, 5.6);
-  GaugeField<double> Ud = Uh.clone(Location::Device);
-  IntegratorParams ip;
-  ip.steps = {4, 2};
-  Hmc h(gauge_and_fermion(5.6, 0.12, 1e-12, 1), ip, 3), d(gauge_and_fermion(5.6, 0.12, 1e-12, 1), ip, 3);
-  const TrajectoryResult rh = h.trajectory(Uh, 0, false), rd = d.trajectory(Ud, 0, false);
-  EXPECT_NEAR(rh.H0, rd.H0, 1e-10 * rh.H0);
-  EXPECT_NEAR(rh.dH, rd.dH, 1e-7 * rh.H0);
-  const LexicographicGauge a = to_lexicographic(Uh), b = to_lexicographic(Ud);
-  double diff = 0;
-  for (std::int64_t i = 0; i < geom.volume(); ++i)
-    for (int mu = 0; mu < 4; ++mu) diff = std::max(diff, test::max_abs_diff(a(i, mu), b(i, mu)));
-  EXPECT_LT(diff, 1e-9);
+  for (int set = 0; set < 2; ++set) {
+    SCOPED_TRACE(set == 0 ? "gauge + wilson" : "gauge + clover + hasenbusch ratio");
+    GaugeField<double> Uh = test::rough_gauge(geom, Location::Host, 17, 5.6);
+    GaugeField<double> Ud = Uh.clone(Location::Device);
+    IntegratorParams ip;
+    ip.steps = {4, 2};
+    auto monomials = [&] { return set == 0 ? gauge_and_fermion(5.6, 0.12, 1e-12, 1) : gauge_clover_ratio(); };
+    Hmc h(monomials(), ip, 3), d(monomials(), ip, 3);
+    const TrajectoryResult rh = h.trajectory(Uh, 0, false), rd = d.trajectory(Ud, 0, false);
+    std::cout << "  host dH " << rh.dH << ", device dH " << rd.dH << " (H0 " << rh.H0 << ")\n";
+    EXPECT_NEAR(rh.H0, rd.H0, 1e-10 * std::abs(rh.H0));
+    EXPECT_NEAR(rh.dH, rd.dH, 1e-7 * std::abs(rh.H0));
+    const LexicographicGauge a = to_lexicographic(Uh), b = to_lexicographic(Ud);
+    double diff = 0;
+    for (std::int64_t i = 0; i < geom.volume(); ++i)
+      for (int mu = 0; mu < 4; ++mu) diff = std::max(diff, test::max_abs_diff(a(i, mu), b(i, mu)));
+    EXPECT_LT(diff, 1e-9);
+  }
 }
 
 }  // namespace
