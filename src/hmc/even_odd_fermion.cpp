@@ -1,8 +1,11 @@
 #include "hmc/even_odd_fermion.hpp"
 
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "core/dispatch.hpp"
+#include "core/error.hpp"
 #include "fields/spinor_blas.hpp"
 #include "dirac/clover_even_odd.hpp"
 #include "dirac/wilson_even_odd.hpp"
@@ -77,6 +80,10 @@ SpinorField<double> solve_normal_equations(const SchurOperator<double>& M, const
   const NormalOperator<double> A(M);
   SpinorField<double> X = M.make_field();
   set_zero(X);
+  if (!std::isfinite(norm2(b)))
+    fail("{}: the fermion operator produced NaN/Inf (a singular clover term or links far from this kappa's "
+         "range: check kappa and csw against the configuration); the trajectory is not used",
+         who);
   try {
     const SolverResult r = solve_hermitian(A, X, b, p);
     stats.iterations += r.iterations;
