@@ -22,6 +22,7 @@
 #include "hmc/gauge_monomial.hpp"
 #include "hmc/hasenbusch_ratio_monomial.hpp"
 #include "hmc/hmc.hpp"
+#include "hmc/rational_monomial.hpp"
 #include "hmc/two_flavour_monomial.hpp"
 #include "measure/configuration.hpp"
 #include "measure/statistics.hpp"
@@ -60,12 +61,16 @@ std::vector<RepeatedSection> hmc_repeated_sections() {
   return {{"monomial",
            {{"monomial.type", "\"gauge\"",
              "gauge | wilson | clover | twisted_mass (two flavours, even-odd; twisted_mass with csw > 0: twisted "
-             "clover); hasenbusch_ratio (det M(kappa, mu) / det M(kappa2, mu2)); rational: not yet"},
+             "clover); hasenbusch_ratio (det M(kappa, mu) / det M(kappa2, mu2)); rational (one flavour by RHMC, "
+             "wilson or clover)"},
             {"monomial.kappa", "0.12", "fermions: hopping parameter kappa = 1/(2 m0 + 8)"},
             {"monomial.mu", "0.0", "twisted_mass: twisted mass mu (mass form)"},
             {"monomial.csw", "0.0", "clover (and twisted clover): Sheikholeslami-Wohlert coefficient c_sw"},
             {"monomial.kappa2", "0.0", "hasenbusch_ratio: kappa of the heavier (denominator) quark; 0: kappa"},
             {"monomial.mu2", "0.0", "hasenbusch_ratio: twisted mass of the heavier (denominator) quark"},
+            {"monomial.degree", "12", "rational: degree [n, n] of the approximation of (M^dag M)^(-1/2)"},
+            {"monomial.lambda_min", "1e-4", "rational: lower end of the spectral range of M_hat^dag M_hat covered"},
+            {"monomial.lambda_max", "5.0", "rational: upper end of the spectral range of M_hat^dag M_hat covered"},
             {"monomial.level", "0", "integration level (0 = outermost, largest step)"}},
            "[[monomial]]\ntype = \"gauge\"\nlevel = 1\n[[monomial]]\ntype = \"wilson\"\nkappa = 0.12\nlevel = 0\n"}};
 }
@@ -187,12 +192,25 @@ std::vector<std::unique_ptr<Monomial>> make_monomials(const Config& c, HmcInput&
         ms.push_back(std::make_unique<TwoFlavourMonomial>(w, csw, in.solver, stream++));
       }
     } else if (type == "rational") {
-      m.fail_key("monomial.type", "\"rational\" (RHMC) is not implemented in this version (available: gauge, "
-                                  "wilson, clover, twisted_mass, hasenbusch_ratio)");
+      EvenOddQuark q;
+      q.params.kappa = m.real("monomial.kappa");
+      q.csw = m.real("monomial.csw");
+      if (!(q.params.kappa > 0) || !std::isfinite(q.params.kappa))
+        m.fail_key("monomial.kappa", fmt::format("expected a positive number, got {}", q.params.kappa));
+      if (!(q.csw >= 0) || !std::isfinite(q.csw)) m.fail_key("monomial.csw", "expected a non-negative number");
+      if (m.real("monomial.mu") != 0) m.fail_key("monomial.mu", "the rational monomial takes no twisted mass");
+      try {
+        const RationalApproximation r = zolotarev_inverse_sqrt(int(m.integer("monomial.degree")),
+                                                               m.real("monomial.lambda_min"),
+                                                               m.real("monomial.lambda_max"));
+        ms.push_back(std::make_unique<RationalMonomial>(q, r, in.solver, stream++));
+      } catch (const Error& e) {
+        fail("{}: {}", m.source(), e.what());
+      }
     } else {
       m.fail_key("monomial.type",
-                 fmt::format("expected \"gauge\", \"wilson\", \"clover\", \"twisted_mass\" or \"hasenbusch_ratio\", got "
-                             "\"{}\"",
+                 fmt::format("expected \"gauge\", \"wilson\", \"clover\", \"twisted_mass\", \"hasenbusch_ratio\" or "
+                             "\"rational\", got \"{}\"",
                              type));
     }
     ms.back()->level = level;

@@ -338,6 +338,16 @@ struct CloverForceKernel {
   }
 };
 
+// psi <- gamma_5 psi (the Hermitian Q = gamma_5 M of the RHMC heatbath).
+struct Gamma5Kernel {
+  SpinorView<double> psi;
+  LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
+    const int p = psi.parity_of(i);
+    const std::int64_t s = psi.cb_of(i);
+    psi.store(p, s, apply_gamma(kGamma5, psi.load(p, s)));
+  }
+};
+
 // Complex Gaussian noise with density exp(-|eta|^2) per component (each real part of variance 1/2),
 // keyed by (seed, global site, stream, counter): the pseudofermion heatbath's eta.
 struct GaussianSpinorKernel {

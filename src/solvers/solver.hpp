@@ -94,6 +94,14 @@ template <typename Real>
 SolverResult solve_hermitian(const LinearOperator<Real>& A, SpinorField<Real>& x, const SpinorField<Real>& b,
                              const SolverParams& p);
 
+// Solves (A + s_k) x_k = b for every shift s_k >= 0 at once, A Hermitian positive definite, by the
+// multi-shift CG (B. Jegerlehner, hep-lat/9612014; the residuals of the shifted systems are collinear
+// with the base system's, r_k = zeta_k r). The base system is the smallest shift. Every x_k's true
+// residual ||b - (A + s_k) x_k|| / ||b|| is recomputed; one above p.tolerance is refined by CG on its own
+// system from x_k. x is resized to the shifts; result.true_residual is the largest of them.
+SolverResult solve_multishift(const LinearOperator<double>& A, const std::vector<double>& shifts,
+                              std::vector<SpinorField<double>>& x, const SpinorField<double>& b, const SolverParams& p);
+
 // Solves M x = b to p.tolerance (in double) with the corrections solved by M_single, the same
 // operator in single precision, to p.inner_tolerance each. Throws SolverError when the corrections
 // stop reducing the residual or the iterations (summed over the corrections) reach the limit.

@@ -116,7 +116,9 @@ TEST(HmcCommand, BadInputsGiveOneLineErrors) {
   test::TempDir dir;
   const std::pair<std::string, std::string> cases[] = {
       {"[[monomial]]\ntype = \"gauge\"\n[[monomial]]\ntype = \"staggered\"\n", "monomial.type"},
-      {"[[monomial]]\ntype = \"gauge\"\n[[monomial]]\ntype = \"rational\"\n", "not implemented"},
+      {"[[monomial]]\ntype = \"gauge\"\n[[monomial]]\ntype = \"rational\"\nlambda_min = 2.0\nlambda_max = 1.0\n",
+       "monomial.lambda_max"},
+      {"[[monomial]]\ntype = \"gauge\"\n[[monomial]]\ntype = \"rational\"\nmu = 0.1\n", "monomial.mu"},
       {"[[monomial]]\ntype = \"gauge\"\n[[monomial]]\ntype = \"clover\"\n", "monomial.csw"},
       {"[[monomial]]\ntype = \"gauge\"\n[[monomial]]\ntype = \"hasenbusch_ratio\"\n", "monomial.kappa2"},
       {"[[monomial]]\ntype = \"gauge\"\nlevel = 3\n", "monomial.level"},

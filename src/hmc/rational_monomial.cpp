@@ -1,0 +1,94 @@
+#include "hmc/rational_monomial.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "core/dispatch.hpp"
+#include "core/error.hpp"
+#include "fields/spinor_blas.hpp"
+#include "hmc/md_kernels.hpp"
+
+namespace lqcd {
+
+RationalMonomial::RationalMonomial(const EvenOddQuark& quark, const RationalApproximation& r,
+                                   const SolverParams& solver, std::uint32_t stream)
+    : quark_(quark), r_(r), solver_(solver), stream_(stream) {
+  if (quark.params.mu != 0) fail("monomial.mu: the rational (one-flavour) monomial needs mu = 0");
+}
+
+std::string RationalMonomial::name() const {
+  return fmt::format("one-flavour {} by RHMC (degree {} on [{:g}, {:g}], error {:.1e})", describe(quark_), r_.degree,
+                     r_.lambda_min, r_.lambda_max, r_.max_relative_error);
+}
+
+std::vector<SpinorField<double>> RationalMonomial::solve_shifted(const SchurOperator<double>& M,
+                                                                 const std::vector<double>& shifts,
+                                                                 const SpinorField<double>& b) {
+  const NormalOperator<double> A(M);
+  std::vector<SpinorField<double>> x;
+  try {
+    const SolverResult res = solve_multishift(A, shifts, x, b, solver_);
+    stats_.iterations += res.iterations;
+    stats_.seconds += res.seconds;
+  } catch (const SolverError& e) {
+    throw SolverError(fmt::format("{}: {}", name(), e.what()), e.result());
+  }
+  return x;
+}
+
+void RationalMonomial::refresh(const GaugeField<double>& U, std::uint64_t seed, std::uint32_t trajectory) {
+  const auto M = quark_.schur(U);
+  SpinorField<double> eta = M->make_field();
+  for_each(U.location(), eta.sites(), GaussianSpinorKernel{eta.view(), seed, stream_, trajectory});
+  eta_norm2 = norm2(eta);
+  // phi = c^{-1/2} [eta + sum_l rho'_l (Q - i q_l) (Q^2 + q_l^2)^{-1} eta],  q_l = sqrt(a_l), with the
+  // partial fractions prod (Q + i sqrt(b_j)) / (Q + i q_l) = 1 + sum_l rho'_l / (Q + i q_l):
+  //   rho'_l = prod_j i (sqrt(b_j) - q_l) / prod_{j != l} i (q_j - q_l) = i prod_j (sqrt(b_j) - q_l) / prod_{j != l} (q_j - q_l).
+  const std::size_t n = r_.zeros_shift.size();
+  const std::vector<SpinorField<double>> X = solve_shifted(*M, r_.zeros_shift, eta);
+  phi.emplace(eta.clone(eta.location()));
+  SpinorField<double> t = M->make_field();
+  for (std::size_t l = 0; l < n; ++l) {
+    const double q = std::sqrt(r_.zeros_shift[l]);
+    double rho = 1;
+    for (std::size_t j = 0; j < n; ++j) {
+      rho *= std::sqrt(r_.poles_shift[j]) - q;
+      if (j != l) rho /= std::sqrt(r_.zeros_shift[j]) - q;
+    }
+    // rho' (Q - i q) X_l = i rho gamma_5 M X_l + rho q X_l
+    M->apply(t, X[l]);
+    for_each(U.location(), t.sites(), Gamma5Kernel{t.view()});
+    axpy(Complex<double>(0, rho), t, *phi);
+    axpy(Complex<double>(rho * q), X[l], *phi);
+  }
+  scale(Complex<double>(1 / std::sqrt(r_.scale)), *phi);
+}
+
+double RationalMonomial::action(const GaugeField<double>& U) {
+  if (!phi) fail("internal: {}: action before the pseudofermion heatbath", name());
+  const auto M = quark_.schur(U);
+  const std::vector<SpinorField<double>> X = solve_shifted(*M, r_.poles_shift, *phi);
+  double s = norm2(*phi);
+  for (std::size_t l = 0; l < X.size(); ++l) s += r_.residues[l] * dot(*phi, X[l]).re;
+  return r_.scale * s - quark_.log_det_odd(*M);
+}
+
+void RationalMonomial::add_force(const GaugeField<double>& U, MomentumField& F) {
+  if (!phi) fail("internal: {}: force before the pseudofermion heatbath", name());
+  const auto M = quark_.schur(U);
+  const std::vector<SpinorField<double>> X = solve_shifted(*M, r_.poles_shift, *phi);
+  SpinorField<double> Y = M->make_field();
+  for (std::size_t l = 0; l < X.size(); ++l) {
+    M->apply(Y, X[l]);
+    quark_.add_force(*M, U, Y, X[l], r_.scale * r_.residues[l], l == 0 ? -1.0 : 0.0, F);
+  }
+}
+
+Monomial::SolverStats RationalMonomial::take_solver_stats() {
+  const SolverStats s = stats_;
+  stats_ = {};
+  return s;
+}
+
+}  // namespace lqcd

@@ -1,0 +1,136 @@
+// RHMC: the rational approximation (elliptic functions, Zolotarev optimum with 2n + 2 alternating
+// error extrema), the multi-shift CG (every shifted system solved), and the one-flavour monomial
+// (heatbath gives S = |eta|^2; force = derivative of the action).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "field_test_support.hpp"
+#include "hmc/md_kernels.hpp"
+#include "hmc/rational_monomial.hpp"
+#include "solvers/solver.hpp"
+
+namespace lqcd {
+namespace {
+
+TEST(EllipticFunctions, KnownValues) {
+  EXPECT_NEAR(elliptic_k(0.0), M_PI / 2, 1e-15);
+  EXPECT_NEAR(elliptic_k(0.5), 1.8540746773013719, 1e-14);  // K(m = 1/2) = Gamma(1/4)^2 / (4 sqrt(pi))
+  for (double u : {0.1, 0.7, 1.3}) {
+    double sn, cn;
+    jacobi_sn_cn(u, 0.0, sn, cn);
+    EXPECT_NEAR(sn, std::sin(u), 1e-15);
+    jacobi_sn_cn(u, 1.0 - 1e-16, sn, cn);
+    EXPECT_NEAR(sn, std::tanh(u), 1e-7);
+    jacobi_sn_cn(u, 0.7, sn, cn);
+    EXPECT_NEAR(sn * sn + cn * cn, 1.0, 1e-15);
+  }
+  // sn(K) = 1 (a quarter period).
+  double sn, cn;
+  jacobi_sn_cn(elliptic_k(0.9), 0.9, sn, cn);
+  EXPECT_NEAR(sn, 1.0, 1e-12);
+}
+
+TEST(RationalApproximation, ZolotarevIsTheEquioscillatingOptimum) {
+  double previous = 1;
+  for (int n : {4, 8, 12, 16}) {
+    const RationalApproximation r = zolotarev_inverse_sqrt(n, 1e-4, 4.0);
+    SCOPED_TRACE(n);
+    // Chebyshev's criterion: sqrt(x) R(x) - 1 reaches +-delta with alternating signs 2n + 2 times.
+    EXPECT_EQ(r.error_extrema, 2 * n + 2);
+    EXPECT_LT(r.max_relative_error, previous);
+    previous = r.max_relative_error;
+    // Independent evaluation, product form against partial fractions, at points of the range.
+    for (double x : {1e-4, 3e-3, 0.2, 1.0, 4.0}) {
+      double prod = r.scale;
+      for (int l = 0; l < n; ++l) prod *= (x + r.zeros_shift[std::size_t(l)]) / (x + r.poles_shift[std::size_t(l)]);
+      EXPECT_NEAR(r(x), prod, 1e-12 * prod);
+      EXPECT_LE(std::abs(std::sqrt(x) * r(x) - 1), r.max_relative_error + 1e-14);
+    }
+    for (double b : r.poles_shift) EXPECT_GT(b, 0);
+    for (double rho : r.residues) EXPECT_GT(rho, 0);
+  }
+  EXPECT_LT(previous, 1e-6);  // n = 16 on a range of 4e4
+  EXPECT_THROW(zolotarev_inverse_sqrt(0, 1e-4, 4.0), Error);
+  EXPECT_THROW(zolotarev_inverse_sqrt(8, 4.0, 1e-4), Error);
+}
+
+class RhmcTest : public ::testing::TestWithParam<Location> {};
+
+TEST_P(RhmcTest, MultiShiftCgSolvesEveryShiftedSystem) {
+  const Geometry geom = Geometry::single_process({4, 4, 4, 4});
+  const GaugeField<double> U = test::rough_gauge(geom, GetParam());
+  EvenOddQuark q;
+  q.params.kappa = 0.12;
+  const auto M = q.schur(U);
+  const NormalOperator<double> A(*M);
+  const SpinorField<double> b = to_spinor_field(test::random_spinor(geom, 3), geom, GetParam()).parity_part(0);
+  const std::vector<double> shifts = {0.5, 0.0, 1e-3, 0.05};
+  std::vector<SpinorField<double>> x;
+  SolverParams p;
+  p.tolerance = 1e-10;
+  const SolverResult res = solve_multishift(A, shifts, x, b, p);
+  ASSERT_EQ(x.size(), shifts.size());
+  EXPECT_LE(res.true_residual, 1e-10);
+  for (std::size_t k = 0; k < shifts.size(); ++k) {
+    SpinorField<double> r = b.like();
+    A.apply(r, x[k]);
+    axpy(Complex<double>(shifts[k]), x[k], r);
+    axpy(Complex<double>(-1.0), b, r);
+    EXPECT_LE(std::sqrt(norm2(r) / norm2(b)), 1e-10) << "shift " << shifts[k];
+  }
+  // One Krylov space: no more iterations than the hardest system alone.
+  SpinorField<double> x0 = b.like();
+  set_zero(x0);
+  const SolverResult single = solve_hermitian(A, x0, b, p);
+  EXPECT_LE(res.iterations, single.iterations + 2);
+  EXPECT_LT(test::relative_difference(x[1], x0), 1e-8);
+}
+
+TEST_P(RhmcTest, HeatbathGivesTheGaussianActionAndTheForceIsItsDerivative) {
+  const Geometry geom = Geometry::single_process({4, 4, 4, 4});
+  const GaugeField<double> U = test::rough_gauge(geom, GetParam());
+  SolverParams solver;
+  solver.tolerance = 1e-13;
+  for (double csw : {0.0, 1.5}) {
+    SCOPED_TRACE(csw);
+    EvenOddQuark q;
+    q.params.kappa = 0.12;
+    q.csw = csw;
+    RationalMonomial m(q, zolotarev_inverse_sqrt(8, 1e-3, 8.0), solver, 3);
+    m.refresh(U, 21, 2);
+    const double log_det = q.log_det_odd(*q.schur(U));
+    // phi^dag R phi = eta^dag eta exactly (B B^dag = R^{-1}), up to the solver tolerance.
+    EXPECT_NEAR(m.action(U) + log_det, m.eta_norm2, 1e-9 * m.eta_norm2);
+    // The force: central differences of S along e^{i w T^a} at a few links.
+    MomentumField F(geom, GetParam());
+    set_zero(F);
+    m.add_force(U, F);
+    const LexicographicGauge lex = to_lexicographic(U), f = to_lexicographic(F);
+    SiteRandom pick(8, 0, RngPurpose::Test, 4, 0);
+    const double eps = 1e-5;
+    for (int n = 0; n < 5; ++n) {
+      const std::int64_t site = std::int64_t(pick.uniform() * double(geom.volume()));
+      const int mu = int(pick.uniform() * 4), a = int(pick.uniform() * 8);
+      double pe[8] = {};
+      pe[a] = 1;
+      const SU3<double> T = su3_algebra(pe);
+      double s[2];
+      for (int sign = 0; sign < 2; ++sign) {
+        LexicographicGauge v = lex;
+        SU3<double> t = T;
+        t *= sign ? -eps : eps;
+        v(site, mu) = exp_i(t) * v(site, mu);
+        s[sign] = m.action(to_gauge_field(v, geom, GetParam()));
+      }
+      const double numeric = (s[0] - s[1]) / (2 * eps), analytic = 2 * re_trace_mul(T, f(site, mu));
+      EXPECT_NEAR(analytic, numeric, 1e-6 * std::max(1.0, std::abs(numeric)));
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, RhmcTest, ::testing::ValuesIn(test::locations()),
+                         [](const auto& info) { return std::string(to_string(info.param)); });
+
+}  // namespace
+}  // namespace lqcd
