@@ -34,7 +34,7 @@ std::vector<KeySpec> hmc_schema() {
       {"lattice.dims", "[8, 8, 8, 8]", "extents (x, y, z, t), even"},
       {"gauge.beta", "5.6", "coupling beta = 6/g^2 of the gauge monomial"},
       {"gauge.action", "\"wilson\"", "wilson | symanzik | iwasaki | dbw2"},
-      {"integrator.type", "\"omelyan2\"", "leapfrog | omelyan2 (2nd-order minimal norm) | omelyan4 (4th order)"},
+      {"integrator.type", "\"omelyan2\"", "leapfrog | omelyan2 (2nd-order minimal norm) | omelyan4 (4th order) | force_gradient (4th order)"},
       {"integrator.tau", "1.0", "trajectory length"},
       {"integrator.steps", "[6, 3]", "steps per level, outermost (level 0) first; each level nests in the one above"},
       {"hmc.trajectories", "5", "trajectories after thermalization"},

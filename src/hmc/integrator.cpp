@@ -8,7 +8,8 @@ IntegratorType integrator_type_from_name(const std::string& name, const std::str
   if (name == "leapfrog") return IntegratorType::Leapfrog;
   if (name == "omelyan2") return IntegratorType::Omelyan2;
   if (name == "omelyan4") return IntegratorType::Omelyan4;
-  fail("{}: expected \"leapfrog\", \"omelyan2\" or \"omelyan4\" (got \"{}\")", key, name);
+  if (name == "force_gradient") return IntegratorType::ForceGradient;
+  fail("{}: expected \"leapfrog\", \"omelyan2\", \"omelyan4\" or \"force_gradient\" (got \"{}\")", key, name);
 }
 
 std::string integrator_type_name(IntegratorType type) {
@@ -16,6 +17,7 @@ std::string integrator_type_name(IntegratorType type) {
     case IntegratorType::Leapfrog: return "leapfrog";
     case IntegratorType::Omelyan2: return "omelyan2";
     case IntegratorType::Omelyan4: return "omelyan4";
+    case IntegratorType::ForceGradient: return "force_gradient";
   }
   return "unknown";
 }
@@ -47,6 +49,17 @@ void Integrator::kick(int level, double eps, const GaugeField<double>& U, Moment
   set_zero(*force_);
   for (Monomial* m : levels_[std::size_t(level)]) m->add_force(U, *force_);
   link_axpy(-eps, *force_, P);  // dP/dt = -F
+  ++force_evaluations_[std::size_t(level)];
+}
+
+void Integrator::gradient_kick(int level, double eps, double shift, GaugeField<double>& U, MomentumField& P) {
+  if (levels_[std::size_t(level)].empty()) return;
+  set_zero(*force_);
+  for (Monomial* m : levels_[std::size_t(level)]) m->add_force(U, *force_);
+  const GaugeField<double> saved = U.clone(U.location());
+  update_links(U, *force_, -shift);  // U' = exp(-i shift F) U
+  kick(level, eps, U, P);            // P -= eps F(U')
+  U.copy_from(saved);
   ++force_evaluations_[std::size_t(level)];
 }
 
@@ -91,6 +104,13 @@ void Integrator::step(int level, double h, GaugeField<double>& U, MomentumField&
       kick(level, r1 * h, U, P);
       return;
     }
+    case IntegratorType::ForceGradient:
+      kick(level, h / 6, U, P);
+      move_links(level, h / 2, U, P);
+      gradient_kick(level, 2 * h / 3, h * h / 24, U, P);
+      move_links(level, h / 2, U, P);
+      kick(level, h / 6, U, P);
+      return;
   }
 }
 

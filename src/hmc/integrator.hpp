@@ -9,8 +9,13 @@
 //   omelyan4  P(r1 h) U(r2 h) P(r3 h) U(r4 h) P(r5 h) U(r6 h) P(r5 h) U(r4 h) P(r3 h) U(r2 h) P(r1 h)
 //             r1 = 0.08398315262876693, r2 = 0.2539785108410595, r3 = 0.6822365335719091,
 //             r4 = -0.03230286765269967, r5 = 1/2 - r1 - r3, r6 = 1 - 2 (r2 + r4)      (order 4)
+//   force_gradient  P(h/6) U(h/2) P~(2h/3) U(h/2) P(h/6)                         (order 4)
+//             P~: the kick with the force at the displaced links exp(-i (h^2/24) F) U, which stands for
+//             exp(2h/3 B + h^3/72 [B, [A, B]]) without the Hessian
 // (I. P. Omelyan, I. M. Mryglod, R. Folk, Comput. Phys. Commun. 151 (2003) 272, eqs. 31 and 71;
-// T. Takaishi, Ph. de Forcrand, Phys. Rev. E 73 (2006) 036706.)
+// T. Takaishi, Ph. de Forcrand, Phys. Rev. E 73 (2006) 036706; force gradient: M. A. Clark,
+// B. Joo, A. D. Kennedy, P. J. Silva, Phys. Rev. D 84 (2011) 071502; H. Yin, R. D. Mawhinney,
+// PoS LATTICE2011 051.)
 
 #include <memory>
 #include <string>
@@ -20,9 +25,9 @@
 
 namespace lqcd {
 
-enum class IntegratorType { Leapfrog, Omelyan2, Omelyan4 };
+enum class IntegratorType { Leapfrog, Omelyan2, Omelyan4, ForceGradient };
 
-// "leapfrog", "omelyan2", "omelyan4"; anything else throws naming `key`.
+// "leapfrog", "omelyan2", "omelyan4", "force_gradient"; anything else throws naming `key`.
 IntegratorType integrator_type_from_name(const std::string& name, const std::string& key = "integrator.type");
 std::string integrator_type_name(IntegratorType type);
 
@@ -46,6 +51,8 @@ class Integrator {
   void step(int level, double h, GaugeField<double>& U, MomentumField& P);
   void move_links(int level, double h, GaugeField<double>& U, MomentumField& P);
   void kick(int level, double eps, const GaugeField<double>& U, MomentumField& P);
+  // P -= eps F(exp(-i shift F(U)) U) with the forces of `level` (the force-gradient kick).
+  void gradient_kick(int level, double eps, double shift, GaugeField<double>& U, MomentumField& P);
 
   IntegratorParams params_;
   std::vector<std::vector<Monomial*>> levels_;

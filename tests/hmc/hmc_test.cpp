@@ -126,7 +126,8 @@ std::vector<std::unique_ptr<Monomial>> gauge_and_fermion(double beta, double kap
 TEST_P(HmcTest, IntegratorsAreReversible) {
   const Geometry geom = Geometry::single_process({4, 4, 4, 4});
   const GaugeField<double> U = test::rough_gauge(geom, GetParam(), 17, 5.6);
-  for (IntegratorType t : {IntegratorType::Leapfrog, IntegratorType::Omelyan2, IntegratorType::Omelyan4}) {
+  for (IntegratorType t : {IntegratorType::Leapfrog, IntegratorType::Omelyan2, IntegratorType::Omelyan4,
+                           IntegratorType::ForceGradient}) {
     IntegratorParams ip;
     ip.type = t;
     ip.tau = 0.5;
@@ -153,7 +154,8 @@ TEST_P(HmcTest, EnergyViolationScalesWithTheOrderOfTheIntegrator) {
   };
   const Case cases[] = {{IntegratorType::Leapfrog, 2, {8, 16, 32}},
                         {IntegratorType::Omelyan2, 2, {4, 8, 16}},
-                        {IntegratorType::Omelyan4, 4, {3, 6, 12}}};
+                        {IntegratorType::Omelyan4, 4, {3, 6, 12}},
+                        {IntegratorType::ForceGradient, 4, {4, 8, 16}}};
   for (const Case& c : cases) {
     std::vector<double> lh, ld;
     std::string line;
@@ -238,6 +240,44 @@ TEST_P(HmcTest, PureGaugeHmcReproducesTheHeatbathPlaquette) {
   EXPECT_NEAR(a.mean, b.mean, 3 * std::sqrt(a.error * a.error + b.error * b.error));
   EXPECT_GT(a.error, 0);
   EXPECT_GT(b.error, 0);
+}
+
+// Leapfrog and Omelyan-2 chains (pure gauge, beta 5.8, 4^4), and on the GPU machine host and device
+// chains, give the same average plaquette within three combined errors.
+double chain_plaquette(Location loc, IntegratorType t, int steps, std::uint64_t seed, double* error) {
+  const Geometry geom = Geometry::single_process({4, 4, 4, 4});
+  const GaugeAction action = GaugeAction::from_name("wilson", 5.8);
+  GaugeField<double> U(geom, loc);
+  set_hot_gauge(U, seed);
+  for (std::uint32_t s = 0; s < 20; ++s) heatbath_sweep(U, action, seed, s);
+  IntegratorParams ip;
+  ip.type = t;
+  ip.steps = {steps};
+  std::vector<std::unique_ptr<Monomial>> ms;
+  ms.push_back(std::make_unique<GaugeMonomial>(action));
+  Hmc hmc(std::move(ms), ip, seed);
+  std::vector<double> p;
+  for (std::uint32_t n = 0; n < 420; ++n) {
+    hmc.trajectory(U, n);
+    if (n >= 20) p.push_back(plaquette(U));
+  }
+  const Estimate e = binned_jackknife(p, 20);
+  *error = e.error;
+  return e.mean;
+}
+
+TEST(Hmc, IntegratorsAndBackendsSampleTheSameEnsemble) {
+  double e1, e2;
+  const double a = chain_plaquette(Location::Host, IntegratorType::Leapfrog, 8, 51, &e1);
+  const double b = chain_plaquette(Location::Host, IntegratorType::Omelyan2, 4, 52, &e2);
+  std::cout << "  leapfrog <P> = " << a << " +- " << e1 << ", omelyan2 <P> = " << b << " +- " << e2 << "\n";
+  EXPECT_NEAR(a, b, 3 * std::hypot(e1, e2));
+  if (device_available()) {
+    double e3;
+    const double c = chain_plaquette(Location::Device, IntegratorType::Omelyan2, 4, 53, &e3);
+    std::cout << "  device omelyan2 <P> = " << c << " +- " << e3 << "\n";
+    EXPECT_NEAR(b, c, 3 * std::hypot(e2, e3));
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, HmcTest, ::testing::ValuesIn(test::locations()),
