@@ -81,8 +81,9 @@ SpinorField<double> solve_normal_equations(const SchurOperator<double>& M, const
   SpinorField<double> X = M.make_field();
   set_zero(X);
   if (!std::isfinite(norm2(b)))
-    fail("{}: the fermion operator produced NaN/Inf (a singular clover term or links far from this kappa's "
-         "range: check kappa and csw against the configuration); the trajectory is not used",
+    fail("{}: the fermion operator produced NaN/Inf (an unstable integration, a singular clover term, or links "
+         "far from this kappa's range: use more integration steps, check kappa and csw); the trajectory is not "
+         "used and the configuration before it is kept",
          who);
   try {
     const SolverResult r = solve_hermitian(A, X, b, p);

@@ -57,6 +57,29 @@ void expect_force_is_derivative(Monomial& m, const GaugeField<double>& U, double
   }
 }
 
+// exp(i X) is unitary with det 1 for small and large Hermitian traceless X, and exp(i X) exp(-i X) = 1.
+TEST(MolecularDynamics, ExponentialIsSpecialUnitaryForAnyStep) {
+  SiteRandom rng(3, 0, RngPurpose::Test, 9, 0);
+  for (double size : {1e-3, 0.3, 2.0, 40.0, 5000.0}) {
+    double p[8];
+    for (double& c : p) c = rng.gaussian() * size;
+    const SU3<double> X = su3_algebra(p);
+    SU3<double> minus = X;
+    minus *= -1.0;
+    const SU3<double> e = exp_i(X);
+    EXPECT_LT(su3_deviation(e), 1e-11) << size;  // the squarings of a huge step accumulate rounding
+    EXPECT_LT(test::max_abs_diff(e * exp_i(minus), SU3<double>::identity()), 1e-12) << size;
+  }
+  // X = a sigma_x in the (0, 1) block: exp(i X) = cos a + i sigma_x sin a there; a = 0.5 and 3 (squared).
+  for (double a : {0.5, 3.0}) {
+    double p[8] = {2 * a, 0, 0, 0, 0, 0, 0, 0};
+    const SU3<double> e = exp_i(su3_algebra(p));
+    EXPECT_NEAR(e.m[0][1].im, std::sin(a), 1e-14);
+    EXPECT_NEAR(e.m[0][0].re, std::cos(a), 1e-14);
+    EXPECT_NEAR(e.m[2][2].re, 1.0, 1e-14);
+  }
+}
+
 class HmcTest : public ::testing::TestWithParam<Location> {};
 
 TEST_P(HmcTest, GaugeForceIsTheDerivativeOfTheAction) {
