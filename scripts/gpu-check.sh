@@ -7,11 +7,11 @@
 #   bash ../shared/gpu/fetch-debs.sh            # toml++ as .deb into .deps/
 #   rm -rf .gpu-testdata && cp -r ../shared/testdata .gpu-testdata
 # and run there with .deps and .gpu-testdata carried:  bash scripts/gpu-check.sh "$OUT" [stages]
-# stages (default all): build test bench validate spectrum hmc
+# stages (default all): build test bench validate spectrum hmc dirac
 set -uo pipefail
 out=${1:?usage: gpu-check.sh OUTDIR [build] [test] [bench] [validate]}
 shift
-stages=${*:-build test bench validate spectrum hmc}
+stages=${*:-build test bench validate spectrum hmc dirac}
 mkdir -p "$out"
 cd "$(dirname "$0")/.."
 summary="$out/summary.txt"
@@ -136,5 +136,23 @@ EOT
   note "hmc ensemble 8^3x16: exit $? in $(( $(date +%s) - start )) s"
   cp runs/gpu-check/ensemble.jsonl "$out/ensemble.jsonl"
   tail -4 runs/gpu-check/ensemble.log | tee -a "$summary"
+fi
+if has dirac; then
+  # Dirac-operator and solver benchmarks (issue 4's reference problems), one JSON object per line.
+  : >"$out/dirac.jsonl"
+  for d in 16,16,16,16 32,32,32,32 48,48,48,48; do
+    for a in wilson clover twisted_mass; do
+      for p in double single; do
+        "$bin" bench dslash --dims $d --device gpu --action $a --precision $p --repetitions 100 --json \
+          >>"$out/dirac.jsonl" 2>>"$summary"
+      done
+    done
+  done
+  for p in double single; do
+    "$bin" bench matpc --dims 32,32,32,32 --device gpu --precision $p --repetitions 50 --json >>"$out/dirac.jsonl" 2>>"$summary"
+    "$bin" bench solver --dims 32,32,32,32 --device gpu --kappa 0.22 --precision $p --repetitions 3 --json \
+      >>"$out/dirac.jsonl" 2>>"$summary"
+  done
+  note "dirac benchmarks: $(wc -l <"$out/dirac.jsonl") results"
 fi
 cat "$summary"

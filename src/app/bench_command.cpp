@@ -1,6 +1,8 @@
 #include "app/bench_command.hpp"
 
 #include <algorithm>
+#include <memory>
+#include <type_traits>
 #include <iostream>
 #include <sstream>
 #include <vector>
@@ -15,6 +17,12 @@
 #include "core/timer.hpp"
 #include "gauge/observables.hpp"
 #include "gauge/updates.hpp"
+#include "core/site_random.hpp"
+#include "dirac/clover_even_odd.hpp"
+#include "dirac/dirac_operator_factory.hpp"
+#include "dirac/wilson_even_odd.hpp"
+#include "fields/spinor_blas.hpp"
+#include "solvers/solver.hpp"
 
 namespace lqcd::app {
 
@@ -45,7 +53,7 @@ double median(std::vector<double> v) {
 template <typename F>
 double median_seconds(Location loc, int repetitions, F&& f) {
   f();  // warm-up
-  detail::device_synchronize();
+  if (loc == Location::Device) detail::device_synchronize();
   std::vector<double> t;
   for (int r = 0; r < repetitions; ++r) {
     const Stopwatch w;
@@ -56,11 +64,149 @@ double median_seconds(Location loc, int repetitions, F&& f) {
   return median(t);
 }
 
+// The Dirac-operator benchmarks (dslash, matpc) in precision Real on a Haar-random gauge field.
+// FLOPs per output site as QUDA counts them (DESIGN.md): hopping term 1320, + 552 clover term,
+// + 96 twisted-mass site term (with the xpay). Bytes per output site, s = sizeof(Real):
+//   naive   = 8 links x 18 + 8 neighbour spinors x 24 + 1 output x 24 (+ 1 input x 24 and 72 clover
+//             reals with a site term) reals;
+//   minimal = the same with each neighbour spinor read once: 8 links x 18 + 24 in + 24 out (+ 24 + 72).
+template <typename Real>
+nlohmann::json dirac_bench(const BenchCommandOptions& opt, const Geometry& geom, Location loc, double copy_gbps) {
+  GaugeField<double> U(geom, loc);
+  set_hot_gauge(U, 1);
+  WilsonParams prm;
+  prm.kappa = opt.kappa;
+  const bool clover = opt.action == "clover", twisted = opt.action == "twisted_mass";
+  if (twisted) prm.mu = opt.mu;
+  std::unique_ptr<GaugeField<float>> Uf;
+  if constexpr (std::is_same_v<Real, float>) Uf = std::make_unique<GaugeField<float>>(convert_precision<float>(U));
+  const GaugeField<Real>* Ur;
+  if constexpr (std::is_same_v<Real, float>) Ur = Uf.get();
+  else Ur = &U;
+  // The operators of this precision.
+  std::unique_ptr<WilsonCloverOperator<double>> Cd;
+  std::shared_ptr<WilsonCloverOperator<Real>> C;
+  std::unique_ptr<SchurOperator<Real>> Mhat;
+  std::unique_ptr<WilsonEvenOddOperator<Real>> W;
+  if (clover) {
+    if constexpr (std::is_same_v<Real, float>) {
+      Cd = std::make_unique<WilsonCloverOperator<double>>(U, prm, opt.csw);
+      C = std::make_shared<WilsonCloverOperator<float>>(*Uf, *Cd);
+    } else {
+      C = std::make_shared<WilsonCloverOperator<double>>(U, prm, opt.csw);
+    }
+    Mhat = std::make_unique<WilsonCloverEvenOddOperator<Real>>(C);
+  } else {
+    W = std::make_unique<WilsonEvenOddOperator<Real>>(*Ur, prm);
+  }
+  const SchurOperator<Real>& M = clover ? *Mhat : static_cast<const SchurOperator<Real>&>(*W);
+  SpinorField<double> src = to_spinor_field(LexicographicSpinor(std::size_t(geom.volume()), ColorSpinor<double>{}), geom, loc);
+  {
+    LexicographicSpinor lex(std::size_t(geom.volume()));
+    for (std::size_t i = 0; i < lex.size(); ++i) {
+      SiteRandom rng(7, i, RngPurpose::Test, 0, 0);
+      for (auto& sp : lex[i].s)
+        for (auto& z : sp.c) {
+          z.re = rng.gaussian();
+          z.im = rng.gaussian();
+        }
+    }
+    src = to_spinor_field(lex, geom, loc);
+  }
+  SpinorField<Real> in(geom, loc, Subset::Full);
+  if constexpr (std::is_same_v<Real, float>) convert_precision(in, src);
+  else in.copy_from(src);
+  const SpinorField<Real> in_odd = in.parity_part(1), in_even = in.parity_part(0);
+  SpinorField<Real> out_even(geom, loc, Subset::Even), tmp(geom, loc, Subset::Even);
+  const double vh = double(geom.half_volume()), sz = sizeof(Real);
+  nlohmann::json r = {{"action", opt.action}, {"precision", opt.precision}, {"reconstruct", 18}, {"rhs", 1},
+                      {"kappa", opt.kappa}};
+  if (twisted) r["mu"] = opt.mu;
+  if (clover) r["csw"] = opt.csw;
+  if (opt.kernel == "dslash") {
+    // The hopping term on one parity (with the site term of the action: clover A x or twisted (1 + i c gamma_5) x).
+    const double flops = 1320 + (clover ? 552 : twisted ? 96 : 0);
+    const double site_reals = clover ? 24 + 72 : twisted ? 24 : 0;
+    const double naive = (8 * 18 + 8 * 24 + 24 + site_reals) * sz, minimal = (8 * 18 + 24 + 24 + site_reals) * sz;
+    const double t = median_seconds(loc, opt.repetitions, [&] {
+      if (clover) C->hop(out_even, in_odd, &in_even, -opt.kappa);
+      else if (twisted) W->hop(out_even, in_odd, &in_even, -opt.kappa, 2 * opt.kappa * opt.mu, 0);
+      else W->hop(out_even, in_odd, nullptr, 1.0, 0.0, 0);
+    });
+    r.update({{"seconds", t},
+              {"flops_per_site", flops},
+              {"GFLOPS", flops * vh / t * 1e-9},
+              {"GBps_naive", naive * vh / t * 1e-9},
+              {"GBps_minimal", minimal * vh / t * 1e-9},
+              {"fraction_of_copy", minimal * vh / t * 1e-9 / copy_gbps}});
+  } else {
+    // M_hat and M_hat^dag M_hat on the even sites.
+    const NormalOperator<Real> N(M);
+    const double t1 = median_seconds(loc, opt.repetitions, [&] { M.apply(out_even, in_even); });
+    const double t2 = median_seconds(loc, opt.repetitions, [&] { N.apply(out_even, in_even); });
+    const double flops = M.flops_per_site();
+    r.update({{"matpc_seconds", t1},
+              {"matpc_flops_per_site", flops},
+              {"matpc_GFLOPS", flops * vh / t1 * 1e-9},
+              {"mdagm_seconds", t2},
+              {"mdagm_GFLOPS", 2 * flops * vh / t2 * 1e-9}});
+  }
+  return r;
+}
+
+// CG on the even-odd normal equations (as QUDA's test): M_hat x = b from x = 0 to the tolerance, in
+// double or in double with single-precision corrections; median time per solve after one warm-up solve.
+nlohmann::json solver_bench(const BenchCommandOptions& opt, const Geometry& geom, Location loc) {
+  GaugeField<double> U(geom, loc);
+  set_hot_gauge(U, 1);
+  FermionParams f;
+  f.action = fermion_action_from_name(opt.action, "--action");
+  f.wilson.kappa = opt.kappa;
+  if (f.action == FermionAction::TwistedMass) f.wilson.mu = opt.mu;
+  if (f.action == FermionAction::Clover) f.csw = opt.csw;
+  const bool single = opt.precision == "single";
+  const DiracOperators ops = make_dirac_operators(U, f, single);
+  SolverParams p;
+  p.type = SolverType::CG;
+  p.tolerance = opt.tolerance;
+  p.precision = single ? SolverPrecision::Single : SolverPrecision::Double;
+  SpinorField<double> b = ops.even_odd->make_field(), x = ops.even_odd->make_field();
+  {
+    LexicographicSpinor lex(std::size_t(geom.volume()));
+    for (std::size_t i = 0; i < lex.size(); ++i) {
+      SiteRandom rng(9, i, RngPurpose::Test, 0, 0);
+      for (auto& sp : lex[i].s)
+        for (auto& z : sp.c) {
+          z.re = rng.gaussian();
+          z.im = rng.gaussian();
+        }
+    }
+    b = to_spinor_field(lex, geom, loc).parity_part(0);
+  }
+  SolverResult last;
+  const double t = median_seconds(loc, opt.repetitions, [&] {
+    set_zero(x);
+    last = single ? solve_mixed(*ops.even_odd, *ops.even_odd_single, x, b, p) : solve(*ops.even_odd, x, b, p);
+  });
+  return {{"action", opt.action}, {"precision", single ? "double/single" : "double"}, {"kappa", opt.kappa},
+          {"tolerance", opt.tolerance}, {"seconds_per_solve", t}, {"iterations", last.iterations},
+          {"true_residual", last.true_residual}, {"corrections", last.corrections}, {"GFLOPS", last.gflops}};
+}
+
 }  // namespace
 
 int run_bench(const BenchCommandOptions& opt) {
-  if (opt.kernel != "heatbath" && opt.kernel != "copy")
-    fail("lqcd bench: unknown benchmark \"{}\" (expected heatbath or copy)", opt.kernel);
+  const std::vector<std::string> kernels = {"heatbath", "copy", "dslash", "matpc", "solver"};
+  if (std::find(kernels.begin(), kernels.end(), opt.kernel) == kernels.end())
+    fail("lqcd bench: unknown benchmark \"{}\" (expected heatbath, copy, dslash, matpc or solver)", opt.kernel);
+  if (opt.kernel == "dslash" || opt.kernel == "matpc" || opt.kernel == "solver") {
+    if (opt.precision != "double" && opt.precision != "single")
+      fail("--precision: expected double or single (half precision is not implemented yet; got \"{}\")", opt.precision);
+    if (opt.reconstruct != 18)
+      fail("--reconstruct: only 18 (full links) is implemented so far (got {})", opt.reconstruct);
+    if (opt.rhs != 1) fail("--rhs: only 1 right-hand side per call is implemented so far (got {})", opt.rhs);
+    fermion_action_from_name(opt.action, "--action");
+  }
   if (opt.repetitions < 1) fail("--repetitions: expected a positive integer (got {})", opt.repetitions);
   const Location loc = choose_location(opt.device);
   const std::string device = loc == Location::Device ? device_description() : "CPU (OpenMP)";
@@ -121,6 +267,22 @@ int run_bench(const BenchCommandOptions& opt) {
           dims_string(dims), action.name(), opt.repetitions, t_hb * 1e3, minimal / t_hb / 1e9, naive / t_hb / 1e9,
           100 * minimal / t_hb / 1e9 / copy.gb_per_s, t_or * 1e3, minimal / t_or / 1e9,
           100 * minimal / t_or / 1e9 / copy.gb_per_s, 1.0 / combined, 4 * v / t_hb);
+  }
+  if (opt.kernel == "dslash" || opt.kernel == "matpc" || opt.kernel == "solver") {
+    const Dims dims = parse_dims(opt.dims);
+    const Geometry geom = ProcessGrid::single().decompose(dims, "--dims");
+    result["benchmark"] = opt.kernel;
+    result["dims"] = dims;
+    result["repetitions"] = opt.repetitions;
+    if (opt.kernel == "solver") result.update(solver_bench(opt, geom, loc));
+    else if (opt.precision == "single") result.update(dirac_bench<float>(opt, geom, loc, copy.gb_per_s));
+    else result.update(dirac_bench<double>(opt, geom, loc, copy.gb_per_s));
+    if (!opt.json) {
+      std::cout << fmt::format("# {} benchmark: {} lattice, {} action, {} precision, median of {}\n", opt.kernel,
+                               dims_string(dims), opt.action, opt.precision, opt.repetitions);
+      for (const auto& [key, value] : result.items())
+        if (key != "program" && key != "device") std::cout << fmt::format("  {:<24} {}\n", key, value.dump());
+    }
   }
   if (opt.json) std::cout << result.dump() << std::endl;
   return 0;

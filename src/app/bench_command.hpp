@@ -7,10 +7,17 @@
 namespace lqcd::app {
 
 struct BenchCommandOptions {
-  std::string kernel = "heatbath";  // heatbath | copy
+  std::string kernel = "heatbath";  // heatbath | copy | dslash | matpc | solver
   std::string dims = "16,16,16,16";
   std::string device = "auto";
-  std::string action = "wilson";
+  std::string action = "wilson";    // heatbath: gauge action; dslash, matpc, solver: wilson | clover | twisted_mass
+  std::string precision = "double";  // dslash, matpc: double | single; solver: double | single (mixed)
+  int reconstruct = 18;             // reals stored per link (18 only, so far)
+  int rhs = 1;                      // right-hand sides per call (1 only, so far)
+  double kappa = 0.12;
+  double mu = 0.01;                 // twisted_mass
+  double csw = 1.0;                 // clover
+  double tolerance = 1e-10;         // solver
   int repetitions = 10;
   bool json = false;
 };

@@ -98,10 +98,20 @@ int main(int argc, char** argv) {
   CLI::App* bench = app.add_subcommand(
       "bench", "Performance harness: measures the copy bandwidth, then the kernel; prints median times, GB/s and "
                "the fraction of the copy bandwidth.");
-  bench->add_option("kernel", bn.kernel, "heatbath | copy")->capture_default_str();
+  bench->add_option("kernel", bn.kernel, "heatbath | copy | dslash | matpc | solver")->capture_default_str();
   bench->add_option("--dims", bn.dims, "lattice X,Y,Z,T")->capture_default_str();
   bench->add_option("--device", bn.device, "auto | cpu | gpu")->capture_default_str();
-  bench->add_option("--action", bn.action, "gauge action for the heatbath benchmark")->capture_default_str();
+  bench->add_option("--action", bn.action,
+                    "heatbath: gauge action; dslash, matpc, solver: wilson | clover | twisted_mass")
+      ->capture_default_str();
+  bench->add_option("--precision", bn.precision, "double | single (solver: single = double/single mixed)")
+      ->capture_default_str();
+  bench->add_option("--reconstruct", bn.reconstruct, "reals stored per link (18)")->capture_default_str();
+  bench->add_option("--rhs", bn.rhs, "right-hand sides per call (1)")->capture_default_str();
+  bench->add_option("--kappa", bn.kappa, "hopping parameter of the Dirac benchmarks")->capture_default_str();
+  bench->add_option("--mu", bn.mu, "twisted mass (twisted_mass)")->capture_default_str();
+  bench->add_option("--csw", bn.csw, "clover coefficient (clover)")->capture_default_str();
+  bench->add_option("--tolerance", bn.tolerance, "solver: true relative residual")->capture_default_str();
   bench->add_option("--repetitions", bn.repetitions, "timed repetitions (the median is reported)")->capture_default_str();
   bench->add_flag("--json", bn.json, "one JSON object on stdout");
 

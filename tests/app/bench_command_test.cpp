@@ -1,0 +1,64 @@
+// lqcd bench for the Dirac operators and the solver: the JSON record carries the figures with their
+// definitions (FLOPs per site as QUDA counts, bytes, the copy bandwidth of the same run), and options
+// that are not implemented are errors, not silently different benchmarks.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_support.hpp"
+
+namespace lqcd {
+namespace {
+
+using test::run_lqcd;
+
+nlohmann::json bench(const std::string& args, const test::TempDir& dir) {
+  const auto r = run_lqcd("bench " + args + " --device cpu --dims 4,4,4,4 --repetitions 2 --json", dir.path());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return r.exit_code == 0 ? nlohmann::json::parse(r.out) : nlohmann::json::object();
+}
+
+TEST(BenchCommand, DiracBenchmarksReportTheirCountsAndTheCopyBandwidth) {
+  test::TempDir dir;
+  for (const char* action : {"wilson", "clover", "twisted_mass"})
+    for (const char* precision : {"double", "single"}) {
+      SCOPED_TRACE(std::string(action) + " " + precision);
+      const auto d = bench(std::string("dslash --action ") + action + " --precision " + precision, dir);
+      EXPECT_GT(d["copy_bandwidth_GBps"].get<double>(), 0);
+      EXPECT_GT(d["GFLOPS"].get<double>(), 0);
+      const double flops = d["flops_per_site"].get<double>();
+      EXPECT_EQ(flops, std::string(action) == "wilson" ? 1320 : std::string(action) == "clover" ? 1872 : 1416);
+      // GFLOPS and GB/s are the same time: their ratio is the byte count per FLOP.
+      const double bytes = std::string(precision) == "double" ? 8 : 4;
+      const double extra = std::string(action) == "clover" ? 96 : std::string(action) == "twisted_mass" ? 24 : 0;
+      EXPECT_NEAR(d["GBps_minimal"].get<double>() / d["GFLOPS"].get<double>(), (8 * 18 + 48 + extra) * bytes / flops,
+                  1e-9);
+      EXPECT_NEAR(d["fraction_of_copy"].get<double>(),
+                  d["GBps_minimal"].get<double>() / d["copy_bandwidth_GBps"].get<double>(), 1e-12);
+      const auto m = bench(std::string("matpc --action ") + action + " --precision " + precision, dir);
+      EXPECT_GT(m["matpc_GFLOPS"].get<double>(), 0);
+      EXPECT_GT(m["mdagm_GFLOPS"].get<double>(), 0);
+    }
+  for (const char* precision : {"double", "single"}) {
+    const auto s = bench(std::string("solver --kappa 0.2 --precision ") + precision, dir);
+    EXPECT_LE(s["true_residual"].get<double>(), 1e-10);
+    EXPECT_GT(s["iterations"].get<int>(), 0);
+    EXPECT_GT(s["seconds_per_solve"].get<double>(), 0);
+  }
+}
+
+TEST(BenchCommand, UnimplementedOptionsAreErrors) {
+  test::TempDir dir;
+  for (const auto& [args, key] : {std::pair<std::string, std::string>{"dslash --reconstruct 12", "--reconstruct"},
+                                  {"dslash --rhs 12", "--rhs"},
+                                  {"dslash --precision half", "--precision"},
+                                  {"matpc --action staggered", "--action"},
+                                  {"dirac", "unknown benchmark"}}) {
+    const auto r = run_lqcd("bench " + args + " --device cpu --dims 4,4,4,4", dir.path());
+    EXPECT_NE(r.exit_code, 0) << args;
+    EXPECT_NE(r.err.find(key), std::string::npos) << args << ": " << r.err;
+  }
+}
+
+}  // namespace
+}  // namespace lqcd
