@@ -8,6 +8,7 @@
 
 #include "fields/spinor_blas.hpp"
 #include "fields/spinor_field.hpp"
+#include "gauge/update_kernels.hpp"
 #include "gauge/updates.hpp"
 #include "test_support.hpp"
 
@@ -47,6 +48,20 @@ inline GaugeField<double> rough_gauge(const Geometry& g, Location loc, std::uint
   set_hot_gauge(U, seed);
   heatbath_sweep(U, GaugeAction::from_name("wilson", beta), seed, 0);
   return U;
+}
+
+// psi(x) -> g(x) psi(x) with the g(x) that random_gauge_transformation(U, seed) draws on U's lattice:
+// the other side of a gauge-covariance check, M[U^g] (g psi) = g (M[U] psi).
+inline LexicographicSpinor gauge_rotate(LexicographicSpinor v, const GaugeField<double>& U, std::uint64_t seed) {
+  const RandomGaugeTransformKernel g{U.view(), seed};
+  const SiteIndexer idx = SiteIndexer::from(U.geometry());
+  for (std::int64_t i = 0; i < U.geometry().volume(); ++i) {
+    int x[4];
+    idx.coords_lex(i, x);
+    const SU3<double> gx = g.g_at(x);
+    for (auto& s : v[std::size_t(i)].s) s = gx * s;
+  }
+  return v;
 }
 
 // ||a - b|| / ||b||.

@@ -64,6 +64,20 @@ double median_seconds(Location loc, int repetitions, F&& f) {
   return median(t);
 }
 
+// A full-lattice spinor field of Gaussian random numbers (the benchmarks' input; never zeros).
+SpinorField<double> gaussian_spinor(const Geometry& geom, Location loc, std::uint64_t seed) {
+  LexicographicSpinor lex(std::size_t(geom.volume()));
+  for (std::size_t i = 0; i < lex.size(); ++i) {
+    SiteRandom rng(seed, i, RngPurpose::Test, 0, 0);
+    for (auto& sp : lex[i].s)
+      for (auto& z : sp.c) {
+        z.re = rng.gaussian();  // sequenced: argument evaluation order is unspecified
+        z.im = rng.gaussian();
+      }
+  }
+  return to_spinor_field(lex, geom, loc);
+}
+
 // The Dirac-operator benchmarks (dslash, matpc) in precision Real on a Haar-random gauge field.
 // FLOPs per output site as QUDA counts them (DESIGN.md): hopping term 1320, + 552 clover term,
 // + 96 twisted-mass site term (with the xpay). Bytes per output site, s = sizeof(Real):
@@ -100,19 +114,7 @@ nlohmann::json dirac_bench(const BenchCommandOptions& opt, const Geometry& geom,
     W = std::make_unique<WilsonEvenOddOperator<Real>>(*Ur, prm);
   }
   const SchurOperator<Real>& M = clover ? *Mhat : static_cast<const SchurOperator<Real>&>(*W);
-  SpinorField<double> src = to_spinor_field(LexicographicSpinor(std::size_t(geom.volume()), ColorSpinor<double>{}), geom, loc);
-  {
-    LexicographicSpinor lex(std::size_t(geom.volume()));
-    for (std::size_t i = 0; i < lex.size(); ++i) {
-      SiteRandom rng(7, i, RngPurpose::Test, 0, 0);
-      for (auto& sp : lex[i].s)
-        for (auto& z : sp.c) {
-          z.re = rng.gaussian();
-          z.im = rng.gaussian();
-        }
-    }
-    src = to_spinor_field(lex, geom, loc);
-  }
+  const SpinorField<double> src = gaussian_spinor(geom, loc, 7);
   SpinorField<Real> in(geom, loc, Subset::Full);
   if constexpr (std::is_same_v<Real, float>) convert_precision(in, src);
   else in.copy_from(src);
@@ -170,19 +172,8 @@ nlohmann::json solver_bench(const BenchCommandOptions& opt, const Geometry& geom
   p.type = SolverType::CG;
   p.tolerance = opt.tolerance;
   p.precision = single ? SolverPrecision::Single : SolverPrecision::Double;
-  SpinorField<double> b = ops.even_odd->make_field(), x = ops.even_odd->make_field();
-  {
-    LexicographicSpinor lex(std::size_t(geom.volume()));
-    for (std::size_t i = 0; i < lex.size(); ++i) {
-      SiteRandom rng(9, i, RngPurpose::Test, 0, 0);
-      for (auto& sp : lex[i].s)
-        for (auto& z : sp.c) {
-          z.re = rng.gaussian();
-          z.im = rng.gaussian();
-        }
-    }
-    b = to_spinor_field(lex, geom, loc).parity_part(0);
-  }
+  const SpinorField<double> b = gaussian_spinor(geom, loc, 9).parity_part(0);
+  SpinorField<double> x = ops.even_odd->make_field();
   SolverResult last;
   const double t = median_seconds(loc, opt.repetitions, [&] {
     set_zero(x);

@@ -6,6 +6,7 @@
 
 #include "app/device_choice.hpp"
 #include "app/observables_json.hpp"
+#include "app/input_values.hpp"
 #include "app/output.hpp"
 #include "app/run_files.hpp"
 #include "app/version.hpp"
@@ -60,13 +61,7 @@ int non_negative(const Config& c, const std::string& key, std::int64_t max = 1 <
 
 HeatbathInput read_input(const Config& c) {
   HeatbathInput in;
-  const std::vector<std::int64_t> d = c.integers("lattice.dims");
-  if (d.size() != 4) c.fail_key("lattice.dims", fmt::format("expected 4 extents [x, y, z, t], got {}", d.size()));
-  for (int mu = 0; mu < 4; ++mu) {
-    if (d[mu] < 2 || d[mu] > 4096 || d[mu] % 2)
-      c.fail_key("lattice.dims", fmt::format("extent {} in direction {} must be even and in [2, 4096]", d[mu], "xyzt"[mu]));
-    in.dims[mu] = int(d[mu]);
-  }
+  in.dims = read_lattice_dims(c);
   const double beta = c.real("gauge.beta");
   if (!(beta > 0) || !std::isfinite(beta)) c.fail_key("gauge.beta", fmt::format("expected a positive number, got {}", beta));
   try {
@@ -91,14 +86,9 @@ HeatbathInput read_input(const Config& c) {
   in.measure_every = non_negative(c, "heatbath.measure_every");
   if (in.measure_every == 0) c.fail_key("heatbath.measure_every", "expected a positive integer");
   in.prefix = c.string("output.prefix");
-  in.format = c.string("output.format");
-  if (in.format != "ildg" && in.format != "nersc" && in.format != "openqcd")
-    c.fail_key("output.format", fmt::format("expected \"ildg\", \"nersc\" or \"openqcd\", got \"{}\"", in.format));
-  in.precision = int(c.integer("output.precision"));
-  if (in.precision != 32 && in.precision != 64)
-    c.fail_key("output.precision", fmt::format("expected 32 or 64, got {}", in.precision));
-  if (in.format == "openqcd" && in.precision != 64)
-    c.fail_key("output.precision", "the openqcd format stores 64-bit reals only");
+  const SavedFormat saved = read_saved_format(c);
+  in.format = saved.format;
+  in.precision = saved.precision;
   in.save_every = non_negative(c, "output.save_every");
   in.checkpoint_every = non_negative(c, "output.checkpoint_every");
   return in;

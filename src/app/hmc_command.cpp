@@ -10,6 +10,7 @@
 
 #include "app/device_choice.hpp"
 #include "app/observables_json.hpp"
+#include "app/input_values.hpp"
 #include "app/output.hpp"
 #include "app/run_files.hpp"
 #include "app/version.hpp"
@@ -105,13 +106,7 @@ double positive(const Config& c, const std::string& key) {
 
 HmcInput read_input(const Config& c) {
   HmcInput in;
-  const std::vector<std::int64_t> d = c.integers("lattice.dims");
-  if (d.size() != 4) c.fail_key("lattice.dims", fmt::format("expected 4 extents [x, y, z, t], got {}", d.size()));
-  for (int mu = 0; mu < 4; ++mu) {
-    if (d[mu] < 2 || d[mu] > 4096 || d[mu] % 2)
-      c.fail_key("lattice.dims", fmt::format("extent {} in direction {} must be even and in [2, 4096]", d[mu], "xyzt"[mu]));
-    in.dims[mu] = int(d[mu]);
-  }
+  in.dims = read_lattice_dims(c);
   try {
     in.action = GaugeAction::from_name(c.string("gauge.action"), positive(c, "gauge.beta"));
     in.integrator.type = integrator_type_from_name(c.string("integrator.type"));
@@ -138,13 +133,9 @@ HmcInput read_input(const Config& c) {
   if (in.solver.tolerance >= 1) c.fail_key("solver.tolerance", "expected a number in (0, 1)");
   in.solver.max_iterations = bounded(c, "solver.max_iterations", 1, 100000000);
   in.prefix = c.string("output.prefix");
-  in.format = c.string("output.format");
-  if (in.format != "ildg" && in.format != "nersc" && in.format != "openqcd")
-    c.fail_key("output.format", fmt::format("expected \"ildg\", \"nersc\" or \"openqcd\", got \"{}\"", in.format));
-  in.precision = int(c.integer("output.precision"));
-  if (in.precision != 32 && in.precision != 64) c.fail_key("output.precision", "expected 32 or 64");
-  if (in.format == "openqcd" && in.precision != 64)
-    c.fail_key("output.precision", "the openqcd format stores 64-bit reals only");
+  const SavedFormat saved = read_saved_format(c);
+  in.format = saved.format;
+  in.precision = saved.precision;
   in.save_every = bounded(c, "output.save_every", 0, 1 << 30);
   in.checkpoint_every = bounded(c, "output.checkpoint_every", 0, 1 << 30);
   return in;

@@ -1,5 +1,7 @@
 #include "app/quark_input.hpp"
 
+#include "app/input_values.hpp"
+
 #include <cmath>
 #include <sstream>
 
@@ -46,18 +48,6 @@ std::vector<KeySpec> quark_schema(const std::string& prefix) {
 
 namespace {
 
-Dims read_dims(const Config& c) {
-  const std::vector<std::int64_t> d = c.integers("lattice.dims");
-  if (d.size() != 4) c.fail_key("lattice.dims", fmt::format("expected 4 extents [x, y, z, t], got {}", d.size()));
-  Dims dims{};
-  for (int mu = 0; mu < 4; ++mu) {
-    if (d[mu] < 2 || d[mu] > 4096 || d[mu] % 2)
-      c.fail_key("lattice.dims", fmt::format("extent {} in direction {} must be even and in [2, 4096]", d[mu], "xyzt"[mu]));
-    dims[mu] = int(d[mu]);
-  }
-  return dims;
-}
-
 double finite(const Config& c, const std::string& key) {
   const double v = c.real(key);
   if (!std::isfinite(v)) c.fail_key(key, "expected a finite number");
@@ -74,7 +64,7 @@ bool gaussian(const Config& c, const std::string& key) {
 
 QuarkInput read_quark_input(const Config& c) {
   QuarkInput in;
-  in.dims = read_dims(c);
+  in.dims = read_lattice_dims(c);
   in.config = c.string("gauge.config");
   in.dims_set = in.config == "unit" || c.is_set("lattice.dims");
   if (in.config.empty()) c.fail_key("gauge.config", "expected a file name or \"unit\"");

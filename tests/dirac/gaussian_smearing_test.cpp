@@ -98,17 +98,7 @@ TEST_P(GaussianBackendTest, GaugeCovariance) {
   LexicographicSpinor g_s_psi = smeared(psi, ape_smear(U, ape), prm);
 
   const std::uint64_t seed = 77;
-  const RandomGaugeTransformKernel g{U.view(), seed};  // g(x) as the gauge transformation draws it
-  const SiteIndexer idx = SiteIndexer::from(geom);
-  auto rotate = [&](LexicographicSpinor v) {
-    for (std::int64_t i = 0; i < geom.volume(); ++i) {
-      int x[4];
-      idx.coords_lex(i, x);
-      const SU3<double> gx = g.g_at(x);
-      for (auto& s : v[std::size_t(i)].s) s = gx * s;
-    }
-    return v;
-  };
+    auto rotate = [&](const LexicographicSpinor& v) { return test::gauge_rotate(v, U, seed); };
   g_s_psi = rotate(g_s_psi);
   random_gauge_transformation(U, seed);
   const LexicographicSpinor s_g_psi = smeared(rotate(psi), ape_smear(U, ape), prm);

@@ -147,17 +147,7 @@ TEST_P(SinglePrecisionTest, EvenOddOperatorsAreGaugeCovariant) {
   const GaugeField<double> U = rough_gauge(geom, GetParam());
   GaugeField<double> Ug = U.clone(GetParam());
   random_gauge_transformation(Ug, seed);
-  const RandomGaugeTransformKernel g{U.view(), seed};  // g(x) as the transformation draws it
-  const SiteIndexer idx = SiteIndexer::from(geom);
-  auto rotate = [&](LexicographicSpinor v) {
-    for (std::int64_t i = 0; i < geom.volume(); ++i) {
-      int x[4];
-      idx.coords_lex(i, x);
-      const SU3<double> gx = g.g_at(x);
-      for (auto& s : v[std::size_t(i)].s) s = gx * s;
-    }
-    return v;
-  };
+    auto rotate = [&](const LexicographicSpinor& v) { return test::gauge_rotate(v, U, seed); };
   // Even-site fields through the lexicographic form (odd sites zero).
   auto even_field = [&](const LexicographicSpinor& v) { return to_spinor_field(v, geom, GetParam()).parity_part(0); };
   auto lex_of_even = [&](const SpinorField<double>& e) {

@@ -109,17 +109,7 @@ TEST_P(WilsonBackendTest, GaugeCovariance) {
   LexicographicSpinor g_m_psi = to_lexicographic(out);
 
   const std::uint64_t seed = 99;
-  const RandomGaugeTransformKernel g{U.view(), seed};  // g(x) as the gauge transformation draws it
-  const SiteIndexer idx = SiteIndexer::from(geom);
-  auto rotate = [&](LexicographicSpinor v) {
-    for (std::int64_t i = 0; i < geom.volume(); ++i) {
-      int x[4];
-      idx.coords_lex(i, x);
-      const SU3<double> gx = g.g_at(x);
-      for (auto& s : v[std::size_t(i)].s) s = gx * s;
-    }
-    return v;
-  };
+    auto rotate = [&](const LexicographicSpinor& v) { return test::gauge_rotate(v, U, seed); };
   g_m_psi = rotate(g_m_psi);
   random_gauge_transformation(U, seed);
   SpinorField<double> out_g = out.like();
