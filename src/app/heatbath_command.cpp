@@ -132,9 +132,10 @@ int run_heatbath(const HeatbathCommandOptions& opt) {
                                        {"lqcd.beta", fmt::format("{:.17g}", in.action.beta)},
                                        {"lqcd.seed", std::to_string(in.seed)}},
                                       "heatbath");
-    const auto sweep = meta.find("lqcd.sweep");
-    if (sweep == meta.end()) fail("{}: not an lqcd heatbath checkpoint (no lqcd.sweep record)", checkpoint_path(in));
-    done = std::stoi(sweep->second);
+    done = int(checkpoint_counter(meta, "lqcd.sweep", checkpoint_path(in)));
+    if (done > in.thermalization + in.sweeps)
+      fail("{}: checkpoint after sweep {}, beyond the {} sweeps of the input", checkpoint_path(in), done,
+           in.thermalization + in.sweeps);
     truncate_jsonl(in.prefix + ".jsonl", "sweep", done);
   } else if (in.start == "hot") {
     set_hot_gauge(U, in.seed);

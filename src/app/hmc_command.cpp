@@ -107,8 +107,9 @@ double positive(const Config& c, const std::string& key) {
 HmcInput read_input(const Config& c) {
   HmcInput in;
   in.dims = read_lattice_dims(c);
+  const double beta = positive(c, "gauge.beta");
   try {
-    in.action = GaugeAction::from_name(c.string("gauge.action"), positive(c, "gauge.beta"));
+    in.action = GaugeAction::from_name(c.string("gauge.action"), beta);
     in.integrator.type = integrator_type_from_name(c.string("integrator.type"));
   } catch (const Error& e) {
     fail("{}: {}", c.source(), e.what());
@@ -148,8 +149,8 @@ std::vector<std::unique_ptr<Monomial>> make_monomials(const Config& c, HmcInput&
   int gauge = 0;
   for (const Config& m : c.entries("monomial")) {
     const std::string type = m.string("monomial.type");
-    const int level = int(m.integer("monomial.level"));
-    if (level < 0 || level >= int(in.integrator.steps.size()))
+    const std::int64_t level = m.integer("monomial.level");
+    if (level < 0 || level >= std::int64_t(in.integrator.steps.size()))
       m.fail_key("monomial.level", fmt::format("level {} has no entry in integrator.steps (levels 0..{})", level,
                                                in.integrator.steps.size() - 1));
     if (type == "gauge") {
@@ -176,8 +177,9 @@ std::vector<std::unique_ptr<Monomial>> make_monomials(const Config& c, HmcInput&
         if (!(heavy.params.kappa > 0) || !std::isfinite(heavy.params.kappa))
           m.fail_key("monomial.kappa2", "expected a positive number");
         if (!std::isfinite(heavy.params.mu)) m.fail_key("monomial.mu2", "expected a finite number");
-        if (heavy.params.kappa == w.kappa && heavy.params.mu == w.mu)
-          m.fail_key("monomial.kappa2", "the ratio needs a heavier quark: set kappa2 < kappa or |mu2| > |mu|");
+        if (!(heavy.params.kappa < w.kappa || (heavy.params.kappa == w.kappa && std::abs(heavy.params.mu) > std::abs(w.mu))))
+          m.fail_key("monomial.kappa2", "the ratio needs a heavier denominator quark: kappa2 < kappa, or kappa2 = kappa "
+                                        "with |mu2| > |mu|");
         ms.push_back(std::make_unique<HasenbuschRatioMonomial>(EvenOddQuark{w, csw}, heavy, in.solver, stream++));
       } else {
         ms.push_back(std::make_unique<TwoFlavourMonomial>(w, csw, in.solver, stream++));
@@ -190,8 +192,11 @@ std::vector<std::unique_ptr<Monomial>> make_monomials(const Config& c, HmcInput&
         m.fail_key("monomial.kappa", fmt::format("expected a positive number, got {}", q.params.kappa));
       if (!(q.csw >= 0) || !std::isfinite(q.csw)) m.fail_key("monomial.csw", "expected a non-negative number");
       if (m.real("monomial.mu") != 0) m.fail_key("monomial.mu", "the rational monomial takes no twisted mass");
+      const std::int64_t degree = m.integer("monomial.degree");
+      if (degree < 1 || degree > 64)
+        m.fail_key("monomial.degree", fmt::format("expected an integer in [1, 64], got {}", degree));
       try {
-        const RationalApproximation r = zolotarev_inverse_sqrt(int(m.integer("monomial.degree")),
+        const RationalApproximation r = zolotarev_inverse_sqrt(int(degree),
                                                                m.real("monomial.lambda_min"),
                                                                m.real("monomial.lambda_max"));
         ms.push_back(std::make_unique<RationalMonomial>(q, r, in.solver, stream++));
@@ -204,7 +209,7 @@ std::vector<std::unique_ptr<Monomial>> make_monomials(const Config& c, HmcInput&
                              "\"rational\", got \"{}\"",
                              type));
     }
-    ms.back()->level = level;
+    ms.back()->level = int(level);
     in.physics += (in.physics.empty() ? "" : "; ") + fmt::format("{} @ level {}", ms.back()->name(), level);
   }
   if (gauge != 1) fail("{}: expected exactly one [[monomial]] with type = \"gauge\" (got {})", c.source(), gauge);
@@ -246,9 +251,10 @@ int run_hmc(const HmcCommandOptions& opt) {
     std::vector<std::pair<std::string, std::string>> expected = {{"lqcd.seed", std::to_string(in.seed)}};
     if (!opt.force) expected.push_back({"lqcd.physics", in.physics});
     const auto meta = read_checkpoint(checkpoint, U, expected, "hmc");
-    const auto t = meta.find("lqcd.trajectory");
-    if (t == meta.end()) fail("{}: not an lqcd hmc checkpoint (no lqcd.trajectory record)", checkpoint);
-    done = std::stol(t->second);
+    done = checkpoint_counter(meta, "lqcd.trajectory", checkpoint);
+    if (done > in.thermalization + in.trajectories)
+      fail("{}: checkpoint after trajectory {}, beyond the {} trajectories of the input", checkpoint, done,
+           in.thermalization + in.trajectories);
     truncate_jsonl(in.prefix + ".jsonl", "trajectory", done);
   } else if (in.start == "hot") {
     set_hot_gauge(U, in.seed);
@@ -300,7 +306,8 @@ int run_hmc(const HmcCommandOptions& opt) {
     nlohmann::json iters = nlohmann::json::object();
     for (std::size_t k = 0; k < r.solver_iterations.size(); ++k) {
       iterations += r.solver_iterations[k];
-      if (r.solver_iterations[k] > 0) iters[hmc.monomials()[k]->name()] = r.solver_iterations[k];
+      if (r.solver_iterations[k] > 0)
+        iters[fmt::format("{}: {}", k + 1, hmc.monomials()[k]->name())] = r.solver_iterations[k];
     }
     seconds += r.seconds;
     solver_seconds += r.solver_seconds;

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.hpp"
+#include "io/atomic_file.hpp"
 #include "measure/configuration.hpp"
 
 namespace lqcd::app {
@@ -44,10 +45,31 @@ void truncate_jsonl(const std::filesystem::path& file, const std::string& key, l
   std::string kept, line;
   while (std::getline(in, line)) {
     const auto j = nlohmann::json::parse(line, nullptr, false);
-    if (!j.is_discarded() && (!j.contains(key) || j[key].get<long>() <= last)) kept += line + "\n";
+    if (j.is_discarded()) continue;
+    if (j.contains(key) && !j[key].is_number_integer())
+      fail("{}: record {} is not an integer in \"{}\"; cannot trim the history to the checkpoint", file.string(), key,
+           line.substr(0, 80));
+    if (!j.contains(key) || j[key].get<long>() <= last) kept += line + "\n";
   }
   in.close();
-  std::ofstream(file, std::ios::trunc) << kept;
+  io::AtomicFile out(file);  // a crash while rewriting leaves the old history, not half of it
+  out.write(kept);
+  out.commit();
+}
+
+long checkpoint_counter(const std::map<std::string, std::string>& meta, const std::string& key,
+                        const std::filesystem::path& file) {
+  const auto it = meta.find(key);
+  if (it == meta.end()) fail("{}: not an lqcd checkpoint (no {} record)", file.string(), key);
+  std::size_t used = 0;
+  long n = -1;
+  try {
+    n = std::stol(it->second, &used);
+  } catch (const std::exception&) {
+  }
+  if (n < 0 || used != it->second.size())
+    fail("{}: {} record \"{}\" is not a non-negative integer", file.string(), key, it->second);
+  return n;
 }
 
 }  // namespace lqcd::app

@@ -25,8 +25,13 @@ std::map<std::string, std::string> read_checkpoint(const std::filesystem::path& 
                                                    const std::vector<std::pair<std::string, std::string>>& expected,
                                                    const std::string& command);
 
+// The chain position a checkpoint's metadata records under `key` ("lqcd.sweep", "lqcd.trajectory"),
+// checked to be a non-negative integer (errors name the file).
+long checkpoint_counter(const std::map<std::string, std::string>& meta, const std::string& key,
+                        const std::filesystem::path& file);
+
 // Drops the records whose `key` is above `last` (written after the checkpoint by a run that then
-// stopped); lines without the key are kept.
+// stopped); lines without the key are kept. The file is rewritten atomically.
 void truncate_jsonl(const std::filesystem::path& file, const std::string& key, long last);
 
 }  // namespace lqcd::app

@@ -28,7 +28,6 @@ Integrator::Integrator(const IntegratorParams& params, std::vector<Monomial*> mo
     if (n < 1) fail("integrator.steps: every level needs at least one step (got {})", n);
   if (!(params.tau > 0)) fail("integrator.tau: expected a positive trajectory length (got {})", params.tau);
   levels_.resize(params.steps.size());
-  force_evaluations_.assign(params.steps.size(), 0);
   for (Monomial* m : monomials) {
     if (m->level < 0 || m->level >= int(params.steps.size()))
       fail("monomial \"{}\": level {} has no entry in integrator.steps (levels 0..{})", m->name(), m->level,
@@ -49,7 +48,6 @@ void Integrator::kick(int level, double eps, const GaugeField<double>& U, Moment
   set_zero(*force_);
   for (Monomial* m : levels_[std::size_t(level)]) m->add_force(U, *force_);
   link_axpy(-eps, *force_, P);  // dP/dt = -F
-  ++force_evaluations_[std::size_t(level)];
 }
 
 void Integrator::gradient_kick(int level, double eps, double shift, GaugeField<double>& U, MomentumField& P) {
@@ -60,7 +58,6 @@ void Integrator::gradient_kick(int level, double eps, double shift, GaugeField<d
   update_links(U, *force_, -shift);  // U' = exp(-i shift F) U
   kick(level, eps, U, P);            // P -= eps F(U')
   U.copy_from(saved);
-  ++force_evaluations_[std::size_t(level)];
 }
 
 void Integrator::move_links(int level, double h, GaugeField<double>& U, MomentumField& P) {

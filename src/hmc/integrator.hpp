@@ -44,8 +44,6 @@ class Integrator {
 
   // Moves (U, P) along the trajectory of length params.tau.
   void integrate(GaugeField<double>& U, MomentumField& P);
-  // Force evaluations per level so far.
-  const std::vector<long>& force_evaluations() const { return force_evaluations_; }
 
  private:
   void step(int level, double h, GaugeField<double>& U, MomentumField& P);
@@ -57,7 +55,6 @@ class Integrator {
   IntegratorParams params_;
   std::vector<std::vector<Monomial*>> levels_;
   std::unique_ptr<MomentumField> force_;
-  std::vector<long> force_evaluations_;
 };
 
 }  // namespace lqcd

@@ -29,7 +29,6 @@ class RationalMonomial : public Monomial {
   void add_force(const GaugeField<double>& U, MomentumField& F) override;
   SolverStats take_solver_stats() override;
 
-  const RationalApproximation& approximation() const { return r_; }
   std::optional<SpinorField<double>> phi;
   double eta_norm2 = 0;  // |eta|^2 of the last heatbath: the pseudofermion action right after it
 

@@ -130,6 +130,11 @@ TEST(HmcCommand, BadInputsGiveOneLineErrors) {
       {"[integrator]\nsteps = [4, 0]\n", "integrator.steps"},
       {"[hmc]\nstart = \"warm\"\n", "hmc.start"},
       {"monomial = 3\n", "monomial"},
+      {"[gauge]\nbeta = -1.0\n", "gauge.beta"},
+      {"[[monomial]]\ntype = \"gauge\"\nlevel = 4294967296\n", "monomial.level"},
+      {"[[monomial]]\ntype = \"gauge\"\n[[monomial]]\ntype = \"hasenbusch_ratio\"\nkappa = 0.12\nkappa2 = 0.13\n",
+       "monomial.kappa2"},
+      {"[[monomial]]\ntype = \"gauge\"\n[[monomial]]\ntype = \"rational\"\ndegree = 4294967308\n", "monomial.degree"},
   };
   for (const auto& [text, key] : cases) {
     test::write_text(dir / "bad.toml", "[output]\nprefix = \"bad/run\"\n" + text);
@@ -138,6 +143,7 @@ TEST(HmcCommand, BadInputsGiveOneLineErrors) {
     EXPECT_EQ(test::count_lines(r.err), 1) << r.err;
     EXPECT_NE(r.err.find(key), std::string::npos) << "want " << key << " in: " << r.err;
     EXPECT_NE(r.err.find("bad.toml"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("bad.toml"), r.err.rfind("bad.toml")) << "the file is named once: " << r.err;
     EXPECT_FALSE(std::filesystem::exists(dir / "bad/run.jsonl")) << text;
   }
 }
