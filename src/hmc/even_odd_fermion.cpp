@@ -56,8 +56,10 @@ void EvenOddQuark::add_force(const SchurOperator<double>& M, const GaugeField<do
     const auto& clover = static_cast<const WilsonCloverEvenOddOperator<double>&>(M).clover();
     const double kc = k * csw;
     const std::int64_t stride = padded_stride(g.half_volume(), sizeof(Complex<double>));
-    Buffer<Complex<double>> planes(std::size_t(stride) * 6 * 2 * 9, U.location());
-    const PlaneFieldView G{planes.data(), stride};
+    const std::size_t size = std::size_t(stride) * 6 * 2 * 9;
+    if (!planes || planes->size() != size || planes->location() != U.location())
+      planes = std::make_shared<Buffer<Complex<double>>>(size, U.location());
+    const PlaneFieldView G{planes->data(), stride};
     for_each(U.location(), g.volume(),
              CloverInsertionKernel{clover.view(), a.view(), b.view(), G, -2 * kc * coef, -2 * kc * k * k * coef,
                                    kc * det_coef});

@@ -4,6 +4,8 @@
 // log |det A_oo| of its site term, and the force of -2 Re y^dag dM_hat x and of log |det A_oo|.
 
 #include <memory>
+
+#include "core/memory.hpp"
 #include <string>
 
 #include "dirac/linear_operator.hpp"
@@ -15,6 +17,9 @@
 namespace lqcd {
 
 struct EvenOddQuark {
+  EvenOddQuark() = default;
+  EvenOddQuark(const WilsonParams& p, double c) : params(p), csw(c) {}
+
   WilsonParams params;  // kappa, mu, boundary phases
   double csw = 0;       // > 0: clover (twisted clover with mu)
 
@@ -25,6 +30,9 @@ struct EvenOddQuark {
   // F += coef * d/dw [-2 Re y^dag dM_hat x] + det_coef * d/dw log |det A_oo| (y, x even-site fields).
   void add_force(const SchurOperator<double>& M, const GaugeField<double>& U, const SpinorField<double>& y,
                  const SpinorField<double>& x, double coef, double det_coef, MomentumField& F) const;
+
+  // Work space of the clover force (six colour matrices per site), kept between calls.
+  mutable std::shared_ptr<Buffer<Complex<double>>> planes;
 };
 
 // "wilson (kappa 0.156)", "twisted clover (kappa 0.137, mu 0.01, csw 1.76)", ... for logs.

@@ -54,10 +54,12 @@ void Integrator::gradient_kick(int level, double eps, double shift, GaugeField<d
   if (levels_[std::size_t(level)].empty()) return;
   set_zero(*force_);
   for (Monomial* m : levels_[std::size_t(level)]) m->add_force(U, *force_);
-  const GaugeField<double> saved = U.clone(U.location());
+  if (!saved_links_ || !(saved_links_->geometry() == U.geometry()) || saved_links_->location() != U.location())
+    saved_links_ = std::make_unique<GaugeField<double>>(U.geometry(), U.location());
+  saved_links_->copy_from(U);
   update_links(U, *force_, -shift);  // U' = exp(-i shift F) U
   kick(level, eps, U, P);            // P -= eps F(U')
-  U.copy_from(saved);
+  U.copy_from(*saved_links_);
 }
 
 void Integrator::move_links(int level, double h, GaugeField<double>& U, MomentumField& P) {

@@ -55,6 +55,7 @@ class Integrator {
   IntegratorParams params_;
   std::vector<std::vector<Monomial*>> levels_;
   std::unique_ptr<MomentumField> force_;
+  std::unique_ptr<GaugeField<double>> saved_links_;  // force-gradient kicks: the links before the shift
 };
 
 }  // namespace lqcd
