@@ -9,7 +9,7 @@ namespace lqcd {
 
 HasenbuschRatioMonomial::HasenbuschRatioMonomial(const EvenOddQuark& light, const EvenOddQuark& heavy,
                                                  const SolverParams& solver, std::uint32_t stream)
-    : light_(light), heavy_(heavy), solver_(solver), stream_(stream) {}
+    : PseudofermionMonomial(solver, stream), light_(light), heavy_(heavy) {}
 
 std::string HasenbuschRatioMonomial::name() const {
   return "hasenbusch ratio " + describe(light_) + " / " + describe(heavy_);
@@ -17,8 +17,8 @@ std::string HasenbuschRatioMonomial::name() const {
 
 void HasenbuschRatioMonomial::refresh(const GaugeField<double>& U, std::uint64_t seed, std::uint32_t trajectory) {
   const auto M = light_.schur(U), M2 = heavy_.schur(U);
-  SpinorField<double> eta = M->make_field(), v = M->make_field();
-  for_each(U.location(), eta.sites(), GaussianSpinorKernel{eta.view(), seed, stream_, trajectory});
+  const SpinorField<double> eta = gaussian_noise(M->make_field(), seed, trajectory);
+  SpinorField<double> v = M->make_field();
   M->apply_dagger(v, eta);
   // phi = M_2^{-dag} v = M_2 (M_2^dag M_2)^{-1} v
   const SpinorField<double> w = solve_normal_equations(*M2, v, solver_, stats_, name());
@@ -27,29 +27,21 @@ void HasenbuschRatioMonomial::refresh(const GaugeField<double>& U, std::uint64_t
 }
 
 double HasenbuschRatioMonomial::action(const GaugeField<double>& U) {
-  if (!phi) fail("internal: {}: action before the pseudofermion heatbath", name());
   const auto M = light_.schur(U), M2 = heavy_.schur(U);
   SpinorField<double> psi = M->make_field();
-  M2->apply_dagger(psi, *phi);
+  M2->apply_dagger(psi, pseudofermion());
   const SpinorField<double> X = solve_normal_equations(*M, psi, solver_, stats_, name());
   return dot(psi, X).re - 2 * light_.log_det_odd(*M) + 2 * heavy_.log_det_odd(*M2);
 }
 
 void HasenbuschRatioMonomial::add_force(const GaugeField<double>& U, MomentumField& F) {
-  if (!phi) fail("internal: {}: force before the pseudofermion heatbath", name());
   const auto M = light_.schur(U), M2 = heavy_.schur(U);
   SpinorField<double> psi = M->make_field(), Y = M->make_field();
-  M2->apply_dagger(psi, *phi);
+  M2->apply_dagger(psi, pseudofermion());
   const SpinorField<double> X = solve_normal_equations(*M, psi, solver_, stats_, name());
   M->apply(Y, X);
   light_.add_force(*M, U, Y, X, 1.0, -2.0, F);       // -2 Re Y^dag dM X - 2 log |det A_oo|
   heavy_.add_force(*M2, U, *phi, X, -1.0, 2.0, F);  // +2 Re phi^dag dM_2 X + 2 log |det A2_oo|
-}
-
-Monomial::SolverStats HasenbuschRatioMonomial::take_solver_stats() {
-  const SolverStats s = stats_;
-  stats_ = {};
-  return s;
 }
 
 }  // namespace lqcd

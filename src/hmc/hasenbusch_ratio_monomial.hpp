@@ -11,11 +11,11 @@
 #include <optional>
 
 #include "hmc/even_odd_fermion.hpp"
-#include "hmc/monomial.hpp"
+#include "hmc/pseudofermion_monomial.hpp"
 
 namespace lqcd {
 
-class HasenbuschRatioMonomial : public Monomial {
+class HasenbuschRatioMonomial : public PseudofermionMonomial {
  public:
   HasenbuschRatioMonomial(const EvenOddQuark& light, const EvenOddQuark& heavy, const SolverParams& solver,
                           std::uint32_t stream);
@@ -23,15 +23,9 @@ class HasenbuschRatioMonomial : public Monomial {
   void refresh(const GaugeField<double>& U, std::uint64_t seed, std::uint32_t trajectory) override;
   double action(const GaugeField<double>& U) override;
   void add_force(const GaugeField<double>& U, MomentumField& F) override;
-  SolverStats take_solver_stats() override;
-
-  std::optional<SpinorField<double>> phi;
 
  private:
   EvenOddQuark light_, heavy_;
-  SolverParams solver_;
-  std::uint32_t stream_;
-  SolverStats stats_;
 };
 
 }  // namespace lqcd

@@ -13,7 +13,7 @@ namespace lqcd {
 
 RationalMonomial::RationalMonomial(const EvenOddQuark& quark, const RationalApproximation& r,
                                    const SolverParams& solver, std::uint32_t stream)
-    : quark_(quark), r_(r), solver_(solver), stream_(stream) {
+    : PseudofermionMonomial(solver, stream), quark_(quark), r_(r) {
   if (quark.params.mu != 0) fail("monomial.mu: the rational (one-flavour) monomial needs mu = 0");
 }
 
@@ -39,8 +39,7 @@ std::vector<SpinorField<double>> RationalMonomial::solve_shifted(const SchurOper
 
 void RationalMonomial::refresh(const GaugeField<double>& U, std::uint64_t seed, std::uint32_t trajectory) {
   const auto M = quark_.schur(U);
-  SpinorField<double> eta = M->make_field();
-  for_each(U.location(), eta.sites(), GaussianSpinorKernel{eta.view(), seed, stream_, trajectory});
+  const SpinorField<double> eta = gaussian_noise(M->make_field(), seed, trajectory);
   eta_norm2 = norm2(eta);
   // phi = c^{-1/2} [eta + sum_l rho'_l (Q - i q_l) (Q^2 + q_l^2)^{-1} eta],  q_l = sqrt(a_l), with the
   // partial fractions prod (Q + i sqrt(b_j)) / (Q + i q_l) = 1 + sum_l rho'_l / (Q + i q_l):
@@ -66,29 +65,22 @@ void RationalMonomial::refresh(const GaugeField<double>& U, std::uint64_t seed, 
 }
 
 double RationalMonomial::action(const GaugeField<double>& U) {
-  if (!phi) fail("internal: {}: action before the pseudofermion heatbath", name());
+  const SpinorField<double>& p = pseudofermion();
   const auto M = quark_.schur(U);
-  const std::vector<SpinorField<double>> X = solve_shifted(*M, r_.poles_shift, *phi);
-  double s = norm2(*phi);
-  for (std::size_t l = 0; l < X.size(); ++l) s += r_.residues[l] * dot(*phi, X[l]).re;
+  const std::vector<SpinorField<double>> X = solve_shifted(*M, r_.poles_shift, p);
+  double s = norm2(p);
+  for (std::size_t l = 0; l < X.size(); ++l) s += r_.residues[l] * dot(p, X[l]).re;
   return r_.scale * s - quark_.log_det_odd(*M);
 }
 
 void RationalMonomial::add_force(const GaugeField<double>& U, MomentumField& F) {
-  if (!phi) fail("internal: {}: force before the pseudofermion heatbath", name());
   const auto M = quark_.schur(U);
-  const std::vector<SpinorField<double>> X = solve_shifted(*M, r_.poles_shift, *phi);
+  const std::vector<SpinorField<double>> X = solve_shifted(*M, r_.poles_shift, pseudofermion());
   SpinorField<double> Y = M->make_field();
   for (std::size_t l = 0; l < X.size(); ++l) {
     M->apply(Y, X[l]);
     quark_.add_force(*M, U, Y, X[l], r_.scale * r_.residues[l], l == 0 ? -1.0 : 0.0, F);
   }
-}
-
-Monomial::SolverStats RationalMonomial::take_solver_stats() {
-  const SolverStats s = stats_;
-  stats_ = {};
-  return s;
 }
 
 }  // namespace lqcd

@@ -14,12 +14,12 @@
 #include <optional>
 
 #include "hmc/even_odd_fermion.hpp"
-#include "hmc/monomial.hpp"
+#include "hmc/pseudofermion_monomial.hpp"
 #include "hmc/rational_approximation.hpp"
 
 namespace lqcd {
 
-class RationalMonomial : public Monomial {
+class RationalMonomial : public PseudofermionMonomial {
  public:
   RationalMonomial(const EvenOddQuark& quark, const RationalApproximation& r, const SolverParams& solver,
                    std::uint32_t stream);
@@ -27,9 +27,7 @@ class RationalMonomial : public Monomial {
   void refresh(const GaugeField<double>& U, std::uint64_t seed, std::uint32_t trajectory) override;
   double action(const GaugeField<double>& U) override;
   void add_force(const GaugeField<double>& U, MomentumField& F) override;
-  SolverStats take_solver_stats() override;
 
-  std::optional<SpinorField<double>> phi;
   double eta_norm2 = 0;  // |eta|^2 of the last heatbath: the pseudofermion action right after it
 
  private:
@@ -39,9 +37,6 @@ class RationalMonomial : public Monomial {
 
   EvenOddQuark quark_;
   RationalApproximation r_;
-  SolverParams solver_;
-  std::uint32_t stream_;
-  SolverStats stats_;
 };
 
 }  // namespace lqcd

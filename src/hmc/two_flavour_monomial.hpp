@@ -19,12 +19,11 @@
 #include "dirac/wilson_operator.hpp"
 #include "fields/spinor_field.hpp"
 #include "hmc/even_odd_fermion.hpp"
-#include "hmc/monomial.hpp"
-#include "solvers/solver.hpp"
+#include "hmc/pseudofermion_monomial.hpp"
 
 namespace lqcd {
 
-class TwoFlavourMonomial : public Monomial {
+class TwoFlavourMonomial : public PseudofermionMonomial {
  public:
   // stream: separates the pseudofermions of several fermion monomials with one seed.
   // csw = 0: Wilson / twisted mass; csw > 0: clover / twisted clover.
@@ -33,16 +32,9 @@ class TwoFlavourMonomial : public Monomial {
   void refresh(const GaugeField<double>& U, std::uint64_t seed, std::uint32_t trajectory) override;
   double action(const GaugeField<double>& U) override;
   void add_force(const GaugeField<double>& U, MomentumField& F) override;
-  SolverStats take_solver_stats() override;
-
-  // The pseudofermion (even sites), set by refresh(); tests may set it directly.
-  std::optional<SpinorField<double>> phi;
 
  private:
   EvenOddQuark quark_;
-  SolverParams solver_;
-  std::uint32_t stream_;
-  SolverStats stats_;
 };
 
 }  // namespace lqcd

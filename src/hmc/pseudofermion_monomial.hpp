@@ -1,0 +1,37 @@
+#pragma once
+// What the fermion monomials share: one pseudofermion phi on the even sites, the noise stream its
+// heatbath draws from, the solver settings, and the statistics of the solves for the logs.
+
+#include <cstdint>
+#include <optional>
+
+#include "fields/spinor_field.hpp"
+#include "hmc/monomial.hpp"
+#include "solvers/solver.hpp"
+
+namespace lqcd {
+
+class PseudofermionMonomial : public Monomial {
+ public:
+  SolverStats take_solver_stats() override;
+
+  // The pseudofermion (even sites), set by refresh(); tests may set it directly.
+  std::optional<SpinorField<double>> phi;
+
+ protected:
+  // stream: separates the pseudofermions of several fermion monomials with one seed.
+  PseudofermionMonomial(const SolverParams& solver, std::uint32_t stream) : solver_(solver), stream_(stream) {}
+
+  // Complex Gaussian noise with density exp(-eta^dag eta), of the shape of `like` and where it lives,
+  // keyed by (seed, site, stream, trajectory).
+  SpinorField<double> gaussian_noise(const SpinorField<double>& like, std::uint64_t seed,
+                                     std::uint32_t trajectory) const;
+  // phi, or an internal error naming the monomial when the heatbath has not run.
+  const SpinorField<double>& pseudofermion() const;
+
+  SolverParams solver_;
+  std::uint32_t stream_;
+  SolverStats stats_;
+};
+
+}  // namespace lqcd
