@@ -53,12 +53,6 @@ struct HeatbathInput {
   int save_every = 0, checkpoint_every = 0;
 };
 
-int non_negative(const Config& c, const std::string& key, std::int64_t max = 1 << 30) {
-  const std::int64_t v = c.integer(key);
-  if (v < 0 || v > max) c.fail_key(key, fmt::format("expected an integer in [0, {}], got {}", max, v));
-  return int(v);
-}
-
 HeatbathInput read_input(const Config& c) {
   HeatbathInput in;
   in.dims = read_lattice_dims(c);
@@ -80,17 +74,17 @@ HeatbathInput read_input(const Config& c) {
   const std::int64_t seed = c.integer("heatbath.seed");
   if (seed < 0) c.fail_key("heatbath.seed", "expected a non-negative integer");
   in.seed = std::uint64_t(seed);
-  in.thermalization = non_negative(c, "heatbath.thermalization");
-  in.sweeps = non_negative(c, "heatbath.sweeps");
-  in.overrelaxation = non_negative(c, "heatbath.overrelaxation", 100);
-  in.measure_every = non_negative(c, "heatbath.measure_every");
+  in.thermalization = int(read_integer(c, "heatbath.thermalization", 0, 1 << 30));
+  in.sweeps = int(read_integer(c, "heatbath.sweeps", 0, 1 << 30));
+  in.overrelaxation = int(read_integer(c, "heatbath.overrelaxation", 0, 100));
+  in.measure_every = int(read_integer(c, "heatbath.measure_every", 0, 1 << 30));
   if (in.measure_every == 0) c.fail_key("heatbath.measure_every", "expected a positive integer");
   in.prefix = c.string("output.prefix");
   const SavedFormat saved = read_saved_format(c);
   in.format = saved.format;
   in.precision = saved.precision;
-  in.save_every = non_negative(c, "output.save_every");
-  in.checkpoint_every = non_negative(c, "output.checkpoint_every");
+  in.save_every = int(read_integer(c, "output.save_every", 0, 1 << 30));
+  in.checkpoint_every = int(read_integer(c, "output.checkpoint_every", 0, 1 << 30));
   return in;
 }
 

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <limits>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -92,53 +93,41 @@ struct HmcInput {
   std::string physics;  // the monomials and the gauge action in one line: checked on --resume
 };
 
-int bounded(const Config& c, const std::string& key, std::int64_t lo, std::int64_t hi) {
-  const std::int64_t v = c.integer(key);
-  if (v < lo || v > hi) c.fail_key(key, fmt::format("expected an integer in [{}, {}], got {}", lo, hi, v));
-  return int(v);
-}
-
-double positive(const Config& c, const std::string& key) {
-  const double v = c.real(key);
-  if (!(v > 0) || !std::isfinite(v)) c.fail_key(key, fmt::format("expected a positive number, got {}", v));
-  return v;
-}
-
 HmcInput read_input(const Config& c) {
   HmcInput in;
   in.dims = read_lattice_dims(c);
-  const double beta = positive(c, "gauge.beta");
+  const double beta = read_positive(c, "gauge.beta");
   try {
     in.action = GaugeAction::from_name(c.string("gauge.action"), beta);
     in.integrator.type = integrator_type_from_name(c.string("integrator.type"));
   } catch (const Error& e) {
     fail("{}: {}", c.source(), e.what());
   }
-  in.integrator.tau = positive(c, "integrator.tau");
+  in.integrator.tau = read_positive(c, "integrator.tau");
   in.integrator.steps.clear();
   for (std::int64_t n : c.integers("integrator.steps")) {
     if (n < 1 || n > 100000) c.fail_key("integrator.steps", fmt::format("expected positive step counts, got {}", n));
     in.integrator.steps.push_back(int(n));
   }
   if (in.integrator.steps.empty()) c.fail_key("integrator.steps", "expected at least one level, e.g. [10]");
-  in.trajectories = bounded(c, "hmc.trajectories", 0, 1 << 30);
-  in.thermalization = bounded(c, "hmc.thermalization", 0, 1 << 30);
-  in.seed = std::uint64_t(bounded(c, "hmc.seed", 0, std::int64_t(1) << 30));
+  in.trajectories = int(read_integer(c, "hmc.trajectories", 0, 1 << 30));
+  in.thermalization = int(read_integer(c, "hmc.thermalization", 0, 1 << 30));
+  in.seed = std::uint64_t(read_integer(c, "hmc.seed", 0, std::numeric_limits<std::int64_t>::max()));
   in.start = c.string("hmc.start");
   if (in.start != "hot" && in.start != "cold" && !std::filesystem::is_regular_file(in.start))
     c.fail_key("hmc.start", fmt::format("expected \"hot\", \"cold\" or an existing configuration file, got \"{}\"",
                                         in.start));
   in.reversibility = c.boolean("hmc.reversibility_check");
   in.accept_thermalization = c.boolean("hmc.accept_thermalization");
-  in.solver.tolerance = positive(c, "solver.tolerance");
+  in.solver.tolerance = read_positive(c, "solver.tolerance");
   if (in.solver.tolerance >= 1) c.fail_key("solver.tolerance", "expected a number in (0, 1)");
-  in.solver.max_iterations = bounded(c, "solver.max_iterations", 1, 100000000);
+  in.solver.max_iterations = int(read_integer(c, "solver.max_iterations", 1, 100000000));
   in.prefix = c.string("output.prefix");
   const SavedFormat saved = read_saved_format(c);
   in.format = saved.format;
   in.precision = saved.precision;
-  in.save_every = bounded(c, "output.save_every", 0, 1 << 30);
-  in.checkpoint_every = bounded(c, "output.checkpoint_every", 0, 1 << 30);
+  in.save_every = int(read_integer(c, "output.save_every", 0, 1 << 30));
+  in.checkpoint_every = int(read_integer(c, "output.checkpoint_every", 0, 1 << 30));
   return in;
 }
 

@@ -1,8 +1,22 @@
 #include "app/input_values.hpp"
 
+#include <cmath>
+
 #include <fmt/format.h>
 
 namespace lqcd::app {
+
+std::int64_t read_integer(const Config& c, const std::string& key, std::int64_t lo, std::int64_t hi) {
+  const std::int64_t v = c.integer(key);
+  if (v < lo || v > hi) c.fail_key(key, fmt::format("expected an integer in [{}, {}], got {}", lo, hi, v));
+  return v;
+}
+
+double read_positive(const Config& c, const std::string& key) {
+  const double v = c.real(key);
+  if (!(v > 0) || !std::isfinite(v)) c.fail_key(key, fmt::format("expected a positive number, got {}", v));
+  return v;
+}
 
 Dims read_lattice_dims(const Config& c) {
   const std::vector<std::int64_t> d = c.integers("lattice.dims");

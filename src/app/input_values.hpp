@@ -9,6 +9,10 @@
 
 namespace lqcd::app {
 
+// An integer in [lo, hi] / a finite positive number (errors name the key and the range).
+std::int64_t read_integer(const Config& c, const std::string& key, std::int64_t lo, std::int64_t hi);
+double read_positive(const Config& c, const std::string& key);
+
 // lattice.dims: four even extents in [2, 4096] (errors name the key).
 Dims read_lattice_dims(const Config& c);
 
