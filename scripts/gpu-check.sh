@@ -7,7 +7,7 @@
 #   bash ../shared/gpu/fetch-debs.sh            # toml++ as .deb into .deps/
 #   rm -rf .gpu-testdata && cp -r ../shared/testdata .gpu-testdata
 # and run there with .deps and .gpu-testdata carried:  bash scripts/gpu-check.sh "$OUT" [stages]
-# stages (default all): build test bench validate spectrum hmc dirac
+# stages (default all but clover32): build test bench validate spectrum hmc dirac [clover32]
 set -uo pipefail
 out=${1:?usage: gpu-check.sh OUTDIR [build] [test] [bench] [validate]}
 shift
@@ -136,6 +136,35 @@ EOT
   note "hmc ensemble 8^3x16: exit $? in $(( $(date +%s) - start )) s"
   cp runs/gpu-check/ensemble.jsonl "$out/ensemble.jsonl"
   tail -4 runs/gpu-check/ensemble.log | tee -a "$summary"
+fi
+if has clover32; then
+  # Nf = 2 clover with Hasenbusch at issue 5's point (beta 5.29, c_sw 1.9192, kappa 0.13620) on 32^4,
+  # started from a quenched beta = 5.7 configuration (plaquette near that ensemble's): 1 + 2 trajectories,
+  # a timing out of equilibrium (a thermalised start does not fit one session's device time).
+  mkdir -p runs/gpu-check
+  cat >runs/gpu-check/q57.toml <<EOT
+[lattice]
+dims = [32, 32, 32, 32]
+[gauge]
+beta = 5.7
+[heatbath]
+thermalization = 200
+sweeps = 0
+measure_every = 50
+[output]
+prefix = "runs/gpu-check/q57"
+checkpoint_every = 200
+EOT
+  "$bin" heatbath runs/gpu-check/q57.toml --device gpu --quiet 2>>"$summary"
+  sed -e 's|^start = .*|start = "runs/gpu-check/q57.checkpoint.ildg"|' -e 's|^thermalization = .*|thermalization = 1|' \
+    -e 's|^trajectories = .*|trajectories = 2|' -e 's|^prefix = .*|prefix = "runs/gpu-check/clover32"|' \
+    -e 's|^dims = .*|dims = [32, 32, 32, 32]|' -e 's|^checkpoint_every = .*|checkpoint_every = 0|' \
+    -e 's|^steps = .*|steps = [8, 2, 4]|' examples/hmc_nf2_clover_hasenbusch_b5.29_8x8x8x16.toml >runs/gpu-check/clover32.toml
+  start=$(date +%s)
+  "$bin" hmc runs/gpu-check/clover32.toml --device gpu --quiet 2>>"$summary"
+  note "hmc clover 32^4: exit $? in $(( $(date +%s) - start )) s"
+  cp runs/gpu-check/clover32.jsonl "$out/clover32.jsonl" 2>/dev/null
+  tail -5 runs/gpu-check/clover32.log | tee -a "$summary"
 fi
 if has dirac; then
   # Dirac-operator and solver benchmarks (issue 4's reference problems), one JSON object per line.
