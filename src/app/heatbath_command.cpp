@@ -22,7 +22,7 @@
 namespace lqcd::app {
 
 std::vector<KeySpec> heatbath_schema() {
-  return {
+  std::vector<KeySpec> s = {
       {"lattice.dims", "[8, 8, 8, 8]", "extents (x, y, z, t); even, multiples of 4 for rectangle actions"},
       {"gauge.beta", "6.0", "coupling beta = 6/g^2"},
       {"gauge.action", "\"wilson\"", "wilson | symanzik (c1=-1/12) | iwasaki (c1=-0.331) | dbw2 (c1=-1.4088)"},
@@ -32,12 +32,9 @@ std::vector<KeySpec> heatbath_schema() {
       {"heatbath.sweeps", "30", "sweeps after thermalization"},
       {"heatbath.overrelaxation", "4", "overrelaxation steps after each heatbath step"},
       {"heatbath.measure_every", "1", "measure the gauge observables every N sweeps"},
-      {"output.prefix", "\"lqcd-heatbath\"", "PREFIX.log, PREFIX.jsonl, PREFIX.NNNNNN.<format>, PREFIX.checkpoint.ildg"},
-      {"output.format", "\"ildg\"", "ildg | nersc | openqcd: format of saved configurations"},
-      {"output.precision", "64", "32 | 64 bits per real in saved configurations (openqcd: 64 only)"},
-      {"output.save_every", "0", "save a configuration every N sweeps after thermalization (0: never)"},
-      {"output.checkpoint_every", "0", "checkpoint every N sweeps and at the end, for --resume (0: never)"},
   };
+  for (KeySpec& k : chain_output_schema("lqcd-heatbath", "sweeps")) s.push_back(std::move(k));
+  return s;
 }
 
 namespace {

@@ -32,7 +32,7 @@
 namespace lqcd::app {
 
 std::vector<KeySpec> hmc_schema() {
-  return {
+  std::vector<KeySpec> s = {
       {"lattice.dims", "[8, 8, 8, 8]", "extents (x, y, z, t), even"},
       {"gauge.beta", "5.6", "coupling beta = 6/g^2 of the gauge monomial"},
       {"gauge.action", "\"wilson\"", "wilson | symanzik | iwasaki | dbw2"},
@@ -51,12 +51,9 @@ std::vector<KeySpec> hmc_schema() {
        "also integrate each trajectory forward, flip the momenta and back: reports |dH| and the link difference"},
       {"solver.tolerance", "1e-10", "CG on M^dag M in the fermion actions and forces: true relative residual"},
       {"solver.max_iterations", "10000", "a force whose solve does not converge aborts the run (no wrong force)"},
-      {"output.prefix", "\"lqcd-hmc\"", "PREFIX.log, PREFIX.jsonl, PREFIX.NNNNNN.<format>, PREFIX.checkpoint.ildg"},
-      {"output.format", "\"ildg\"", "ildg | nersc | openqcd: format of saved configurations"},
-      {"output.precision", "64", "32 | 64 bits per real in saved configurations (openqcd: 64 only)"},
-      {"output.save_every", "0", "save a configuration every N trajectories after thermalization (0: never)"},
-      {"output.checkpoint_every", "0", "checkpoint every N trajectories and at the end, for --resume (0: never)"},
   };
+  for (KeySpec& k : chain_output_schema("lqcd-hmc", "trajectories")) s.push_back(std::move(k));
+  return s;
 }
 
 std::vector<RepeatedSection> hmc_repeated_sections() {

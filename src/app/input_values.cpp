@@ -30,6 +30,16 @@ Dims read_lattice_dims(const Config& c) {
   return dims;
 }
 
+std::vector<KeySpec> chain_output_schema(const std::string& default_prefix, const std::string& step) {
+  return {
+      {"output.prefix", "\"" + default_prefix + "\"", "PREFIX.log, PREFIX.jsonl, PREFIX.NNNNNN.<format>, PREFIX.checkpoint.ildg"},
+      {"output.format", "\"ildg\"", "ildg | nersc | openqcd: format of saved configurations"},
+      {"output.precision", "64", "32 | 64 bits per real in saved configurations (openqcd: 64 only)"},
+      {"output.save_every", "0", fmt::format("save a configuration every N {} after thermalization (0: never)", step)},
+      {"output.checkpoint_every", "0", fmt::format("checkpoint every N {} and at the end, for --resume (0: never)", step)},
+  };
+}
+
 SavedFormat read_saved_format(const Config& c) {
   SavedFormat f;
   f.format = c.string("output.format");

@@ -3,6 +3,7 @@
 // of saved configurations.
 
 #include <string>
+#include <vector>
 
 #include "app/config.hpp"
 #include "core/geometry.hpp"
@@ -15,6 +16,10 @@ double read_positive(const Config& c, const std::string& key);
 
 // lattice.dims: four even extents in [2, 4096] (errors name the key).
 Dims read_lattice_dims(const Config& c);
+
+// The [output] keys of a Markov-chain run (prefix, format, precision, save_every, checkpoint_every);
+// `step` names the chain's unit in the help ("sweeps", "trajectories").
+std::vector<KeySpec> chain_output_schema(const std::string& default_prefix, const std::string& step);
 
 // output.format (ildg | nersc | openqcd) and output.precision (32 | 64; openqcd 64 only).
 struct SavedFormat {
