@@ -12,5 +12,9 @@
 LQCD_INSTANTIATE_DIRAC_KERNELS(double)
 LQCD_INSTANTIATE_DIRAC_KERNELS(float)
 
+// 12-real links: the hopping term of the benchmark (lqcd bench dslash --reconstruct 12).
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::WilsonHoppingKernel<double, 6>)
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::WilsonHoppingKernel<float, 6>)
+
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CloverComputeKernel)
 LQCD_INSTANTIATE_DEVICE_REDUCE(lqcd::CloverStats, lqcd::CloverStatsKernel)

@@ -45,10 +45,11 @@ LQCD_HOST_DEVICE ColorSpinor<T> color_adj_multiply(const SU3<T>& u, const ColorS
 }
 
 // Real = double or float: the precision of links, spinors and arithmetic (the coefficients are
-// given in double and rounded once, at use).
-template <typename Real>
+// given in double and rounded once, at use). LinkComponents: 9 (18-real links) or 6 (12-real links,
+// third row rebuilt in registers).
+template <typename Real, int LinkComponents = 9>
 struct WilsonHoppingKernel {
-  GaugeView<Real> U;
+  GaugeView<Real, LinkComponents> U;
   SpinorView<Real> in;
   SpinorView<Real> out;
   SpinorView<Real> x;  // site-term input (same sites as out); ignored when has_x = 0

@@ -15,3 +15,5 @@ LQCD_INSTANTIATE_BLAS_KERNELS(float)
 
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::ConvertComponentsKernel<float, double>)
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::ConvertComponentsKernel<double, float>)
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CompressLinksKernel<double>)
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CompressLinksKernel<float>)

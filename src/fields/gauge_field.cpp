@@ -49,6 +49,16 @@ GaugeField<To> convert_precision(const GaugeField<From>& u) {
 }
 
 template GaugeField<float> convert_precision<float, double>(const GaugeField<double>&);
+
+template <typename Real>
+GaugeField<Real, 6> compress_links(const GaugeField<Real>& u) {
+  GaugeField<Real, 6> out(u.geometry(), u.location());
+  for_each(u.location(), u.geometry().volume(), CompressLinksKernel<Real>{u.view(), out.view()});
+  return out;
+}
+
+template GaugeField<double, 6> compress_links<double>(const GaugeField<double>&);
+template GaugeField<float, 6> compress_links<float>(const GaugeField<float>&);
 template GaugeField<double> convert_precision<double, float>(const GaugeField<float>&);
 
 }  // namespace lqcd

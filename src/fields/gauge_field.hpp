@@ -18,13 +18,14 @@ inline std::int64_t padded_stride(std::int64_t sites, std::int64_t vector_bytes)
   return (sites + per_256 - 1) / per_256 * per_256;
 }
 
-template <typename Real>
+// Components: 9 (18 reals per link) or 6 (12 reals, third row rebuilt on load; gauge_view.hpp).
+template <typename Real, int Components = 9>
 class GaugeField {
  public:
   GaugeField(const Geometry& geom, Location loc)
       : geom_(geom),
         stride_(padded_stride(geom.half_volume(), sizeof(Complex<Real>))),
-        data_(std::size_t(stride_) * 4 * 2 * 9, loc) {}
+        data_(std::size_t(stride_) * 4 * 2 * Components, loc) {}
 
   GaugeField(GaugeField&&) noexcept = default;
   GaugeField& operator=(GaugeField&&) noexcept = default;
@@ -35,7 +36,9 @@ class GaugeField {
   Location location() const { return data_.location(); }
   std::int64_t stride() const { return stride_; }
   std::size_t bytes() const { return data_.bytes(); }
-  GaugeView<Real> view() const { return GaugeView<Real>{data_.data(), stride_, SiteIndexer::from(geom_)}; }
+  GaugeView<Real, Components> view() const {
+    return GaugeView<Real, Components>{data_.data(), stride_, SiteIndexer::from(geom_)};
+  }
 
   GaugeField clone(Location loc) const {
     GaugeField g(geom_, loc);
@@ -60,5 +63,10 @@ LexicographicGauge to_lexicographic(const GaugeField<double>& u);
 // single-precision Dirac operators; instantiated for float <- double and double <- float.
 template <typename To, typename From>
 GaugeField<To> convert_precision(const GaugeField<From>& u);
+
+// The links with 12 reals each (the first two rows), where u lives; u must hold SU(3) links.
+// Instantiated for double and float.
+template <typename Real>
+GaugeField<Real, 6> compress_links(const GaugeField<Real>& u);
 
 }  // namespace lqcd

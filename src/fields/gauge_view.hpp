@@ -12,26 +12,36 @@
 
 namespace lqcd {
 
-template <typename Real>
+// Components = 9: the full matrix (18 reals per link). Components = 6: the first two rows (12 reals);
+// load() rebuilds the third row as (row0 x row1)^*, exact for SU(3) links (det = 1), so the Dirac
+// operators read a third fewer link bytes (the "12-real reconstruction" of QUDA and CL2QCD).
+template <typename Real, int Components = 9>
 struct GaugeView {
+  static_assert(Components == 9 || Components == 6, "links are stored with 18 or 12 reals");
   Complex<Real>* data;
   std::int64_t stride;  // >= sites per parity (+ halo), a multiple of 16 vectors (256 bytes)
   SiteIndexer idx;
 
   LQCD_HOST_DEVICE Complex<Real>* block(int mu, int parity) const {
-    return data + std::int64_t((mu * 2 + parity) * 9) * stride;
+    return data + std::int64_t((mu * 2 + parity) * Components) * stride;
   }
   LQCD_HOST_DEVICE SU3<Real> load(int mu, int parity, std::int64_t s) const {
     const Complex<Real>* b = block(mu, parity) + s;
     SU3<Real> u;
     LQCD_UNROLL
-    for (int c = 0; c < 9; ++c) u.m[c / 3][c % 3] = b[c * stride];
+    for (int c = 0; c < Components; ++c) u.m[c / 3][c % 3] = b[c * stride];
+    if constexpr (Components == 6) {
+      u.m[2][0] = conj(u.m[0][1] * u.m[1][2] - u.m[0][2] * u.m[1][1]);
+      u.m[2][1] = conj(u.m[0][2] * u.m[1][0] - u.m[0][0] * u.m[1][2]);
+      u.m[2][2] = conj(u.m[0][0] * u.m[1][1] - u.m[0][1] * u.m[1][0]);
+    }
     return u;
   }
+  // Stores the link (Components = 6: its first two rows).
   LQCD_HOST_DEVICE void store(int mu, int parity, std::int64_t s, const SU3<Real>& u) const {
     Complex<Real>* b = block(mu, parity) + s;
     LQCD_UNROLL
-    for (int c = 0; c < 9; ++c) b[c * stride] = u.m[c / 3][c % 3];
+    for (int c = 0; c < Components; ++c) b[c * stride] = u.m[c / 3][c % 3];
   }
   // U_mu(x) at local coordinates x.
   LQCD_HOST_DEVICE SU3<Real> link(const int x[4], int mu) const {

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "core/macros.hpp"
+#include "fields/gauge_view.hpp"
 #include "math/complex.hpp"
 
 namespace lqcd {
@@ -23,6 +24,18 @@ struct ConvertComponentsKernel {
   LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
     const std::int64_t c = i / sites, s = i % sites;
     out[c * out_stride + s] = Complex<To>(in[c * in_stride + s]);
+  }
+};
+
+// Copies every link of a full (9-component) field into a 6-component one (its first two rows).
+template <typename Real>
+struct CompressLinksKernel {
+  GaugeView<Real, 9> in;
+  GaugeView<Real, 6> out;
+  LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
+    const int p = int(i / in.idx.vh);
+    const std::int64_t s = i % in.idx.vh;
+    for (int mu = 0; mu < 4; ++mu) out.store(mu, p, s, in.load(mu, p, s));
   }
 };
 

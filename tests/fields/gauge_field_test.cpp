@@ -4,6 +4,7 @@
 #include "core/error_type.hpp"
 #include "fields/gauge_field.hpp"
 #include "gauge/random_links.hpp"
+#include "gauge/updates.hpp"
 #include "test_support.hpp"
 
 namespace lqcd {
@@ -53,6 +54,41 @@ TEST(GaugeField, MovesTransferOwnership) {
   GaugeField<double> b(std::move(a));
   EXPECT_EQ(b.view().data, p);
   static_assert(!std::is_copy_constructible_v<GaugeField<double>>);
+}
+
+}  // namespace
+}  // namespace lqcd
+
+namespace lqcd {
+namespace {
+
+// 12-real links: the third row rebuilt as (row0 x row1)^* equals the stored one for SU(3) links (here
+// gauge-transformed, so not rebuilt by the same formula before), in double and single precision, on the
+// host and (GPU machine) the device; the compressed field holds 2/3 of the bytes.
+TEST(CompressedLinks, TwelveRealLinksReconstructTheMatrix) {
+  const Geometry geom = Geometry::single_process({4, 4, 4, 6});
+  for (Location loc : test::locations()) {
+    GaugeField<double> U(geom, loc);
+    set_hot_gauge(U, 5);
+    random_gauge_transformation(U, 6);
+    const GaugeField<double, 6> C = compress_links(U);
+    EXPECT_EQ(C.bytes() * 3, U.bytes() * 2);
+    const GaugeField<double> Uh = U.clone(Location::Host);
+    const GaugeField<double, 6> Ch = C.clone(Location::Host);
+    const GaugeField<float, 6> Cf = compress_links(convert_precision<float>(U)).clone(Location::Host);
+    double worst = 0, worst_f = 0;
+    for (int p = 0; p < 2; ++p)
+      for (std::int64_t s = 0; s < geom.half_volume(); ++s)
+        for (int mu = 0; mu < 4; ++mu) {
+          const SU3<double> a = Uh.view().load(mu, p, s), b = Ch.view().load(mu, p, s);
+          const SU3<float> f = Cf.view().load(mu, p, s);
+          worst = std::max(worst, test::max_abs_diff(a, b));
+          for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j) worst_f = std::max(worst_f, abs(a.m[i][j] - Complex<double>(f.m[i][j])));
+        }
+    EXPECT_LT(worst, 1e-14) << to_string(loc);
+    EXPECT_LT(worst_f, 1e-6) << to_string(loc);
+  }
 }
 
 }  // namespace
