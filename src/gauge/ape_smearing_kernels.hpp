@@ -56,25 +56,6 @@ LQCD_HOST_DEVICE inline SU3<double> project_su3_from(const SU3<double>& x, SU3<d
 }
 LQCD_HOST_DEVICE inline SU3<double> project_su3(const SU3<double>& x) { return project_su3_from(x, reunitarize(x)); }
 
-// plaquette_staple (staples.hpp) restricted to the spatial planes: the same paths, for nu < 3 only.
-template <typename Real>
-LQCD_HOST_DEVICE SU3<Real> spatial_plaquette_staple(const GaugeView<Real>& U, const int x[4], int mu) {
-  int y[4] = {x[0], x[1], x[2], x[3]};
-  U.idx.shift(y, mu, +1);
-  SU3<Real> a = SU3<Real>::zero();
-  LQCD_UNROLL
-  for (int nu = 0; nu < kTimeDir; ++nu) {
-    if (nu == mu) continue;
-    LQCD_UNROLL
-    for (int s = -1; s <= 1; s += 2) {
-      const int n = s > 0 ? fwd(nu) : bwd(nu), m = -n;
-      const int upper[3] = {n, bwd(mu), m};
-      a += U.path(y, upper);
-    }
-  }
-  return a;
-}
-
 // One APE step for all four links of lexicographic site i, reading `in` and writing `out` (two
 // different fields: every new link is built from the old ones).
 // The staples of staples.hpp, A = sum U_nu(x+mu) U_mu(x+nu)^dag U_nu(x)^dag + ..., close U_mu(x) A
@@ -98,7 +79,7 @@ struct ApeSmearKernel {
         out.store(mu, p, s, u);
         continue;
       }
-      const SU3<double> a = spatial_only ? spatial_plaquette_staple(in, x, mu) : plaquette_staple(in, x, mu);
+      const SU3<double> a = spatial_only ? plaquette_staple<kTimeDir>(in, x, mu) : plaquette_staple(in, x, mu);
       const double n = spatial_only ? 4.0 : 6.0;
       SU3<double> v = u * (1.0 - alpha);
       v += dagger(a) * (alpha / n);

@@ -11,14 +11,15 @@ namespace lqcd {
 LQCD_HOST_DEVICE constexpr int fwd(int mu) { return mu + 1; }
 LQCD_HOST_DEVICE constexpr int bwd(int mu) { return -(mu + 1); }
 
-// Plaquette staples: sum over nu != mu and both orientations of U_nu U_mu^dag U_nu^dag paths.
-template <typename Real>
+// Plaquette staples: sum over nu != mu and both orientations of U_nu U_mu^dag U_nu^dag paths, for the
+// directions nu < Directions (4: all planes; 3: the spatial planes, as APE smearing of spatial links).
+template <int Directions = 4, typename Real>
 LQCD_HOST_DEVICE SU3<Real> plaquette_staple(const GaugeView<Real>& U, const int x[4], int mu) {
   int y[4] = {x[0], x[1], x[2], x[3]};
   U.idx.shift(y, mu, +1);
   SU3<Real> a = SU3<Real>::zero();
   LQCD_UNROLL
-  for (int nu = 0; nu < 4; ++nu) {
+  for (int nu = 0; nu < Directions; ++nu) {
     if (nu == mu) continue;
     LQCD_UNROLL
     for (int s = -1; s <= 1; s += 2) {
