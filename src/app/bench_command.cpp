@@ -1,5 +1,7 @@
 #include "app/bench_command.hpp"
 
+#include "app/input_values.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -30,23 +32,6 @@
 namespace lqcd::app {
 
 namespace {
-
-Dims parse_dims(const std::string& text) {
-  Dims d{};
-  std::stringstream ss(text);
-  std::string item;
-  int mu = 0;
-  while (std::getline(ss, item, ',')) {
-    if (mu >= 4) fail("--dims: expected four extents X,Y,Z,T (got \"{}\")", text);
-    try {
-      d[mu++] = std::stoi(item);
-    } catch (const std::exception&) {
-      fail("--dims: \"{}\" is not an integer (expected X,Y,Z,T)", item);
-    }
-  }
-  if (mu != 4) fail("--dims: expected four extents X,Y,Z,T (got \"{}\")", text);
-  return d;
-}
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -238,7 +223,7 @@ int run_bench(const BenchCommandOptions& opt) {
                              version_string(), device, copy.gb_per_s, copy.bytes >> 20, copy.repetitions);
 
   if (opt.kernel == "heatbath") {
-    const Dims dims = parse_dims(opt.dims);
+    const Dims dims = parse_dims_option(opt.dims, "--dims");
     const Geometry geom = ProcessGrid::single().decompose(dims, "--dims");
     const GaugeAction action = GaugeAction::from_name(opt.action, 6.0, "--action");
     check_update_geometry(geom, action);
@@ -284,7 +269,7 @@ int run_bench(const BenchCommandOptions& opt) {
           100 * minimal / t_or / 1e9 / copy.gb_per_s, 1.0 / combined, 4 * v / t_hb);
   }
   if (opt.kernel == "dslash" || opt.kernel == "matpc" || opt.kernel == "solver") {
-    const Dims dims = parse_dims(opt.dims);
+    const Dims dims = parse_dims_option(opt.dims, "--dims");
     const Geometry geom = ProcessGrid::single().decompose(dims, "--dims");
     result["benchmark"] = opt.kernel;
     result["dims"] = dims;

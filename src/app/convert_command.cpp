@@ -3,7 +3,9 @@
 #include <filesystem>
 #include <iostream>
 
+#include "app/input_values.hpp"
 #include "core/error.hpp"
+#include "fields/lexicographic_gauge.hpp"
 #include "measure/configuration.hpp"
 
 namespace lqcd::app {
@@ -19,6 +21,7 @@ int run_convert(const ConvertCommandOptions& opt) {
   if (std::filesystem::exists(opt.output) && !opt.force)
     fail("{}: exists already (use --force to replace it)", opt.output);
 
+  const Dims copies = opt.tile.empty() ? Dims{1, 1, 1, 1} : parse_dims_option(opt.tile, "--tile");
   const LoadedConfiguration c = load_configuration(opt.input);
   io::WriteOptions w;
   w.precision_bits = opt.precision ? opt.precision : c.info.precision_bits;
@@ -29,12 +32,14 @@ int run_convert(const ConvertCommandOptions& opt) {
   w.plaquette = c.observables.plaquette;
   w.link_trace = c.observables.link_trace;
   w.metadata = {{"lqcd.converted_from", opt.input}, {"lqcd.source_format", c.info.format}};
-  const LexicographicGauge lex = to_lexicographic(c.field);
+  if (!opt.tile.empty()) w.metadata["lqcd.tiled"] = dims_string(copies);
+  const LexicographicGauge lex = tile(to_lexicographic(c.field), copies);
   if (opt.format == "nersc") io::write_nersc(opt.output, lex, w);
   else if (opt.format == "openqcd") io::write_openqcd(opt.output, lex, w);
   else io::write_ildg(opt.output, lex, w);
-  std::cout << fmt::format("{} ({}, {}-bit) -> {} ({}, {}-bit); plaquette {:.12f}\n", opt.input, c.info.format,
-                           c.info.precision_bits, opt.output, opt.format, w.precision_bits, c.observables.plaquette);
+  std::cout << fmt::format("{} ({}, {}, {}-bit) -> {} ({}, {}, {}-bit); plaquette {:.12f}\n", opt.input,
+                           dims_string(c.field.geometry().global), c.info.format, c.info.precision_bits, opt.output,
+                           dims_string(lex.dims), opt.format, w.precision_bits, c.observables.plaquette);
   return 0;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
-// lqcd convert: configuration format conversion (the input's checksum and header verified first).
+// lqcd convert: configuration format conversion (the input's checksum and header verified first),
+// optionally tiling the lattice periodically.
 
 #include <string>
 
@@ -10,6 +11,7 @@ struct ConvertCommandOptions {
   std::string output;
   std::string format = "ildg";
   int precision = 0;  // 0: as stored in the input
+  std::string tile;  // "NX,NY,NZ,NT" copies per direction; empty: none
   bool force = false;
 };
 

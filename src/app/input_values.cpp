@@ -1,8 +1,11 @@
 #include "app/input_values.hpp"
 
 #include <cmath>
+#include <sstream>
 
 #include <fmt/format.h>
+
+#include "core/error.hpp"
 
 namespace lqcd::app {
 
@@ -16,6 +19,27 @@ double read_positive(const Config& c, const std::string& key) {
   const double v = c.real(key);
   if (!(v > 0) || !std::isfinite(v)) c.fail_key(key, fmt::format("expected a positive number, got {}", v));
   return v;
+}
+
+Dims parse_dims_option(const std::string& text, const std::string& option) {
+  Dims d{};
+  std::stringstream ss(text);
+  std::string item;
+  int mu = 0;
+  while (std::getline(ss, item, ',')) {
+    if (mu >= 4) fail("{}: expected four extents X,Y,Z,T (got \"{}\")", option, text);
+    std::size_t used = 0;
+    try {
+      d[mu] = std::stoi(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != item.size() || d[mu] < 1)
+      fail("{}: \"{}\" is not a positive integer (expected X,Y,Z,T)", option, item);
+    ++mu;
+  }
+  if (mu != 4) fail("{}: expected four extents X,Y,Z,T (got \"{}\")", option, text);
+  return d;
 }
 
 Dims read_lattice_dims(const Config& c) {

@@ -14,6 +14,10 @@ namespace lqcd::app {
 std::int64_t read_integer(const Config& c, const std::string& key, std::int64_t lo, std::int64_t hi);
 double read_positive(const Config& c, const std::string& key);
 
+// A command-line option of four comma-separated positive integers X,Y,Z,T (--dims, --grid, --tile);
+// errors name the option.
+Dims parse_dims_option(const std::string& text, const std::string& option);
+
 // lattice.dims: four even extents in [2, 4096] (errors name the key).
 Dims read_lattice_dims(const Config& c);
 

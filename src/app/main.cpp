@@ -53,6 +53,9 @@ int main(int argc, char** argv) {
   convert->add_option("output", cv.output, "file to write")->required();
   convert->add_option("--format", cv.format, "ildg | nersc | openqcd")->capture_default_str();
   convert->add_option("--precision", cv.precision, "32 | 64 bits per real (default: as stored in the input)");
+  convert->add_option("--tile", cv.tile,
+                      "NX,NY,NZ,NT: repeat the lattice this many times per direction (e.g. 2,2,2,2 makes 16^4 "
+                      "into 32^4; the plaquette is unchanged)");
   convert->add_flag("--force", cv.force, "replace an existing output file");
 
   HmcCommandOptions hm;

@@ -25,4 +25,9 @@ struct LexicographicGauge {
   const SU3<double>& operator()(std::int64_t site, int mu) const { return links[std::size_t(site) * 4 + mu]; }
 };
 
+// The configuration repeated copies[mu] times in each direction: U'_mu(x) = U_mu(x mod L). Every
+// gauge-invariant local average (plaquette, rectangles) is unchanged; used to start a large run from
+// a configuration thermalised on a smaller lattice.
+LexicographicGauge tile(const LexicographicGauge& g, const Dims& copies);
+
 }  // namespace lqcd

@@ -130,5 +130,26 @@ TEST(ConvertCommand, ConversionsKeepTheFieldAndNeverClobber) {
   EXPECT_FALSE(std::filesystem::exists(dir / "out.ildg"));
 }
 
+TEST(ConvertCommand, TilingRepeatsTheLatticeAndKeepsLocalObservables) {
+  test::TempDir dir;
+  const std::string src = test::testdata("milc_l8888_b6.0.milc").string();
+  const auto j = measure_json(src, dir.path());
+  const auto r = run_lqcd("convert '" + src + "' tiled.ildg --tile 1,2,1,2", dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto t = measure_json("tiled.ildg", dir.path());
+  EXPECT_EQ((t["dims"].get<std::array<int, 4>>()), (std::array<int, 4>{8, 16, 8, 16}));
+  // Plaquette and rectangle are averages of local loops: a periodic repetition leaves them as they were.
+  EXPECT_NEAR(t["plaquette"].get<double>(), j["plaquette"].get<double>(), 1e-14);
+  EXPECT_NEAR(t["rectangle"].get<double>(), j["rectangle"].get<double>(), 1e-14);
+  // The Polyakov loop in the doubled time direction is the square of each original line, not the same value.
+  EXPECT_GT(std::abs(t["polyakov_loop"][0].get<double>() - j["polyakov_loop"][0].get<double>()), 1e-8);
+  for (const char* bad : {"0,1,1,1", "2,2,2", "2,x,2,2"}) {
+    const auto b = run_lqcd("convert '" + src + "' bad.ildg --tile " + bad, dir.path());
+    EXPECT_NE(b.exit_code, 0) << bad;
+    EXPECT_NE(b.err.find("--tile"), std::string::npos) << b.err;
+    EXPECT_FALSE(std::filesystem::exists(dir / "bad.ildg"));
+  }
+}
+
 }  // namespace
 }  // namespace lqcd
