@@ -272,7 +272,7 @@ int run_hmc(const HmcCommandOptions& opt) {
            "CG iter", "seconds", "acc.rate");
 
   std::vector<double> plaquettes, exp_dh;
-  double seconds = 0, solver_seconds = 0;
+  double seconds = 0, solver_seconds = 0, force_seconds = 0;
   long accepted = 0, counted = 0;
   ProgressLine progress(!opt.quiet);
   const Stopwatch clock;
@@ -297,6 +297,7 @@ int run_hmc(const HmcCommandOptions& opt) {
     }
     seconds += r.seconds;
     solver_seconds += r.solver_seconds;
+    force_seconds += r.force_seconds;
     if (n >= in.thermalization) {
       ++counted;
       accepted += r.accepted;
@@ -314,6 +315,7 @@ int run_hmc(const HmcCommandOptions& opt) {
                    {"acceptance_probability", r.acceptance_probability},
                    {"solver_iterations", iters},
                    {"solver_seconds", r.solver_seconds},
+                   {"force_seconds", r.force_seconds},
                    {"seconds", r.seconds}});
     record.update(observables_json(o));
     jsonl.write(record);
@@ -333,10 +335,11 @@ int run_hmc(const HmcCommandOptions& opt) {
                                 format_duration(double(total - traj) / rate)));
   }
   progress.finish();
-  log.line("# {} trajectories in {} ({:.3f} s per trajectory; {:.1f}% in the fermion solvers, the rest in forces, "
-           "link updates and actions)",
+  const auto percent = [&](double part) { return seconds > 0 ? 100 * part / seconds : 0.0; };
+  log.line("# {} trajectories in {} ({:.3f} s per trajectory: {:.1f}% in the fermion solvers, {:.1f}% in the forces "
+           "without their solves, {:.1f}% in the rest: momenta, pseudofermions, link updates, actions)",
            total - done, format_duration(clock.seconds()), seconds / double(std::max(1L, total - done)),
-           seconds > 0 ? 100 * solver_seconds / seconds : 0.0);
+           percent(solver_seconds), percent(force_seconds), percent(seconds - solver_seconds - force_seconds));
   if (counted > 0) {
     log.line("# acceptance {:.3f} ({} of {} after thermalization)", double(accepted) / double(counted), accepted, counted);
     const Estimate p = binned_jackknife(plaquettes, default_bin_size(plaquettes.size()));

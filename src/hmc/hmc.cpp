@@ -30,16 +30,32 @@ void Hmc::refresh(const GaugeField<double>& U, MomentumField& P, std::uint32_t t
   for (auto& m : monomials_) m->refresh(U, seed_, trajectory);
 }
 
+double Hmc::collect_solver_stats(TrajectoryResult& r) {
+  double seconds = 0;
+  for (std::size_t i = 0; i < monomials_.size(); ++i) {
+    const Monomial::SolverStats s = monomials_[i]->take_solver_stats();
+    r.solver_iterations[i] += s.iterations;
+    seconds += s.seconds;
+  }
+  return seconds;
+}
+
 TrajectoryResult Hmc::trajectory(GaugeField<double>& U, std::uint32_t trajectory, bool metropolis) {
   const auto start = std::chrono::steady_clock::now();
   TrajectoryResult r;
   r.trajectory = trajectory;
   MomentumField P(U.geometry(), U.location());
+  r.solver_iterations.assign(monomials_.size(), 0);
   refresh(U, P, trajectory);
   r.H0 = hamiltonian(U, P);
+  r.solver_seconds = collect_solver_stats(r);
   GaugeField<double> V = U.clone(U.location());
+  integrator_.take_force_seconds();
   integrator_.integrate(V, P);
+  const double md_solves = collect_solver_stats(r);
+  r.force_seconds = integrator_.take_force_seconds() - md_solves;
   r.H1 = hamiltonian(V, P);
+  r.solver_seconds += md_solves + collect_solver_stats(r);
   r.dH = r.H1 - r.H0;
   if (!std::isfinite(r.dH) || std::abs(r.dH) > 1e3)
     fail("trajectory {}: dH = {} (H0 = {}, H1 = {}): the integration is unstable; use more steps "
@@ -49,11 +65,6 @@ TrajectoryResult Hmc::trajectory(GaugeField<double>& U, std::uint32_t trajectory
   SiteRandom rng(seed_, 0, RngPurpose::Metropolis, 0, trajectory);
   r.accepted = !metropolis || rng.uniform() < r.acceptance_probability;
   if (r.accepted) U = std::move(V);
-  for (auto& m : monomials_) {
-    const Monomial::SolverStats s = m->take_solver_stats();
-    r.solver_iterations.push_back(s.iterations);
-    r.solver_seconds += s.seconds;
-  }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;
 }

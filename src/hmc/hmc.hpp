@@ -21,7 +21,9 @@ struct TrajectoryResult {
   bool accepted = false;
   std::vector<long> solver_iterations;  // per monomial, in the order given
   double solver_seconds = 0;            // all monomials' solves (actions and forces)
-  double seconds = 0;
+  double force_seconds = 0;             // force evaluations, their solves excluded
+  double seconds = 0;                   // the whole trajectory
+
 };
 
 struct ReversibilityResult {
@@ -49,6 +51,8 @@ class Hmc {
 
  private:
   void refresh(const GaugeField<double>& U, MomentumField& P, std::uint32_t trajectory);
+  // Adds each monomial's solver iterations since the last call to r and returns their seconds.
+  double collect_solver_stats(TrajectoryResult& r);
 
   std::vector<std::unique_ptr<Monomial>> monomials_;
   Integrator integrator_;

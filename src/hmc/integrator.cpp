@@ -1,6 +1,7 @@
 #include "hmc/integrator.hpp"
 
 #include "core/error.hpp"
+#include "core/timer.hpp"
 
 namespace lqcd {
 
@@ -43,17 +44,23 @@ void Integrator::integrate(GaugeField<double>& U, MomentumField& P) {
   for (int i = 0; i < params_.steps[0]; ++i) step(0, h, U, P);
 }
 
-void Integrator::kick(int level, double eps, const GaugeField<double>& U, MomentumField& P) {
-  if (levels_[std::size_t(level)].empty()) return;
+void Integrator::compute_force(int level, const GaugeField<double>& U) {
+  const Stopwatch clock;
   set_zero(*force_);
   for (Monomial* m : levels_[std::size_t(level)]) m->add_force(U, *force_);
+  if (U.location() == Location::Device) detail::device_synchronize();  // kernels are asynchronous
+  force_seconds_ += clock.seconds();
+}
+
+void Integrator::kick(int level, double eps, const GaugeField<double>& U, MomentumField& P) {
+  if (levels_[std::size_t(level)].empty()) return;
+  compute_force(level, U);
   link_axpy(-eps, *force_, P);  // dP/dt = -F
 }
 
 void Integrator::gradient_kick(int level, double eps, double shift, GaugeField<double>& U, MomentumField& P) {
   if (levels_[std::size_t(level)].empty()) return;
-  set_zero(*force_);
-  for (Monomial* m : levels_[std::size_t(level)]) m->add_force(U, *force_);
+  compute_force(level, U);
   if (!saved_links_ || !(saved_links_->geometry() == U.geometry()) || saved_links_->location() != U.location())
     saved_links_ = std::make_unique<GaugeField<double>>(U.geometry(), U.location());
   saved_links_->copy_from(U);

@@ -19,6 +19,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "hmc/monomial.hpp"
@@ -44,10 +45,14 @@ class Integrator {
 
   // Moves (U, P) along the trajectory of length params.tau.
   void integrate(GaugeField<double>& U, MomentumField& P);
+  // Wall-clock seconds spent in the monomials' forces (their solves included) since the last call.
+  double take_force_seconds() { return std::exchange(force_seconds_, 0.0); }
 
  private:
   void step(int level, double h, GaugeField<double>& U, MomentumField& P);
   void move_links(int level, double h, GaugeField<double>& U, MomentumField& P);
+  // force_ = the forces of `level` at U (timed).
+  void compute_force(int level, const GaugeField<double>& U);
   void kick(int level, double eps, const GaugeField<double>& U, MomentumField& P);
   // P -= eps F(exp(-i shift F(U)) U) with the forces of `level` (the force-gradient kick).
   void gradient_kick(int level, double eps, double shift, GaugeField<double>& U, MomentumField& P);
@@ -56,6 +61,7 @@ class Integrator {
   std::vector<std::vector<Monomial*>> levels_;
   std::unique_ptr<MomentumField> force_;
   std::unique_ptr<GaugeField<double>> saved_links_;  // force-gradient kicks: the links before the shift
+  double force_seconds_ = 0;
 };
 
 }  // namespace lqcd

@@ -57,6 +57,11 @@ TEST(HmcCommand, WritesOneRecordPerTrajectoryWithTheContractKeys) {
     EXPECT_NEAR(p, std::min(1.0, std::exp(-dh)), 1e-12);
     EXPECT_GT(j["plaquette"].get<double>(), 0.3);
     EXPECT_LT(j["plaquette"].get<double>(), 1.0);
+    // The time split: solves and forces (without their solves) are disjoint parts of the trajectory.
+    const double solver = j["solver_seconds"].get<double>(), force = j["force_seconds"].get<double>();
+    EXPECT_GT(solver, 0.0);
+    EXPECT_GT(force, 0.0);
+    EXPECT_LE(solver + force, j["seconds"].get<double>());
     if (i < 2) {
       EXPECT_TRUE(j["accepted"].get<bool>()) << "thermalization trajectories are accepted";
     }
