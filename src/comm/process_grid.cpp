@@ -1,5 +1,6 @@
 #include "comm/process_grid.hpp"
 
+#include "comm/communicator.hpp"
 #include "core/error.hpp"
 
 namespace lqcd {
@@ -27,12 +28,38 @@ Geometry ProcessGrid::decompose(const Dims& global, const std::string& what) con
     if (g.local[mu] < 2 || g.local[mu] % 2 != 0)
       fail("{}: local extent {} in direction {} (global {} over grid {}) must be even and at least 2", what,
            g.local[mu], "xyzt"[mu], dims_string(global), dims_string(grid_));
+    g.grid[mu] = grid_[mu];
+    g.halo[mu] = grid_[mu] > 1 ? kHaloDepth : 0;
   }
   return g;
 }
 
-void ProcessGrid::sum(std::span<double>) const {
-  // One process: the local sums are the global ones.
+ProcessGrid ProcessGrid::of_run(const Dims& grid, const std::string& what) {
+  const int n = grid[0] * grid[1] * grid[2] * grid[3];
+  if (n != comm::size())
+    fail("{} {}: {} processes, but this run has {} (start it with mpirun -np {}{})", what, dims_string(grid), n,
+         comm::size(), n, comm::built_with_mpi() ? "" : "; this build has no MPI");
+  return ProcessGrid(grid, comm::rank());
+}
+
+Dims ProcessGrid::default_grid(const Dims& global, int processes) {
+  Dims grid{1, 1, 1, 1};
+  int left = processes;
+  // Split t first (the longest direction of most ensembles), then z, y, x, each as far as the local
+  // extent stays even.
+  for (int mu = 3; mu >= 0 && left > 1; --mu) {
+    while (left > 1) {
+      int f = 2;
+      while (f <= left && left % f != 0) ++f;
+      if (global[mu] % (grid[mu] * f) != 0 || (global[mu] / (grid[mu] * f)) % 2 != 0) break;
+      grid[mu] *= f;
+      left /= f;
+    }
+  }
+  if (left > 1)
+    fail("{} processes cannot split the lattice {} into even local extents; give the process grid explicitly "
+         "(--grid)", processes, dims_string(global));
+  return grid;
 }
 
 }  // namespace lqcd

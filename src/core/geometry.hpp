@@ -22,10 +22,20 @@ std::string dims_string(const Dims& d);  // "8x8x8x16"
 
 // What this process holds of the global lattice. With one process local == global and offset = 0;
 // the MPI decomposition fills in the other cases without changing any kernel.
+//
+// Halos (DESIGN.md "Field storage"): in a direction with halo[mu] = r > 0 a field also stores the r
+// layers of sites beyond each face of the local box, corners and edges included (the "extended box"),
+// after the interior sites of each parity block; a halo exchange fills them from the neighbouring
+// processes (or from this process's own opposite face when grid[mu] = 1, which the tests use). Kernels
+// then reach neighbours up to r sites away, also diagonally (staples, clover leaves need 1; rectangles 2),
+// without knowing whether they are local. In a direction with halo[mu] = 0 neighbours wrap periodically
+// inside the process, which requires grid[mu] = 1.
 struct Geometry {
   Dims global{};
   Dims local{};
   Dims offset{};
+  Dims grid{1, 1, 1, 1};  // processes per direction
+  Dims halo{};            // halo depth per direction
 
   // Validates the extents (each even and >= 2) and throws lqcd::Error naming `what` otherwise.
   static Geometry single_process(const Dims& dims, const std::string& what = "lattice dims");
@@ -35,6 +45,22 @@ struct Geometry {
   std::int64_t global_volume() const {
     return std::int64_t(global[0]) * global[1] * global[2] * global[3];
   }
+  // Sites of the local box plus its halo layers.
+  std::int64_t extended_volume() const {
+    std::int64_t v = 1;
+    for (int mu = 0; mu < 4; ++mu) v *= local[mu] + 2 * halo[mu];
+    return v;
+  }
+  // Sites a parity block stores: its interior sites, then its halo sites.
+  std::int64_t stored_half_volume() const { return extended_volume() / 2; }
+  bool has_halo() const { return halo[0] + halo[1] + halo[2] + halo[3] > 0; }
+  int processes() const { return grid[0] * grid[1] * grid[2] * grid[3]; }
+  // Whether global sums and halo exchanges involve other processes.
+  bool distributed() const { return processes() > 1; }
+  // This process's coordinates in the process grid.
+  Dims grid_coords() const {
+    return {offset[0] / local[0], offset[1] / local[1], offset[2] / local[2], offset[3] / local[3]};
+  }
   bool operator==(const Geometry&) const = default;
 };
 
@@ -43,6 +69,7 @@ struct SiteIndexer {
   int n[4];
   int off[4];
   int gn[4];
+  int r[4];  // halo depth per direction (0: periodic wrap inside the process)
   int nxh;  // n[0] / 2
   std::int64_t vh;  // sites per parity
 
@@ -52,6 +79,7 @@ struct SiteIndexer {
       s.n[mu] = g.local[mu];
       s.off[mu] = g.offset[mu];
       s.gn[mu] = g.global[mu];
+      s.r[mu] = g.halo[mu];
     }
     s.nxh = s.n[0] / 2;
     s.vh = g.half_volume();
@@ -61,8 +89,40 @@ struct SiteIndexer {
   LQCD_HOST_DEVICE std::int64_t lex(const int x[4]) const {
     return x[0] + std::int64_t(n[0]) * (x[1] + std::int64_t(n[1]) * (x[2] + std::int64_t(n[2]) * x[3]));
   }
+  // The parity of local coordinates, halo sites (negative or >= n) included: it equals the parity of
+  // the global coordinates because every offset is even.
   LQCD_HOST_DEVICE static int parity(const int x[4]) { return (x[0] + x[1] + x[2] + x[3]) & 1; }
-  LQCD_HOST_DEVICE std::int64_t cb_index(const int x[4]) const { return lex(x) >> 1; }
+  LQCD_HOST_DEVICE bool inside(const int x[4]) const {
+    return unsigned(x[0]) < unsigned(n[0]) && unsigned(x[1]) < unsigned(n[1]) && unsigned(x[2]) < unsigned(n[2]) &&
+           unsigned(x[3]) < unsigned(n[3]);
+  }
+  // Index within its parity block of the site at local coordinates x: lex / 2 inside the local box;
+  // vh + (position among the halo sites) / 2 for a halo site. Halo sites are numbered in the
+  // lexicographic order of the extended box, skipping the interior; every row of the extended box
+  // holds an even number of halo sites that alternate in parity, so halving gives each parity a
+  // dense range.
+  LQCD_HOST_DEVICE std::int64_t cb_index(const int x[4]) const {
+    if (inside(x)) return lex(x) >> 1;
+    return vh + (halo_ordinal(x) >> 1);
+  }
+  LQCD_HOST_DEVICE std::int64_t halo_ordinal(const int x[4]) const {
+    // Extended-box lexicographic index minus the interior sites that precede it in that order.
+    const std::int64_t e0 = n[0] + 2 * r[0], e1 = n[1] + 2 * r[1], e2 = n[2] + 2 * r[2];
+    const std::int64_t ext =
+        (x[0] + r[0]) + e0 * ((x[1] + r[1]) + e1 * ((x[2] + r[2]) + e2 * std::int64_t(x[3] + r[3])));
+    const auto below = [](int v, int m) { return std::int64_t(v < 0 ? 0 : (v > m ? m : v)); };
+    const bool in1 = unsigned(x[1]) < unsigned(n[1]), in2 = unsigned(x[2]) < unsigned(n[2]),
+               in3 = unsigned(x[3]) < unsigned(n[3]);
+    std::int64_t before = below(x[3], n[3]) * n[0] * n[1] * n[2];
+    if (in3) {
+      before += below(x[2], n[2]) * n[0] * n[1];
+      if (in2) {
+        before += below(x[1], n[1]) * n[0];
+        if (in1) before += below(x[0], n[0]);
+      }
+    }
+    return ext - before;
+  }
 
   // Coordinates of checkerboard site cb of the given parity.
   LQCD_HOST_DEVICE void coords(int par, std::int64_t cb, int x[4]) const {
@@ -84,7 +144,8 @@ struct SiteIndexer {
     x[3] = int(i / n[2]);
   }
 
-  // x + dir * mu-hat in place, periodic (one process: the halo is the periodic image).
+  // x + dir * mu-hat in place: periodic inside the process where mu has no halo, into the halo
+  // (coordinates -r..-1 and n..n+r-1) where it has one.
   // Written with constant indices only: mu is often a run-time value (the link direction being
   // updated), and x[mu] would then force the coordinates into GPU local memory.
   LQCD_HOST_DEVICE void shift(int x[4], int mu, int dir) const {
@@ -92,8 +153,10 @@ struct SiteIndexer {
     for (int k = 0; k < 4; ++k) {
       if (k != mu) continue;
       int v = x[k] + dir;
-      if (v >= n[k]) v -= n[k];
-      if (v < 0) v += n[k];
+      if (r[k] == 0) {
+        if (v >= n[k]) v -= n[k];
+        if (v < 0) v += n[k];
+      }
       x[k] = v;
     }
   }

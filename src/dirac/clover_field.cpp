@@ -1,5 +1,6 @@
 #include "dirac/clover_field.hpp"
 
+#include "comm/communicator.hpp"
 #include "core/dispatch.hpp"
 #include "fields/precision_kernels.hpp"
 
@@ -46,7 +47,14 @@ CloverStats CloverField<Real>::stats(int parity) const
   requires std::is_same_v<Real, double>
 {
   const std::int64_t n = parity < 0 ? geometry().volume() : geometry().half_volume();
-  return reduce<CloverStats>(location(), n, CloverStatsKernel{view(), parity < 0 ? -1 : parity});
+  CloverStats c = reduce<CloverStats>(location(), n, CloverStatsKernel{view(), parity < 0 ? -1 : parity});
+  const Dims& grid = geometry().grid;
+  double sums[2] = {c.log_det, c.bad_blocks};
+  comm::sum(grid, sums);
+  c.log_det = sums[0];
+  c.bad_blocks = sums[1];
+  c.min_pivot = -comm::max(grid, -c.min_pivot);
+  return c;
 }
 
 template <typename Real>

@@ -39,6 +39,7 @@ void WilsonCloverOperator<Real>::hop(SpinorField<Real>& out, const SpinorField<R
       fail("internal: WilsonCloverOperator: the site-term input must hold the output's parity");
   }
   if (&in == &out) fail("internal: WilsonCloverOperator: the hopping term cannot act in place");
+  in.exchange_halo();
   // Only U, in, out, boundary, alpha and dagger of the hopping kernel are used (its own site term
   // is replaced by the clover term).
   const WilsonHoppingKernel<Real> hopping{.U = U_.view(),

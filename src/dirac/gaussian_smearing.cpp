@@ -29,6 +29,7 @@ void gaussian_smear(SpinorField<double>& psi, const GaugeField<double>& U_smeare
   const double norm = 1.0 / (1.0 + 6.0 * params.kappa);
   SpinorField<double> tmp = psi.like();
   for (int it = 0; it < params.iterations; ++it) {
+    psi.exchange_halo();
     for_each(psi.location(), psi.sites(),
              GaussianSmearKernel{U_smeared.view(), psi.view(), tmp.view(), params.kappa, norm});
     std::swap(psi, tmp);

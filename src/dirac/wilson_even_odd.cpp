@@ -13,6 +13,7 @@ WilsonEvenOddOperator<Real>::WilsonEvenOddOperator(const GaugeField<Real>& U, co
 template <typename Real>
 void WilsonEvenOddOperator<Real>::hop(SpinorField<Real>& out, const SpinorField<Real>& in, const SpinorField<Real>* x,
                                 double alpha, double c5, int dagger) const {
+  in.exchange_halo();
   const WilsonHoppingKernel<Real> k{U_.view(), in.view(), out.view(), x ? x->view() : out.view(), params_.boundary,
                               alpha,     1.0,       c5,         x ? 1 : 0,                  dagger};
   for_each(U_.location(), out.sites(), k);

@@ -1,5 +1,6 @@
 // Device instantiations of the fields layer's site kernels (spinor BLAS-1, precision conversion).
 #include "core/exec_cuda.cuh"
+#include "fields/halo_kernels.hpp"
 #include "fields/precision_kernels.hpp"
 #include "fields/spinor_blas_kernels.hpp"
 
@@ -17,3 +18,6 @@ LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::ConvertComponentsKernel<float, double>)
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::ConvertComponentsKernel<double, float>)
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CompressLinksKernel<double>)
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CompressLinksKernel<float>)
+
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::HaloCopyKernel<lqcd::Complex<double>>)
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::HaloCopyKernel<lqcd::Complex<float>>)

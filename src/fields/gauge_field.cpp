@@ -2,15 +2,17 @@
 
 #include "core/dispatch.hpp"
 #include "core/error.hpp"
+#include "fields/global_order.hpp"
 #include "fields/precision_kernels.hpp"
 
 namespace lqcd {
 
 GaugeField<double> to_gauge_field(const LexicographicGauge& lex, const Geometry& geom, Location loc,
                                   const std::string& what) {
-  if (lex.dims != geom.local)
+  if (lex.dims != geom.global)
     fail("{}: lattice dims {} do not match the expected {}", what, dims_string(lex.dims),
-         dims_string(geom.local));
+         dims_string(geom.global));
+  const std::vector<SU3<double>> local = geom.distributed() ? local_part(lex.links, geom, 4) : lex.links;
   GaugeField<double> host(geom, Location::Host);
   const GaugeView<double> v = host.view();
   const std::int64_t volume = geom.volume();
@@ -20,29 +22,33 @@ GaugeField<double> to_gauge_field(const LexicographicGauge& lex, const Geometry&
     v.idx.coords_lex(i, x);
     const int p = SiteIndexer::parity(x);
     const std::int64_t s = v.idx.cb_index(x);
-    for (int mu = 0; mu < 4; ++mu) v.store(mu, p, s, lex(i, mu));
+    for (int mu = 0; mu < 4; ++mu) v.store(mu, p, s, local[std::size_t(i) * 4 + mu]);
   }
+  host.exchange_halo();
   return loc == Location::Host ? std::move(host) : host.clone(loc);
 }
 
 LexicographicGauge to_lexicographic(const GaugeField<double>& u) {
   const GaugeField<double> host = u.clone(Location::Host);
-  LexicographicGauge lex(u.geometry().local);
+  const Geometry& g = u.geometry();
+  std::vector<SU3<double>> local(std::size_t(g.volume()) * 4);
   const GaugeView<double> v = host.view();
-  const std::int64_t volume = u.geometry().volume();
 #pragma omp parallel for schedule(static)
-  for (std::int64_t i = 0; i < volume; ++i) {
+  for (std::int64_t i = 0; i < g.volume(); ++i) {
     int x[4];
     v.idx.coords_lex(i, x);
-    for (int mu = 0; mu < 4; ++mu) lex(i, mu) = v.link(x, mu);
+    for (int mu = 0; mu < 4; ++mu) local[std::size_t(i) * 4 + mu] = v.link(x, mu);
   }
+  LexicographicGauge lex;
+  lex.dims = g.global;
+  lex.links = gather_global(local, g, 4);
   return lex;
 }
 
 template <typename To, typename From>
 GaugeField<To> convert_precision(const GaugeField<From>& u) {
   GaugeField<To> out(u.geometry(), u.location());
-  const std::int64_t vh = u.geometry().half_volume();
+  const std::int64_t vh = u.geometry().stored_half_volume();  // halo sites too: they stay current
   for_each(u.location(), 8 * 9 * vh,
            ConvertComponentsKernel<To, From>{out.view().data, out.stride(), u.view().data, u.stride(), vh});
   return out;
@@ -54,6 +60,7 @@ template <typename Real>
 GaugeField<Real, 6> compress_links(const GaugeField<Real>& u) {
   GaugeField<Real, 6> out(u.geometry(), u.location());
   for_each(u.location(), u.geometry().volume(), CompressLinksKernel<Real>{u.view(), out.view()});
+  out.exchange_halo();
   return out;
 }
 

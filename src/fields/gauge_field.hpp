@@ -3,11 +3,13 @@
 // are explicit through clone/copy_from). The layout is GaugeView's; conversion from and to the
 // lexicographic file order happens only at the I/O boundary (to_gauge_field / to_lexicographic).
 
+#include <algorithm>
 #include <cstdint>
 
 #include "core/geometry.hpp"
 #include "core/memory.hpp"
 #include "fields/gauge_view.hpp"
+#include "fields/halo_exchange.hpp"
 #include "fields/lexicographic_gauge.hpp"
 
 namespace lqcd {
@@ -24,7 +26,7 @@ class GaugeField {
  public:
   GaugeField(const Geometry& geom, Location loc)
       : geom_(geom),
-        stride_(padded_stride(geom.half_volume(), sizeof(Complex<Real>))),
+        stride_(padded_stride(geom.stored_half_volume(), sizeof(Complex<Real>))),
         data_(std::size_t(stride_) * 4 * 2 * Components, loc) {}
 
   GaugeField(GaugeField&&) noexcept = default;
@@ -46,6 +48,15 @@ class GaugeField {
     return g;
   }
   void copy_from(const GaugeField& o) { data_.copy_from(o.data_); }
+  // Fills the halo layers (all of them, edges and corners included) from the neighbouring processes:
+  // after every change of the links that later kernels read at neighbours. The halo is a cache of
+  // other processes' links, not part of the field's value: hence const.
+  void exchange_halo() const {
+    if (!geom_.has_halo()) return;
+    const HaloLayout l{stride_, 4, Components, 2 * Components * stride_, Components * stride_, -1};
+    const Dims& h = geom_.halo;
+    lqcd::exchange_halo(data_.data(), location(), geom_, l, std::max(std::max(h[0], h[1]), std::max(h[2], h[3])));
+  }
 
  private:
   Geometry geom_;
@@ -53,8 +64,10 @@ class GaugeField {
   Buffer<Complex<Real>> data_;
 };
 
-// File order <-> field layout (the only place the two meet). The lexicographic dims must equal the
-// geometry's (checked, lqcd::Error naming `what` otherwise).
+// File order <-> field layout (the only place the two meet). The lexicographic field is the whole
+// (global) lattice, its dims the geometry's global ones (checked, lqcd::Error naming `what` otherwise);
+// to_gauge_field takes this process's part and fills the halos, to_lexicographic assembles the whole
+// lattice from every process (collective).
 GaugeField<double> to_gauge_field(const LexicographicGauge& lex, const Geometry& geom, Location loc,
                                   const std::string& what = "configuration");
 LexicographicGauge to_lexicographic(const GaugeField<double>& u);

@@ -1,5 +1,6 @@
 #include "fields/spinor_blas.hpp"
 
+#include "comm/communicator.hpp"
 #include "core/dispatch.hpp"
 #include "fields/precision_kernels.hpp"
 #include "fields/spinor_blas_kernels.hpp"
@@ -39,19 +40,20 @@ void set_zero(SpinorField<Real>& x) {
 template <typename Real>
 Complex<double> dot(const SpinorField<Real>& x, const SpinorField<Real>& y) {
   check_same_shape(x, y);
-  const Sums<2> s = reduce<Sums<2>>(x.location(), x.sites(), DotKernel<Real>{x.view(), y.view()});
+  Sums<2> s = reduce<Sums<2>>(x.location(), x.sites(), DotKernel<Real>{x.view(), y.view()});
+  comm::sum(x.geometry().grid, s.v);
   return {s[0], s[1]};
 }
 
 template <typename Real>
 double norm2(const SpinorField<Real>& x) {
-  return reduce<Sums<1>>(x.location(), x.sites(), Norm2Kernel<Real>{x.view()})[0];
+  return comm::sum(x.geometry().grid, reduce<Sums<1>>(x.location(), x.sites(), Norm2Kernel<Real>{x.view()})[0]);
 }
 
 template <typename To, typename From>
 void convert_precision(SpinorField<To>& out, const SpinorField<From>& in) {
   check_same_shape(out, in);
-  const std::int64_t vh = in.geometry().half_volume();
+  const std::int64_t vh = in.geometry().stored_half_volume();  // halo sites too: they stay current
   const std::int64_t components = 12 * (in.subset() == Subset::Full ? 2 : 1);
   for_each(in.location(), components * vh,
            ConvertComponentsKernel<To, From>{out.view().data, out.view().stride, in.view().data, in.view().stride, vh});

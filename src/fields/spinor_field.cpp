@@ -1,12 +1,14 @@
 #include "fields/spinor_field.hpp"
 
 #include "core/error.hpp"
+#include "fields/global_order.hpp"
 
 namespace lqcd {
 
-SpinorField<double> to_spinor_field(const LexicographicSpinor& lex, const Geometry& geom, Location loc) {
-  if (std::int64_t(lex.size()) != geom.volume())
-    fail("spinor field: {} sites given for a {} lattice", lex.size(), dims_string(geom.local));
+SpinorField<double> to_spinor_field(const LexicographicSpinor& global, const Geometry& geom, Location loc) {
+  if (std::int64_t(global.size()) != geom.global_volume())
+    fail("spinor field: {} sites given for a {} lattice", global.size(), dims_string(geom.global));
+  const LexicographicSpinor lex = geom.distributed() ? local_part(global, geom, 1) : global;
   SpinorField<double> host(geom, Location::Host);
   const SpinorView<double> v = host.view();
 #pragma omp parallel for schedule(static)
@@ -29,7 +31,7 @@ LexicographicSpinor to_lexicographic(const SpinorField<double>& psi) {
     v.idx.coords_lex(i, x);
     lex[std::size_t(i)] = v.load(SiteIndexer::parity(x), v.idx.cb_index(x));
   }
-  return lex;
+  return gather_global(lex, psi.geometry(), 1);
 }
 
 }  // namespace lqcd

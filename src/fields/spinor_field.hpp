@@ -10,6 +10,7 @@
 #include "core/geometry.hpp"
 #include "core/memory.hpp"
 #include "fields/gauge_field.hpp"
+#include "fields/halo_exchange.hpp"
 #include "math/color_spinor.hpp"
 
 namespace lqcd {
@@ -48,7 +49,7 @@ class SpinorField {
   SpinorField(const Geometry& geom, Location loc, Subset subset = Subset::Full)
       : geom_(geom),
         subset_(subset),
-        stride_(padded_stride(geom.half_volume(), sizeof(Complex<Real>))),
+        stride_(padded_stride(geom.stored_half_volume(), sizeof(Complex<Real>))),
         data_(std::size_t(stride_) * 12 * (subset == Subset::Full ? 2 : 1), loc) {}
 
   SpinorField(SpinorField&&) noexcept = default;
@@ -71,6 +72,13 @@ class SpinorField {
     return f;
   }
   void copy_from(const SpinorField& o) { data_.copy_from(o.data_); }
+  // Fills the halo (depth 1: the Dirac operators' neighbours) from the neighbouring processes. The
+  // halo is a cache of other processes' sites, not part of the field's value: hence const.
+  void exchange_halo(int depth = 1) const {
+    if (!geom_.has_halo()) return;
+    const HaloLayout l{stride_, 1, 12, 0, 12 * stride_, subset_ == Subset::Full ? -1 : int(subset_)};
+    lqcd::exchange_halo(data_.data(), location(), geom_, l, depth);
+  }
   // A field of the same shape (uninitialised).
   SpinorField like() const { return SpinorField(geom_, location(), subset_); }
 
@@ -92,7 +100,9 @@ class SpinorField {
   Buffer<Complex<Real>> data_;
 };
 
-// Host-side lexicographic form (x fastest) of a full field, for I/O and tests.
+// Host-side lexicographic form (x fastest) of a full field on the whole (global) lattice, for I/O and
+// tests. With several processes each takes its part (to_spinor_field) or gets the whole lattice
+// assembled from all parts (to_lexicographic, collective).
 using LexicographicSpinor = std::vector<ColorSpinor<double>>;
 SpinorField<double> to_spinor_field(const LexicographicSpinor& lex, const Geometry& geom, Location loc);
 LexicographicSpinor to_lexicographic(const SpinorField<double>& psi);

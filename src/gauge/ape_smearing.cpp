@@ -22,6 +22,7 @@ GaugeField<double> ape_smear(const GaugeField<double>& U, const ApeParams& param
   const std::int64_t volume = U.geometry().volume();
   auto step = [&](const GaugeField<double>& in, GaugeField<double>& out) {
     for_each(loc, volume, ApeSmearKernel{in.view(), out.view(), params.alpha, params.spatial_only ? 1 : 0});
+    out.exchange_halo();
   };
   // Two buffers: the first iteration reads U itself, later ones alternate between cur and next.
   GaugeField<double> cur(U.geometry(), loc);

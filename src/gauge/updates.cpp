@@ -7,18 +7,22 @@ namespace lqcd {
 
 void set_unit_gauge(GaugeField<double>& U) {
   for_each(U.location(), U.geometry().volume(), UnitStartKernel{U.view()});
+  U.exchange_halo();
 }
 
 void set_hot_gauge(GaugeField<double>& U, std::uint64_t seed) {
   for_each(U.location(), U.geometry().volume(), HotStartKernel{U.view(), seed});
+  U.exchange_halo();
 }
 
 void reunitarize(GaugeField<double>& U) {
   for_each(U.location(), U.geometry().volume(), ReunitarizeKernel{U.view()});
+  U.exchange_halo();
 }
 
 void random_gauge_transformation(GaugeField<double>& U, std::uint64_t seed) {
   for_each(U.location(), U.geometry().volume(), RandomGaugeTransformKernel{U.view(), seed});
+  U.exchange_halo();
 }
 
 void check_update_geometry(const Geometry& geom, const GaugeAction& action) {
@@ -52,6 +56,7 @@ void heatbath_sweep(GaugeField<double>& U, const GaugeAction& action, std::uint6
       for_each(U.location(), n, HeatbathKernel<true>{U.view(), sub, update_params(action), seed, sweep});
     else
       for_each(U.location(), n, HeatbathKernel<false>{U.view(), sub, update_params(action), seed, sweep});
+    U.exchange_halo();  // the next subset's staples read these links
   });
 }
 
@@ -63,6 +68,7 @@ void overrelaxation_sweep(GaugeField<double>& U, const GaugeAction& action) {
       for_each(U.location(), n, OverrelaxationKernel<true>{U.view(), sub, update_params(action)});
     else
       for_each(U.location(), n, OverrelaxationKernel<false>{U.view(), sub, update_params(action)});
+    U.exchange_halo();  // the next subset's staples read these links
   });
 }
 

@@ -48,6 +48,8 @@ void EvenOddQuark::add_force(const SchurOperator<double>& M, const GaugeField<do
   b.set_parity_part(1, Z);
   // -2 Re y^dag dM_hat x = 2 kappa^2 Re <a, dH b> - 2 Re [y^dag dA_ee x + kappa^2 W^dag dA_oo Z].
   const double k = params.kappa;
+  a.exchange_halo();
+  b.exchange_halo();
   HoppingForceKernel hopping{U.view(), F.view(), a.view(), b.view(), {}, 2 * k * k * coef};
   for (int mu = 0; mu < 4; ++mu) hopping.phase[mu] = params.boundary.phase[mu];
   for_each(U.location(), g.volume(), hopping);
@@ -55,7 +57,7 @@ void EvenOddQuark::add_force(const SchurOperator<double>& M, const GaugeField<do
     // Each dA = i kappa c_sw sigma.dF (clover_kernels.hpp); d log |det A_oo| = Re sum_odd tr[A^{-1} dA].
     const auto& clover = static_cast<const WilsonCloverEvenOddOperator<double>&>(M).clover();
     const double kc = k * csw;
-    const std::int64_t stride = padded_stride(g.half_volume(), sizeof(Complex<double>));
+    const std::int64_t stride = padded_stride(g.stored_half_volume(), sizeof(Complex<double>));
     const std::size_t size = std::size_t(stride) * 6 * 2 * 9;
     if (!planes || planes->size() != size || planes->location() != U.location())
       planes = std::make_shared<Buffer<Complex<double>>>(size, U.location());
@@ -63,6 +65,8 @@ void EvenOddQuark::add_force(const SchurOperator<double>& M, const GaugeField<do
     for_each(U.location(), g.volume(),
              CloverInsertionKernel{clover.view(), a.view(), b.view(), G, -2 * kc * coef, -2 * kc * k * k * coef,
                                    kc * det_coef});
+    // The force of a link reads G at the corners of the plaquettes around it (one step, diagonals too).
+    exchange_halo(planes->data(), U.location(), g, HaloLayout{stride, 6, 9, 2 * 9 * stride, 9 * stride, -1}, 1);
     for_each(U.location(), g.volume(), CloverForceKernel{U.view(), F.view(), G});
   }
 }

@@ -1,5 +1,6 @@
 #include "hmc/momentum_field.hpp"
 
+#include "comm/communicator.hpp"
 #include "core/dispatch.hpp"
 #include "hmc/md_kernels.hpp"
 
@@ -10,11 +11,13 @@ void momentum_heatbath(MomentumField& P, std::uint64_t seed, std::uint32_t traje
 }
 
 double kinetic_energy(const MomentumField& P) {
-  return reduce<Sums<1>>(P.location(), P.geometry().volume(), KineticEnergyKernel{P.view()})[0];
+  return comm::sum(P.geometry().grid,
+                   reduce<Sums<1>>(P.location(), P.geometry().volume(), KineticEnergyKernel{P.view()})[0]);
 }
 
 void update_links(GaugeField<double>& U, const MomentumField& P, double eps) {
   for_each(U.location(), U.geometry().volume(), LinkUpdateKernel{U.view(), P.view(), eps});
+  U.exchange_halo();
 }
 
 void link_axpy(double a, const MomentumField& X, MomentumField& Y) {

@@ -1,0 +1,189 @@
+#include "comm/communicator.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <limits>
+#include <vector>
+
+#if LQCD_HAVE_MPI
+#include <mpi.h>
+#endif
+
+#include "core/error.hpp"
+
+namespace lqcd::comm {
+
+namespace {
+
+bool active() {
+#if LQCD_HAVE_MPI
+  int initialised = 0, finalised = 0;
+  MPI_Initialized(&initialised);
+  MPI_Finalized(&finalised);
+  return initialised && !finalised;
+#else
+  return false;
+#endif
+}
+
+// A grid of several processes must cover exactly the processes of the run.
+void check_grid(const Dims& grid) {
+  const int n = grid[0] * grid[1] * grid[2] * grid[3];
+  if (n != size())
+    fail("process grid {} has {} processes, but the run has {} (start it with mpirun -np {})", dims_string(grid),
+         n, size(), n);
+}
+
+#if LQCD_HAVE_MPI
+void check(int code, const char* what) {
+  if (code == MPI_SUCCESS) return;
+  char text[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  MPI_Error_string(code, text, &length);
+  fail("MPI {} failed: {}", what, std::string(text, std::size_t(length)));
+}
+#endif
+
+// Large messages go out in pieces that fit MPI's int counts.
+constexpr std::size_t kMaxChunk = std::size_t(1) << 30;
+
+}  // namespace
+
+Session::Session(int* argc, char*** argv) {
+#if LQCD_HAVE_MPI
+  if (!active()) {
+    int provided = 0;
+    MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
+  }
+#else
+  (void)argc;
+  (void)argv;
+#endif
+}
+
+Session::~Session() {
+#if LQCD_HAVE_MPI
+  if (active()) MPI_Finalize();
+#endif
+}
+
+bool built_with_mpi() { return LQCD_HAVE_MPI != 0; }
+
+int size() {
+#if LQCD_HAVE_MPI
+  if (!active()) return 1;
+  int n = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &n);
+  return n;
+#else
+  return 1;
+#endif
+}
+
+int rank() {
+#if LQCD_HAVE_MPI
+  if (!active()) return 0;
+  int r = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+#else
+  return 0;
+#endif
+}
+
+int local_rank() {
+  // Set by OpenMPI, MPICH/Slurm launchers respectively; rank() as a last resort (one node).
+  for (const char* key : {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"})
+    if (const char* v = std::getenv(key)) return std::atoi(v);
+  return rank();
+}
+
+void sum(const Dims& grid, std::span<double> values) {
+  if (grid[0] * grid[1] * grid[2] * grid[3] == 1 || values.empty()) return;
+  check_grid(grid);
+  const int n = size();
+  std::vector<double> all(values.size() * std::size_t(n));
+  all_gather(values.data(), all.data(), values.size_bytes());
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    double s = 0;
+    for (int r = 0; r < n; ++r) s += all[std::size_t(r) * values.size() + i];
+    values[i] = s;
+  }
+}
+
+double sum(const Dims& grid, double value) {
+  sum(grid, std::span<double>(&value, 1));
+  return value;
+}
+
+void max(const Dims& grid, std::span<double> values) {
+  if (grid[0] * grid[1] * grid[2] * grid[3] == 1 || values.empty()) return;
+  check_grid(grid);
+#if LQCD_HAVE_MPI
+  check(MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD),
+        "Allreduce");
+#endif
+}
+
+double max(const Dims& grid, double value) {
+  max(grid, std::span<double>(&value, 1));
+  return value;
+}
+
+int neighbour_rank(const Dims& grid, const Dims& coords, int mu, int dir) {
+  Dims c = coords;
+  c[mu] = (c[mu] + dir + grid[mu]) % grid[mu];
+  return c[0] + grid[0] * (c[1] + grid[1] * (c[2] + grid[2] * c[3]));
+}
+
+void send_receive(const void* send, int to, void* receive, int from, std::size_t bytes, int tag) {
+#if LQCD_HAVE_MPI
+  if (active()) {
+    const auto* s = static_cast<const char*>(send);
+    auto* r = static_cast<char*>(receive);
+    for (std::size_t done = 0; done < bytes; done += kMaxChunk) {
+      const int count = int(std::min(kMaxChunk, bytes - done));
+      check(MPI_Sendrecv(s + done, count, MPI_BYTE, to, tag, r + done, count, MPI_BYTE, from, tag, MPI_COMM_WORLD,
+                         MPI_STATUS_IGNORE),
+            "Sendrecv");
+    }
+    return;
+  }
+#endif
+  if (to != rank() || from != rank()) fail("internal: message to rank {} in a single-process run", to);
+  std::copy_n(static_cast<const char*>(send), bytes, static_cast<char*>(receive));
+  (void)tag;
+}
+
+void broadcast(void* data, std::size_t bytes, int root) {
+#if LQCD_HAVE_MPI
+  if (!active() || size() == 1) return;
+  auto* d = static_cast<char*>(data);
+  for (std::size_t done = 0; done < bytes; done += kMaxChunk)
+    check(MPI_Bcast(d + done, int(std::min(kMaxChunk, bytes - done)), MPI_BYTE, root, MPI_COMM_WORLD), "Bcast");
+#else
+  (void)data;
+  (void)bytes;
+  (void)root;
+#endif
+}
+
+void all_gather(const void* send, void* receive, std::size_t bytes) {
+#if LQCD_HAVE_MPI
+  if (active() && size() > 1) {
+    if (bytes > std::size_t(std::numeric_limits<int>::max())) fail("internal: all_gather of {} bytes", bytes);
+    check(MPI_Allgather(send, int(bytes), MPI_BYTE, receive, int(bytes), MPI_BYTE, MPI_COMM_WORLD), "Allgather");
+    return;
+  }
+#endif
+  std::copy_n(static_cast<const char*>(send), bytes, static_cast<char*>(receive));
+}
+
+void abort_all(int code) {
+#if LQCD_HAVE_MPI
+  if (active() && size() > 1) MPI_Abort(MPI_COMM_WORLD, code);
+#endif
+  std::exit(code);
+}
+
+}  // namespace lqcd::comm

@@ -1,0 +1,54 @@
+#pragma once
+// The message layer: the only code that talks to MPI. Everything above it calls these functions with
+// the process grid of the geometry at hand; a grid of one process never communicates, so single-process
+// computations (and a build without MPI) take the same paths. Ranks are numbered lexicographically in
+// the grid coordinates with x fastest, like sites (ProcessGrid), over all processes of the run.
+
+#include <cstddef>
+#include <span>
+
+#include "core/geometry.hpp"
+
+namespace lqcd::comm {
+
+// Initialises MPI for the lifetime of the object (MPI_Init_thread with MPI_THREAD_FUNNELED) when the
+// build has MPI; finalises it on destruction. One per program, in main() or the test runner.
+class Session {
+ public:
+  Session(int* argc, char*** argv);
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+};
+
+bool built_with_mpi();
+// Processes of the run and this one's rank (1 and 0 without MPI or before a Session).
+int size();
+int rank();
+// The rank of this node's processes, 0.. (selects the GPU of a rank).
+int local_rank();
+
+// Global sums over the grid's processes, identical on every rank and independent of timing: each
+// rank's values are gathered and added in rank order. Identity for a one-process grid.
+void sum(const Dims& grid, std::span<double> values);
+double sum(const Dims& grid, double value);
+// Global maxima (exact in any order).
+void max(const Dims& grid, std::span<double> values);
+double max(const Dims& grid, double value);
+
+// The rank of the grid neighbour of `coords` in direction mu (dir = +1 or -1), periodic.
+int neighbour_rank(const Dims& grid, const Dims& coords, int mu, int dir);
+
+// Sends `bytes` to rank `to` and receives as many from rank `from` (tagged by `tag`), blocking.
+void send_receive(const void* send, int to, void* receive, int from, std::size_t bytes, int tag);
+
+// Broadcasts root's bytes to every process of the run.
+void broadcast(void* data, std::size_t bytes, int root);
+// Every process contributes `bytes` at `send`; `receive` gets all contributions in rank order
+// (size() * bytes).
+void all_gather(const void* send, void* receive, std::size_t bytes);
+
+// Stops every process of the run (after an error on one rank, the others would wait forever).
+[[noreturn]] void abort_all(int code);
+
+}  // namespace lqcd::comm

@@ -1,0 +1,56 @@
+#pragma once
+// The lexicographic (file) order of the whole lattice vs this process's part of it: files and tests see
+// the global lattice, fields hold the local box. `per_site` values of type T per site, x fastest.
+
+#include <cstdint>
+#include <vector>
+
+#include "comm/communicator.hpp"
+#include "core/geometry.hpp"
+
+namespace lqcd {
+
+// The values of this process's sites, taken from the global lattice (no communication).
+template <typename T>
+std::vector<T> local_part(const std::vector<T>& global, const Geometry& g, int per_site) {
+  std::vector<T> local(std::size_t(g.volume()) * std::size_t(per_site));
+  const SiteIndexer idx = SiteIndexer::from(g);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < g.volume(); ++i) {
+    int x[4];
+    idx.coords_lex(i, x);
+    const std::uint64_t j = idx.global_lex(x);
+    for (int k = 0; k < per_site; ++k) local[std::size_t(i) * per_site + k] = global[j * per_site + k];
+  }
+  return local;
+}
+
+// The global lattice assembled from every process's part (collective: every rank gets all of it).
+template <typename T>
+std::vector<T> gather_global(const std::vector<T>& local, const Geometry& g, int per_site) {
+  if (!g.distributed()) return local;
+  const std::size_t n = local.size();
+  std::vector<T> all(n * std::size_t(g.processes()));
+  comm::all_gather(local.data(), all.data(), n * sizeof(T));
+  std::vector<T> global(std::size_t(g.global_volume()) * std::size_t(per_site));
+  for (int r = 0; r < g.processes(); ++r) {
+    Geometry other = g;
+    int rest = r;
+    for (int mu = 0; mu < 4; ++mu) {
+      other.offset[mu] = (rest % g.grid[mu]) * g.local[mu];
+      rest /= g.grid[mu];
+    }
+    const SiteIndexer idx = SiteIndexer::from(other);
+    const T* part = all.data() + std::size_t(r) * n;
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < g.volume(); ++i) {
+      int x[4];
+      idx.coords_lex(i, x);
+      const std::uint64_t j = idx.global_lex(x);
+      for (int k = 0; k < per_site; ++k) global[j * per_site + k] = part[std::size_t(i) * per_site + k];
+    }
+  }
+  return global;
+}
+
+}  // namespace lqcd

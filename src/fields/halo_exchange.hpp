@@ -1,0 +1,20 @@
+#pragma once
+// Halo exchange: fills the halo layers of a field (Geometry's comment) with the values of the sites
+// they stand for, from the neighbouring processes or, where a direction is not split, from this
+// process's opposite face. Directions are exchanged one after the other and each message includes the
+// halo layers of the directions already done, so edges and corners arrive too (two hops).
+//
+// Messages go through host memory (pack on the device, copy, MPI, copy back, unpack); a direction
+// that is not split never leaves the device. depth <= the geometry's halo depth: the Dirac operators
+// need 1, staples and clover leaves 1 (with corners), rectangles 2.
+
+#include "core/geometry.hpp"
+#include "core/memory.hpp"
+#include "fields/halo_kernels.hpp"
+
+namespace lqcd {
+
+template <typename T>  // Complex<double> or Complex<float>
+void exchange_halo(T* data, Location loc, const Geometry& g, const HaloLayout& layout, int depth);
+
+}  // namespace lqcd

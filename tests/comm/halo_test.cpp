@@ -1,0 +1,139 @@
+// Halos on one process: a geometry whose halo layers are filled from its own opposite faces must give
+// exactly what the periodic (halo-free) geometry gives. This runs every index, pack and unpack path of
+// the MPI decomposition (interior, faces, edges, corners) without MPI; tests/mpi runs them across ranks.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "dirac/dirac_operator_factory.hpp"
+#include "field_test_support.hpp"
+#include "gauge/observables.hpp"
+
+namespace lqcd {
+namespace {
+
+Geometry with_halo(const Dims& dims, const Dims& halo) {
+  Geometry g = Geometry::single_process(dims);
+  g.halo = halo;
+  return g;
+}
+
+// The periodic image of local coordinates (halo sites included) in the box.
+void wrap(int x[4], const Dims& n) {
+  for (int mu = 0; mu < 4; ++mu) x[mu] = ((x[mu] % n[mu]) + n[mu]) % n[mu];
+}
+
+TEST(Halo, IndicesOfTheExtendedBoxAreDenseAndDistinctPerParity) {
+  const Geometry g = with_halo({4, 6, 2, 4}, {2, 0, 1, 2});
+  const SiteIndexer idx = SiteIndexer::from(g);
+  std::set<std::pair<int, std::int64_t>> seen;
+  for (int t = -2; t < 6; ++t)
+    for (int z = -1; z < 3; ++z)
+      for (int y = 0; y < 6; ++y)
+        for (int x = -2; x < 6; ++x) {
+          const int c[4] = {x, y, z, t};
+          const std::int64_t s = idx.cb_index(c);
+          EXPECT_EQ(idx.inside(c), s < g.half_volume());
+          EXPECT_LT(s, g.stored_half_volume());
+          EXPECT_TRUE(seen.insert({SiteIndexer::parity(c), s}).second) << x << "," << y << "," << z << "," << t;
+        }
+  EXPECT_EQ(std::int64_t(seen.size()), g.extended_volume());
+}
+
+TEST(Halo, ExchangeFillsHaloLinksAndSpinorsWithTheirPeriodicImages) {
+  const Geometry plain = Geometry::single_process({4, 4, 6, 4});
+  const Geometry g = with_halo(plain.local, {1, 2, 0, 2});
+  const LexicographicGauge lex = to_lexicographic(test::rough_gauge(plain, Location::Host));
+  for (Location loc : test::locations()) {
+    const GaugeField<double> U = to_gauge_field(lex, g, loc);  // exchanges
+    const GaugeField<double> host = U.clone(Location::Host);
+    const GaugeView<double> v = host.view();
+    const SiteIndexer plain_idx = SiteIndexer::from(plain);
+    double worst = 0;
+    for (int t = -2; t < 6; ++t)
+      for (int z = 0; z < 6; ++z)
+        for (int y = -2; y < 6; ++y)
+          for (int x = -1; x < 5; ++x) {
+            int c[4] = {x, y, z, t}, w[4] = {x, y, z, t};
+            wrap(w, plain.local);
+            for (int mu = 0; mu < 4; ++mu)
+              worst = std::max(worst, test::max_abs_diff(v.link(c, mu), lex(plain_idx.lex(w), mu)));
+          }
+    EXPECT_EQ(worst, 0.0) << to_string(loc);
+
+    // A parity field: only its own parity is stored and exchanged.
+    const SpinorField<double> full = to_spinor_field(test::random_spinor(plain, 3), g, loc);
+    const SpinorField<double> odd = full.parity_part(1);
+    odd.exchange_halo(2);
+    const SpinorField<double> odd_host = odd.clone(Location::Host);
+    const LexicographicSpinor ref = test::random_spinor(plain, 3);
+    double worst_spinor = 0;
+    for (int t = -2; t < 6; ++t)
+      for (int y = -2; y < 6; ++y)
+        for (int x = -1; x < 5; ++x) {
+          int c[4] = {x, y, 1, t}, w[4] = {x, y, 1, t};
+          if (SiteIndexer::parity(c) != 1) continue;
+          wrap(w, plain.local);
+          const ColorSpinor<double> a = odd_host.view().load(1, odd_host.view().idx.cb_index(c));
+          const ColorSpinor<double>& b = ref[std::size_t(plain_idx.lex(w))];
+          for (int s = 0; s < 4; ++s)
+            for (int k = 0; k < 3; ++k) worst_spinor = std::max(worst_spinor, abs(a.s[s].c[k] - b.s[s].c[k]));
+        }
+    EXPECT_EQ(worst_spinor, 0.0) << to_string(loc);
+  }
+}
+
+TEST(Halo, OperatorsObservablesAndUpdatesEqualThePeriodicOnes) {
+  const Geometry plain = Geometry::single_process({4, 4, 4, 8});
+  const Geometry g = with_halo(plain.local, {2, 0, 2, 2});
+  const GaugeAction action = GaugeAction::from_name("wilson", 5.8);
+  for (Location loc : test::locations()) {
+    SCOPED_TRACE(to_string(loc));
+    GaugeField<double> U0 = test::rough_gauge(plain, loc);
+    GaugeField<double> U1 = test::rough_gauge(g, loc);  // hot start and heatbath on the halo geometry
+    heatbath_sweep(U0, action, 5, 1);
+    overrelaxation_sweep(U0, action);
+    heatbath_sweep(U1, action, 5, 1);
+    overrelaxation_sweep(U1, action);
+    const LexicographicGauge a = to_lexicographic(U0), b = to_lexicographic(U1);
+    double worst = 0;
+    for (std::size_t i = 0; i < a.links.size(); ++i) worst = std::max(worst, test::max_abs_diff(a.links[i], b.links[i]));
+    EXPECT_EQ(worst, 0.0) << "heatbath and overrelaxation are identical with halos";
+
+    const GaugeObservables o0 = gauge_observables(U0), o1 = gauge_observables(U1);
+    EXPECT_EQ(o0.plaquette, o1.plaquette);
+    EXPECT_EQ(o0.rectangle, o1.rectangle);
+    EXPECT_EQ(o0.polyakov_loop.re, o1.polyakov_loop.re);
+
+    const LexicographicSpinor src = test::random_spinor(plain, 11);
+    for (FermionAction act : {FermionAction::Wilson, FermionAction::Clover, FermionAction::TwistedMass}) {
+      FermionParams p;
+      p.action = act;
+      p.wilson.kappa = 0.12;
+      p.wilson.mu = act == FermionAction::TwistedMass ? 0.05 : 0.0;
+      p.csw = act == FermionAction::Clover ? 1.7 : 0.0;
+      const DiracOperators d0 = make_dirac_operators(U0, p), d1 = make_dirac_operators(U1, p);
+      const SpinorField<double> in0 = to_spinor_field(src, plain, loc), in1 = to_spinor_field(src, g, loc);
+      SpinorField<double> out0 = in0.like(), out1 = in1.like();
+      d0.full->apply(out0, in0);
+      d1.full->apply(out1, in1);
+      EXPECT_EQ(test::max_diff(to_lexicographic(out0), to_lexicographic(out1)), 0.0) << int(act);
+      d0.full->apply_dagger(out0, in0);
+      d1.full->apply_dagger(out1, in1);
+      EXPECT_EQ(test::max_diff(to_lexicographic(out0), to_lexicographic(out1)), 0.0) << int(act);
+      const SpinorField<double> e0 = in0.parity_part(0), e1 = in1.parity_part(0);
+      SpinorField<double> f0 = e0.like(), f1 = e1.like();
+      d0.even_odd->apply(f0, e0);
+      d1.even_odd->apply(f1, e1);
+      SpinorField<double> full0(plain, loc), full1(g, loc);
+      set_zero(full0);
+      set_zero(full1);
+      full0.set_parity_part(0, f0);
+      full1.set_parity_part(0, f1);
+      EXPECT_EQ(test::max_diff(to_lexicographic(full0), to_lexicographic(full1)), 0.0) << int(act);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace lqcd

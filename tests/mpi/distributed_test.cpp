@@ -1,0 +1,181 @@
+// The decomposed lattice against the single-process one (issue 6's acceptance): run under
+// `mpirun -np 2` and `-np 4` (ctest does both). Every rank computes the single-process reference on the
+// whole lattice itself (a one-process grid never communicates) and compares the distributed result,
+// gathered back to the whole lattice, with it, for several process-grid shapes.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "comm/communicator.hpp"
+#include "comm/process_grid.hpp"
+#include "dirac/dirac_operator_factory.hpp"
+#include "field_test_support.hpp"
+#include "gauge/observables.hpp"
+#include "hmc/gauge_monomial.hpp"
+#include "hmc/momentum_field.hpp"
+#include "hmc/two_flavour_monomial.hpp"
+#include "solvers/solver.hpp"
+
+namespace lqcd {
+namespace {
+
+const Dims kGlobal{8, 4, 4, 8};
+
+// The process grids of this run's size (each splits at least one direction).
+std::vector<Dims> grids() {
+  switch (comm::size()) {
+    case 2: return {{1, 1, 1, 2}, {2, 1, 1, 1}, {1, 2, 1, 1}};
+    case 4: return {{1, 1, 2, 2}, {2, 1, 1, 2}, {1, 1, 1, 4}, {4, 1, 1, 1}};
+    default: return {};
+  }
+}
+
+double max_link_diff(const LexicographicGauge& a, const LexicographicGauge& b) {
+  double d = 0;
+  for (std::size_t i = 0; i < a.links.size(); ++i) d = std::max(d, test::max_abs_diff(a.links[i], b.links[i]));
+  return d;
+}
+
+class Distributed : public ::testing::TestWithParam<Location> {
+ protected:
+  void SetUp() override {
+    if (comm::size() < 2) GTEST_SKIP() << "run under mpirun -np 2 or 4";
+    if (GetParam() == Location::Device && !device_available()) GTEST_SKIP() << "no GPU";
+  }
+};
+
+TEST_P(Distributed, HeatbathIsBitIdenticalAndObservablesAgree) {
+  const Location loc = GetParam();
+  const Geometry whole = Geometry::single_process(kGlobal);
+  const GaugeAction action = GaugeAction::from_name("wilson", 5.7);
+  GaugeField<double> U0 = test::rough_gauge(whole, loc);
+  heatbath_sweep(U0, action, 9, 1);
+  overrelaxation_sweep(U0, action);
+  const LexicographicGauge ref = to_lexicographic(U0);
+  const GaugeObservables o0 = gauge_observables(U0);
+  for (const Dims& grid : grids()) {
+    SCOPED_TRACE(dims_string(grid));
+    const Geometry g = ProcessGrid::of_run(grid).decompose(kGlobal);
+    GaugeField<double> U = test::rough_gauge(g, loc);
+    heatbath_sweep(U, action, 9, 1);
+    overrelaxation_sweep(U, action);
+    EXPECT_EQ(max_link_diff(to_lexicographic(U), ref), 0.0) << "the counter-based RNG is keyed by global site";
+    const GaugeObservables o = gauge_observables(U);
+    EXPECT_NEAR(o.plaquette, o0.plaquette, 1e-14);
+    EXPECT_NEAR(o.rectangle, o0.rectangle, 1e-14);
+    EXPECT_NEAR(o.link_trace, o0.link_trace, 1e-14);
+    EXPECT_NEAR(o.polyakov_loop.re, o0.polyakov_loop.re, 1e-14);
+    EXPECT_NEAR(o.polyakov_loop.im, o0.polyakov_loop.im, 1e-14);
+  }
+}
+
+TEST_P(Distributed, DiracOperatorsAndTheSolverEqualTheSingleProcessOnes) {
+  const Location loc = GetParam();
+  const Geometry whole = Geometry::single_process(kGlobal);
+  const LexicographicGauge links = to_lexicographic(test::rough_gauge(whole, Location::Host));
+  const LexicographicSpinor src = test::random_spinor(whole, 21);
+  const GaugeField<double> U0 = to_gauge_field(links, whole, loc);
+  for (FermionAction act : {FermionAction::Wilson, FermionAction::Clover, FermionAction::TwistedMass}) {
+    FermionParams p;
+    p.action = act;
+    p.wilson.kappa = 0.125;
+    p.wilson.mu = act == FermionAction::TwistedMass ? 0.03 : 0.0;
+    p.csw = act == FermionAction::Clover ? 1.8 : 0.0;
+    const DiracOperators d0 = make_dirac_operators(U0, p);
+    const SpinorField<double> in0 = to_spinor_field(src, whole, loc);
+    SpinorField<double> m0 = in0.like(), md0 = in0.like();
+    d0.full->apply(m0, in0);
+    d0.full->apply_dagger(md0, in0);
+    const LexicographicSpinor ref = to_lexicographic(m0), ref_dagger = to_lexicographic(md0);
+    // The even-odd normal equations solved by CG, as HMC does.
+    const SpinorField<double> b0 = d0.even_odd->prepare_source(in0);
+    const NormalOperator<double> A0(*d0.even_odd);
+    SpinorField<double> x0 = b0.like();
+    set_zero(x0);
+    SolverParams sp;
+    sp.tolerance = 1e-10;
+    const SolverResult r0 = solve_hermitian(A0, x0, b0, sp);
+    SpinorField<double> whole_x0(whole, loc);
+    set_zero(whole_x0);
+    whole_x0.set_parity_part(0, x0);
+    const LexicographicSpinor ref_x = to_lexicographic(whole_x0);
+
+    for (const Dims& grid : grids()) {
+      SCOPED_TRACE(dims_string(grid) + " action " + std::to_string(int(act)));
+      const Geometry g = ProcessGrid::of_run(grid).decompose(kGlobal);
+      const GaugeField<double> U = to_gauge_field(links, g, loc);
+      const DiracOperators d = make_dirac_operators(U, p);
+      const SpinorField<double> in = to_spinor_field(src, g, loc);
+      SpinorField<double> m = in.like();
+      d.full->apply(m, in);
+      const double scale = test::max_norm(ref);
+      EXPECT_LT(test::max_diff(to_lexicographic(m), ref), 1e-13 * scale);
+      d.full->apply_dagger(m, in);
+      EXPECT_LT(test::max_diff(to_lexicographic(m), ref_dagger), 1e-13 * scale);
+
+      const SpinorField<double> b = d.even_odd->prepare_source(in);
+      const NormalOperator<double> A(*d.even_odd);
+      SpinorField<double> x = b.like();
+      set_zero(x);
+      const SolverResult r = solve_hermitian(A, x, b, sp);
+      EXPECT_EQ(r.iterations, r0.iterations);
+      SpinorField<double> whole_x(g, loc);
+      set_zero(whole_x);
+      whole_x.set_parity_part(0, x);
+      EXPECT_LT(test::max_diff(to_lexicographic(whole_x), ref_x), 1e-12 * test::max_norm(ref_x));
+    }
+  }
+}
+
+TEST_P(Distributed, ForcesEqualTheSingleProcessOnes) {
+  const Location loc = GetParam();
+  const Geometry whole = Geometry::single_process(kGlobal);
+  const LexicographicGauge links = to_lexicographic(test::rough_gauge(whole, Location::Host));
+  WilsonParams w;
+  w.kappa = 0.125;
+  SolverParams sp;
+  sp.tolerance = 1e-12;
+  const auto forces = [&](const Geometry& g) {
+    const GaugeField<double> U = to_gauge_field(links, g, loc);
+    GaugeMonomial gauge(GaugeAction::from_name("symanzik", 4.0));
+    TwoFlavourMonomial clover(w, 1.9, sp, 0);
+    clover.refresh(U, 77, 3);
+    MomentumField F(g, loc);
+    set_zero(F);
+    gauge.add_force(U, F);
+    clover.add_force(U, F);
+    return std::pair{to_lexicographic(F), gauge.action(U) + clover.action(U)};
+  };
+  const auto [ref, S0] = forces(whole);
+  double scale = 0;
+  for (const auto& m : ref.links) scale = std::max(scale, test::max_abs_diff(m, SU3<double>{}));
+  for (const Dims& grid : grids()) {
+    SCOPED_TRACE(dims_string(grid));
+    const auto [f, S] = forces(ProcessGrid::of_run(grid).decompose(kGlobal));
+    EXPECT_LT(max_link_diff(f, ref), 1e-11 * scale);
+    EXPECT_NEAR(S, S0, 1e-10 * std::abs(S0));
+  }
+}
+
+TEST_P(Distributed, ConfigurationFilesRoundTripBitExactly) {
+  const Location loc = GetParam();
+  const LexicographicGauge links = to_lexicographic(test::rough_gauge(Geometry::single_process(kGlobal), Location::Host));
+  for (const Dims& grid : grids()) {
+    const Geometry g = ProcessGrid::of_run(grid).decompose(kGlobal);
+    const GaugeField<double> U = to_gauge_field(links, g, loc);
+    EXPECT_EQ(max_link_diff(to_lexicographic(U), links), 0.0) << dims_string(grid);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Locations, Distributed, ::testing::Values(Location::Host, Location::Device),
+                         [](const auto& info) { return std::string(to_string(info.param)); });
+
+}  // namespace
+}  // namespace lqcd
+
+int main(int argc, char** argv) {
+  lqcd::comm::Session session(&argc, &argv);
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}
