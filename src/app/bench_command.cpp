@@ -14,6 +14,7 @@
 
 #include "app/device_choice.hpp"
 #include "app/version.hpp"
+#include "comm/communicator.hpp"
 #include "comm/process_grid.hpp"
 #include "core/bandwidth.hpp"
 #include "core/error.hpp"
@@ -54,7 +55,7 @@ double median_seconds(Location loc, int repetitions, F&& f) {
 
 // A full-lattice spinor field of Gaussian random numbers (the benchmarks' input; never zeros).
 SpinorField<double> gaussian_spinor(const Geometry& geom, Location loc, std::uint64_t seed) {
-  LexicographicSpinor lex(std::size_t(geom.volume()));
+  LexicographicSpinor lex(std::size_t(geom.global_volume()));
   for (std::size_t i = 0; i < lex.size(); ++i) {
     SiteRandom rng(seed, i, RngPurpose::Test, 0, 0);
     for (auto& sp : lex[i].s)
@@ -108,7 +109,7 @@ nlohmann::json dirac_bench(const BenchCommandOptions& opt, const Geometry& geom,
   else in.copy_from(src);
   const SpinorField<Real> in_odd = in.parity_part(1), in_even = in.parity_part(0);
   SpinorField<Real> out_even(geom, loc, Subset::Even), tmp(geom, loc, Subset::Even);
-  const double vh = double(geom.half_volume()), sz = sizeof(Real);
+  const double vh = double(geom.half_volume()), sz = sizeof(Real), processes = double(geom.processes());
   nlohmann::json r = {{"action", opt.action}, {"precision", opt.precision}, {"reconstruct", opt.reconstruct}, {"rhs", 1},
                       {"kappa", opt.kappa}};
   if (twisted) r["mu"] = opt.mu;
@@ -127,7 +128,10 @@ nlohmann::json dirac_bench(const BenchCommandOptions& opt, const Geometry& geom,
       const WilsonHoppingKernel<Real, 6> k{Uc.view(), in_odd.view(), out_even.view(), in_even.view(),
                                            prm.boundary, twisted ? -opt.kappa : 1.0, 1.0,
                                            twisted ? 2 * opt.kappa * opt.mu : 0.0, twisted ? 1 : 0, 0};
-      t = median_seconds(loc, opt.repetitions, [&] { for_each(loc, out_even.sites(), k); });
+      t = median_seconds(loc, opt.repetitions, [&] {
+        in_odd.exchange_halo();
+        for_each(loc, out_even.sites(), k);
+      });
       // Check against the 18-real operator on the same input: the compressed links are exact.
       SpinorField<Real> ref(geom, loc, Subset::Even);
       if (twisted) W->hop(ref, in_odd, &in_even, -opt.kappa, 2 * opt.kappa * opt.mu, 0);
@@ -141,12 +145,22 @@ nlohmann::json dirac_bench(const BenchCommandOptions& opt, const Geometry& geom,
         else W->hop(out_even, in_odd, nullptr, 1.0, 0.0, 0);
       });
     }
+    // Per process (the copy bandwidth is one GPU's); GFLOPS counts all processes.
     r.update({{"seconds", t},
               {"flops_per_site", flops},
-              {"GFLOPS", flops * vh / t * 1e-9},
+              {"GFLOPS", flops * vh * processes / t * 1e-9},
               {"GBps_naive", naive * vh / t * 1e-9},
               {"GBps_minimal", minimal * vh / t * 1e-9},
               {"fraction_of_copy", minimal * vh / t * 1e-9 / copy_gbps}});
+    if (geom.has_halo()) {
+      // The halo exchange alone (the kernel waits for it: no overlap yet), and its message bytes per
+      // process and call (full spinors of the parity, both sides of every split direction).
+      const double t_halo = median_seconds(loc, opt.repetitions, [&] { in_odd.exchange_halo(); });
+      double bytes = 0;
+      for (int mu = 0; mu < 4; ++mu)
+        if (geom.grid[mu] > 1) bytes += 2.0 * double(halo_message_sites(geom, mu, 1)) * 12 * 2 * sz;
+      r.update({{"halo_seconds", t_halo}, {"halo_bytes_sent", bytes}, {"halo_fraction", t_halo / t}});
+    }
   } else {
     // M_hat and M_hat^dag M_hat on the even sites.
     const NormalOperator<Real> N(M);
@@ -155,9 +169,9 @@ nlohmann::json dirac_bench(const BenchCommandOptions& opt, const Geometry& geom,
     const double flops = M.flops_per_site();
     r.update({{"matpc_seconds", t1},
               {"matpc_flops_per_site", flops},
-              {"matpc_GFLOPS", flops * vh / t1 * 1e-9},
+              {"matpc_GFLOPS", flops * vh * processes / t1 * 1e-9},
               {"mdagm_seconds", t2},
-              {"mdagm_GFLOPS", 2 * flops * vh / t2 * 1e-9}});
+              {"mdagm_GFLOPS", 2 * flops * vh * processes / t2 * 1e-9}});
   }
   return r;
 }
@@ -190,6 +204,14 @@ nlohmann::json solver_bench(const BenchCommandOptions& opt, const Geometry& geom
           {"true_residual", last.true_residual}, {"corrections", last.corrections}, {"GFLOPS", last.gflops}};
 }
 
+// --dims over --grid (default: all processes along t) for this rank.
+Geometry dirac_geometry(const BenchCommandOptions& opt) {
+  const Dims dims = parse_dims_option(opt.dims, "--dims");
+  const Dims grid =
+      opt.grid.empty() ? ProcessGrid::default_grid(dims, comm::size()) : parse_dims_option(opt.grid, "--grid");
+  return ProcessGrid::of_run(grid).decompose(dims, "--dims");
+}
+
 }  // namespace
 
 int run_bench(const BenchCommandOptions& opt) {
@@ -206,8 +228,13 @@ int run_bench(const BenchCommandOptions& opt) {
       fail("--reconstruct 12: implemented for the Wilson and twisted-mass dslash benchmark only so far");
     if (opt.rhs != 1) fail("--rhs: only 1 right-hand side per call is implemented so far (got {})", opt.rhs);
     fermion_action_from_name(opt.action, "--action");
+    dirac_geometry(opt);  // the lattice and process-grid errors before any measurement
   }
   if (opt.repetitions < 1) fail("--repetitions: expected a positive integer (got {})", opt.repetitions);
+  if (comm::size() > 1 && (opt.kernel == "heatbath" || opt.kernel == "copy"))
+    fail("lqcd bench {}: runs on one process (this run has {}); dslash, matpc and solver run on several", opt.kernel,
+         comm::size());
+  const bool root = comm::rank() == 0;  // prints for all
   const Location loc = choose_location(opt.device);
   const std::string device = loc == Location::Device ? device_description() : "CPU (OpenMP)";
 
@@ -218,7 +245,7 @@ int run_bench(const BenchCommandOptions& opt) {
                            {"device", device},
                            {"copy_bandwidth_GBps", copy.gb_per_s},
                            {"copy_bytes", copy.bytes}};
-  if (!opt.json)
+  if (!opt.json && root)
     std::cout << fmt::format("# {}\n# device: {}\n# copy bandwidth: {:.1f} GB/s (read + write, {} MiB buffers, median of {})\n",
                              version_string(), device, copy.gb_per_s, copy.bytes >> 20, copy.repetitions);
 
@@ -270,21 +297,25 @@ int run_bench(const BenchCommandOptions& opt) {
   }
   if (opt.kernel == "dslash" || opt.kernel == "matpc" || opt.kernel == "solver") {
     const Dims dims = parse_dims_option(opt.dims, "--dims");
-    const Geometry geom = ProcessGrid::single().decompose(dims, "--dims");
+    const Geometry geom = dirac_geometry(opt);
+    const Dims& grid = geom.grid;
     result["benchmark"] = opt.kernel;
     result["dims"] = dims;
+    result["grid"] = grid;
+    result["local_dims"] = geom.local;
     result["repetitions"] = opt.repetitions;
     if (opt.kernel == "solver") result.update(solver_bench(opt, geom, loc));
     else if (opt.precision == "single") result.update(dirac_bench<float>(opt, geom, loc, copy.gb_per_s));
     else result.update(dirac_bench<double>(opt, geom, loc, copy.gb_per_s));
-    if (!opt.json) {
-      std::cout << fmt::format("# {} benchmark: {} lattice, {} action, {} precision, median of {}\n", opt.kernel,
-                               dims_string(dims), opt.action, opt.precision, opt.repetitions);
+    if (!opt.json && root) {
+      std::cout << fmt::format("# {} benchmark: {} lattice over process grid {}, {} action, {} precision, median of {}\n",
+                               opt.kernel, dims_string(dims), dims_string(grid), opt.action, opt.precision,
+                               opt.repetitions);
       for (const auto& [key, value] : result.items())
         if (key != "program" && key != "device") std::cout << fmt::format("  {:<24} {}\n", key, value.dump());
     }
   }
-  if (opt.json) std::cout << result.dump() << std::endl;
+  if (opt.json && root) std::cout << result.dump() << std::endl;
   return 0;
 }
 

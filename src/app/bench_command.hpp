@@ -9,6 +9,7 @@ namespace lqcd::app {
 struct BenchCommandOptions {
   std::string kernel = "heatbath";  // heatbath | copy | dslash | matpc | solver
   std::string dims = "16,16,16,16";
+  std::string grid;  // processes per direction; empty: ProcessGrid::default_grid
   std::string device = "auto";
   std::string action = "wilson";    // heatbath: gauge action; dslash, matpc, solver: wilson | clover | twisted_mass
   std::string precision = "double";  // dslash, matpc: double | single; solver: double | single (mixed)

@@ -12,10 +12,31 @@
 #include "app/propagator_command.hpp"
 #include "app/spectrum_command.hpp"
 #include "app/version.hpp"
+#include "comm/communicator.hpp"
 #include "core/error.hpp"
+#include "core/memory.hpp"
+
+namespace {
+
+// An error on one rank of a multi-process run would leave the others waiting in a collective: report
+// it with the rank and stop them all.
+int report_error(const char* kind, const char* what, int code) {
+  if (lqcd::comm::size() > 1) {
+    std::cerr << "lqcd: " << kind << " (rank " << lqcd::comm::rank() << " of " << lqcd::comm::size() << "): " << what
+              << std::endl;
+    lqcd::comm::abort_all(code);
+  }
+  std::cerr << "lqcd: " << kind << ": " << what << std::endl;
+  return code;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace lqcd::app;
+  lqcd::comm::Session mpi(&argc, &argv);
+  // One GPU per rank: the node-local rank picks it.
+  if (lqcd::comm::size() > 1) lqcd::select_device(lqcd::comm::local_rank());
   CLI::App app{"lqcd: lattice QCD on CPUs and NVIDIA GPUs.\n"
                "Conventions: directions (x,y,z,t) = 0..3, lexicographic x fastest; plaquette normalised to 1 "
                "for the unit field.\nRun 'lqcd <command> --help' for the options of a command.",
@@ -103,6 +124,9 @@ int main(int argc, char** argv) {
                "the fraction of the copy bandwidth.");
   bench->add_option("kernel", bn.kernel, "heatbath | copy | dslash | matpc | solver")->capture_default_str();
   bench->add_option("--dims", bn.dims, "lattice X,Y,Z,T")->capture_default_str();
+  bench->add_option("--grid", bn.grid,
+                    "dslash, matpc, solver: processes per direction X,Y,Z,T (run under mpirun -np X*Y*Z*T; one GPU "
+                    "per rank); default: all along t");
   bench->add_option("--device", bn.device, "auto | cpu | gpu")->capture_default_str();
   bench->add_option("--action", bn.action,
                     "heatbath: gauge action; dslash, matpc, solver: wilson | clover | twisted_mass")
@@ -132,11 +156,9 @@ int main(int argc, char** argv) {
     if (*spectrum) return run_spectrum(sp);
     if (*bench) return run_bench(bn);
   } catch (const lqcd::Error& e) {
-    std::cerr << "lqcd: error: " << e.what() << std::endl;
-    return 1;
+    return report_error("error", e.what(), 1);
   } catch (const std::exception& e) {
-    std::cerr << "lqcd: internal error: " << e.what() << std::endl;
-    return 2;
+    return report_error("internal error", e.what(), 2);
   }
   return 0;
 }

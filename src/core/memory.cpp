@@ -30,6 +30,16 @@ bool device_available() {
 #endif
 }
 
+void select_device(int ordinal) {
+#if LQCD_HAVE_CUDA
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) return;
+  check_cuda(cudaSetDevice(ordinal % n), "cudaSetDevice");
+#else
+  (void)ordinal;
+#endif
+}
+
 std::string device_description() {
 #if LQCD_HAVE_CUDA
   int n = 0;
@@ -40,8 +50,9 @@ std::string device_description() {
   cudaGetDevice(&dev);
   cudaDeviceProp p{};
   cudaGetDeviceProperties(&p, dev);
-  return fmt::format("{}, sm_{}{}, {:.1f} GiB, {} SMs", p.name, p.major, p.minor,
-                     double(p.totalGlobalMem) / (1 << 30), p.multiProcessorCount);
+  return fmt::format("{}, sm_{}{}, {:.1f} GiB, {} SMs{}", p.name, p.major, p.minor,
+                     double(p.totalGlobalMem) / (1 << 30), p.multiProcessorCount,
+                     n > 1 ? fmt::format(" (device {} of {})", dev, n) : "");
 #else
   return "CPU-only build (no CUDA backend)";
 #endif

@@ -13,6 +13,9 @@ const char* to_string(Location loc);
 
 // True when this build has the CUDA backend and a device can be used.
 bool device_available();
+// Makes device ordinal % (number of devices) this process's device (one GPU per MPI rank: the
+// node-local rank); no-op without CUDA or devices.
+void select_device(int ordinal);
 // One line describing the device ("NVIDIA H100 80GB HBM3, sm_90, 79.1 GiB") or why there is none.
 std::string device_description();
 

@@ -36,7 +36,24 @@ void copy_box(T* data, T* message, Location loc, const Geometry& g, const HaloLa
   for_each(loc, box.sites(), k);
 }
 
+// The slab this process sends forward ([n - d, n) in mu) and backward ([0, d)); in the directions done
+// before mu it includes their halo layers (edges and corners), after mu not.
+HaloBox message_slab(const Geometry& g, int mu, int depth) {
+  HaloBox slab{};
+  for (int nu = 0; nu < 4; ++nu) {
+    const int r = nu < mu ? std::min(depth, g.halo[nu]) : 0;
+    slab.lo[nu] = -r;
+    slab.extent[nu] = g.local[nu] + 2 * r;
+  }
+  slab.extent[mu] = std::min(depth, g.halo[mu]);
+  return slab;
+}
+
 }  // namespace
+
+std::int64_t halo_message_sites(const Geometry& g, int mu, int depth) {
+  return std::min(depth, g.halo[mu]) > 0 ? message_slab(g, mu, depth).sites() : 0;
+}
 
 template <typename T>
 void exchange_halo(T* data, Location loc, const Geometry& g, const HaloLayout& layout, int depth) {
@@ -46,15 +63,7 @@ void exchange_halo(T* data, Location loc, const Geometry& g, const HaloLayout& l
   for (int mu = 0; mu < 4; ++mu) {
     const int d = std::min(depth, g.halo[mu]);
     if (d <= 0) continue;
-    // The slab this process sends forward ([n - d, n) in mu) and backward ([0, d)); in the
-    // directions done before mu it includes their halo layers (edges and corners), after mu not.
-    HaloBox slab{};
-    for (int nu = 0; nu < 4; ++nu) {
-      const int r = nu < mu ? std::min(depth, g.halo[nu]) : 0;
-      slab.lo[nu] = -r;
-      slab.extent[nu] = g.local[nu] + 2 * r;
-    }
-    slab.extent[mu] = d;
+    const HaloBox slab = message_slab(g, mu, depth);
     const std::int64_t sites = slab.sites();
     const std::size_t bytes = std::size_t(sites) * std::size_t(layout.vectors()) * sizeof(T);
     for (int side = 0; side < 2; ++side) {  // 0: send forward, fill the backward halo; 1: the reverse

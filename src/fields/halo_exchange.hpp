@@ -14,6 +14,10 @@
 
 namespace lqcd {
 
+// Sites in each of the two messages of direction mu (one per side; 0 where mu has no halo): the
+// exchange's bytes are 2 x this x (component vectors) x (bytes per component), per direction.
+std::int64_t halo_message_sites(const Geometry& g, int mu, int depth);
+
 template <typename T>  // Complex<double> or Complex<float>
 void exchange_halo(T* data, Location loc, const Geometry& g, const HaloLayout& layout, int depth);
 

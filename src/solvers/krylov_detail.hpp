@@ -41,7 +41,9 @@ class Krylov {
         M_(M),
         b_(b),
         p_(p),
-        sites_(double(M.subset() == Subset::Full ? M.geometry().volume() : M.geometry().half_volume())),
+        // All processes' sites: the reported GFLOPS are those of the whole solve.
+        sites_(double(M.subset() == Subset::Full ? M.geometry().volume() : M.geometry().half_volume()) *
+               M.geometry().processes()),
         start_(std::chrono::steady_clock::now()) {
     tol2_ = p.tolerance * p.tolerance;
     b2_ = norm2(b);  // counted, like every reduction of the solve
