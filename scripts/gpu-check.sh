@@ -7,7 +7,8 @@
 #   bash ../shared/gpu/fetch-debs.sh            # toml++ as .deb into .deps/
 #   rm -rf .gpu-testdata && cp -r ../shared/testdata .gpu-testdata
 # and run there with .deps and .gpu-testdata carried:  bash scripts/gpu-check.sh "$OUT" [stages]
-# stages (default all but therm16/clover32): build test bench validate spectrum hmc dirac [therm16] [clover32]
+# stages (default all but therm16/clover32/scaling): build test bench validate spectrum hmc dirac [therm16] [clover32]
+# [scaling]
 set -uo pipefail
 out=${1:?usage: gpu-check.sh OUTDIR [build] [test] [bench] [validate]}
 shift
@@ -185,6 +186,34 @@ if has clover32; then
   note "hmc clover 32^4: exit $? in $(( $(date +%s) - start )) s"
   cp runs/gpu-check/clover32.jsonl runs/gpu-check/clover32.log "$out/" 2>/dev/null
   tail -5 runs/gpu-check/clover32.log | tee -a "$summary"
+fi
+if has scaling; then
+  # Issue 6: the Dirac operator and mixed-precision CG on one and on two GPUs (one MPI rank per GPU; run on
+  # the two-GPU machine). Weak scaling: 32^4 per GPU (32^3 x 64 over grid 1,1,1,2); strong: 48^4 in all.
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=4
+  : >"$out/scaling.jsonl"
+  ngpu=$(nvidia-smi -L | wc -l)
+  note "scaling: $ngpu GPUs"
+  run_bench() {  # np args...
+    local np=$1
+    shift
+    if [ "$np" = 1 ]; then "$bin" bench "$@" --device gpu --json >>"$out/scaling.jsonl" 2>>"$summary"
+    else mpiexec -np "$np" --oversubscribe --bind-to none "$bin" bench "$@" --device gpu --json \
+      >>"$out/scaling.jsonl" 2>>"$summary"; fi
+    note "  np $np bench $*: exit $?"
+  }
+  for p in double single; do
+    run_bench 1 dslash --dims 32,32,32,32 --precision $p --repetitions 50
+    run_bench 2 dslash --dims 32,32,32,64 --grid 1,1,1,2 --precision $p --repetitions 50
+    run_bench 1 dslash --dims 48,48,48,48 --precision $p --repetitions 50
+    run_bench 2 dslash --dims 48,48,48,48 --grid 1,1,1,2 --precision $p --repetitions 50
+  done
+  for p in double single; do
+    run_bench 1 solver --dims 32,32,32,32 --kappa 0.22 --precision $p --repetitions 3
+    run_bench 2 solver --dims 32,32,32,64 --grid 1,1,1,2 --kappa 0.22 --precision $p --repetitions 3
+    run_bench 1 solver --dims 48,48,48,48 --kappa 0.22 --precision $p --repetitions 3
+    run_bench 2 solver --dims 48,48,48,48 --grid 1,1,1,2 --kappa 0.22 --precision $p --repetitions 3
+  done
 fi
 if has dirac; then
   # Dirac-operator and solver benchmarks (issue 4's reference problems), one JSON object per line.
