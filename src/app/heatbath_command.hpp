@@ -11,6 +11,7 @@ namespace lqcd::app {
 struct HeatbathCommandOptions {
   std::string input;  // empty: the built-in default input
   std::string device = "auto";
+  std::string grid;  // processes per direction (mpirun); empty: all along t
   bool print_config = false;
   bool resume = false;
   bool quiet = false;

@@ -15,6 +15,7 @@
 #include "app/output.hpp"
 #include "app/run_files.hpp"
 #include "app/version.hpp"
+#include "comm/communicator.hpp"
 #include "comm/process_grid.hpp"
 #include "core/error.hpp"
 #include "core/timer.hpp"
@@ -229,7 +230,9 @@ int run_hmc(const HmcCommandOptions& opt) {
   std::vector<std::unique_ptr<Monomial>> monomials = make_monomials(config, in);
   const Location loc = choose_location(opt.device);
   prepare_output_prefix(in.prefix, "output.prefix");
-  const Geometry geom = ProcessGrid::single().decompose(in.dims, "lattice.dims");
+  const Dims grid = opt.grid.empty() ? ProcessGrid::default_grid(in.dims, comm::size())
+                                     : parse_dims_option(opt.grid, "--grid");
+  const Geometry geom = ProcessGrid::of_run(grid).decompose(in.dims, "lattice.dims");
   GaugeField<double> U(geom, loc);
   const std::string checkpoint = in.prefix + ".checkpoint.ildg";
   long done = 0;
@@ -250,7 +253,7 @@ int run_hmc(const HmcCommandOptions& opt) {
     LoadPolicy policy;
     policy.location = loc;
     policy.expected_dims = in.dims;
-    U.copy_from(load_configuration(in.start, policy).field);
+    assign_links(U, load_configuration(in.start, policy).field);
   }
   Hmc hmc(std::move(monomials), in.integrator, in.seed);
 

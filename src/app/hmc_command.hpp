@@ -11,6 +11,7 @@ namespace lqcd::app {
 struct HmcCommandOptions {
   std::string input;  // empty: the built-in default input (a short Nf = 2 Wilson run)
   std::string device = "auto";
+  std::string grid;  // processes per direction (mpirun); empty: all along t
   bool print_config = false;
   bool resume = false;
   bool force = false;  // resume although the checkpoint's physics parameters differ

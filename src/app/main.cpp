@@ -55,6 +55,7 @@ int main(int argc, char** argv) {
   heatbath->add_flag("--print-config", hb.print_config, "print the full input with every key, its value and help");
   heatbath->add_flag("--resume", hb.resume, "continue from PREFIX.checkpoint.ildg exactly as if never stopped");
   heatbath->add_option("--device", hb.device, "auto | cpu | gpu")->capture_default_str();
+  heatbath->add_option("--grid", hb.grid, "processes per direction X,Y,Z,T (run under mpirun -np X*Y*Z*T, one GPU per rank; default: all along t)");
   heatbath->add_flag("-q,--quiet", hb.quiet, "no log on stdout and no progress line (files are still written)");
 
   MeasureCommandOptions ms;
@@ -91,6 +92,7 @@ int main(int argc, char** argv) {
   hmc->add_flag("--resume", hm.resume, "continue from PREFIX.checkpoint.ildg exactly as if never stopped");
   hmc->add_flag("--force", hm.force, "with --resume: accept a checkpoint written with other physics parameters");
   hmc->add_option("--device", hm.device, "auto | cpu | gpu")->capture_default_str();
+  hmc->add_option("--grid", hm.grid, "processes per direction X,Y,Z,T (run under mpirun -np X*Y*Z*T, one GPU per rank; default: all along t)");
   hmc->add_flag("-q,--quiet", hm.quiet, "no log on stdout and no progress line (files are still written)");
 
   PropagatorCommandOptions pr;

@@ -5,12 +5,16 @@
 
 #include <unistd.h>
 
+#include "comm/communicator.hpp"
 #include "core/error.hpp"
 
 namespace lqcd::app {
 
-RunLog::RunLog(const std::filesystem::path& file, bool append, bool quiet) : quiet_(quiet) {
-  if (!file.empty()) {
+// In a run of several MPI ranks only rank 0 writes logs, JSON lines and progress (the others compute
+// the same values).
+RunLog::RunLog(const std::filesystem::path& file, bool append, bool quiet)
+    : quiet_(quiet || comm::rank() != 0) {
+  if (!file.empty() && comm::rank() == 0) {
     file_.open(file, append ? std::ios::app : std::ios::trunc);
     if (!file_) fail("{}: cannot open the log file for writing", file.string());
   }
@@ -22,11 +26,13 @@ void RunLog::write(const std::string& text) {
 }
 
 JsonLines::JsonLines(const std::filesystem::path& file, bool append) : path_(file) {
+  if (comm::rank() != 0) return;
   out_.open(file, append ? std::ios::app : std::ios::trunc);
   if (!out_) fail("{}: cannot open the JSON-lines file for writing", file.string());
 }
 
 void JsonLines::write(const nlohmann::json& record) {
+  if (!out_.is_open()) return;  // not rank 0
   out_ << record.dump() << '\n' << std::flush;
   if (!out_) fail("{}: write failed (disk full?)", path_.string());
 }
@@ -34,14 +40,14 @@ void JsonLines::write(const nlohmann::json& record) {
 void prepare_output_prefix(const std::string& prefix, const std::string& key) {
   if (prefix.empty()) fail("{}: must not be empty", key);
   const std::filesystem::path parent = std::filesystem::path(prefix).parent_path();
-  if (parent.empty()) return;
+  if (parent.empty() || comm::rank() != 0) return;
   std::error_code ec;
   std::filesystem::create_directories(parent, ec);
   if (ec || !std::filesystem::is_directory(parent))
     fail("{}: cannot create the output directory {} ({})", key, parent.string(), ec.message());
 }
 
-ProgressLine::ProgressLine(bool enabled) : enabled_(enabled && ::isatty(STDERR_FILENO)) {}
+ProgressLine::ProgressLine(bool enabled) : enabled_(enabled && comm::rank() == 0 && ::isatty(STDERR_FILENO)) {}
 ProgressLine::~ProgressLine() { finish(); }
 
 void ProgressLine::update(const std::string& text) {

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "comm/communicator.hpp"
 #include "core/error.hpp"
 #include "io/atomic_file.hpp"
 #include "measure/configuration.hpp"
@@ -12,9 +13,15 @@ namespace lqcd::app {
 
 void save_configuration(const std::filesystem::path& file, const std::string& format, const LexicographicGauge& lex,
                         const io::WriteOptions& w) {
+  if (comm::rank() != 0) return;  // every rank holds the whole lattice (to_lexicographic); one writes
   if (format == "nersc") io::write_nersc(file, lex, w);
   else if (format == "openqcd") io::write_openqcd(file, lex, w);
   else io::write_ildg(file, lex, w);
+}
+
+void assign_links(GaugeField<double>& U, const GaugeField<double>& whole) {
+  if (U.geometry() == whole.geometry()) U.copy_from(whole);
+  else U.copy_from(to_gauge_field(to_lexicographic(whole), U.geometry(), U.location()));
 }
 
 std::map<std::string, std::string> read_checkpoint(const std::filesystem::path& file, GaugeField<double>& U,
@@ -35,11 +42,12 @@ std::map<std::string, std::string> read_checkpoint(const std::filesystem::path& 
            "Markov chain",
            file.string(), key, it->second, value);
   }
-  U.copy_from(c.field);
+  assign_links(U, c.field);
   return c.info.metadata;
 }
 
 void truncate_jsonl(const std::filesystem::path& file, const std::string& key, long last) {
+  if (comm::rank() != 0) return;
   std::ifstream in(file);
   if (!in) return;
   std::string kept, line;

@@ -14,9 +14,13 @@
 
 namespace lqcd::app {
 
-// Writes lex as `format` ("ildg", "nersc" or "openqcd"), atomically.
+// Writes lex as `format` ("ildg", "nersc" or "openqcd"), atomically (rank 0 of a multi-process run).
 void save_configuration(const std::filesystem::path& file, const std::string& format, const LexicographicGauge& lex,
                         const io::WriteOptions& w);
+
+// U = the links of `whole` (a configuration as loaded, on the one-process geometry): copied, or this
+// rank's part of it with its halos where U is a decomposed field.
+void assign_links(GaugeField<double>& U, const GaugeField<double>& whole);
 
 // Loads the checkpoint into U (dims checked) and returns its metadata, after checking that each
 // (key, value) of `expected` is what the checkpoint was written with: resuming with other physics
