@@ -206,10 +206,7 @@ nlohmann::json solver_bench(const BenchCommandOptions& opt, const Geometry& geom
 
 // --dims over --grid (default: all processes along t) for this rank.
 Geometry dirac_geometry(const BenchCommandOptions& opt) {
-  const Dims dims = parse_dims_option(opt.dims, "--dims");
-  const Dims grid =
-      opt.grid.empty() ? ProcessGrid::default_grid(dims, comm::size()) : parse_dims_option(opt.grid, "--grid");
-  return ProcessGrid::of_run(grid).decompose(dims, "--dims");
+  return decompose_over_run(parse_dims_option(opt.dims, "--dims"), opt.grid, "--dims");
 }
 
 }  // namespace

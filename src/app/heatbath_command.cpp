@@ -10,8 +10,6 @@
 #include "app/output.hpp"
 #include "app/run_files.hpp"
 #include "app/version.hpp"
-#include "comm/communicator.hpp"
-#include "comm/process_grid.hpp"
 #include "core/error.hpp"
 #include "core/timer.hpp"
 #include "gauge/observables.hpp"
@@ -115,9 +113,7 @@ int run_heatbath(const HeatbathCommandOptions& opt) {
   const Location loc = choose_location(opt.device);
   prepare_output_prefix(in.prefix, "output.prefix");
 
-  const Dims grid = opt.grid.empty() ? ProcessGrid::default_grid(in.dims, comm::size())
-                                     : parse_dims_option(opt.grid, "--grid");
-  const Geometry geom = ProcessGrid::of_run(grid).decompose(in.dims, "lattice.dims");
+  const Geometry geom = decompose_over_run(in.dims, opt.grid, "lattice.dims");
   GaugeField<double> U(geom, loc);
   int done = 0;
   if (opt.resume) {

@@ -15,8 +15,6 @@
 #include "app/output.hpp"
 #include "app/run_files.hpp"
 #include "app/version.hpp"
-#include "comm/communicator.hpp"
-#include "comm/process_grid.hpp"
 #include "core/error.hpp"
 #include "core/timer.hpp"
 #include "dirac/dirac_operator_factory.hpp"
@@ -230,9 +228,7 @@ int run_hmc(const HmcCommandOptions& opt) {
   std::vector<std::unique_ptr<Monomial>> monomials = make_monomials(config, in);
   const Location loc = choose_location(opt.device);
   prepare_output_prefix(in.prefix, "output.prefix");
-  const Dims grid = opt.grid.empty() ? ProcessGrid::default_grid(in.dims, comm::size())
-                                     : parse_dims_option(opt.grid, "--grid");
-  const Geometry geom = ProcessGrid::of_run(grid).decompose(in.dims, "lattice.dims");
+  const Geometry geom = decompose_over_run(in.dims, opt.grid, "lattice.dims");
   GaugeField<double> U(geom, loc);
   const std::string checkpoint = in.prefix + ".checkpoint.ildg";
   long done = 0;

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "comm/communicator.hpp"
+#include "comm/process_grid.hpp"
 #include "core/error.hpp"
 
 namespace lqcd::app {
@@ -40,6 +42,12 @@ Dims parse_dims_option(const std::string& text, const std::string& option) {
   }
   if (mu != 4) fail("{}: expected four extents X,Y,Z,T (got \"{}\")", option, text);
   return d;
+}
+
+Geometry decompose_over_run(const Dims& global, const std::string& grid_option, const std::string& what) {
+  const Dims grid = grid_option.empty() ? ProcessGrid::default_grid(global, comm::size())
+                                        : parse_dims_option(grid_option, "--grid");
+  return ProcessGrid::of_run(grid).decompose(global, what);
 }
 
 Dims read_lattice_dims(const Config& c) {

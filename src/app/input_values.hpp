@@ -18,6 +18,10 @@ double read_positive(const Config& c, const std::string& key);
 // errors name the option.
 Dims parse_dims_option(const std::string& text, const std::string& option);
 
+// This rank's part of the global lattice over the process grid given by a --grid option ("X,Y,Z,T"; empty:
+// ProcessGrid::default_grid over the run's processes). Errors name --grid or `what`.
+Geometry decompose_over_run(const Dims& global, const std::string& grid_option, const std::string& what);
+
 // lattice.dims: four even extents in [2, 4096] (errors name the key).
 Dims read_lattice_dims(const Config& c);
 

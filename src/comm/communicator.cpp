@@ -28,7 +28,7 @@ bool active() {
 
 // A grid of several processes must cover exactly the processes of the run.
 void check_grid(const Dims& grid) {
-  const int n = grid[0] * grid[1] * grid[2] * grid[3];
+  const int n = process_count(grid);
   if (n != size())
     fail("process grid {} has {} processes, but the run has {} (start it with mpirun -np {})", dims_string(grid),
          n, size(), n);
@@ -99,7 +99,7 @@ int local_rank() {
 }
 
 void sum(const Dims& grid, std::span<double> values) {
-  if (grid[0] * grid[1] * grid[2] * grid[3] == 1 || values.empty()) return;
+  if (process_count(grid) == 1 || values.empty()) return;
   check_grid(grid);
   const int n = size();
   std::vector<double> all(values.size() * std::size_t(n));
@@ -117,7 +117,7 @@ double sum(const Dims& grid, double value) {
 }
 
 void max(const Dims& grid, std::span<double> values) {
-  if (grid[0] * grid[1] * grid[2] * grid[3] == 1 || values.empty()) return;
+  if (process_count(grid) == 1 || values.empty()) return;
   check_grid(grid);
 #if LQCD_HAVE_MPI
   check(MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD),
@@ -153,19 +153,6 @@ void send_receive(const void* send, int to, void* receive, int from, std::size_t
   if (to != rank() || from != rank()) fail("internal: message to rank {} in a single-process run", to);
   std::copy_n(static_cast<const char*>(send), bytes, static_cast<char*>(receive));
   (void)tag;
-}
-
-void broadcast(void* data, std::size_t bytes, int root) {
-#if LQCD_HAVE_MPI
-  if (!active() || size() == 1) return;
-  auto* d = static_cast<char*>(data);
-  for (std::size_t done = 0; done < bytes; done += kMaxChunk)
-    check(MPI_Bcast(d + done, int(std::min(kMaxChunk, bytes - done)), MPI_BYTE, root, MPI_COMM_WORLD), "Bcast");
-#else
-  (void)data;
-  (void)bytes;
-  (void)root;
-#endif
 }
 
 void all_gather(const void* send, void* receive, std::size_t bytes) {

@@ -42,8 +42,6 @@ int neighbour_rank(const Dims& grid, const Dims& coords, int mu, int dir);
 // Sends `bytes` to rank `to` and receives as many from rank `from` (tagged by `tag`), blocking.
 void send_receive(const void* send, int to, void* receive, int from, std::size_t bytes, int tag);
 
-// Broadcasts root's bytes to every process of the run.
-void broadcast(void* data, std::size_t bytes, int root);
 // Every process contributes `bytes` at `send`; `receive` gets all contributions in rank order
 // (size() * bytes).
 void all_gather(const void* send, void* receive, std::size_t bytes);

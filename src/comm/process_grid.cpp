@@ -35,7 +35,7 @@ Geometry ProcessGrid::decompose(const Dims& global, const std::string& what) con
 }
 
 ProcessGrid ProcessGrid::of_run(const Dims& grid, const std::string& what) {
-  const int n = grid[0] * grid[1] * grid[2] * grid[3];
+  const int n = process_count(grid);
   if (n != comm::size())
     fail("{} {}: {} processes, but this run has {} (start it with mpirun -np {}{})", what, dims_string(grid), n,
          comm::size(), n, comm::built_with_mpi() ? "" : "; this build has no MPI");

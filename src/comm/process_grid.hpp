@@ -27,7 +27,7 @@ class ProcessGrid {
   const Dims& grid() const { return grid_; }
   const Dims& coords() const { return coords_; }
   int rank() const { return rank_; }
-  int size() const { return grid_[0] * grid_[1] * grid_[2] * grid_[3]; }
+  int size() const { return process_count(grid_); }
   bool is_root() const { return rank_ == 0; }
   // True when direction mu is split over processes (its neighbours live in halos).
   bool is_split(int mu) const { return grid_[mu] > 1; }

@@ -19,6 +19,8 @@ constexpr int kNumDims = 4;
 constexpr int kTimeDir = 3;
 
 std::string dims_string(const Dims& d);  // "8x8x8x16"
+// Processes in a process grid (the product of its extents).
+inline int process_count(const Dims& grid) { return grid[0] * grid[1] * grid[2] * grid[3]; }
 
 // What this process holds of the global lattice. With one process local == global and offset = 0;
 // the MPI decomposition fills in the other cases without changing any kernel.
@@ -54,7 +56,7 @@ struct Geometry {
   // Sites a parity block stores: its interior sites, then its halo sites.
   std::int64_t stored_half_volume() const { return extended_volume() / 2; }
   bool has_halo() const { return halo[0] + halo[1] + halo[2] + halo[3] > 0; }
-  int processes() const { return grid[0] * grid[1] * grid[2] * grid[3]; }
+  int processes() const { return process_count(grid); }
   // Whether global sums and halo exchanges involve other processes.
   bool distributed() const { return processes() > 1; }
   // This process's coordinates in the process grid.

@@ -77,12 +77,16 @@ void exchange_halo(T* data, Location loc, const Geometry& g, const HaloLayout& l
         const int dir = side == 0 ? +1 : -1;
         const int to_rank = comm::neighbour_rank(g.grid, coords, mu, dir);
         const int from_rank = comm::neighbour_rank(g.grid, coords, mu, -dir);
-        std::byte* hs = reserve(mb.host_send, bytes, Location::Host);
-        std::byte* hr = reserve(mb.host_receive, bytes, Location::Host);
-        detail::copy_bytes(hs, Location::Host, send, loc, bytes);
-        comm::send_receive(hs, to_rank, hr, from_rank, bytes, 2 * mu + side);
         receive = reinterpret_cast<T*>(reserve(mb.receive[side], bytes, loc));
-        detail::copy_bytes(receive, loc, hr, Location::Host, bytes);
+        if (loc == Location::Host) {
+          comm::send_receive(send, to_rank, receive, from_rank, bytes, 2 * mu + side);
+        } else {  // staged through host memory (MPI here is not assumed CUDA-aware)
+          std::byte* hs = reserve(mb.host_send, bytes, Location::Host);
+          std::byte* hr = reserve(mb.host_receive, bytes, Location::Host);
+          detail::copy_bytes(hs, Location::Host, send, loc, bytes);
+          comm::send_receive(hs, to_rank, hr, from_rank, bytes, 2 * mu + side);
+          detail::copy_bytes(receive, loc, hr, Location::Host, bytes);
+        }
       }
       copy_box(data, receive, loc, g, layout, to, 1);
     }
