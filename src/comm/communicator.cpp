@@ -3,10 +3,14 @@
 #include <algorithm>
 #include <cstdlib>
 #include <limits>
+#include <string>
 #include <vector>
 
 #if LQCD_HAVE_MPI
 #include <mpi.h>
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h>  // OpenMPI's MPIX_Query_cuda_support
+#endif
 #endif
 
 #include "core/error.hpp"
@@ -153,6 +157,72 @@ void send_receive(const void* send, int to, void* receive, int from, std::size_t
   if (to != rank() || from != rank()) fail("internal: message to rank {} in a single-process run", to);
   std::copy_n(static_cast<const char*>(send), bytes, static_cast<char*>(receive));
   (void)tag;
+}
+
+struct PendingMessages::Requests {
+#if LQCD_HAVE_MPI
+  std::vector<MPI_Request> list;
+#endif
+};
+
+PendingMessages::PendingMessages() : requests_(std::make_unique<Requests>()) {}
+
+PendingMessages::~PendingMessages() {
+#if LQCD_HAVE_MPI
+  // Leaving requests pending would let MPI write into freed buffers later.
+  if (!requests_->list.empty())
+    MPI_Waitall(int(requests_->list.size()), requests_->list.data(), MPI_STATUSES_IGNORE);
+#endif
+}
+
+void PendingMessages::receive(void* data, int from, std::size_t bytes, int tag) {
+#if LQCD_HAVE_MPI
+  if (active()) {
+    if (bytes > std::size_t(std::numeric_limits<int>::max())) fail("internal: a message of {} bytes", bytes);
+    MPI_Request r{};
+    check(MPI_Irecv(data, int(bytes), MPI_BYTE, from, tag, MPI_COMM_WORLD, &r), "Irecv");
+    requests_->list.push_back(r);
+    return;
+  }
+#endif
+  (void)data, (void)bytes, (void)tag;
+  fail("internal: a message from rank {} in a single-process run", from);
+}
+
+void PendingMessages::send(const void* data, int to, std::size_t bytes, int tag) {
+#if LQCD_HAVE_MPI
+  if (active()) {
+    if (bytes > std::size_t(std::numeric_limits<int>::max())) fail("internal: a message of {} bytes", bytes);
+    MPI_Request r{};
+    check(MPI_Isend(data, int(bytes), MPI_BYTE, to, tag, MPI_COMM_WORLD, &r), "Isend");
+    requests_->list.push_back(r);
+    return;
+  }
+#endif
+  (void)data, (void)bytes, (void)tag;
+  fail("internal: a message to rank {} in a single-process run", to);
+}
+
+void PendingMessages::wait() {
+#if LQCD_HAVE_MPI
+  if (requests_->list.empty()) return;
+  const int code = MPI_Waitall(int(requests_->list.size()), requests_->list.data(), MPI_STATUSES_IGNORE);
+  requests_->list.clear();
+  check(code, "Waitall");
+#endif
+}
+
+bool cuda_aware() {
+  static const bool aware = [] {
+    const char* env = std::getenv("LQCD_MPI_CUDA_AWARE");
+    if (env && std::string(env) == "0") return false;
+#if LQCD_HAVE_MPI && defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+    return active() && MPIX_Query_cuda_support() == 1;
+#else
+    return false;
+#endif
+  }();
+  return aware;
 }
 
 void all_gather(const void* send, void* receive, std::size_t bytes) {

@@ -5,6 +5,7 @@
 // the grid coordinates with x fastest, like sites (ProcessGrid), over all processes of the run.
 
 #include <cstddef>
+#include <memory>
 #include <span>
 
 #include "core/geometry.hpp"
@@ -41,6 +42,30 @@ int neighbour_rank(const Dims& grid, const Dims& coords, int mu, int dir);
 
 // Sends `bytes` to rank `to` and receives as many from rank `from` (tagged by `tag`), blocking.
 void send_receive(const void* send, int to, void* receive, int from, std::size_t bytes, int tag);
+
+// Non-blocking messages (MPI_Irecv / MPI_Isend), completed together by wait(), so that computation
+// can go on while they travel. Receives are best posted before the matching sends. The buffers must
+// stay untouched until wait() returns; the destructor waits for what is still pending.
+class PendingMessages {
+ public:
+  PendingMessages();
+  ~PendingMessages();
+  PendingMessages(const PendingMessages&) = delete;
+  PendingMessages& operator=(const PendingMessages&) = delete;
+
+  void receive(void* data, int from, std::size_t bytes, int tag);
+  void send(const void* data, int to, std::size_t bytes, int tag);
+  void wait();
+
+ private:
+  struct Requests;
+  std::unique_ptr<Requests> requests_;
+};
+
+// True when MPI accepts device pointers (a CUDA-aware MPI: OpenMPI's MPIX_Query_cuda_support), so
+// halo messages can go from GPU memory to GPU memory without host staging. LQCD_MPI_CUDA_AWARE=0 in
+// the environment turns it off (=1 cannot turn it on where MPI does not support it).
+bool cuda_aware();
 
 // Every process contributes `bytes` at `send`; `receive` gets all contributions in rank order
 // (size() * bytes).

@@ -1,6 +1,7 @@
 #include "dirac/clover_operator.hpp"
 
 #include "core/dispatch.hpp"
+#include "dirac/face_exchange.hpp"
 #include "core/error.hpp"
 #include "fields/spinor_blas.hpp"
 
@@ -39,7 +40,6 @@ void WilsonCloverOperator<Real>::hop(SpinorField<Real>& out, const SpinorField<R
       fail("internal: WilsonCloverOperator: the site-term input must hold the output's parity");
   }
   if (&in == &out) fail("internal: WilsonCloverOperator: the hopping term cannot act in place");
-  in.exchange_halo();
   // Only U, in, out, boundary, alpha and dagger of the hopping kernel are used (its own site term
   // is replaced by the clover term).
   const WilsonHoppingKernel<Real> hopping{.U = U_.view(),
@@ -53,7 +53,7 @@ void WilsonCloverOperator<Real>::hop(SpinorField<Real>& out, const SpinorField<R
                                     .has_x = 0,
                                     .dagger = dagger ? 1 : 0};
   const WilsonCloverKernel<Real> kernel{hopping, clover_.view(), x ? x->view() : out.view(), x ? 1 : 0};
-  for_each(loc, out.sites(), kernel);
+  run_hopping_term(kernel, hopping.U, in, out, params_.boundary, alpha, hopping.dagger);
 }
 
 template <typename Real>

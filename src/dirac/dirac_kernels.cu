@@ -2,6 +2,7 @@
 // precision; the clover field is computed (and inspected) in double only.
 #include "core/exec_cuda.cuh"
 #include "dirac/clover_kernels.hpp"
+#include "dirac/face_kernels.hpp"
 #include "dirac/wilson_kernels.hpp"
 
 #define LQCD_INSTANTIATE_DIRAC_KERNELS(Real)                          \
@@ -15,6 +16,16 @@ LQCD_INSTANTIATE_DIRAC_KERNELS(float)
 // 12-real links: the hopping term of the benchmark (lqcd bench dslash --reconstruct 12).
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::WilsonHoppingKernel<double, 6>)
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::WilsonHoppingKernel<float, 6>)
+
+// The face messages of the hopping term on a decomposed lattice (face_exchange.hpp), for every link
+// storage the hopping kernel has.
+#define LQCD_INSTANTIATE_FACE_KERNELS(Real, Components)                         \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::FacePackKernel<Real, Components>)      \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::FaceHopKernel<Real, Components>)
+LQCD_INSTANTIATE_FACE_KERNELS(double, 9)
+LQCD_INSTANTIATE_FACE_KERNELS(float, 9)
+LQCD_INSTANTIATE_FACE_KERNELS(double, 6)
+LQCD_INSTANTIATE_FACE_KERNELS(float, 6)
 
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CloverComputeKernel)
 LQCD_INSTANTIATE_DEVICE_REDUCE(lqcd::CloverStats, lqcd::CloverStatsKernel)

@@ -1,6 +1,7 @@
 #include "dirac/wilson_even_odd.hpp"
 
 #include "core/dispatch.hpp"
+#include "dirac/face_exchange.hpp"
 
 namespace lqcd {
 
@@ -13,10 +14,9 @@ WilsonEvenOddOperator<Real>::WilsonEvenOddOperator(const GaugeField<Real>& U, co
 template <typename Real>
 void WilsonEvenOddOperator<Real>::hop(SpinorField<Real>& out, const SpinorField<Real>& in, const SpinorField<Real>* x,
                                 double alpha, double c5, int dagger) const {
-  in.exchange_halo();
   const WilsonHoppingKernel<Real> k{U_.view(), in.view(), out.view(), x ? x->view() : out.view(), params_.boundary,
                               alpha,     1.0,       c5,         x ? 1 : 0,                  dagger};
-  for_each(U_.location(), out.sites(), k);
+  run_hopping_term(k, k.U, in, out, params_.boundary, alpha, dagger);
 }
 
 template <typename Real>

@@ -12,22 +12,13 @@
 #include "fields/gauge_view.hpp"
 #include "fields/spinor_field.hpp"
 #include "math/gamma.hpp"
+#include "math/half_spinor.hpp"
 
 namespace lqcd {
 
 struct FermionBoundary {
   Complex<double> phase[4];  // e^{i theta_mu}: 1 periodic, -1 antiperiodic
 };
-
-// psi - sign * gamma_mu psi
-template <typename T>
-LQCD_HOST_DEVICE ColorSpinor<T> spin_project(int mu, int sign, const ColorSpinor<T>& psi) {
-  const ColorSpinor<T> g = apply_gamma(mu, psi);
-  ColorSpinor<T> r = psi;
-  if (sign > 0) r -= g;
-  else r += g;
-  return r;
-}
 
 template <typename T>
 LQCD_HOST_DEVICE ColorSpinor<T> color_multiply(const SU3<T>& u, const ColorSpinor<T>& psi) {
@@ -59,23 +50,37 @@ struct WilsonHoppingKernel {
   int has_x;
   int dagger;
 
-  LQCD_HOST_DEVICE ColorSpinor<Real> hop(int p, const int xc[4]) const {
+  // The hopping term at site xc (checkerboard index s) of parity p. Each hop is spin-projected first
+  // (half_spinor.hpp): two colour vectors are multiplied by the link instead of four. Where mu is split
+  // over processes (halo depth r_mu > 0), the hops leaving the box are left out: FaceHopKernel adds
+  // them from the neighbours' messages, so this kernel only reads sites inside the box (periodic wrap
+  // where mu is not split) and needs no halo-aware indexing.
+  LQCD_HOST_DEVICE ColorSpinor<Real> hop(int p, std::int64_t s, const int xc[4]) const {
     const int sign = dagger ? -1 : 1;
+    const SiteIndexer& idx = U.idx;
     ColorSpinor<Real> acc{};
     LQCD_UNROLL
     for (int mu = 0; mu < 4; ++mu) {
-      int y[4] = {xc[0], xc[1], xc[2], xc[3]};
+      const bool split = idx.r[mu] > 0;
       // forward: (1 - gamma_mu) U_mu(x) psi(x + mu)
-      U.idx.shift(y, mu, +1);
-      ColorSpinor<Real> psi = in.load(1 - p, U.idx.cb_index(y));
-      if (xc[mu] + U.idx.off[mu] == U.idx.gn[mu] - 1) psi *= Complex<Real>(boundary.phase[mu]);
-      acc += spin_project(mu, sign, color_multiply(U.link(xc, mu), psi));
+      if (!(split && xc[mu] == idx.n[mu] - 1)) {
+        int y[4] = {xc[0], xc[1], xc[2], xc[3]};
+        y[mu] = xc[mu] + 1 == idx.n[mu] ? 0 : xc[mu] + 1;
+        const ColorSpinor<Real> psi = in.load(1 - p, idx.lex(y) >> 1);
+        HalfSpinor<Real> h = color_multiply(U.load(mu, p, s), spin_project_half(mu, sign, psi));
+        if (xc[mu] + idx.off[mu] == idx.gn[mu] - 1) h = Complex<Real>(boundary.phase[mu]) * h;
+        acc += spin_reconstruct(mu, sign, h);
+      }
       // backward: (1 + gamma_mu) U_mu(x - mu)^dag psi(x - mu)
-      int z[4] = {xc[0], xc[1], xc[2], xc[3]};
-      U.idx.shift(z, mu, -1);
-      psi = in.load(1 - p, U.idx.cb_index(z));
-      if (xc[mu] + U.idx.off[mu] == 0) psi *= Complex<Real>(conj(boundary.phase[mu]));
-      acc += spin_project(mu, -sign, color_adj_multiply(U.link(z, mu), psi));
+      if (!(split && xc[mu] == 0)) {
+        int z[4] = {xc[0], xc[1], xc[2], xc[3]};
+        z[mu] = xc[mu] == 0 ? idx.n[mu] - 1 : xc[mu] - 1;
+        const std::int64_t sz = idx.lex(z) >> 1;
+        const ColorSpinor<Real> psi = in.load(1 - p, sz);
+        HalfSpinor<Real> h = color_adj_multiply(U.load(mu, 1 - p, sz), spin_project_half(mu, -sign, psi));
+        if (xc[mu] + idx.off[mu] == 0) h = Complex<Real>(conj(boundary.phase[mu])) * h;
+        acc += spin_reconstruct(mu, -sign, h);
+      }
     }
     return acc;
   }
@@ -85,7 +90,7 @@ struct WilsonHoppingKernel {
     const std::int64_t s = out.cb_of(i);
     int xc[4];
     U.idx.coords(p, s, xc);
-    ColorSpinor<Real> r = Complex<Real>(Real(alpha)) * hop(p, xc);
+    ColorSpinor<Real> r = Complex<Real>(Real(alpha)) * hop(p, s, xc);
     if (has_x) {
       const ColorSpinor<Real> v = x.load(p, s);
       r += Complex<Real>(Real(c0)) * v;

@@ -1,6 +1,7 @@
 #include "dirac/wilson_operator.hpp"
 
 #include "core/dispatch.hpp"
+#include "dirac/face_exchange.hpp"
 #include "fields/spinor_blas.hpp"
 
 namespace lqcd {
@@ -17,10 +18,9 @@ void WilsonOperator<Real>::run(SpinorField<Real>& out, const SpinorField<Real>& 
   if (in.location() != U_.location() || out.location() != U_.location())
     fail("internal: WilsonOperator: fields and links on different devices");
   const double k = params_.kappa;
-  in.exchange_halo();
   const WilsonHoppingKernel<Real> kernel{U_.view(), in.view(),  out.view(),       in.view(), params_.boundary,
                                    -k,        1.0,        2.0 * k * params_.mu, 1,     dagger};
-  for_each(U_.location(), out.sites(), kernel);
+  run_hopping_term(kernel, kernel.U, in, out, params_.boundary, -k, dagger);
 }
 
 template <typename Real>

@@ -1,0 +1,167 @@
+#include "dirac/face_exchange.hpp"
+
+#include <algorithm>
+#include <memory>
+
+#include "core/copy_stream.hpp"
+#include "core/timer.hpp"
+
+namespace lqcd {
+
+namespace {
+
+// Grow-only message buffers (device allocations and page-locking are slow), per location.
+struct FaceBuffers {
+  Buffer<std::byte> send, receive;     // where the field lives
+  PinnedBuffer host_send, host_receive;  // staging of device messages for MPI
+  std::unique_ptr<CopyStream> copies;    // device only, created at first use
+};
+
+FaceBuffers& buffers(Location loc) {
+  static FaceBuffers host, device;
+  return loc == Location::Device ? device : host;
+}
+
+std::byte* reserve(Buffer<std::byte>& b, std::size_t bytes, Location loc) {
+  if (b.size() < bytes || b.location() != loc) b = Buffer<std::byte>(std::max(bytes, std::size_t(1)), loc);
+  return b.data();
+}
+
+CopyStream& copy_stream() {
+  FaceBuffers& b = buffers(Location::Device);
+  if (!b.copies) b.copies = std::make_unique<CopyStream>();
+  return *b.copies;
+}
+
+// Tags: side 0 travels forward in mu, side 1 backward.
+int tag(int mu, int side) { return 2 * mu + side; }
+
+}  // namespace
+
+FaceExchangeStats& face_exchange_stats() {
+  static FaceExchangeStats stats;
+  return stats;
+}
+
+template <typename Real, int LC>
+FaceExchange<Real, LC>::FaceExchange(const GaugeView<Real, LC>& U, const SpinorField<Real>& in,
+                                     const SpinorField<Real>& out, int dagger)
+    : loc_(out.location()), geom_(out.geometry()) {
+  const bool full = out.subset() == Subset::Full;
+  std::int64_t total = 0;  // elements of all messages
+  bool any_remote = false;
+  for (int mu = 0; mu < 4; ++mu) {
+    if (geom_.halo[mu] == 0) continue;
+    Face& f = faces_[count_++];
+    f.sites = FaceSites::of(U.idx, mu, full, full ? 0 : int(out.subset()));
+    f.remote = geom_.grid[mu] > 1;
+    f.offset = total;
+    total += 2 * 6 * f.sites.count();
+    if (f.remote) bytes_sent_ += double(2 * 6 * f.sites.count()) * sizeof(Complex<Real>);
+    any_remote = any_remote || f.remote;
+  }
+  const std::size_t bytes = std::size_t(total) * sizeof(Complex<Real>);
+  FaceBuffers& b = buffers(loc_);
+  send_ = reinterpret_cast<Complex<Real>*>(reserve(b.send, bytes, loc_));
+  receive_ = reinterpret_cast<Complex<Real>*>(reserve(b.receive, bytes, loc_));
+  for (int i = 0; i < count_; ++i) {
+    const Face& f = faces_[i];
+    const FacePackKernel<Real, LC> pack{U, in.view(), f.sites, message(send_, f, 0), message(send_, f, 1), dagger};
+    for_each(loc_, 2 * f.sites.count(), pack);
+  }
+  if (!any_remote) return;
+
+  staged_ = loc_ == Location::Device && !comm::cuda_aware();
+  if (staged_) {
+    host_send_ = reinterpret_cast<Complex<Real>*>(b.host_send.reserve(bytes));
+    host_receive_ = reinterpret_cast<Complex<Real>*>(b.host_receive.reserve(bytes));
+  }
+  if (loc_ == Location::Device) {
+    // The copies (or, CUDA-aware, the host's wait before sending) start after the packing kernels;
+    // the interior kernel queued next on the default stream runs meanwhile.
+    CopyStream& copies = copy_stream();
+    copies.after_default_stream();
+    if (staged_)
+      for (int i = 0; i < count_; ++i)
+        if (faces_[i].remote)
+          copies.copy(message(host_send_, faces_[i], 0), Location::Host, message(send_, faces_[i], 0), loc_,
+                      2 * 6 * faces_[i].sites.count() * sizeof(Complex<Real>));
+  }
+  const Dims coords = geom_.grid_coords();
+  Complex<Real>* into = staged_ ? host_receive_ : receive_;
+  for (int i = 0; i < count_; ++i) {
+    const Face& f = faces_[i];
+    if (!f.remote) continue;
+    const int mu = f.sites.mu;
+    const std::size_t side_bytes = 6 * f.sites.count() * sizeof(Complex<Real>);
+    messages_.receive(message(into, f, 0), comm::neighbour_rank(geom_.grid, coords, mu, -1), side_bytes, tag(mu, 0));
+    messages_.receive(message(into, f, 1), comm::neighbour_rank(geom_.grid, coords, mu, +1), side_bytes, tag(mu, 1));
+    if (loc_ == Location::Host) {  // host fields: the messages are ready now
+      messages_.send(message(send_, f, 0), comm::neighbour_rank(geom_.grid, coords, mu, +1), side_bytes, tag(mu, 0));
+      messages_.send(message(send_, f, 1), comm::neighbour_rank(geom_.grid, coords, mu, -1), side_bytes, tag(mu, 1));
+    }
+  }
+}
+
+template <typename Real, int LC>
+FaceExchange<Real, LC>::~FaceExchange() {
+  if (waited_) return;
+  try {
+    wait();
+  } catch (...) {  // an error is already on its way; the pending messages are waited for below
+  }
+}
+
+template <typename Real, int LC>
+void FaceExchange<Real, LC>::wait() {
+  waited_ = true;
+  if (bytes_sent_ == 0) return;
+  const Stopwatch clock;
+  if (loc_ == Location::Device) {
+    CopyStream& copies = copy_stream();
+    copies.synchronize();  // packed (and, staged, copied to the host): the messages can go
+    const Dims coords = geom_.grid_coords();
+    const Complex<Real>* from = staged_ ? host_send_ : send_;
+    for (int i = 0; i < count_; ++i) {
+      const Face& f = faces_[i];
+      if (!f.remote) continue;
+      const int mu = f.sites.mu;
+      const std::size_t side_bytes = 6 * f.sites.count() * sizeof(Complex<Real>);
+      messages_.send(message(from, f, 0), comm::neighbour_rank(geom_.grid, coords, mu, +1), side_bytes, tag(mu, 0));
+      messages_.send(message(from, f, 1), comm::neighbour_rank(geom_.grid, coords, mu, -1), side_bytes, tag(mu, 1));
+    }
+  }
+  messages_.wait();
+  if (staged_) {
+    CopyStream& copies = copy_stream();
+    for (int i = 0; i < count_; ++i)
+      if (faces_[i].remote)
+        copies.copy(message(receive_, faces_[i], 0), loc_, message(host_receive_, faces_[i], 0), Location::Host,
+                    2 * 6 * faces_[i].sites.count() * sizeof(Complex<Real>));
+    copies.before_default_stream();  // the face hops wait for the messages, not the host
+  }
+  FaceExchangeStats& stats = face_exchange_stats();
+  stats.wait_seconds += clock.seconds();
+  stats.bytes_sent += bytes_sent_;
+  ++stats.exchanges;
+}
+
+template <typename Real, int LC>
+void FaceExchange<Real, LC>::add_face_hops(const GaugeView<Real, LC>& U, SpinorField<Real>& out,
+                                           const FermionBoundary& boundary, double alpha, int dagger) {
+  if (!waited_) wait();
+  for (int i = 0; i < count_; ++i) {
+    const Face& f = faces_[i];
+    const Complex<Real>* base = f.remote ? receive_ : send_;  // one process: its own opposite face
+    const FaceHopKernel<Real, LC> hops{U,     out.view(), f.sites, message(base, f, 0), message(base, f, 1),
+                                       boundary, alpha,  dagger};
+    for_each(loc_, 2 * f.sites.count(), hops);
+  }
+}
+
+template class FaceExchange<double, 9>;
+template class FaceExchange<float, 9>;
+template class FaceExchange<double, 6>;
+template class FaceExchange<float, 6>;
+
+}  // namespace lqcd
