@@ -8,7 +8,7 @@
 #   rm -rf .gpu-testdata && cp -r ../shared/testdata .gpu-testdata
 # and run there with .deps and .gpu-testdata carried:  bash scripts/gpu-check.sh "$OUT" [stages]
 # stages (default all but therm16/clover32/scaling): build test bench validate spectrum hmc dirac [therm16] [clover32]
-# [scaling]
+# [scaling] [mpitest]
 set -uo pipefail
 out=${1:?usage: gpu-check.sh OUTDIR [build] [test] [bench] [validate]}
 shift
@@ -36,6 +36,12 @@ if has test; then
   (cd build-gpu && ctest --output-on-failure -j 4 --timeout 600) >"$out/ctest.log" 2>&1
   note "ctest: exit $? in $(( $(date +%s) - start )) s: $(grep -E 'tests passed|tests failed' "$out/ctest.log")"
   grep -E "\(Skipped\)|\*\*\*Failed|Not Run" "$out/ctest.log" | head -20 | tee -a "$summary"
+fi
+if has mpitest; then  # the halo and distributed tests only (on the two-GPU machine: one GPU per rank)
+  start=$(date +%s)
+  (cd build-gpu && OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ctest --output-on-failure -R "mpi|Halo" \
+    --timeout 600) >"$out/ctest-mpi.log" 2>&1
+  note "ctest mpi: exit $? in $(( $(date +%s) - start )) s: $(grep -E 'tests passed|tests failed' "$out/ctest-mpi.log")"
 fi
 if has bench; then
   : >"$out/bench.jsonl"
@@ -202,12 +208,18 @@ if has scaling; then
       >>"$out/scaling.jsonl" 2>>"$summary"; fi
     note "  np $np bench $*: exit $?"
   }
-  for p in double single; do
-    run_bench 1 dslash --dims 32,32,32,32 --precision $p --repetitions 50
-    run_bench 2 dslash --dims 32,32,32,64 --grid 1,1,1,2 --precision $p --repetitions 50
-    run_bench 1 dslash --dims 48,48,48,48 --precision $p --repetitions 50
-    run_bench 2 dslash --dims 48,48,48,48 --grid 1,1,1,2 --precision $p --repetitions 50
+  for pr in "double 18" "single 18" "single 12"; do
+    set -- $pr
+    run_bench 1 dslash --dims 32,32,32,32 --precision $1 --reconstruct $2 --repetitions 50
+    run_bench 2 dslash --dims 32,32,32,64 --grid 1,1,1,2 --precision $1 --reconstruct $2 --repetitions 50
+    run_bench 1 dslash --dims 48,48,48,48 --precision $1 --reconstruct $2 --repetitions 50
+    run_bench 2 dslash --dims 48,48,48,48 --grid 1,1,1,2 --precision $1 --reconstruct $2 --repetitions 50
   done
+  # The same with messages staged through host memory even where MPI is CUDA-aware (for comparison).
+  LQCD_MPI_CUDA_AWARE=0 run_bench 2 dslash --dims 32,32,32,64 --grid 1,1,1,2 --precision single --reconstruct 12 \
+    --repetitions 50
+  LQCD_MPI_CUDA_AWARE=0 run_bench 2 dslash --dims 48,48,48,48 --grid 1,1,1,2 --precision single --reconstruct 12 \
+    --repetitions 50
   for p in double single; do
     run_bench 1 solver --dims 32,32,32,32 --kappa 0.22 --precision $p --repetitions 3
     run_bench 2 solver --dims 32,32,32,64 --grid 1,1,1,2 --kappa 0.22 --precision $p --repetitions 3
