@@ -19,8 +19,17 @@ constexpr int kBlock = 256;
 // the rounding, is the same on every GPU.
 constexpr int kReduceBlocks = 1024;
 
+// Blocks of kBlock threads that a kernel asks to fit on one SM at once (F::kMinBlocksPerSM, default 1):
+// ptxas then caps the registers per thread (65536 / (kBlock x blocks)). Bandwidth-bound kernels whose
+// register count would leave too few warps to hide memory latency set it (the hopping kernel).
 template <typename F>
-__global__ void for_each_kernel(std::int64_t n, F f) {
+constexpr int min_blocks_per_sm() {
+  if constexpr (requires { F::kMinBlocksPerSM; }) return F::kMinBlocksPerSM;
+  else return 1;
+}
+
+template <typename F>
+__global__ void __launch_bounds__(kBlock, min_blocks_per_sm<F>()) for_each_kernel(std::int64_t n, F f) {
   const std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < n) f(i);
 }
