@@ -15,6 +15,7 @@
 #include "app/device_choice.hpp"
 #include "app/version.hpp"
 #include "comm/communicator.hpp"
+#include "comm/device_messages.hpp"
 #include "comm/process_grid.hpp"
 #include "core/bandwidth.hpp"
 #include "core/copy_stream.hpp"
@@ -58,7 +59,8 @@ double median_seconds(Location loc, int repetitions, F&& f) {
 // The parts of the face exchange's model, each timed alone (median of `repetitions`) with the
 // message sizes of the hopping term on geometry g (parities: of the output; bytes per face site):
 // host-staged copies device to host and back (pinned memory, the copy stream), and the MPI messages
-// between host buffers (both sides of every split direction at once, as the exchange sends them).
+// between host buffers (both sides of every split direction at once, as the exchange sends them);
+// with NCCL, the device-to-device messages alone (in `mpi`; no copies).
 struct ModelParts {
   double d2h = 0, mpi = 0, h2d = 0;
 };
@@ -77,11 +79,30 @@ ModelParts message_model_parts(const Geometry& g, int parities, std::size_t site
     }
   ModelParts m;
   if (total == 0) return m;
+  const Dims coords = g.grid_coords();
+  if (loc == Location::Device && comm::device_messages_available()) {
+    // NCCL, GPU to GPU: the messages alone are the whole chain (no copies).
+    Buffer<std::byte> send(total, Location::Device), receive(total, Location::Device);
+    std::vector<comm::DeviceTransfer> transfers;
+    std::size_t at = 0;
+    for (const Message& msg : messages) {
+      const int forward = comm::neighbour_rank(g.grid, coords, msg.mu, +1);
+      const int backward = comm::neighbour_rank(g.grid, coords, msg.mu, -1);
+      transfers.push_back({send.data() + at, forward, receive.data() + at, backward, msg.bytes});
+      transfers.push_back({send.data() + at + msg.bytes, backward, receive.data() + at + msg.bytes, forward, msg.bytes});
+      at += 2 * msg.bytes;
+    }
+    CopyStream stream;
+    m.mpi = median_seconds(loc, repetitions, [&] {
+      comm::exchange_on_device(transfers, stream.native());
+      stream.synchronize();
+    });
+    return m;
+  }
   PinnedBuffer host_send, host_receive;
   std::byte* hs = host_send.reserve(total);
   std::byte* hr = host_receive.reserve(total);
   std::fill_n(hs, total, std::byte{1});
-  const Dims coords = g.grid_coords();
   m.mpi = median_seconds(Location::Host, repetitions, [&] {
     comm::PendingMessages pm;
     std::size_t at = 0;
@@ -147,7 +168,11 @@ nlohmann::json time_hopping_term(const Kernel& k, const GaugeView<Real, LC>& U, 
           {"exposed_seconds", std::max(0.0, seconds - t_compute)},
           {"hidden_fraction", std::clamp((t_serial - seconds) / t_exchange, 0.0, 1.0)},
           {"interior_seconds", t_interior},
-          {"mpi_cuda_aware", comm::cuda_aware()}};
+          {"mpi_cuda_aware", comm::cuda_aware()},
+          {"face_transport", loc == Location::Host ? "mpi (host fields)"
+                             : comm::device_messages_available() ? "nccl"
+                             : comm::cuda_aware() ? "mpi (CUDA-aware)"
+                                                  : "mpi (host-staged)"}};
   if (bytes > 0) {
     // The model: the exchange is a chain of copies and messages, t_exchange ~ t_d2h + t_mpi + t_h2d
     // (host staging; the pack kernel is folded into the copy's wait), each part timed alone here with

@@ -13,6 +13,7 @@
 #endif
 #endif
 
+#include "comm/device_messages.hpp"
 #include "core/error.hpp"
 
 namespace lqcd::comm {
@@ -66,6 +67,7 @@ Session::Session(int* argc, char*** argv) {
 }
 
 Session::~Session() {
+  release_device_messages();
 #if LQCD_HAVE_MPI
   if (active()) MPI_Finalize();
 #endif

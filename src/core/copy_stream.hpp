@@ -47,6 +47,8 @@ class CopyStream {
   void synchronize();
   // Work queued on the default stream from now on starts after this stream's queued work.
   void before_default_stream();
+  // The cudaStream_t (null without a device), for libraries that queue work on it (NCCL).
+  void* native() const { return stream_; }
 
  private:
   void* stream_ = nullptr;  // cudaStream_t

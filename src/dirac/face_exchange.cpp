@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <memory>
+#include <vector>
+
+#include "comm/device_messages.hpp"
 
 #include "core/copy_stream.hpp"
 #include "core/timer.hpp"
@@ -71,6 +74,26 @@ FaceExchange<Real, LC>::FaceExchange(const GaugeView<Real, LC>& U, const SpinorF
   }
   if (!any_remote) return;
 
+  if (loc_ == Location::Device && comm::device_messages_available()) {
+    // NCCL: the messages are queued on the copy stream after the packing; no MPI, no host buffers.
+    nccl_ = true;
+    const Dims coords = geom_.grid_coords();
+    std::vector<comm::DeviceTransfer> transfers;
+    for (int i = 0; i < count_; ++i) {
+      const Face& f = faces_[i];
+      if (!f.remote) continue;
+      const int mu = f.sites.mu;
+      const std::size_t side_bytes = 6 * f.sites.count() * sizeof(Complex<Real>);
+      const int forward = comm::neighbour_rank(geom_.grid, coords, mu, +1);
+      const int backward = comm::neighbour_rank(geom_.grid, coords, mu, -1);
+      transfers.push_back({message(send_, f, 0), forward, message(receive_, f, 0), backward, side_bytes});
+      transfers.push_back({message(send_, f, 1), backward, message(receive_, f, 1), forward, side_bytes});
+    }
+    CopyStream& copies = copy_stream();
+    copies.after_default_stream();
+    comm::exchange_on_device(transfers, copies.native());
+    return;
+  }
   staged_ = loc_ == Location::Device && !comm::cuda_aware();
   if (staged_) {
     host_send_ = reinterpret_cast<Complex<Real>*>(b.host_send.reserve(bytes));
@@ -117,7 +140,9 @@ void FaceExchange<Real, LC>::wait() {
   waited_ = true;
   if (bytes_sent_ == 0) return;
   const Stopwatch clock;
-  if (loc_ == Location::Device) {
+  if (nccl_) {
+    copy_stream().before_default_stream();  // the face hops wait for the messages, not the host
+  } else if (loc_ == Location::Device) {
     CopyStream& copies = copy_stream();
     copies.synchronize();  // packed (and, staged, copied to the host): the messages can go
     const Dims coords = geom_.grid_coords();
@@ -131,7 +156,7 @@ void FaceExchange<Real, LC>::wait() {
       messages_.send(message(from, f, 1), comm::neighbour_rank(geom_.grid, coords, mu, -1), side_bytes, tag(mu, 1));
     }
   }
-  messages_.wait();
+  messages_.wait();  // nothing pending with NCCL
   if (staged_) {
     CopyStream& copies = copy_stream();
     for (int i = 0; i < count_; ++i)

@@ -5,9 +5,11 @@
 //   for_each(..., interior kernel);          // every hop that stays in the box, while messages travel
 //   faces.wait();                            // messages complete (host blocks only here)
 //   faces.add_face_hops(U, out, ...);        // the hops across the faces
-// run_hopping_term() does exactly that. Messages between processes go device to device where MPI is
-// CUDA-aware (comm::cuda_aware()) and through page-locked host buffers on a second stream otherwise;
-// a direction with a halo but one process (tests) uses the packed buffers directly, no copy.
+// run_hopping_term() does exactly that. Messages between processes of device fields go, in this order
+// of preference: GPU to GPU through NCCL on a second stream (comm/device_messages; the host does not
+// wait at all), GPU to GPU through a CUDA-aware MPI, or through page-locked host buffers copied on the
+// second stream and MPI. A direction with a halo but one process (tests) uses the packed buffers
+// directly, no copy.
 // Buffers are grow-only and shared by all calls of one precision: one exchange at a time.
 
 #include <cstdint>
@@ -63,6 +65,7 @@ class FaceExchange {
   Complex<Real>* host_send_ = nullptr;  // staging (device fields, MPI not CUDA-aware)
   Complex<Real>* host_receive_ = nullptr;
   bool staged_ = false;
+  bool nccl_ = false;
   bool waited_ = false;
   double bytes_sent_ = 0;
   comm::PendingMessages messages_;
