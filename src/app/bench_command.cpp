@@ -64,12 +64,27 @@ double median_seconds(Location loc, int repetitions, F&& f) {
 struct ModelParts {
   double d2h = 0, mpi = 0, h2d = 0;
 };
+struct ModelMessage {
+  int mu;
+  std::size_t bytes;  // per side
+};
+// The exchange's messages (FaceExchange::transfers' order and tags) between two byte buffers.
+std::vector<comm::Transfer> model_transfers(const Geometry& g, const std::vector<ModelMessage>& messages,
+                                            std::byte* send, std::byte* receive) {
+  const Dims coords = g.grid_coords();
+  std::vector<comm::Transfer> list;
+  std::size_t at = 0;
+  for (const ModelMessage& msg : messages) {
+    const int forward = comm::neighbour_rank(g.grid, coords, msg.mu, +1);
+    const int backward = comm::neighbour_rank(g.grid, coords, msg.mu, -1);
+    list.push_back({send + at, forward, receive + at, backward, msg.bytes, 2 * msg.mu});
+    list.push_back({send + at + msg.bytes, backward, receive + at + msg.bytes, forward, msg.bytes, 2 * msg.mu + 1});
+    at += 2 * msg.bytes;
+  }
+  return list;
+}
 ModelParts message_model_parts(const Geometry& g, int parities, std::size_t site_bytes, Location loc, int repetitions) {
-  struct Message {
-    int mu;
-    std::size_t bytes;  // per side
-  };
-  std::vector<Message> messages;
+  std::vector<ModelMessage> messages;
   std::size_t total = 0;
   for (int mu = 0; mu < 4; ++mu)
     if (g.grid[mu] > 1 && g.halo[mu] > 0) {
@@ -79,19 +94,10 @@ ModelParts message_model_parts(const Geometry& g, int parities, std::size_t site
     }
   ModelParts m;
   if (total == 0) return m;
-  const Dims coords = g.grid_coords();
   if (loc == Location::Device && comm::device_messages_available()) {
     // NCCL, GPU to GPU: the messages alone are the whole chain (no copies).
     Buffer<std::byte> send(total, Location::Device), receive(total, Location::Device);
-    std::vector<comm::DeviceTransfer> transfers;
-    std::size_t at = 0;
-    for (const Message& msg : messages) {
-      const int forward = comm::neighbour_rank(g.grid, coords, msg.mu, +1);
-      const int backward = comm::neighbour_rank(g.grid, coords, msg.mu, -1);
-      transfers.push_back({send.data() + at, forward, receive.data() + at, backward, msg.bytes});
-      transfers.push_back({send.data() + at + msg.bytes, backward, receive.data() + at + msg.bytes, forward, msg.bytes});
-      at += 2 * msg.bytes;
-    }
+    const std::vector<comm::Transfer> transfers = model_transfers(g, messages, send.data(), receive.data());
     CopyStream stream;
     m.mpi = median_seconds(loc, repetitions, [&] {
       comm::exchange_on_device(transfers, stream.native());
@@ -103,16 +109,11 @@ ModelParts message_model_parts(const Geometry& g, int parities, std::size_t site
   std::byte* hs = host_send.reserve(total);
   std::byte* hr = host_receive.reserve(total);
   std::fill_n(hs, total, std::byte{1});
+  const std::vector<comm::Transfer> transfers = model_transfers(g, messages, hs, hr);
   m.mpi = median_seconds(Location::Host, repetitions, [&] {
     comm::PendingMessages pm;
-    std::size_t at = 0;
-    for (const Message& msg : messages) {
-      pm.receive(hr + at, comm::neighbour_rank(g.grid, coords, msg.mu, -1), msg.bytes, 2 * msg.mu);
-      pm.receive(hr + at + msg.bytes, comm::neighbour_rank(g.grid, coords, msg.mu, +1), msg.bytes, 2 * msg.mu + 1);
-      pm.send(hs + at, comm::neighbour_rank(g.grid, coords, msg.mu, +1), msg.bytes, 2 * msg.mu);
-      pm.send(hs + at + msg.bytes, comm::neighbour_rank(g.grid, coords, msg.mu, -1), msg.bytes, 2 * msg.mu + 1);
-      at += 2 * msg.bytes;
-    }
+    for (const comm::Transfer& t : transfers) pm.receive(t.receive, t.from, t.bytes, t.tag);
+    for (const comm::Transfer& t : transfers) pm.send(t.send, t.to, t.bytes, t.tag);
     pm.wait();
   });
   if (loc == Location::Device) {

@@ -74,13 +74,13 @@ bool device_messages_available() {
 #endif
 }
 
-void exchange_on_device(std::span<const DeviceTransfer> transfers, void* stream) {
+void exchange_on_device(std::span<const Transfer> transfers, void* stream) {
 #if LQCD_HAVE_NCCL
   NcclState& s = state();
   if (!s.available) fail("internal: NCCL messages without a communicator");
   auto st = static_cast<cudaStream_t>(stream);
   check(ncclGroupStart(), "GroupStart");
-  for (const DeviceTransfer& t : transfers) {
+  for (const Transfer& t : transfers) {
     check(ncclSend(t.send, t.bytes, ncclChar, t.to, s.comm, st), "Send");
     check(ncclRecv(t.receive, t.bytes, ncclChar, t.from, s.comm, st), "Recv");
   }

@@ -12,12 +12,15 @@
 
 namespace lqcd::comm {
 
-struct DeviceTransfer {
+// One exchange step of a rank: `bytes` from `send` to rank `to`, and as many from rank `from` into
+// `receive`. The tag tells messages between the same two ranks apart for MPI (NCCL pairs them by order).
+struct Transfer {
   const void* send;
   int to;
   void* receive;
   int from;
   std::size_t bytes;
+  int tag;
 };
 
 bool built_with_nccl();
@@ -26,7 +29,7 @@ bool device_messages_available();
 // Queues every transfer (a send and a receive each) on `stream` (a cudaStream_t) as one NCCL group.
 // Every rank must list its transfers in the same order of directions and sides, so that the sends
 // and receives between two ranks pair up in order.
-void exchange_on_device(std::span<const DeviceTransfer> transfers, void* stream);
+void exchange_on_device(std::span<const Transfer> transfers, void* stream);
 // Frees the communicator (before MPI is finalised; comm::Session does it).
 void release_device_messages();
 

@@ -36,9 +36,6 @@ CopyStream& copy_stream() {
   return *b.copies;
 }
 
-// Tags: side 0 travels forward in mu, side 1 backward.
-int tag(int mu, int side) { return 2 * mu + side; }
-
 }  // namespace
 
 FaceExchangeStats& face_exchange_stats() {
@@ -77,21 +74,9 @@ FaceExchange<Real, LC>::FaceExchange(const GaugeView<Real, LC>& U, const SpinorF
   if (loc_ == Location::Device && comm::device_messages_available()) {
     // NCCL: the messages are queued on the copy stream after the packing; no MPI, no host buffers.
     nccl_ = true;
-    const Dims coords = geom_.grid_coords();
-    std::vector<comm::DeviceTransfer> transfers;
-    for (int i = 0; i < count_; ++i) {
-      const Face& f = faces_[i];
-      if (!f.remote) continue;
-      const int mu = f.sites.mu;
-      const std::size_t side_bytes = 6 * f.sites.count() * sizeof(Complex<Real>);
-      const int forward = comm::neighbour_rank(geom_.grid, coords, mu, +1);
-      const int backward = comm::neighbour_rank(geom_.grid, coords, mu, -1);
-      transfers.push_back({message(send_, f, 0), forward, message(receive_, f, 0), backward, side_bytes});
-      transfers.push_back({message(send_, f, 1), backward, message(receive_, f, 1), forward, side_bytes});
-    }
     CopyStream& copies = copy_stream();
     copies.after_default_stream();
-    comm::exchange_on_device(transfers, copies.native());
+    comm::exchange_on_device(transfers(send_, receive_), copies.native());
     return;
   }
   staged_ = loc_ == Location::Device && !comm::cuda_aware();
@@ -110,20 +95,36 @@ FaceExchange<Real, LC>::FaceExchange(const GaugeView<Real, LC>& U, const SpinorF
           copies.copy(message(host_send_, faces_[i], 0), Location::Host, message(send_, faces_[i], 0), loc_,
                       2 * 6 * faces_[i].sites.count() * sizeof(Complex<Real>));
   }
+  if (loc_ == Location::Host) post_messages(send_, receive_);  // host fields: the messages are ready now
+}
+
+// Both messages of every remote face: side 0 travels forward, side 1 backward.
+template <typename Real, int LC>
+std::vector<comm::Transfer> FaceExchange<Real, LC>::transfers(const Complex<Real>* from, Complex<Real>* into) const {
   const Dims coords = geom_.grid_coords();
-  Complex<Real>* into = staged_ ? host_receive_ : receive_;
+  std::vector<comm::Transfer> list;
   for (int i = 0; i < count_; ++i) {
     const Face& f = faces_[i];
     if (!f.remote) continue;
     const int mu = f.sites.mu;
     const std::size_t side_bytes = 6 * f.sites.count() * sizeof(Complex<Real>);
-    messages_.receive(message(into, f, 0), comm::neighbour_rank(geom_.grid, coords, mu, -1), side_bytes, tag(mu, 0));
-    messages_.receive(message(into, f, 1), comm::neighbour_rank(geom_.grid, coords, mu, +1), side_bytes, tag(mu, 1));
-    if (loc_ == Location::Host) {  // host fields: the messages are ready now
-      messages_.send(message(send_, f, 0), comm::neighbour_rank(geom_.grid, coords, mu, +1), side_bytes, tag(mu, 0));
-      messages_.send(message(send_, f, 1), comm::neighbour_rank(geom_.grid, coords, mu, -1), side_bytes, tag(mu, 1));
-    }
+    const int forward = comm::neighbour_rank(geom_.grid, coords, mu, +1);
+    const int backward = comm::neighbour_rank(geom_.grid, coords, mu, -1);
+    list.push_back({message(from, f, 0), forward, message(into, f, 0), backward, side_bytes, 2 * mu});
+    list.push_back({message(from, f, 1), backward, message(into, f, 1), forward, side_bytes, 2 * mu + 1});
   }
+  return list;
+}
+
+// Posts the receives, then the sends, of every remote face through MPI. For device fields this runs
+// once the copy stream has caught up: then this exchange's messages are packed (and staged), and the
+// previous exchange has finished reading the buffers the receives write into (its copies back ran on
+// the copy stream; its face hops ran on the default stream before this exchange's packing).
+template <typename Real, int LC>
+void FaceExchange<Real, LC>::post_messages(const Complex<Real>* from, Complex<Real>* into) {
+  const std::vector<comm::Transfer> list = transfers(from, into);
+  for (const comm::Transfer& t : list) messages_.receive(t.receive, t.from, t.bytes, t.tag);
+  for (const comm::Transfer& t : list) messages_.send(t.send, t.to, t.bytes, t.tag);
 }
 
 template <typename Real, int LC>
@@ -143,18 +144,9 @@ void FaceExchange<Real, LC>::wait() {
   if (nccl_) {
     copy_stream().before_default_stream();  // the face hops wait for the messages, not the host
   } else if (loc_ == Location::Device) {
-    CopyStream& copies = copy_stream();
-    copies.synchronize();  // packed (and, staged, copied to the host): the messages can go
-    const Dims coords = geom_.grid_coords();
-    const Complex<Real>* from = staged_ ? host_send_ : send_;
-    for (int i = 0; i < count_; ++i) {
-      const Face& f = faces_[i];
-      if (!f.remote) continue;
-      const int mu = f.sites.mu;
-      const std::size_t side_bytes = 6 * f.sites.count() * sizeof(Complex<Real>);
-      messages_.send(message(from, f, 0), comm::neighbour_rank(geom_.grid, coords, mu, +1), side_bytes, tag(mu, 0));
-      messages_.send(message(from, f, 1), comm::neighbour_rank(geom_.grid, coords, mu, -1), side_bytes, tag(mu, 1));
-    }
+    copy_stream().synchronize();  // packed (and, staged, copied to the host): the messages can go
+    if (staged_) post_messages(host_send_, host_receive_);
+    else post_messages(send_, receive_);  // CUDA-aware MPI
   }
   messages_.wait();  // nothing pending with NCCL
   if (staged_) {

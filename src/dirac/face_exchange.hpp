@@ -13,8 +13,10 @@
 // Buffers are grow-only and shared by all calls of one precision: one exchange at a time.
 
 #include <cstdint>
+#include <vector>
 
 #include "comm/communicator.hpp"
+#include "comm/device_messages.hpp"
 #include "core/dispatch.hpp"
 #include "dirac/face_kernels.hpp"
 
@@ -55,6 +57,9 @@ class FaceExchange {
   static Pointer message(Pointer base, const Face& f, int side) {
     return base + f.offset + side * 6 * f.sites.count();
   }
+
+  std::vector<comm::Transfer> transfers(const Complex<Real>* from, Complex<Real>* into) const;
+  void post_messages(const Complex<Real>* from, Complex<Real>* into);
 
   Location loc_;
   Geometry geom_;
