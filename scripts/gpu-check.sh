@@ -238,11 +238,13 @@ if has dirac; then
       done
     done
   done
-  for d in 16,16,16,16 32,32,32,32 48,48,48,48; do
-    for a in wilson twisted_mass; do
-      for p in double single; do
-        "$bin" bench dslash --dims $d --device gpu --action $a --precision $p --reconstruct 12 --repetitions 100 --json \
-          >>"$out/dirac.jsonl" 2>>"$summary"
+  for r in 12 8; do
+    for d in 16,16,16,16 32,32,32,32 48,48,48,48; do
+      for a in wilson twisted_mass; do
+        for p in double single; do
+          "$bin" bench dslash --dims $d --device gpu --action $a --precision $p --reconstruct $r --repetitions 100 \
+            --json >>"$out/dirac.jsonl" 2>>"$summary"
+        done
       done
     done
   done

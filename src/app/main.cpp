@@ -135,7 +135,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   bench->add_option("--precision", bn.precision, "double | single (solver: single = double/single mixed)")
       ->capture_default_str();
-  bench->add_option("--reconstruct", bn.reconstruct, "reals stored per link: 18 | 12 (dslash, Wilson and twisted mass)")->capture_default_str();
+  bench->add_option("--reconstruct", bn.reconstruct, "reals stored per link: 18 | 12 | 8 (12 and 8: dslash, Wilson and twisted mass)")->capture_default_str();
   bench->add_option("--rhs", bn.rhs, "right-hand sides per call (1)")->capture_default_str();
   bench->add_option("--kappa", bn.kappa, "hopping parameter of the Dirac benchmarks")->capture_default_str();
   bench->add_option("--mu", bn.mu, "twisted mass (twisted_mass)")->capture_default_str();

@@ -13,9 +13,11 @@
 LQCD_INSTANTIATE_DIRAC_KERNELS(double)
 LQCD_INSTANTIATE_DIRAC_KERNELS(float)
 
-// 12-real links: the hopping term of the benchmark (lqcd bench dslash --reconstruct 12).
+// 12- and 8-real links: the hopping term of the benchmark (lqcd bench dslash --reconstruct 12|8).
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::WilsonHoppingKernel<double, 6>)
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::WilsonHoppingKernel<float, 6>)
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::WilsonHoppingKernel<double, 4>)
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::WilsonHoppingKernel<float, 4>)
 
 // The face messages of the hopping term on a decomposed lattice (face_exchange.hpp), for every link
 // storage the hopping kernel has.
@@ -26,6 +28,8 @@ LQCD_INSTANTIATE_FACE_KERNELS(double, 9)
 LQCD_INSTANTIATE_FACE_KERNELS(float, 9)
 LQCD_INSTANTIATE_FACE_KERNELS(double, 6)
 LQCD_INSTANTIATE_FACE_KERNELS(float, 6)
+LQCD_INSTANTIATE_FACE_KERNELS(double, 4)
+LQCD_INSTANTIATE_FACE_KERNELS(float, 4)
 
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CloverComputeKernel)
 LQCD_INSTANTIATE_DEVICE_REDUCE(lqcd::CloverStats, lqcd::CloverStatsKernel)

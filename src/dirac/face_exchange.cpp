@@ -180,5 +180,7 @@ template class FaceExchange<double, 9>;
 template class FaceExchange<float, 9>;
 template class FaceExchange<double, 6>;
 template class FaceExchange<float, 6>;
+template class FaceExchange<double, 4>;
+template class FaceExchange<float, 4>;
 
 }  // namespace lqcd

@@ -77,9 +77,10 @@ LexicographicGauge to_lexicographic(const GaugeField<double>& u);
 template <typename To, typename From>
 GaugeField<To> convert_precision(const GaugeField<From>& u);
 
-// The links with 12 reals each (the first two rows), where u lives; u must hold SU(3) links.
+// The links with 12 reals each (Components = 6: the first two rows) or 8 (Components = 4: GaugeView's
+// 8-real form; fails with an error if some link has none), where u lives; u must hold SU(3) links.
 // Instantiated for double and float.
-template <typename Real>
-GaugeField<Real, 6> compress_links(const GaugeField<Real>& u);
+template <int Components = 6, typename Real>
+GaugeField<Real, Components> compress_links(const GaugeField<Real>& u);
 
 }  // namespace lqcd

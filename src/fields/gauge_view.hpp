@@ -15,9 +15,13 @@ namespace lqcd {
 // Components = 9: the full matrix (18 reals per link). Components = 6: the first two rows (12 reals);
 // load() rebuilds the third row as (row0 x row1)^*, exact for SU(3) links (det = 1), so the Dirac
 // operators read a third fewer link bytes (the "12-real reconstruction" of QUDA and CL2QCD).
+// Components = 4: 8 reals, the minimal parametrisation of M. A. Clark et al., Comput. Phys. Commun.
+// 181 (2010) 1517, Sec. 5: u01, u02, u10 and the phases of u00 and u20 (reconstruct8() says how the
+// rest follows). Valid where |u00| < 1; a link that is diagonal in its first row (a cold start)
+// cannot be rebuilt, which compress_links<4> checks.
 template <typename Real, int Components = 9>
 struct GaugeView {
-  static_assert(Components == 9 || Components == 6, "links are stored with 18 or 12 reals");
+  static_assert(Components == 9 || Components == 6 || Components == 4, "links are stored with 18, 12 or 8 reals");
   Complex<Real>* data;
   std::int64_t stride;  // >= sites per parity (+ halo), a multiple of 16 vectors (256 bytes)
   SiteIndexer idx;
@@ -27,21 +31,59 @@ struct GaugeView {
   }
   LQCD_HOST_DEVICE SU3<Real> load(int mu, int parity, std::int64_t s) const {
     const Complex<Real>* b = block(mu, parity) + s;
-    SU3<Real> u;
-    LQCD_UNROLL
-    for (int c = 0; c < Components; ++c) u.m[c / 3][c % 3] = b[c * stride];
-    if constexpr (Components == 6) {
-      u.m[2][0] = conj(u.m[0][1] * u.m[1][2] - u.m[0][2] * u.m[1][1]);
-      u.m[2][1] = conj(u.m[0][2] * u.m[1][0] - u.m[0][0] * u.m[1][2]);
-      u.m[2][2] = conj(u.m[0][0] * u.m[1][1] - u.m[0][1] * u.m[1][0]);
+    if constexpr (Components == 4) {
+      return reconstruct8(b[0], b[stride], b[2 * stride], b[3 * stride]);
+    } else {
+      SU3<Real> u;
+      LQCD_UNROLL
+      for (int c = 0; c < Components; ++c) u.m[c / 3][c % 3] = b[c * stride];
+      if constexpr (Components == 6) {
+        u.m[2][0] = conj(u.m[0][1] * u.m[1][2] - u.m[0][2] * u.m[1][1]);
+        u.m[2][1] = conj(u.m[0][2] * u.m[1][0] - u.m[0][0] * u.m[1][2]);
+        u.m[2][2] = conj(u.m[0][0] * u.m[1][1] - u.m[0][1] * u.m[1][0]);
+      }
+      return u;
     }
-    return u;
   }
-  // Stores the link (Components = 6: its first two rows).
+  // Stores the link (Components = 6: its first two rows; 4: its 8-real form).
   LQCD_HOST_DEVICE void store(int mu, int parity, std::int64_t s, const SU3<Real>& u) const {
     Complex<Real>* b = block(mu, parity) + s;
-    LQCD_UNROLL
-    for (int c = 0; c < Components; ++c) b[c * stride] = u.m[c / 3][c % 3];
+    if constexpr (Components == 4) {
+      b[0] = u.m[0][1];
+      b[stride] = u.m[0][2];
+      b[2 * stride] = u.m[1][0];
+      b[3 * stride] = Complex<Real>(atan2(u.m[0][0].im, u.m[0][0].re), atan2(u.m[2][0].im, u.m[2][0].re));
+    } else {
+      LQCD_UNROLL
+      for (int c = 0; c < Components; ++c) b[c * stride] = u.m[c / 3][c % 3];
+    }
+  }
+  // The SU(3) matrix with rows a, b, c from a2 = u01, a3 = u02, b1 = u10 and phases = (arg u00, arg u20).
+  // Unitarity of row a and of column 1 gives |a1| and |c1|. The rows of an SU(3) matrix satisfy
+  // c = (a x b)^* and b = (c x a)^*. Each of these, together with the orthogonality of that row to a,
+  // is a 2x2 linear system with determinant -+N, N = |a2|^2 + |a3|^2 = 1 - |a1|^2:
+  //   b2 = -(a1^* b1 a2 + c1^* a3^*) / N,   b3 = -(a1^* b1 a3 - c1^* a2^*) / N,
+  //   c2 =  (b1^* a3^* - a1^* c1 a2) / N,   c3 = -(a1^* c1 a3 + b1^* a2^*) / N.
+  LQCD_HOST_DEVICE static SU3<Real> reconstruct8(const Complex<Real>& a2, const Complex<Real>& a3,
+                                                 const Complex<Real>& b1, const Complex<Real>& phases) {
+    const Real n = norm2(a2) + norm2(a3);
+    const Real a1_abs = sqrt(fmax(Real(0), Real(1) - n));
+    const Real c1_abs = sqrt(fmax(Real(0), n - norm2(b1)));  // 1 - |a1|^2 - |b1|^2
+    const Complex<Real> a1(a1_abs * cos(phases.re), a1_abs * sin(phases.re));
+    const Complex<Real> c1(c1_abs * cos(phases.im), c1_abs * sin(phases.im));
+    const Real inv = Real(1) / n;
+    const Complex<Real> a1b1 = conj(a1) * b1, a1c1 = conj(a1) * c1;
+    SU3<Real> u;
+    u.m[0][0] = a1;
+    u.m[0][1] = a2;
+    u.m[0][2] = a3;
+    u.m[1][0] = b1;
+    u.m[1][1] = Complex<Real>(-inv) * (a1b1 * a2 + conj(c1) * conj(a3));
+    u.m[1][2] = Complex<Real>(-inv) * (a1b1 * a3 - conj(c1) * conj(a2));
+    u.m[2][0] = c1;
+    u.m[2][1] = Complex<Real>(inv) * (conj(b1) * conj(a3) - a1c1 * a2);
+    u.m[2][2] = Complex<Real>(-inv) * (a1c1 * a3 + conj(b1) * conj(a2));
+    return u;
   }
   // U_mu(x) at local coordinates x.
   LQCD_HOST_DEVICE SU3<Real> link(const int x[4], int mu) const {

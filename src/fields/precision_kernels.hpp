@@ -27,15 +27,33 @@ struct ConvertComponentsKernel {
   }
 };
 
-// Copies every link of a full (9-component) field into a 6-component one (its first two rows).
-template <typename Real>
+// Copies every link of a full (9-component) field into a compressed one (6: its first two rows; 4: the
+// 8-real parametrisation of GaugeView).
+template <typename Real, int Components>
 struct CompressLinksKernel {
   GaugeView<Real, 9> in;
-  GaugeView<Real, 6> out;
+  GaugeView<Real, Components> out;
   LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
     const int p = int(i / in.idx.vh);
     const std::int64_t s = i % in.idx.vh;
     for (int mu = 0; mu < 4; ++mu) out.store(mu, p, s, in.load(mu, p, s));
+  }
+};
+
+// Sum over the links of this process of |rebuilt link - original link|^2 (Frobenius): how well the
+// compressed field reproduces the full one (compress_links checks the 8-real form with it).
+template <typename Real, int Components>
+struct LinkReconstructionErrorKernel {
+  GaugeView<Real, 9> full;
+  GaugeView<Real, Components> compressed;
+  LQCD_HOST_DEVICE void operator()(std::int64_t i, double& acc) const {
+    const int p = int(i / full.idx.vh);
+    const std::int64_t s = i % full.idx.vh;
+    for (int mu = 0; mu < 4; ++mu) {
+      const SU3<Real> a = full.load(mu, p, s), b = compressed.load(mu, p, s);
+      for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c) acc += double(norm2(a.m[r][c] - b.m[r][c]));
+    }
   }
 };
 

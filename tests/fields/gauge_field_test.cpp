@@ -91,5 +91,43 @@ TEST(CompressedLinks, TwelveRealLinksReconstructTheMatrix) {
   }
 }
 
+// 8-real links: the matrix rebuilt from u01, u02, u10 and the phases of u00 and u20 equals the stored
+// one (rounding of square roots, sines and cosines), in double and single precision, host and device;
+// half the bytes of 18 reals. A cold start (unit links: |u00| = 1) has no 8-real form: an error, not NaNs.
+TEST(CompressedLinks, EightRealLinksReconstructTheMatrixOrRefuse) {
+  const Geometry geom = Geometry::single_process({4, 4, 4, 6});
+  for (Location loc : test::locations()) {
+    GaugeField<double> U(geom, loc);
+    set_hot_gauge(U, 7);
+    random_gauge_transformation(U, 8);
+    const GaugeField<double, 4> C = compress_links<4>(U);
+    EXPECT_EQ(C.bytes() * 9, U.bytes() * 4);
+    const GaugeField<double> Uh = U.clone(Location::Host);
+    const GaugeField<double, 4> Ch = C.clone(Location::Host);
+    const GaugeField<float, 4> Cf = compress_links<4>(convert_precision<float>(U)).clone(Location::Host);
+    double worst = 0, worst_f = 0;
+    for (int p = 0; p < 2; ++p)
+      for (std::int64_t s = 0; s < geom.half_volume(); ++s)
+        for (int mu = 0; mu < 4; ++mu) {
+          const SU3<double> a = Uh.view().load(mu, p, s), b = Ch.view().load(mu, p, s);
+          const SU3<float> f = Cf.view().load(mu, p, s);
+          worst = std::max(worst, test::max_abs_diff(a, b));
+          for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j) worst_f = std::max(worst_f, abs(a.m[i][j] - Complex<double>(f.m[i][j])));
+        }
+    EXPECT_LT(worst, 1e-12) << to_string(loc);
+    EXPECT_LT(worst_f, 1e-5) << to_string(loc);
+
+    GaugeField<double> cold(geom, loc);
+    set_unit_gauge(cold);
+    try {
+      compress_links<4>(cold);
+      ADD_FAILURE() << "a cold start was compressed to 8 reals";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("8-real links"), std::string::npos) << e.what();
+    }
+  }
+}
+
 }  // namespace
 }  // namespace lqcd
