@@ -1,6 +1,8 @@
 // The parity-blocked field layout against the lexicographic file order, and host/device transfers.
 #include <gtest/gtest.h>
 
+#include <utility>
+
 #include "core/error_type.hpp"
 #include "fields/gauge_field.hpp"
 #include "gauge/random_links.hpp"
@@ -62,6 +64,27 @@ TEST(GaugeField, MovesTransferOwnership) {
 namespace lqcd {
 namespace {
 
+// The largest entry-wise difference between the links of U and those rebuilt from their Components-form,
+// compressed in double and in single precision (host copies compared).
+template <int Components>
+std::pair<double, double> rebuilt_link_errors(const GaugeField<double>& U) {
+  const Geometry& geom = U.geometry();
+  const GaugeField<double> Uh = U.clone(Location::Host);
+  const GaugeField<double, Components> Ch = compress_links<Components>(U).clone(Location::Host);
+  const GaugeField<float, Components> Cf = compress_links<Components>(convert_precision<float>(U)).clone(Location::Host);
+  double worst = 0, worst_f = 0;
+  for (int p = 0; p < 2; ++p)
+    for (std::int64_t s = 0; s < geom.half_volume(); ++s)
+      for (int mu = 0; mu < 4; ++mu) {
+        const SU3<double> a = Uh.view().load(mu, p, s), b = Ch.view().load(mu, p, s);
+        const SU3<float> f = Cf.view().load(mu, p, s);
+        worst = std::max(worst, test::max_abs_diff(a, b));
+        for (int i = 0; i < 3; ++i)
+          for (int j = 0; j < 3; ++j) worst_f = std::max(worst_f, abs(a.m[i][j] - Complex<double>(f.m[i][j])));
+      }
+  return {worst, worst_f};
+}
+
 // 12-real links: the third row rebuilt as (row0 x row1)^* equals the stored one for SU(3) links (here
 // gauge-transformed, so not rebuilt by the same formula before), in double and single precision, on the
 // host and (GPU machine) the device; the compressed field holds 2/3 of the bytes.
@@ -73,19 +96,7 @@ TEST(CompressedLinks, TwelveRealLinksReconstructTheMatrix) {
     random_gauge_transformation(U, 6);
     const GaugeField<double, 6> C = compress_links(U);
     EXPECT_EQ(C.bytes() * 3, U.bytes() * 2);
-    const GaugeField<double> Uh = U.clone(Location::Host);
-    const GaugeField<double, 6> Ch = C.clone(Location::Host);
-    const GaugeField<float, 6> Cf = compress_links(convert_precision<float>(U)).clone(Location::Host);
-    double worst = 0, worst_f = 0;
-    for (int p = 0; p < 2; ++p)
-      for (std::int64_t s = 0; s < geom.half_volume(); ++s)
-        for (int mu = 0; mu < 4; ++mu) {
-          const SU3<double> a = Uh.view().load(mu, p, s), b = Ch.view().load(mu, p, s);
-          const SU3<float> f = Cf.view().load(mu, p, s);
-          worst = std::max(worst, test::max_abs_diff(a, b));
-          for (int i = 0; i < 3; ++i)
-            for (int j = 0; j < 3; ++j) worst_f = std::max(worst_f, abs(a.m[i][j] - Complex<double>(f.m[i][j])));
-        }
+    const auto [worst, worst_f] = rebuilt_link_errors<6>(U);
     EXPECT_LT(worst, 1e-14) << to_string(loc);
     EXPECT_LT(worst_f, 1e-6) << to_string(loc);
   }
@@ -102,19 +113,7 @@ TEST(CompressedLinks, EightRealLinksReconstructTheMatrixOrRefuse) {
     random_gauge_transformation(U, 8);
     const GaugeField<double, 4> C = compress_links<4>(U);
     EXPECT_EQ(C.bytes() * 9, U.bytes() * 4);
-    const GaugeField<double> Uh = U.clone(Location::Host);
-    const GaugeField<double, 4> Ch = C.clone(Location::Host);
-    const GaugeField<float, 4> Cf = compress_links<4>(convert_precision<float>(U)).clone(Location::Host);
-    double worst = 0, worst_f = 0;
-    for (int p = 0; p < 2; ++p)
-      for (std::int64_t s = 0; s < geom.half_volume(); ++s)
-        for (int mu = 0; mu < 4; ++mu) {
-          const SU3<double> a = Uh.view().load(mu, p, s), b = Ch.view().load(mu, p, s);
-          const SU3<float> f = Cf.view().load(mu, p, s);
-          worst = std::max(worst, test::max_abs_diff(a, b));
-          for (int i = 0; i < 3; ++i)
-            for (int j = 0; j < 3; ++j) worst_f = std::max(worst_f, abs(a.m[i][j] - Complex<double>(f.m[i][j])));
-        }
+    const auto [worst, worst_f] = rebuilt_link_errors<4>(U);
     EXPECT_LT(worst, 1e-12) << to_string(loc);
     EXPECT_LT(worst_f, 1e-5) << to_string(loc);
 
