@@ -2,7 +2,7 @@
 // Meson two-point functions from a point-to-all propagator.
 //
 // The propagator S(x) of one source (12 solves, one per source spin s and colour c) is held as 12
-// full-lattice spinor fields: column s*3+c is the solution of M psi = delta_{x,x0} delta_{spin,s}
+// spinor fields (on a decomposed lattice, each rank's box of them): column s*3+c is the solution of M psi = delta_{x,x0} delta_{spin,s}
 // delta_{colour,c}. For mesons O_G(x) = dbar(x) G u(x) with degenerate quarks,
 //   C_{G_snk G_src}(t, p) = - sum_{x, x_t = t0 + t} e^{-i p.(x - x0)} tr[ G_snk S(x) Gbar_src gamma_5 S(x)^dag gamma_5 ],
 // Gbar = gamma_t G^dag gamma_t, using S(x0, x) = gamma_5 S(x, x0)^dag gamma_5 (gamma_5-hermiticity).
