@@ -38,6 +38,9 @@ int run_propagator(const PropagatorCommandOptions& opt) {
   log.line("# gauge: {}; plaquette {:.12f}", problem.gauge_description(), problem.observables().plaquette);
   log.line("# quark: {}", describe_fermion(in.fermion));
   log.line("# backend: {}", loc == Location::Device ? "CUDA, " + device_description() : "CPU (OpenMP)");
+  if (problem.links().geometry().distributed())
+    log.line("# lattice split over {} MPI ranks, process grid {} (x,y,z,t)", problem.links().geometry().processes(),
+             dims_string(problem.links().geometry().grid));
   log_input(log, config);
   const PointPropagator S = problem.propagator(in, problem.operators(), log, jsonl, "q");
 

@@ -93,6 +93,9 @@ int run_spectrum(const SpectrumCommandOptions& opt) {
   log.line("# gauge: {}; plaquette {:.12f}", problem.gauge_description(), problem.observables().plaquette);
   log.line("# quark: {}", describe_fermion(in.fermion));
   log.line("# backend: {}", loc == Location::Device ? "CUDA, " + device_description() : "CPU (OpenMP)");
+  if (problem.links().geometry().distributed())
+    log.line("# lattice split over {} MPI ranks, process grid {} (x,y,z,t)", problem.links().geometry().processes(),
+             dims_string(problem.links().geometry().grid));
   log.line("# conventions: C_G(t, p) = sum_x e^{{-i p.(x-x0)}} <(qbar G q)(x) (qbar G q)^dag(x0)>, t relative to the "
            "source time slice; DeGrand-Rossi gamma basis; G named by its literal product (g5 = gx gy gz gt)");
   log_input(log, config);
