@@ -67,6 +67,7 @@ int main(int argc, char** argv) {
   measure->add_flag("--json", ms.json, "one JSON object per file on stdout");
   measure->add_flag("--no-verify", ms.no_verify, "report checksum/header mismatches instead of failing");
   measure->add_option("--device", ms.device, "auto | cpu | gpu")->capture_default_str();
+  measure->add_option("--grid", ms.grid, "processes per direction X,Y,Z,T (run under mpirun -np X*Y*Z*T, one GPU per rank; default: all along t)");
 
   ConvertCommandOptions cv;
   CLI::App* convert = app.add_subcommand(
@@ -104,6 +105,7 @@ int main(int argc, char** argv) {
       ->check(CLI::ExistingFile);
   propagator->add_flag("--print-config", pr.print_config, "print the full input with every key, its value and help");
   propagator->add_option("--device", pr.device, "auto | cpu | gpu")->capture_default_str();
+  propagator->add_option("--grid", pr.grid, "processes per direction X,Y,Z,T (run under mpirun -np X*Y*Z*T, one GPU per rank; default: all along t)");
   propagator->add_flag("--force", pr.force, "replace an existing PREFIX.prop.lime");
   propagator->add_flag("-q,--quiet", pr.quiet, "no log on stdout (files are still written)");
 
@@ -118,6 +120,7 @@ int main(int argc, char** argv) {
   spectrum->add_flag("--print-config", sp.print_config, "print the full input with every key, its value and help");
   spectrum->add_flag("--json", sp.json, "print one JSON object (correlators, effective masses) on stdout");
   spectrum->add_option("--device", sp.device, "auto | cpu | gpu")->capture_default_str();
+  spectrum->add_option("--grid", sp.grid, "processes per direction X,Y,Z,T (run under mpirun -np X*Y*Z*T, one GPU per rank; default: all along t)");
   spectrum->add_flag("-q,--quiet", sp.quiet, "no log on stdout (files are still written)");
 
   BenchCommandOptions bn;

@@ -5,7 +5,9 @@
 #include <nlohmann/json.hpp>
 
 #include "app/device_choice.hpp"
+#include "app/input_values.hpp"
 #include "app/observables_json.hpp"
+#include "comm/communicator.hpp"
 #include "core/error.hpp"
 #include "measure/configuration.hpp"
 
@@ -53,15 +55,19 @@ int run_measure(const MeasureCommandOptions& opt) {
   policy.location = choose_location(opt.device);
   int failures = 0;
   for (const std::string& file : opt.files) {
+    // Every rank reads the file and keeps its part of the lattice; the observables are global sums.
+    policy.decompose = [&](const Dims& global) { return decompose_over_run(global, opt.grid, file); };
     try {
       const LoadedConfiguration c = load_configuration(file, policy);
+      if (comm::rank() != 0) continue;  // every rank has the same values; one prints
       if (opt.json)
         std::cout << to_json(file, c).dump() << std::endl;
       else
         print_human(file, c);
     } catch (const Error& e) {
-      std::cerr << "lqcd measure: error: " << e.what() << std::endl;
       ++failures;
+      // Every rank read the same file and failed the same way; one reports it.
+      if (comm::rank() == 0) std::cerr << "lqcd measure: error: " << e.what() << std::endl;
     }
   }
   return failures == 0 ? 0 : 1;

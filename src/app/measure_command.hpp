@@ -11,6 +11,7 @@ struct MeasureCommandOptions {
   bool json = false;
   bool no_verify = false;
   std::string device = "auto";
+  std::string grid;  // processes per direction (mpirun); empty: all along t
 };
 
 int run_measure(const MeasureCommandOptions& options);

@@ -6,6 +6,7 @@
 #include "app/device_choice.hpp"
 #include "app/quark_input.hpp"
 #include "app/version.hpp"
+#include "comm/communicator.hpp"
 #include "core/error.hpp"
 #include "core/timer.hpp"
 #include "io/propagator_lime.hpp"
@@ -31,18 +32,23 @@ int run_propagator(const PropagatorCommandOptions& opt) {
   RunLog log(in.prefix + ".log", false, opt.quiet);
   JsonLines jsonl(in.prefix + ".jsonl", false);
   const Stopwatch clock;
-  const QuarkProblem problem(in, loc);
+  const QuarkProblem problem(in, loc, opt.grid);
   log.line("# {}", version_string());
   log.line("# lqcd propagator: 12 solves (source spin x colour) of a {} source", config.string("source.type"));
   log.line("# gauge: {}; plaquette {:.12f}", problem.gauge_description(), problem.observables().plaquette);
   log.line("# quark: {}", describe_fermion(in.fermion));
   log.line("# backend: {}", loc == Location::Device ? "CUDA, " + device_description() : "CPU (OpenMP)");
+  if (problem.links().geometry().distributed())
+    log.line("# lattice split over {} MPI ranks, process grid {} (x,y,z,t)", problem.links().geometry().processes(),
+             dims_string(problem.links().geometry().grid));
   log_input(log, config);
   const PointPropagator S = problem.propagator(in, problem.operators(), log, jsonl, "q");
 
+  // On several ranks the whole propagator is gathered to rank 0, which writes the file (a parallel
+  // LIME writer would avoid holding it on one rank; fine while it fits one node's memory).
   io::PropagatorFile prop;
-  prop.dims = S.dims;
-  prop.columns = S.column;
+  prop.dims = S.dims();
+  prop.columns = gather_propagator_on_root(S);
   prop.file_xml = fmt::format(
       "<?xml version=\"1.0\"?><lqcd_propagator><program>{}</program><gauge>{}</gauge><quark>{}</quark>"
       "<source type=\"{}\">{} {} {} {}</source><solver>{}</solver><tolerance>{:.3g}</tolerance>"
@@ -51,7 +57,7 @@ int run_propagator(const PropagatorCommandOptions& opt) {
       version_string(), in.config, describe_fermion(in.fermion), config.string("source.type"), in.source.position[0],
       in.source.position[1], in.source.position[2], in.source.position[3], solver_type_name(in.solver.type),
       in.solver.tolerance);
-  io::write_propagator_lime(file, prop);
+  if (comm::rank() == 0) io::write_propagator_lime(file, prop);
   log.line("# wrote {} (SciDAC/QIO LIME, 12 columns, 64-bit, big-endian, checksummed)", file);
   jsonl.write({{"record", "propagator"}, {"file", file}, {"seconds", clock.seconds()}});
   log.line("# done in {}", format_duration(clock.seconds()));

@@ -12,6 +12,7 @@ namespace lqcd::app {
 struct PropagatorCommandOptions {
   std::string input;
   std::string device = "auto";
+  std::string grid;  // processes per direction (mpirun); empty: all along t
   bool print_config = false;
   bool quiet = false;
   bool force = false;  // replace an existing PREFIX.prop.lime

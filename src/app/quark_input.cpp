@@ -5,7 +5,6 @@
 #include <cmath>
 #include <sstream>
 
-#include "comm/process_grid.hpp"
 #include "core/error.hpp"
 #include "gauge/updates.hpp"
 #include "measure/configuration.hpp"
@@ -203,9 +202,9 @@ void log_input(RunLog& log, const Config& c) {
   for (std::string l; std::getline(lines, l);) log.line("#   {}", l);
 }
 
-QuarkProblem::QuarkProblem(const QuarkInput& in, Location loc) : fermion_(in.fermion) {
+QuarkProblem::QuarkProblem(const QuarkInput& in, Location loc, const std::string& grid) : fermion_(in.fermion) {
   if (in.config == "unit") {
-    const Geometry geom = ProcessGrid::single().decompose(in.dims, "lattice.dims");
+    const Geometry geom = decompose_over_run(in.dims, grid, "lattice.dims");
     U_ = std::make_unique<GaugeField<double>>(geom, loc);
     set_unit_gauge(*U_);
     description_ = fmt::format("unit gauge field (free quarks), {}", dims_string(in.dims));
@@ -213,6 +212,7 @@ QuarkProblem::QuarkProblem(const QuarkInput& in, Location loc) : fermion_(in.fer
     LoadPolicy policy;
     policy.location = loc;
     if (in.dims_set) policy.expected_dims = in.dims;
+    policy.decompose = [&](const Dims& global) { return decompose_over_run(global, grid, in.config); };
     LoadedConfiguration loaded = load_configuration(in.config, policy);
     U_ = std::make_unique<GaugeField<double>>(std::move(loaded.field));
     description_ = fmt::format("{} ({}, {}, {}-bit)", in.config, loaded.info.format, dims_string(loaded.info.dims),

@@ -40,7 +40,9 @@ QuarkInput read_quark_input(const Config& c);
 // The operators refer to the gauge field, so a QuarkProblem is neither copied nor moved.
 class QuarkProblem {
  public:
-  QuarkProblem(const QuarkInput& in, Location loc);
+  // grid: processes per direction as given by --grid ("X,Y,Z,T"; empty: ProcessGrid::default_grid over the
+  // run's processes); every rank then holds its part of the lattice and the propagators' boxes.
+  QuarkProblem(const QuarkInput& in, Location loc, const std::string& grid = "");
   QuarkProblem(const QuarkProblem&) = delete;
   QuarkProblem& operator=(const QuarkProblem&) = delete;
 

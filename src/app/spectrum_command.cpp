@@ -7,6 +7,7 @@
 #include "app/observables_json.hpp"
 #include "app/quark_input.hpp"
 #include "app/version.hpp"
+#include "comm/communicator.hpp"
 #include "core/error.hpp"
 #include "core/timer.hpp"
 #include "io/hdf5_correlators.hpp"
@@ -84,7 +85,7 @@ int run_spectrum(const SpectrumCommandOptions& opt) {
   RunLog log(in.prefix + ".log", false, opt.quiet || opt.json);
   JsonLines jsonl(in.prefix + ".jsonl", false);
   const Stopwatch clock;
-  const QuarkProblem problem(in, loc);
+  const QuarkProblem problem(in, loc, opt.grid);
   const Dims dims = problem.links().geometry().global;
   const int T = dims[3];
   log.line("# {}", version_string());
@@ -92,6 +93,9 @@ int run_spectrum(const SpectrumCommandOptions& opt) {
   log.line("# gauge: {}; plaquette {:.12f}", problem.gauge_description(), problem.observables().plaquette);
   log.line("# quark: {}", describe_fermion(in.fermion));
   log.line("# backend: {}", loc == Location::Device ? "CUDA, " + device_description() : "CPU (OpenMP)");
+  if (problem.links().geometry().distributed())
+    log.line("# lattice split over {} MPI ranks, process grid {} (x,y,z,t)", problem.links().geometry().processes(),
+             dims_string(problem.links().geometry().grid));
   log.line("# conventions: C_G(t, p) = sum_x e^{{-i p.(x-x0)}} <(qbar G q)(x) (qbar G q)^dag(x0)>, t relative to the "
            "source time slice; DeGrand-Rossi gamma basis; G named by its literal product (g5 = gx gy gz gt)");
   log_input(log, config);
@@ -155,7 +159,7 @@ int run_spectrum(const SpectrumCommandOptions& opt) {
                             {"solver_tolerance", in.solver.tolerance},
                             {"plaquette", problem.observables().plaquette}};
   const std::string h5 = in.prefix + ".h5";
-  io::write_correlators_hdf5(h5, file);
+  if (comm::rank() == 0) io::write_correlators_hdf5(h5, file);  // the correlators are global sums on every rank
 
   const std::vector<double> m_pion = cosh_effective_mass(pion), m_rho = cosh_effective_mass(rho),
                             m_a0 = cosh_effective_mass(a0);
@@ -196,7 +200,7 @@ int run_spectrum(const SpectrumCommandOptions& opt) {
   summary["effective_masses"] = {{"pion", json_array(m_pion)}, {"rho", json_array(m_rho)}, {"a0", json_array(m_a0)}};
   summary["pcac_mass_average"] = std::isfinite(pcac_avg) ? nlohmann::json(pcac_avg) : nlohmann::json(nullptr);
   jsonl.write(summary);
-  if (opt.json) std::cout << summary.dump() << std::endl;
+  if (opt.json && comm::rank() == 0) std::cout << summary.dump() << std::endl;
   log.line("# done in {}", format_duration(clock.seconds()));
   return 0;
 }

@@ -13,6 +13,7 @@ namespace lqcd::app {
 struct SpectrumCommandOptions {
   std::string input;
   std::string device = "auto";
+  std::string grid;  // processes per direction (mpirun); empty: all along t
   bool print_config = false;
   bool json = false;   // one JSON object on stdout (the log then goes to PREFIX.log only)
   bool quiet = false;

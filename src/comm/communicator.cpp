@@ -238,6 +238,17 @@ void all_gather(const void* send, void* receive, std::size_t bytes) {
   std::copy_n(static_cast<const char*>(send), bytes, static_cast<char*>(receive));
 }
 
+void gather_to_root(const void* send, void* receive, std::size_t bytes) {
+#if LQCD_HAVE_MPI
+  if (active() && size() > 1) {
+    if (bytes > std::size_t(std::numeric_limits<int>::max())) fail("internal: gather_to_root of {} bytes", bytes);
+    check(MPI_Gather(send, int(bytes), MPI_BYTE, receive, int(bytes), MPI_BYTE, 0, MPI_COMM_WORLD), "Gather");
+    return;
+  }
+#endif
+  std::copy_n(static_cast<const char*>(send), bytes, static_cast<char*>(receive));
+}
+
 void abort_all(int code) {
 #if LQCD_HAVE_MPI
   if (active() && size() > 1) MPI_Abort(MPI_COMM_WORLD, code);

@@ -70,6 +70,9 @@ bool cuda_aware();
 // Every process contributes `bytes` at `send`; `receive` gets all contributions in rank order
 // (size() * bytes).
 void all_gather(const void* send, void* receive, std::size_t bytes);
+// The same, but only rank 0 receives (`receive` is ignored on the other ranks): for data that only the
+// writing rank needs, without every rank holding all of it.
+void gather_to_root(const void* send, void* receive, std::size_t bytes);
 
 // Stops every process of the run (after an error on one rank, the others would wait forever).
 [[noreturn]] void abort_all(int code);

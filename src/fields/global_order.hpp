@@ -25,13 +25,12 @@ std::vector<T> local_part(const std::vector<T>& global, const Geometry& g, int p
   return local;
 }
 
-// The global lattice assembled from every process's part (collective: every rank gets all of it).
+namespace detail {
+
+// The global lattice from the parts of every rank, `all` holding them in rank order.
 template <typename T>
-std::vector<T> gather_global(const std::vector<T>& local, const Geometry& g, int per_site) {
-  if (!g.distributed()) return local;
-  const std::size_t n = local.size();
-  std::vector<T> all(n * std::size_t(g.processes()));
-  comm::all_gather(local.data(), all.data(), n * sizeof(T));
+std::vector<T> assemble_global(const std::vector<T>& all, const Geometry& g, int per_site) {
+  const std::size_t n = std::size_t(g.volume()) * std::size_t(per_site);
   std::vector<T> global(std::size_t(g.global_volume()) * std::size_t(per_site));
   for (int r = 0; r < g.processes(); ++r) {
     Geometry other = g;
@@ -51,6 +50,28 @@ std::vector<T> gather_global(const std::vector<T>& local, const Geometry& g, int
     }
   }
   return global;
+}
+
+}  // namespace detail
+
+// The global lattice assembled from every process's part (collective: every rank gets all of it).
+template <typename T>
+std::vector<T> gather_global(const std::vector<T>& local, const Geometry& g, int per_site) {
+  if (!g.distributed()) return local;
+  std::vector<T> all(local.size() * std::size_t(g.processes()));
+  comm::all_gather(local.data(), all.data(), local.size() * sizeof(T));
+  return detail::assemble_global(all, g, per_site);
+}
+
+// The same assembled on rank 0 only (collective; the other ranks get an empty vector): for output that
+// rank 0 alone writes, so that the other ranks never hold the whole lattice.
+template <typename T>
+std::vector<T> gather_global_on_root(const std::vector<T>& local, const Geometry& g, int per_site) {
+  if (!g.distributed()) return local;
+  const bool root = comm::rank() == 0;
+  std::vector<T> all(root ? local.size() * std::size_t(g.processes()) : 0);
+  comm::gather_to_root(local.data(), all.data(), local.size() * sizeof(T));
+  return root ? detail::assemble_global(all, g, per_site) : std::vector<T>{};
 }
 
 }  // namespace lqcd

@@ -106,5 +106,9 @@ class SpinorField {
 using LexicographicSpinor = std::vector<ColorSpinor<double>>;
 SpinorField<double> to_spinor_field(const LexicographicSpinor& lex, const Geometry& geom, Location loc);
 LexicographicSpinor to_lexicographic(const SpinorField<double>& psi);
+// The same for this process's box only (its sites in the box's lexicographic order, no communication):
+// what each rank holds of a distributed result such as a propagator.
+SpinorField<double> local_to_spinor_field(const LexicographicSpinor& local, const Geometry& geom, Location loc);
+LexicographicSpinor to_local_lexicographic(const SpinorField<double>& psi);
 
 }  // namespace lqcd

@@ -22,7 +22,8 @@ LoadedConfiguration load_configuration(const std::filesystem::path& file, const 
     fail("{}: checksum mismatch ({}); the file is corrupted (use --no-verify to read it anyway)", name,
          gf.info.checksum_detail);
 
-  const Geometry geom = Geometry::single_process(gf.info.dims, name);
+  // Every rank has read the whole file; to_gauge_field keeps this rank's part.
+  const Geometry geom = policy.decompose ? policy.decompose(gf.info.dims) : Geometry::single_process(gf.info.dims, name);
   LoadedConfiguration c{gf.info, to_gauge_field(gf.field, geom, policy.location, name), {}, 0};
   c.observables = gauge_observables(c.field);
 

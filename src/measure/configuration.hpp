@@ -4,6 +4,7 @@
 // computed from the links, the links checked to be finite SU(3) matrices.
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 
 #include "fields/gauge_field.hpp"
@@ -23,6 +24,10 @@ struct LoadPolicy {
   bool verify = true;  // false: report mismatches in info instead of failing (lqcd measure --no-verify)
   Location location = Location::Host;
   std::optional<Dims> expected_dims;  // fail unless the file has these dims
+  // This rank's part of the file's lattice (its dims as argument), e.g. over the run's process grid;
+  // empty: the whole lattice on one process. The checks and observables then run on the decomposed
+  // field (global sums), and `field` holds this rank's box with its halos.
+  std::function<Geometry(const Dims& global)> decompose;
 };
 
 // Throws lqcd::Error (one line naming the file) on a checksum mismatch, a header plaquette or link

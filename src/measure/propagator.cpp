@@ -39,7 +39,7 @@ PointPropagator compute_propagator(const DiracOperators& ops, bool even_odd, con
   const Geometry& geom = M.geometry();
   check_source_position(source, geom.global);
   PointPropagator S;
-  S.dims = geom.global;
+  S.geometry = geom;
   S.source = source.position;
   for (int spin = 0; spin < 4; ++spin)
     for (int colour = 0; colour < 3; ++colour) {
@@ -71,7 +71,7 @@ PointPropagator compute_propagator(const DiracOperators& ops, bool even_odd, con
                                       "tolerance {:.3g}; the solution is not trusted",
                                       spin, colour, log.full_residual, options.solver.tolerance));
       smear(psi, options, options.sink_smearing);
-      S.column[std::size_t(spin * 3 + colour)] = to_lexicographic(psi);
+      S.column[std::size_t(spin * 3 + colour)] = to_local_lexicographic(psi);  // this rank's box
       if (on_solve) on_solve(log);
     }
   return S;

@@ -4,6 +4,8 @@
 // at the source and at the sink. Every solution is checked against the full (unpreconditioned)
 // operator: the relative residual ||eta - M psi|| / ||eta|| must reach the solver tolerance, so an
 // even-odd solve can never hand back a solution that only solves the preconditioned system.
+// On a decomposed lattice (the operators' geometry) this is collective, and the result holds this
+// rank's box of the propagator.
 
 #include <functional>
 

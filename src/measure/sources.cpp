@@ -24,6 +24,8 @@ void check_source_position(const SourceSpec& spec, const Dims& dims, const std::
 
 SpinorField<double> make_source(const SourceSpec& spec, const Geometry& geom, Location loc, int spin, int colour) {
   check_source_position(spec, geom.global);
+  // This process's box only: on a decomposed lattice the rank that owns the point (or the part of the
+  // wall's time slice in its box) sets it; positions and noise keys are global coordinates.
   LexicographicSpinor v(std::size_t(geom.volume()));
   const SiteIndexer idx = SiteIndexer::from(geom);
   for (std::int64_t i = 0; i < geom.volume(); ++i) {
@@ -39,15 +41,19 @@ SpinorField<double> make_source(const SourceSpec& spec, const Geometry& geom, Lo
     if (!on_source) continue;
     Complex<double> value(1.0);
     if (spec.type != SourceType::Point) {
-      int xs[4] = {x[0], x[1], x[2], 0};  // the noise depends on the spatial site only
-      SiteRandom rng(spec.seed, idx.global_lex(xs), RngPurpose::Source, std::uint32_t(colour), 0);
+      // The noise depends on the global spatial site only (key: its lexicographic index at t = 0), so
+      // every process grid draws the same wall whichever rank holds the time slice.
+      const std::uint64_t gx = std::uint64_t(x[0] + geom.offset[0]), gy = std::uint64_t(x[1] + geom.offset[1]),
+                          gz = std::uint64_t(x[2] + geom.offset[2]);
+      const std::uint64_t spatial = gx + std::uint64_t(geom.global[0]) * (gy + std::uint64_t(geom.global[1]) * gz);
+      SiteRandom rng(spec.seed, spatial, RngPurpose::Source, std::uint32_t(colour), 0);
       const std::uint32_t r = rng.next_u32();
       if (spec.type == SourceType::Z2Wall) value = Complex<double>((r & 1) ? -1.0 : 1.0);
       else value = i_power(int(r & 3), Complex<double>(1.0));
     }
     v[std::size_t(i)].s[spin].c[colour] = value;
   }
-  return to_spinor_field(v, geom, loc);
+  return local_to_spinor_field(v, geom, loc);
 }
 
 }  // namespace lqcd

@@ -13,7 +13,7 @@ namespace {
 
 PointPropagator random_propagator(const Dims& dims, bool only_time_dependent) {
   PointPropagator S;
-  S.dims = dims;
+  S.geometry = Geometry::single_process(dims);
   S.source = {1, 0, 1, 2};
   const std::int64_t v = std::int64_t(dims[0]) * dims[1] * dims[2] * dims[3];
   const std::int64_t spatial = v / dims[3];
@@ -57,7 +57,7 @@ TEST(MesonCorrelator, MomentumProjectionOfASpatiallyConstantPropagator) {
 TEST(MesonCorrelator, LocalPropagatorGivesTheTraceOfGammaProducts) {
   // S(x) = 1 at the source and 0 elsewhere: C_G(0) = -tr[G Gbar] (x 3 colours) with Gbar = gt G^dag gt.
   PointPropagator S;
-  S.dims = {2, 2, 2, 4};
+  S.geometry = Geometry::single_process({2, 2, 2, 4});
   S.source = {0, 0, 0, 0};
   for (int col = 0; col < 12; ++col) {
     S.column[std::size_t(col)].assign(32, ColorSpinor<double>{});

@@ -15,6 +15,7 @@
 #include "hmc/gauge_monomial.hpp"
 #include "hmc/momentum_field.hpp"
 #include "hmc/two_flavour_monomial.hpp"
+#include "mpi_grids.hpp"
 #include "solvers/solver.hpp"
 
 namespace lqcd {
@@ -22,14 +23,7 @@ namespace {
 
 const Dims kGlobal{8, 4, 4, 8};
 
-// The process grids of this run's size (each splits at least one direction).
-std::vector<Dims> grids() {
-  switch (comm::size()) {
-    case 2: return {{1, 1, 1, 2}, {2, 1, 1, 1}, {1, 2, 1, 1}};
-    case 4: return {{1, 1, 2, 2}, {2, 1, 1, 2}, {1, 1, 1, 4}, {4, 1, 1, 1}};
-    default: return {};
-  }
-}
+std::vector<Dims> grids() { return test::mpi_grids(); }
 
 double max_link_diff(const LexicographicGauge& a, const LexicographicGauge& b) {
   double d = 0;

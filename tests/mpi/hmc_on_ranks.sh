@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# lqcd hmc on 1 process and on 2 and 4 MPI ranks (several grid shapes) follows the same Markov chain:
+# three trajectories of Wilson gauge + two-flavour clover quarks on 4^4 from a cold start, with the
+# Metropolis step on (step size and seed chosen so that the chain accepts, rejects, then accepts from the
+# accepted configuration), give
+# the same accept/reject decisions and the same dH, acceptance probabilities and plaquettes in their
+# JSON lines up to rounding. Random numbers (momenta, pseudofermions, the accept draw) are keyed by
+# global site, so only the grouping of global sums differs: plaquettes to 1e-10 relative; dH to 1e-9
+# absolute, since dH = H(end) - H(start) is the difference of two sums of ~10^3 terms whose rounding
+# does not shrink with dH (1e-9 is ~1e-13 of H). Usage: hmc_on_ranks.sh LQCD MPIEXEC
+set -euo pipefail
+lqcd=$1
+mpiexec=$2
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+cd "$dir"
+cat >in.toml <<EOT
+[lattice]
+dims = [4, 4, 4, 4]
+[gauge]
+beta = 5.6
+[integrator]
+type = "omelyan2"
+tau = 1.0
+steps = [3, 1]
+[hmc]
+seed = 3
+start = "cold"
+thermalization = 0
+trajectories = 3
+[output]
+prefix = "PREFIX"
+[[monomial]]
+type = "gauge"
+level = 1
+[[monomial]]
+type = "clover"
+kappa = 0.12
+csw = 1.5
+level = 0
+EOT
+# One line per trajectory: accepted dH acceptance_probability plaquette.
+summary() {
+  grep -o '"\(accepted\|dH\|acceptance_probability\|plaquette\)":[^,}]*' "$1" | tr ':' ' ' |
+    awk '{ v[$1] = $2 } $1 == "\"plaquette\"" { print v["\"accepted\""], v["\"dH\""], v["\"acceptance_probability\""], v["\"plaquette\""] }'
+}
+runs="1:1,1,1,1 2:1,1,1,2 2:2,1,1,1 4:2,1,1,2 4:1,2,1,2"
+for run in $runs; do
+  np=${run%%:*} grid=${run#*:}
+  name="np${np}_${grid//,/}"
+  sed "s|PREFIX|$name/run|" in.toml >"$name.toml"
+  if [ "$np" = 1 ]; then "$lqcd" hmc "$name.toml" --device cpu --quiet
+  else "$mpiexec" -np "$np" --oversubscribe "$lqcd" hmc "$name.toml" --device cpu --quiet --grid "$grid"; fi
+  summary "$name/run.jsonl" >"$name.summary"
+  [ "$(wc -l <"$name.summary")" = 3 ] || { echo "FAIL: $name: expected 3 trajectories"; cat "$name/run.jsonl"; exit 1; }
+done
+ref=np1_1111
+[ "$(cut -d' ' -f1 $ref.summary | tr '\n' ' ')" = "true false true " ] ||
+  { echo "FAIL: the reference run should both accept and reject (choose the step size again)"; cat $ref.summary; exit 1; }
+for run in $runs; do
+  np=${run%%:*} grid=${run#*:}
+  name="np${np}_${grid//,/}"
+  paste -d' ' $ref.summary "$name.summary" | awk -v name="$name" '
+    function abs(x) { return x < 0 ? -x : x }
+    $1 != $5 { print "accept/reject differs in trajectory " NR; bad = 1 }
+    abs($2 - $6) > 1e-9 { print "dH differs in trajectory " NR ": " $2 " vs " $6; bad = 1 }
+    abs($3 - $7) > 1e-9 { print "acceptance probability differs in trajectory " NR; bad = 1 }
+    abs($4 - $8) > 1e-10 * abs($4) { print "plaquette differs in trajectory " NR ": " $4 " vs " $8; bad = 1 }
+    { if (abs($2 - $6) > ddh) ddh = abs($2 - $6); if (abs($4 - $8) / abs($4) > dp) dp = abs($4 - $8) / abs($4) }
+    END { printf "%s: max |dH difference| %.2g, max plaquette relative difference %.2g\n", name, ddh, dp; exit bad }' || { echo "FAIL: $name differs from one process"; paste $ref.summary "$name.summary"; exit 1; }
+done
+echo "PASS: lqcd hmc on 1, 2 and 4 ranks ($runs): same decisions, dH and plaquettes"
+cat $ref.summary

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# The measurement commands on a decomposed lattice give the single-process results: lqcd measure --json
+# (observables of a stored configuration) and lqcd spectrum --json (pion, rho, a0, PCAC mass of a clover
+# quark with a Gaussian-smeared point source on that configuration) on 2 and 4 MPI ranks, several grid
+# shapes, agree with one process to 1e-12 relative (global sums add the ranks' partial sums in another
+# grouping, so not bit for bit); the output files are written once, by rank 0 (one HDF5 file, one
+# propagator file of the same size, logs). Usage: measure_on_ranks.sh LQCD MPIEXEC TESTDATA
+set -euo pipefail
+lqcd=$1
+mpiexec=$2
+config=$3/milc_l4448.scidac
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+cd "$dir"
+
+# Splits JSON into one token per line (keys, numbers, strings, null) for a numerical comparison.
+tokens() { tr -s '{}[],:' '\n\n\n\n\n\n' <"$1" | sed '/^$/d'; }
+# same A B TOL: every token equal, numbers to TOL relative to the larger of the two.
+same() {
+  paste -d' ' <(tokens "$1") <(tokens "$2") | awk -v tol="$3" '
+    NF != 2 { bad = 1; print "token count differs"; exit }
+    {
+      num = "^-?[0-9.]+([eE][-+]?[0-9]+)?$"
+      if ($1 ~ num && $2 ~ num) {
+        d = $1 - $2; if (d < 0) d = -d
+        s = $1 < 0 ? -$1 : $1; t = $2 < 0 ? -$2 : $2; if (t > s) s = t
+        if (d > tol * s) { bad = 1; print "differs: " $1 " vs " $2 }
+      } else if ($1 != $2) { bad = 1; print "differs: " $1 " vs " $2 }
+    }
+    END { exit bad }'
+}
+on() {  # NP GRID COMMAND...: one process without mpiexec, else NP ranks with --grid GRID
+  local np=$1 grid=$2
+  shift 2
+  if [ "$np" = 1 ]; then "$lqcd" "$@"
+  else "$mpiexec" -np "$np" --oversubscribe "$lqcd" "$@" --grid "$grid"; fi
+}
+
+cat >in.toml <<EOT
+[gauge]
+config = "$config"
+[fermion]
+action = "clover"
+kappa = 0.115
+csw = 1.2
+[solver]
+type = "bicgstab"
+tolerance = 1e-11
+[source]
+type = "point"
+position = [1, 2, 3, 5]
+smearing = "gaussian"
+smearing_iterations = 2
+ape_iterations = 1
+[spectrum]
+momenta = [[0, 0, 0], [1, 0, 0]]
+[output]
+prefix = "PREFIX"
+EOT
+
+runs="1:1,1,1,1 2:1,1,1,2 2:2,1,1,1 4:2,1,1,2 4:1,2,2,1"
+for run in $runs; do
+  np=${run%%:*} grid=${run#*:}
+  name="np${np}_${grid//,/}"
+  on "$np" "$grid" measure --json --device cpu "$config" >"$name.measure.json"
+  sed "s|PREFIX|$name/s|" in.toml >"$name.toml"
+  on "$np" "$grid" spectrum "$name.toml" --json --device cpu >"$name.spectrum.json"
+  # The propagator: only [spectrum] is not one of its keys.
+  sed '/^\[spectrum\]/,+1d' "$name.toml" >"$name.prop.toml"
+  on "$np" "$grid" propagator "$name.prop.toml" --quiet --device cpu
+  [ "$(wc -l <"$name.measure.json")" = 1 ] && [ "$(wc -l <"$name.spectrum.json")" = 1 ] ||
+    { echo "FAIL: $name: expected one JSON line per command (rank 0 prints)"; exit 1; }
+  [ -s "$name/s.h5" ] && [ -s "$name/s.prop.lime" ] || { echo "FAIL: $name: no HDF5 or propagator file"; exit 1; }
+done
+ref=np1_1111
+grep -q '"plaquette":0.56905572' $ref.measure.json || { echo "FAIL: unexpected plaquette"; cat $ref.measure.json; exit 1; }
+grep -q '"pion":\[[0-9]' $ref.spectrum.json || { echo "FAIL: no pion correlator"; cat $ref.spectrum.json; exit 1; }
+for run in $runs; do
+  np=${run%%:*} grid=${run#*:}
+  name="np${np}_${grid//,/}"
+  [ "$name" = $ref ] && continue
+  same $ref.measure.json "$name.measure.json" 1e-12 || { echo "FAIL: $name: lqcd measure differs"; exit 1; }
+  # Compare the physics, not the timing or the output names.
+  for f in $ref $name; do
+    sed 's/"seconds":[^,}]*//; s/"hdf5":"[^"]*"//' "$f.spectrum.json" >"$f.spectrum.cmp"
+  done
+  same $ref.spectrum.cmp "$name.spectrum.cmp" 1e-12 || { echo "FAIL: $name: lqcd spectrum differs"; exit 1; }
+  cmp -s <(wc -c <$ref/s.prop.lime) <(wc -c <"$name/s.prop.lime") || { echo "FAIL: $name: propagator file size"; exit 1; }
+done
+echo "PASS: lqcd measure, spectrum and propagator on 1, 2 and 4 ranks ($runs) agree"
