@@ -233,7 +233,8 @@ GaugeFile read_nersc(std::span<const std::uint8_t> file, const std::filesystem::
 
 GaugeFilePart read_nersc_part(const std::filesystem::path& path, const Geometry& geom) {
   std::uint64_t file_size = 0;
-  Layout l = layout_of(read_header(path, file_size), file_size, path);
+  const Header h = read_header(path, file_size);  // sets file_size: a separate statement
+  Layout l = layout_of(h, file_size, path);
   check_part_dims(l.info.dims, geom, path);
   const std::size_t bytes = site_bytes(l.real, l.rows);
   Bytes local(std::size_t(geom.volume()) * bytes);
