@@ -174,13 +174,12 @@ int run_heatbath(const HeatbathCommandOptions& opt) {
         if (n > in.thermalization) plaquettes.push_back(o.plaquette);
       }
       if (save_config || checkpoint) {
-        const LexicographicGauge lex = to_lexicographic(U);
         if (save_config) {
           const std::string file = fmt::format("{}.{:06d}.{}", in.prefix, n, in.format);
-          save_configuration(file, in.format, lex, write_options(in, o, n, in.precision));
+          save_configuration(file, in.format, U, write_options(in, o, n, in.precision));
           log.line("# saved {}", file);
         }
-        if (checkpoint) save_configuration(checkpoint_path(in), "ildg", lex, write_options(in, o, n, 64));
+        if (checkpoint) save_configuration(checkpoint_path(in), "ildg", U, write_options(in, o, n, 64));
       }
     }
     const double elapsed = clock.seconds(), rate = (n - done) / elapsed;

@@ -246,10 +246,7 @@ int run_hmc(const HmcCommandOptions& opt) {
   } else if (in.start == "cold") {
     set_unit_gauge(U);
   } else {
-    LoadPolicy policy;
-    policy.location = loc;
-    policy.expected_dims = in.dims;
-    assign_links(U, load_configuration(in.start, policy).field);
+    U.copy_from(load_configuration(in.start, load_policy_for(U)).field);
   }
   Hmc hmc(std::move(monomials), in.integrator, in.seed);
 
@@ -321,13 +318,12 @@ int run_hmc(const HmcCommandOptions& opt) {
     const bool save_config = in.save_every > 0 && n >= in.thermalization && (traj - in.thermalization) % in.save_every == 0;
     const bool write_checkpoint = in.checkpoint_every > 0 && (traj % in.checkpoint_every == 0 || traj == total);
     if (save_config || write_checkpoint) {
-      const LexicographicGauge lex = to_lexicographic(U);
       if (save_config) {
         const std::string file = fmt::format("{}.{:06d}.{}", in.prefix, traj, in.format);
-        save_configuration(file, in.format, lex, write_options(in, o, traj, in.precision));
+        save_configuration(file, in.format, U, write_options(in, o, traj, in.precision));
         log.line("# saved {}", file);
       }
-      if (write_checkpoint) save_configuration(checkpoint, "ildg", lex, write_options(in, o, traj, 64));
+      if (write_checkpoint) save_configuration(checkpoint, "ildg", U, write_options(in, o, traj, 64));
     }
     const double rate = double(traj - done) / clock.seconds();
     progress.update(fmt::format("[hmc] trajectory {}/{} | {:.3f} s/trajectory | ETA {}", traj, total, 1 / rate,

@@ -7,21 +7,28 @@
 #include "comm/communicator.hpp"
 #include "core/error.hpp"
 #include "io/atomic_file.hpp"
-#include "measure/configuration.hpp"
 
 namespace lqcd::app {
 
-void save_configuration(const std::filesystem::path& file, const std::string& format, const LexicographicGauge& lex,
+void save_configuration(const std::filesystem::path& file, const std::string& format, const GaugeField<double>& U,
                         const io::WriteOptions& w) {
-  if (comm::rank() != 0) return;  // every rank holds the whole lattice (to_lexicographic); one writes
-  if (format == "nersc") io::write_nersc(file, lex, w);
-  else if (format == "openqcd") io::write_openqcd(file, lex, w);
-  else io::write_ildg(file, lex, w);
+  if (format == "nersc") {
+    io::write_nersc_part(file, to_box(U), U.geometry(), w);
+  } else if (format == "openqcd") {
+    // openQCD stores sites in its own (t-major, odd-site) order: it keeps the gather path.
+    const LexicographicGauge lex = to_lexicographic(U);  // collective
+    if (comm::rank() == 0) io::write_openqcd(file, lex, w);
+  } else {
+    io::write_ildg_part(file, to_box(U), U.geometry(), w);
+  }
 }
 
-void assign_links(GaugeField<double>& U, const GaugeField<double>& whole) {
-  if (U.geometry() == whole.geometry()) U.copy_from(whole);
-  else U.copy_from(to_gauge_field(to_lexicographic(whole), U.geometry(), U.location()));
+LoadPolicy load_policy_for(const GaugeField<double>& U) {
+  LoadPolicy policy;
+  policy.location = U.location();
+  policy.expected_dims = U.geometry().global;
+  policy.geometry = U.geometry();
+  return policy;
 }
 
 std::map<std::string, std::string> read_checkpoint(const std::filesystem::path& file, GaugeField<double>& U,
@@ -30,10 +37,7 @@ std::map<std::string, std::string> read_checkpoint(const std::filesystem::path& 
   if (!std::filesystem::exists(file))
     fail("{}: no checkpoint to resume from (set output.checkpoint_every and run without --resume first)",
          file.string());
-  LoadPolicy policy;
-  policy.location = U.location();
-  policy.expected_dims = U.geometry().global;
-  LoadedConfiguration c = load_configuration(file, policy);
+  LoadedConfiguration c = load_configuration(file, load_policy_for(U));
   for (const auto& [key, value] : expected) {
     const auto it = c.info.metadata.find(key);
     if (it == c.info.metadata.end()) fail("{}: not an lqcd {} checkpoint (no {} record)", file.string(), command, key);
@@ -42,7 +46,7 @@ std::map<std::string, std::string> read_checkpoint(const std::filesystem::path& 
            "Markov chain",
            file.string(), key, it->second, value);
   }
-  assign_links(U, c.field);
+  U.copy_from(c.field);
   return c.info.metadata;
 }
 

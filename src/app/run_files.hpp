@@ -11,18 +11,21 @@
 
 #include "fields/gauge_field.hpp"
 #include "io/gauge_file.hpp"
+#include "measure/configuration.hpp"
 
 namespace lqcd::app {
 
-// Writes lex as `format` ("ildg", "nersc" or "openqcd"), atomically (rank 0 of a multi-process run).
-void save_configuration(const std::filesystem::path& file, const std::string& format, const LexicographicGauge& lex,
+// Writes U as `format` ("ildg", "nersc" or "openqcd"), atomically. Collective: every rank of a
+// decomposed run calls it. ILDG and NERSC are written in parallel (each rank its part with MPI-IO, no
+// rank holds the whole lattice); openQCD keeps the gather path (the whole lattice is assembled on every
+// rank and rank 0 writes it).
+void save_configuration(const std::filesystem::path& file, const std::string& format, const GaugeField<double>& U,
                         const io::WriteOptions& w);
 
-// U = the links of `whole` (a configuration as loaded, on the one-process geometry): copied, or this
-// rank's part of it with its halos where U is a decomposed field.
-void assign_links(GaugeField<double>& U, const GaugeField<double>& whole);
+// The load policy of a configuration read into U: U's location and geometry (each rank reads its part).
+LoadPolicy load_policy_for(const GaugeField<double>& U);
 
-// Loads the checkpoint into U (dims checked) and returns its metadata, after checking that each
+// Loads the checkpoint into U (dims checked; each rank reads its part) and returns its metadata, after checking that each
 // (key, value) of `expected` is what the checkpoint was written with: resuming with other physics
 // would not continue the same chain. `command` names the program for the error messages.
 std::map<std::string, std::string> read_checkpoint(const std::filesystem::path& file, GaugeField<double>& U,

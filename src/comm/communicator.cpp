@@ -136,6 +136,87 @@ double max(const Dims& grid, double value) {
   return value;
 }
 
+namespace {
+
+// Every rank's value, in rank order (the grid must be the run's).
+template <typename T>
+std::vector<T> gathered(const Dims& grid, const T& value) {
+  check_grid(grid);
+  std::vector<T> all(static_cast<std::size_t>(size()));
+  all_gather(&value, all.data(), sizeof(T));
+  return all;
+}
+
+}  // namespace
+
+std::uint32_t wrapping_sum(const Dims& grid, std::uint32_t value) {
+  if (process_count(grid) == 1) return value;
+  std::uint32_t s = 0;  // unsigned: wraps modulo 2^32
+  for (std::uint32_t v : gathered(grid, value)) s += v;
+  return s;
+}
+
+void bitwise_xor(const Dims& grid, std::span<std::uint32_t> values) {
+  if (process_count(grid) == 1 || values.empty()) return;
+  check_grid(grid);
+  const int n = size();
+  std::vector<std::uint32_t> all(values.size() * std::size_t(n));
+  all_gather(values.data(), all.data(), values.size_bytes());
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    std::uint32_t x = 0;
+    for (int r = 0; r < n; ++r) x ^= all[std::size_t(r) * values.size() + i];
+    values[i] = x;
+  }
+}
+
+std::int64_t min(const Dims& grid, std::int64_t value) {
+  if (process_count(grid) == 1) return value;
+  const std::vector<std::int64_t> all = gathered(grid, value);
+  return *std::min_element(all.begin(), all.end());
+}
+
+bool any(const Dims& grid, bool value) {
+  if (process_count(grid) == 1) return value;
+  const std::vector<std::uint8_t> all = gathered(grid, std::uint8_t(value ? 1 : 0));
+  return std::find(all.begin(), all.end(), std::uint8_t(1)) != all.end();
+}
+
+__int128 sum(const Dims& grid, __int128 value) {
+  if (process_count(grid) == 1) return value;
+  __int128 s = 0;
+  for (__int128 v : gathered(grid, value)) s += v;
+  return s;
+}
+
+void broadcast(const Dims& grid, void* data, std::size_t bytes, int root) {
+  if (process_count(grid) == 1 || bytes == 0) return;
+  check_grid(grid);
+#if LQCD_HAVE_MPI
+  auto* p = static_cast<char*>(data);
+  for (std::size_t done = 0; done < bytes; done += kMaxChunk)
+    check(MPI_Bcast(p + done, int(std::min(kMaxChunk, bytes - done)), MPI_BYTE, root, MPI_COMM_WORLD), "Bcast");
+#else
+  (void)data;
+  (void)root;
+#endif
+}
+
+void broadcast(const Dims& grid, std::string& text, int root) {
+  if (process_count(grid) == 1) return;
+  std::uint64_t n = text.size();
+  broadcast(grid, &n, sizeof n, root);
+  text.resize(std::size_t(n));
+  broadcast(grid, text.data(), text.size(), root);
+}
+
+void barrier(const Dims& grid) {
+  if (process_count(grid) == 1) return;
+  check_grid(grid);
+#if LQCD_HAVE_MPI
+  check(MPI_Barrier(MPI_COMM_WORLD), "Barrier");
+#endif
+}
+
 int neighbour_rank(const Dims& grid, const Dims& coords, int mu, int dir) {
   Dims c = coords;
   c[mu] = (c[mu] + dir + grid[mu]) % grid[mu];

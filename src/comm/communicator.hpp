@@ -5,8 +5,10 @@
 // the grid coordinates with x fastest, like sites (ProcessGrid), over all processes of the run.
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <span>
+#include <string>
 
 #include "core/geometry.hpp"
 
@@ -36,6 +38,24 @@ double sum(const Dims& grid, double value);
 // Global maxima (exact in any order).
 void max(const Dims& grid, std::span<double> values);
 double max(const Dims& grid, double value);
+
+// Integer combinations for checksums and agreement (gathered and combined in rank order like sum;
+// identity for a one-process grid): the sum modulo 2^32 (NERSC's checksum adds 32-bit words with
+// wrap-around), the bitwise XOR (SciDAC's suma/sumb), the minimum, and whether any rank says true
+// (so that an error seen by one rank is thrown by all of them).
+std::uint32_t wrapping_sum(const Dims& grid, std::uint32_t value);
+void bitwise_xor(const Dims& grid, std::span<std::uint32_t> values);
+std::int64_t min(const Dims& grid, std::int64_t value);
+bool any(const Dims& grid, bool value);
+// Exact sum of 128-bit fixed-point partial sums (order-free; see io/gauge_part.cpp's link trace).
+__int128 sum(const Dims& grid, __int128 value);
+
+// `bytes` at `data` from rank `root` to every process of the grid; no-op for a one-process grid.
+void broadcast(const Dims& grid, void* data, std::size_t bytes, int root = 0);
+// A string of any length from rank `root`.
+void broadcast(const Dims& grid, std::string& text, int root = 0);
+// Waits until every process of the grid has arrived.
+void barrier(const Dims& grid);
 
 // The rank of the grid neighbour of `coords` in direction mu (dir = +1 or -1), periodic.
 int neighbour_rank(const Dims& grid, const Dims& coords, int mu, int dir);

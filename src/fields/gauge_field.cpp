@@ -10,12 +10,10 @@
 
 namespace lqcd {
 
-GaugeField<double> to_gauge_field(const LexicographicGauge& lex, const Geometry& geom, Location loc,
-                                  const std::string& what) {
-  if (lex.dims != geom.global)
-    fail("{}: lattice dims {} do not match the expected {}", what, dims_string(lex.dims),
-         dims_string(geom.global));
-  const std::vector<SU3<double>> local = geom.distributed() ? local_part(lex.links, geom, 4) : lex.links;
+namespace {
+
+// The field of this process's sites, given in local lexicographic order (site * 4 + mu), halos filled.
+GaugeField<double> from_local_links(const std::vector<SU3<double>>& local, const Geometry& geom, Location loc) {
   GaugeField<double> host(geom, Location::Host);
   const GaugeView<double> v = host.view();
   const std::int64_t volume = geom.volume();
@@ -31,20 +29,44 @@ GaugeField<double> to_gauge_field(const LexicographicGauge& lex, const Geometry&
   return loc == Location::Host ? std::move(host) : host.clone(loc);
 }
 
-LexicographicGauge to_lexicographic(const GaugeField<double>& u) {
+}  // namespace
+
+GaugeField<double> to_gauge_field(const LexicographicGauge& lex, const Geometry& geom, Location loc,
+                                  const std::string& what) {
+  if (lex.dims != geom.global)
+    fail("{}: lattice dims {} do not match the expected {}", what, dims_string(lex.dims),
+         dims_string(geom.global));
+  if (!geom.distributed()) return from_local_links(lex.links, geom, loc);
+  return from_local_links(local_part(lex.links, geom, 4), geom, loc);
+}
+
+GaugeField<double> from_box(const LexicographicGauge& box, const Geometry& geom, Location loc, const std::string& what) {
+  if (box.dims != geom.local || box.links.size() != std::size_t(geom.volume()) * 4)
+    fail("{}: a box of {} ({} links) does not match the local lattice {}", what, dims_string(box.dims),
+         box.links.size(), dims_string(geom.local));
+  return from_local_links(box.links, geom, loc);
+}
+
+LexicographicGauge to_box(const GaugeField<double>& u) {
   const GaugeField<double> host = u.clone(Location::Host);
   const Geometry& g = u.geometry();
-  std::vector<SU3<double>> local(std::size_t(g.volume()) * 4);
+  LexicographicGauge box;
+  box.dims = g.local;
+  box.links.resize(std::size_t(g.volume()) * 4);
   const GaugeView<double> v = host.view();
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < g.volume(); ++i) {
     int x[4];
     v.idx.coords_lex(i, x);
-    for (int mu = 0; mu < 4; ++mu) local[std::size_t(i) * 4 + mu] = v.link(x, mu);
+    for (int mu = 0; mu < 4; ++mu) box.links[std::size_t(i) * 4 + mu] = v.link(x, mu);
   }
-  LexicographicGauge lex;
-  lex.dims = g.global;
-  lex.links = gather_global(local, g, 4);
+  return box;
+}
+
+LexicographicGauge to_lexicographic(const GaugeField<double>& u) {
+  LexicographicGauge lex = to_box(u);
+  lex.dims = u.geometry().global;
+  lex.links = gather_global(lex.links, u.geometry(), 4);
   return lex;
 }
 

@@ -72,6 +72,13 @@ GaugeField<double> to_gauge_field(const LexicographicGauge& lex, const Geometry&
                                   const std::string& what = "configuration");
 LexicographicGauge to_lexicographic(const GaugeField<double>& u);
 
+// The same for this process's box alone, without communication beyond the halo exchange (parallel
+// I/O: no rank holds the whole lattice): `box` holds the local sites in local lexicographic order, its
+// dims the geometry's local ones (checked). from_box fills the halos (collective).
+GaugeField<double> from_box(const LexicographicGauge& box, const Geometry& geom, Location loc,
+                            const std::string& what = "configuration");
+LexicographicGauge to_box(const GaugeField<double>& u);
+
 // The same links in another precision, where u lives (double -> float rounds to nearest). For the
 // single-precision Dirac operators; instantiated for float <- double and double <- float.
 template <typename To, typename From>

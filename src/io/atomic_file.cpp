@@ -13,16 +13,11 @@
 
 namespace lqcd::io {
 
-namespace {
-
-std::filesystem::path temporary_for(const std::filesystem::path& final_path) {
-  // Same directory as the final file: rename(2) is only atomic within one file system.
-  const std::string name = fmt::format(".{}.tmp.{}", final_path.filename().string(), ::getpid());
+std::filesystem::path atomic_temporary_path(const std::filesystem::path& final_path, long id) {
+  const std::string name = fmt::format(".{}.tmp.{}", final_path.filename().string(), id);
   return final_path.parent_path() / name;
 }
 
-// Best effort: makes the directory entry of a completed rename durable. Failure here does not
-// invalidate the written file, so it is not reported.
 void sync_directory(const std::filesystem::path& dir) {
   const std::string d = dir.empty() ? std::string(".") : dir.string();
   const int fd = ::open(d.c_str(), O_RDONLY | O_DIRECTORY);
@@ -31,10 +26,8 @@ void sync_directory(const std::filesystem::path& dir) {
   (void)::close(fd);
 }
 
-}  // namespace
-
 AtomicFile::AtomicFile(std::filesystem::path final_path)
-    : final_path_(std::move(final_path)), temp_path_(temporary_for(final_path_)) {
+    : final_path_(std::move(final_path)), temp_path_(atomic_temporary_path(final_path_, long(::getpid()))) {
   if (final_path_.filename().empty()) fail("{}: not a file name", final_path_.string());
   file_ = std::fopen(temp_path_.c_str(), "wb");
   if (file_ == nullptr)

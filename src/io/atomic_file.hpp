@@ -13,6 +13,14 @@
 
 namespace lqcd::io {
 
+// The temporary beside `final_path` that a writer with this id (the process id) uses:
+// `<dir>/.<name>.tmp.<id>`, in the same directory because rename(2) is atomic only within one file
+// system. ParallelAtomicFile's ranks agree on rank 0's id.
+std::filesystem::path atomic_temporary_path(const std::filesystem::path& final_path, long id);
+// Best effort: makes the directory entry of a completed rename durable (failure is not reported: it
+// does not invalidate the written file).
+void sync_directory(const std::filesystem::path& dir);
+
 class AtomicFile {
  public:
   // Creates the temporary; throws lqcd::Error naming final_path if it cannot (directory missing,

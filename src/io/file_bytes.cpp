@@ -1,5 +1,7 @@
 #include "io/file_bytes.hpp"
 
+#include <sys/types.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -51,6 +53,18 @@ Bytes read_file_head(const std::filesystem::path& path, std::size_t n, std::uint
   FileHandle f = open_for_reading(path, file_size);
   Bytes bytes(std::size_t(std::min<std::uint64_t>(n, file_size)));
   read_exactly(f.get(), bytes.data(), bytes.size(), path);
+  return bytes;
+}
+
+Bytes read_file_range(const std::filesystem::path& path, std::uint64_t offset, std::size_t n) {
+  std::uint64_t size = 0;
+  FileHandle f = open_for_reading(path, size);
+  if (offset > size || n > size - offset)
+    fail("{}: read error: expected {} bytes at offset {}, the file has {}", path.string(), n, offset, size);
+  if (::fseeko(f.get(), off_t(offset), SEEK_SET) != 0)
+    fail("{}: cannot seek to offset {} ({})", path.string(), offset, std::strerror(errno));
+  Bytes bytes(n);
+  read_exactly(f.get(), bytes.data(), n, path);
   return bytes;
 }
 

@@ -19,4 +19,7 @@ Bytes read_file_bytes(const std::filesystem::path& path);
 // without reading a whole configuration). Same errors as read_file_bytes.
 Bytes read_file_head(const std::filesystem::path& path, std::size_t n, std::uint64_t& file_size);
 
+// n bytes at `offset` (a record of a large file); fails naming the file if they are not all there.
+Bytes read_file_range(const std::filesystem::path& path, std::uint64_t offset, std::size_t n);
+
 }  // namespace lqcd::io

@@ -6,6 +6,8 @@
 #include "core/error.hpp"
 #include "io/byte_order.hpp"
 #include "io/file_bytes.hpp"
+#include "fields/global_order.hpp"
+#include "io/gauge_part.hpp"
 #include "io/ildg.hpp"
 #include "io/lime.hpp"
 #include "io/milc.hpp"
@@ -83,6 +85,24 @@ GaugeFile read_gauge_file(const std::filesystem::path& path) {
     case Container::openqcd: return read_openqcd(bytes, path);
   }
   return {};  // unreachable
+}
+
+bool reads_in_parts(const std::string& format) {
+  return format == "ildg" || format == "scidac" || format == "nersc";
+}
+
+GaugeFilePart read_gauge_file_part(const std::filesystem::path& path, const Geometry& geom) {
+  const std::string format = detect_gauge_format(path);
+  if (format == "nersc") return read_nersc_part(path, geom);
+  if (reads_in_parts(format)) return read_ildg_part(path, geom);
+  // MILC and openQCD: the whole file on every rank, this rank's box kept (the gather path).
+  GaugeFile whole = read_gauge_file(path);
+  check_part_dims(whole.info.dims, geom, path);
+  GaugeFilePart part;
+  part.info = std::move(whole.info);
+  part.box.dims = geom.local;
+  part.box.links = geom.distributed() ? local_part(whole.field.links, geom, 4) : std::move(whole.field.links);
+  return part;
 }
 
 }  // namespace lqcd::io

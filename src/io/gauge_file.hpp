@@ -50,6 +50,8 @@ struct WriteOptions {
   std::optional<double> plaquette;              // normalised to 1; NERSC PLAQUETTE, ILDG xlf-info, openQCD header
   std::optional<double> link_trace;             // NERSC LINK_TRACE (computed from the field if absent)
   std::map<std::string, std::string> metadata;  // extra key/values for the header or an info record
+  std::optional<std::string> date;              // creation date in headers (NERSC CREATION_DATE, SciDAC
+                                                // <date>); absent: now, UTC
 };
 
 // All writers go through AtomicFile: an existing file of the same name is replaced only once the new
@@ -61,5 +63,38 @@ void write_ildg(const std::filesystem::path& path, const LexicographicGauge& fie
 void write_nersc(const std::filesystem::path& path, const LexicographicGauge& field, const WriteOptions& options);
 // openQCD (always 64-bit; options.plaquette is required because the header must carry it).
 void write_openqcd(const std::filesystem::path& path, const LexicographicGauge& field, const WriteOptions& options);
+
+// Parallel I/O of a decomposed configuration (issue 6; see docs/design.md "Domain decomposition"):
+// each process reads and writes only the links of its box (geometry local at offset), with MPI-IO
+// (comm/parallel_file.hpp); headers and small records are read by every process and written by rank 0;
+// checksums and the link trace are computed per process and combined. Collective over the processes of
+// geom.grid (all ranks of the run; a one-process geometry reads and writes the whole lattice with plain
+// POSIX calls and gives what the serial functions give, bit for bit). Errors throw on every rank.
+
+// This process's part of a configuration: the links of its box in local lexicographic order (dims =
+// geom.local), and what the file says of itself (as read_gauge_file: a checksum mismatch is reported,
+// the combined checksum of the whole file, identically on every rank).
+struct GaugeFilePart {
+  GaugeFileInfo info;
+  LexicographicGauge box;
+};
+
+// Whether `format` (detect_gauge_format) is read and written in parts: ILDG, SciDAC and NERSC.
+bool reads_in_parts(const std::string& format);
+
+// Detects the format (every rank) and reads this process's part: ILDG, SciDAC and NERSC with MPI-IO;
+// MILC and openQCD by reading the whole file on every rank and keeping the box (their checksums are
+// not site-local in the same simple way; they keep the whole-lattice path). The file's dims must equal
+// geom.global (lqcd::Error naming the file otherwise).
+GaugeFilePart read_gauge_file_part(const std::filesystem::path& path, const Geometry& geom);
+
+// write_ildg / write_nersc of the configuration whose box on this process is `box` (dims =
+// geom.local), atomically (ParallelAtomicFile). The files are byte-identical to the serial writers'
+// for the same field and options, whatever the process grid. The options must be the same on every
+// rank; the date is rank 0's.
+void write_ildg_part(const std::filesystem::path& path, const LexicographicGauge& box, const Geometry& geom,
+                     const WriteOptions& options);
+void write_nersc_part(const std::filesystem::path& path, const LexicographicGauge& box, const Geometry& geom,
+                      const WriteOptions& options);
 
 }  // namespace lqcd::io

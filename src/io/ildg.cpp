@@ -1,12 +1,18 @@
 #include "io/ildg.hpp"
 
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "comm/communicator.hpp"
+#include "comm/parallel_file.hpp"
 #include "io/atomic_file.hpp"
+#include "io/gauge_part.hpp"
+#include "io/parallel_atomic_file.hpp"
 #include "io/byte_order.hpp"
 #include "io/lime.hpp"
 #include "io/link_codec.hpp"
@@ -109,13 +115,6 @@ Layout layout_from_scidac(const std::string& file_xml, const std::string& record
   return l;
 }
 
-std::string text_of(std::span<const std::uint8_t> file, const std::vector<LimeRecord>& records,
-                    const char* type) {
-  const LimeRecord* r = find_lime_record(records, type);
-  return r ? lime_record_text(file, *r) : std::string();
-}
-
-
 bool is_record_key(const std::string& key) {
   return key == kScidacFile || key == kScidacRecord || key == kIldgLfn;
 }
@@ -126,17 +125,31 @@ bool fits_on_a_line(const std::string& key, const std::string& value) {
          value.find_first_of("\n\r") == std::string::npos;
 }
 
-}  // namespace
+// A record's text, however the caller has the file (in memory, or on disk for a parallel read).
+using RecordText = std::function<std::string(const LimeRecord&)>;
 
-GaugeFile read_ildg(std::span<const std::uint8_t> file, const std::filesystem::path& path) {
-  const std::vector<LimeRecord> records = parse_lime_records(file, path);
-  GaugeFile g;
-  GaugeFileInfo& info = g.info;
+// What the records say: the info (without the checksum result), the binary record and its format,
+// the stored checksum.
+struct FileLayout {
+  GaugeFileInfo info;
+  RealFormat real;
+  std::size_t site_bytes = 0;
+  LimeRecord binary;
+  std::optional<ScidacChecksum> stored;
+  std::string suma_text, sumb_text;
+};
 
-  Layout layout;
+FileLayout layout_of(const std::vector<LimeRecord>& records, const RecordText& text_of,
+                 const std::filesystem::path& path) {
+  FileLayout l;
+  GaugeFileInfo& info = l.info;
+  Dims dims{};
+  int precision_bits = 0;
   if (const LimeRecord* r = find_lime_record(records, kIldgFormat)) {
     info.format = "ildg";
-    layout = layout_from_ildg_format(lime_record_text(file, *r), path);
+    const auto f = layout_from_ildg_format(text_of(*r), path);
+    dims = f.dims;
+    precision_bits = f.precision_bits;
   } else {
     info.format = "scidac";
     const LimeRecord* pf = find_lime_record(records, kScidacPrivateFile);
@@ -145,46 +158,44 @@ GaugeFile read_ildg(std::span<const std::uint8_t> file, const std::filesystem::p
       fail("{}: LIME file without an '{}' record or the SciDAC records '{}' and '{}' (cannot determine "
            "the lattice dimensions and precision)",
            path.string(), kIldgFormat, kScidacPrivateFile, kScidacPrivateRecord);
-    layout = layout_from_scidac(lime_record_text(file, *pf), lime_record_text(file, *pr), path);
+    const auto f = layout_from_scidac(text_of(*pf), text_of(*pr), path);
+    dims = f.dims;
+    precision_bits = f.precision_bits;
   }
-  check_dims(layout.dims, path, "the LIME format records");
-  info.dims = layout.dims;
-  info.precision_bits = layout.precision_bits;
+  check_dims(dims, path, "the LIME format records");
+  info.dims = dims;
+  info.precision_bits = precision_bits;
 
   const LimeRecord* binary = find_lime_record(records, kIldgBinary);
   if (binary == nullptr) binary = find_lime_record(records, kScidacBinary);
   if (binary == nullptr)
     fail("{}: LIME file has no '{}' or '{}' record", path.string(), kIldgBinary, kScidacBinary);
+  l.binary = *binary;
 
-  const RealFormat real{layout.precision_bits / 8, ByteOrder::big};
-  const std::uint64_t volume = std::uint64_t(layout.dims[0]) * layout.dims[1] * layout.dims[2] * layout.dims[3];
-  const std::size_t site_bytes = std::size_t(4 * reals_per_link(3) * real.bytes);
-  const std::uint64_t expected = volume * site_bytes;
+  l.real = RealFormat{precision_bits / 8, ByteOrder::big};
+  l.site_bytes = site_bytes(l.real, 3);
+  const std::uint64_t volume = std::uint64_t(dims[0]) * dims[1] * dims[2] * dims[3];
+  const std::uint64_t expected = volume * l.site_bytes;
   if (binary->length != expected)
     fail("{}: record '{}' has {} bytes, expected {} for {}x{}x{}x{} at {}-bit precision", path.string(),
-         binary->type, binary->length, expected, layout.dims[0], layout.dims[1], layout.dims[2],
-         layout.dims[3], layout.precision_bits);
-  const auto data = lime_record_data(file, *binary);
+         binary->type, binary->length, expected, dims[0], dims[1], dims[2], dims[3], precision_bits);
 
   if (const LimeRecord* c = find_lime_record(records, kScidacChecksum)) {
-    const std::string xml = lime_record_text(file, *c);
-    const std::string suma_text = required_tag(xml, "suma", kScidacChecksum, path);
-    const std::string sumb_text = required_tag(xml, "sumb", kScidacChecksum, path);
-    const auto suma = parse_hex32(suma_text);
-    const auto sumb = parse_hex32(sumb_text);
+    const std::string xml = text_of(*c);
+    l.suma_text = required_tag(xml, "suma", kScidacChecksum, path);
+    l.sumb_text = required_tag(xml, "sumb", kScidacChecksum, path);
+    const auto suma = parse_hex32(l.suma_text);
+    const auto sumb = parse_hex32(l.sumb_text);
     if (!suma || !sumb)
       fail("{}: record '{}' has <suma>{}</suma> <sumb>{}</sumb>, expected hexadecimal numbers", path.string(),
-           kScidacChecksum, suma_text, sumb_text);
-    const ScidacChecksum computed = scidac_checksum(data, site_bytes);
-    info.checksum_ok = computed.suma == *suma && computed.sumb == *sumb;
-    info.checksum_detail = fmt::format("scidac suma/sumb {}/{} (computed {:x}/{:x})", suma_text, sumb_text,
-                                       computed.suma, computed.sumb);
+           kScidacChecksum, l.suma_text, l.sumb_text);
+    l.stored = ScidacChecksum{*suma, *sumb};
   } else {
     info.checksum_detail = "no checksum record";
   }
 
   if (const LimeRecord* x = find_lime_record(records, kXlfInfo)) {
-    for (auto& [key, value] : parse_xlf_info(lime_record_text(file, *x))) {
+    for (auto& [key, value] : parse_xlf_info(text_of(*x))) {
       if (key == "plaquette") {
         const auto p = parse_real(value);
         if (!p) fail("{}: record '{}' has plaquette = '{}', expected a number", path.string(), kXlfInfo, value);
@@ -194,23 +205,32 @@ GaugeFile read_ildg(std::span<const std::uint8_t> file, const std::filesystem::p
     }
   }
   for (const char* type : {kIldgLfn, kScidacFile, kScidacRecord})
-    if (find_lime_record(records, type)) info.metadata[type] = text_of(file, records, type);
-
-  g.field = decode_site_major(data, layout.dims, real, 3, path);
-  return g;
+    if (const LimeRecord* r = find_lime_record(records, type)) info.metadata[type] = text_of(*r);
+  return l;
 }
 
-void write_ildg(const std::filesystem::path& path, const LexicographicGauge& field, const WriteOptions& options) {
-  check_field(field, path);
+void set_checksum_result(FileLayout& l, const ScidacChecksum& computed) {
+  if (!l.stored) return;
+  l.info.checksum_ok = computed == *l.stored;
+  l.info.checksum_detail = fmt::format("scidac suma/sumb {}/{} (computed {:x}/{:x})", l.suma_text, l.sumb_text,
+                                       computed.suma, computed.sumb);
+}
+
+void check_precision(const std::filesystem::path& path, const WriteOptions& options) {
   if (options.precision_bits != 32 && options.precision_bits != 64)
     fail("{}: ILDG precision must be 32 or 64 bits, got {}", path.string(), options.precision_bits);
-  const RealFormat real{options.precision_bits / 8, ByteOrder::big};
-  const bool single = real.bytes == 4;
-  const Dims& d = field.dims;
-  const Bytes data = encode_site_major(field, real);
-  const std::size_t site_bytes = std::size_t(4 * reals_per_link(3) * real.bytes);
-  const ScidacChecksum checksum = scidac_checksum(data, site_bytes);
+}
 
+// The file around its binary data: `head` ends with the binary record's header, `tail` starts with
+// its padding. The binary data (data_bytes, with the given checksum) go in between.
+struct Records {
+  Bytes head, tail;
+};
+
+Records records_around_data(const std::filesystem::path& path, const Dims& d, const WriteOptions& options,
+                            std::uint64_t data_bytes, const ScidacChecksum& checksum, const std::string& date) {
+  const bool single = options.precision_bits == 32;
+  const int real_bytes = options.precision_bits / 8;
   auto metadata_or = [&](const char* key, std::string fallback) {
     const auto it = options.metadata.find(key);
     return it != options.metadata.end() ? it->second : fallback;
@@ -227,7 +247,7 @@ void write_ildg(const std::filesystem::path& path, const LexicographicGauge& fie
       "<?xml version=\"1.0\" encoding=\"UTF-8\"?><scidacRecord><version>1.1</version><date>{}</date>"
       "<recordtype>0</recordtype><datatype>QDP_{}3_ColorMatrix</datatype><precision>{}</precision>"
       "<colors>3</colors><spins>1</spins><typesize>{}</typesize><datacount>4</datacount></scidacRecord>",
-      utc_timestamp(), single ? 'F' : 'D', single ? 'F' : 'D', 18 * real.bytes);
+      date, single ? 'F' : 'D', single ? 'F' : 'D', 18 * real_bytes);
   const std::string record_xml = metadata_or(
       kScidacRecord, "<?xml version=\"1.0\" encoding=\"UTF-8\"?><info>lqcd gauge field</info>");
   const std::string ildg_format = fmt::format(
@@ -248,17 +268,90 @@ void write_ildg(const std::filesystem::path& path, const LexicographicGauge& fie
     xlf += fmt::format("{} = {}\n", key, value);
   }
 
+  Records r;
+  append_lime_text_record(r.head, kScidacPrivateFile, private_file_xml, true, false);
+  append_lime_text_record(r.head, kScidacFile, file_xml, false, true);
+  append_lime_text_record(r.head, kScidacPrivateRecord, private_record_xml, true, false);
+  append_lime_text_record(r.head, kScidacRecord, record_xml, false, false);
+  append_lime_text_record(r.head, kIldgFormat, ildg_format, false, false);
+  append_lime_text_record(r.head, kIldgLfn, lfn, false, false, /*nul_terminate=*/false);
+  const auto binary_header = lime_record_header(kIldgBinary, data_bytes, false, false);
+  r.head.insert(r.head.end(), binary_header.begin(), binary_header.end());
+  r.tail.assign(lime_padding(data_bytes), 0);
+  append_lime_text_record(r.tail, kScidacChecksum, scidac_checksum_xml(checksum), false, true);
+  if (!xlf.empty()) append_lime_text_record(r.tail, kXlfInfo, xlf, true, true, /*nul_terminate=*/false);
+  return r;
+}
+
+}  // namespace
+
+GaugeFile read_ildg(std::span<const std::uint8_t> file, const std::filesystem::path& path) {
+  const std::vector<LimeRecord> records = parse_lime_records(file, path);
+  FileLayout l = layout_of(records, [&](const LimeRecord& r) { return lime_record_text(file, r); }, path);
+  const auto data = lime_record_data(file, l.binary);
+  if (l.stored) set_checksum_result(l, scidac_checksum(data, l.site_bytes));
+  GaugeFile g;
+  g.info = std::move(l.info);
+  g.field = decode_site_major(data, g.info.dims, l.real, 3, path);
+  return g;
+}
+
+GaugeFilePart read_ildg_part(const std::filesystem::path& path, const Geometry& geom) {
+  // The records' headers and text (small) are read by every rank; the binary data each rank's part.
+  const std::vector<LimeRecord> records = read_lime_records(path);
+  const auto text_of = [&](const LimeRecord& r) {
+    const Bytes b = read_file_range(path, r.data_offset, std::size_t(r.length));
+    std::string text(b.begin(), b.end());
+    while (!text.empty() && text.back() == '\0') text.pop_back();  // as lime_record_text
+    return text;
+  };
+  FileLayout l = layout_of(records, text_of, path);
+  check_part_dims(l.info.dims, geom, path);
+  Bytes local(std::size_t(geom.volume()) * l.site_bytes);
+  comm::ParallelFile f(path, comm::ParallelFile::Access::read, geom.grid);
+  f.read_sites(l.binary.data_offset, geom, l.site_bytes, local);
+  f.close();
+  // Collective whether or not there is a checksum record (every rank has the same records).
+  if (l.stored) set_checksum_result(l, scidac_checksum_part(local, l.site_bytes, geom));
+  GaugeFilePart part;
+  part.info = std::move(l.info);
+  part.box = decode_part(local, geom, l.real, 3, path);
+  return part;
+}
+
+void write_ildg(const std::filesystem::path& path, const LexicographicGauge& field, const WriteOptions& options) {
+  check_field(field, path);
+  check_precision(path, options);
+  const RealFormat real{options.precision_bits / 8, ByteOrder::big};
+  const Bytes data = encode_site_major(field, real);
+  const Records r = records_around_data(path, field.dims, options, data.size(),
+                                        scidac_checksum(data, site_bytes(real, 3)),
+                                        options.date.value_or(utc_timestamp()));
   AtomicFile out(path);
-  LimeWriter lime(out);
-  lime.write_text_record(kScidacPrivateFile, private_file_xml, true, false);
-  lime.write_text_record(kScidacFile, file_xml, false, true);
-  lime.write_text_record(kScidacPrivateRecord, private_record_xml, true, false);
-  lime.write_text_record(kScidacRecord, record_xml, false, false);
-  lime.write_text_record(kIldgFormat, ildg_format, false, false);
-  lime.write_text_record(kIldgLfn, lfn, false, false, /*nul_terminate=*/false);
-  lime.write_record(kIldgBinary, data, false, false);
-  lime.write_text_record(kScidacChecksum, scidac_checksum_xml(checksum), false, true);
-  if (!xlf.empty()) lime.write_text_record(kXlfInfo, xlf, true, true, /*nul_terminate=*/false);
+  out.write(r.head.data(), r.head.size());
+  out.write(data.data(), data.size());
+  out.write(r.tail.data(), r.tail.size());
+  out.commit();
+}
+
+void write_ildg_part(const std::filesystem::path& path, const LexicographicGauge& box, const Geometry& geom,
+                     const WriteOptions& options) {
+  check_part(box, geom, path);
+  check_precision(path, options);
+  const RealFormat real{options.precision_bits / 8, ByteOrder::big};
+  const std::size_t bytes = site_bytes(real, 3);
+  const Bytes data = encode_site_major(box, real);
+  const ScidacChecksum checksum = scidac_checksum_part(data, bytes, geom);
+  std::string date = options.date.value_or(utc_timestamp());
+  comm::broadcast(geom.grid, date);  // rank 0's: every rank must know where the data start
+  const std::uint64_t data_bytes = std::uint64_t(geom.global_volume()) * bytes;
+  const Records r = records_around_data(path, geom.global, options, data_bytes, checksum, date);
+  ParallelAtomicFile out(path, geom.grid);
+  if (out.is_root()) {
+    out.file().write_at(0, r.head);
+    out.file().write_at(r.head.size() + data_bytes, r.tail);
+  }
+  out.file().write_sites(r.head.size(), geom, bytes, data);
   out.commit();
 }
 

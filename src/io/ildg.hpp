@@ -30,5 +30,8 @@ namespace lqcd::io {
 
 // Reads an ILDG/SciDAC file already held in memory (`path` is used in messages).
 GaugeFile read_ildg(std::span<const std::uint8_t> file, const std::filesystem::path& path);
+// This process's part (collective; see read_gauge_file_part): record headers and text records read by
+// every rank, the binary record's data of the box with MPI-IO, the SciDAC checksum combined.
+GaugeFilePart read_ildg_part(const std::filesystem::path& path, const Geometry& geom);
 
 }  // namespace lqcd::io

@@ -130,6 +130,21 @@ std::vector<std::uint8_t> lime_record_header(std::string_view type, std::uint64_
   return h;
 }
 
+void append_lime_record(std::vector<std::uint8_t>& out, std::string_view type, std::span<const std::uint8_t> data,
+                        bool message_begin, bool message_end) {
+  const auto header = lime_record_header(type, data.size(), message_begin, message_end);
+  out.insert(out.end(), header.begin(), header.end());
+  out.insert(out.end(), data.begin(), data.end());
+  out.insert(out.end(), lime_padding(data.size()), std::uint8_t(0));
+}
+
+void append_lime_text_record(std::vector<std::uint8_t>& out, std::string_view type, std::string_view text,
+                             bool message_begin, bool message_end, bool nul_terminate) {
+  std::vector<std::uint8_t> data(text.begin(), text.end());
+  if (nul_terminate) data.push_back(0);
+  append_lime_record(out, type, data, message_begin, message_end);
+}
+
 void LimeWriter::write_record(std::string_view type, std::span<const std::uint8_t> data,
                               bool message_begin, bool message_end) {
   if (type.size() >= kLimeTypeBytes)

@@ -68,6 +68,15 @@ class LimeWriter {
   AtomicFile& out_;
 };
 
+// The same records appended to a buffer, for writers that place the bytes themselves (parallel ILDG:
+// rank 0 writes the records around the binary data, every rank its part of the data).
+void append_lime_record(std::vector<std::uint8_t>& out, std::string_view type, std::span<const std::uint8_t> data,
+                        bool message_begin, bool message_end);
+void append_lime_text_record(std::vector<std::uint8_t>& out, std::string_view type, std::string_view text,
+                             bool message_begin, bool message_end, bool nul_terminate = true);
+// NUL bytes that pad a record of `length` data bytes to a multiple of 8.
+constexpr std::size_t lime_padding(std::uint64_t length) { return std::size_t((8 - length % 8) % 8); }
+
 // The 144-byte header of one record (exposed for tests that construct damaged files).
 std::vector<std::uint8_t> lime_record_header(std::string_view type, std::uint64_t length,
                                              bool message_begin, bool message_end);

@@ -22,6 +22,10 @@ struct ScidacChecksum {
 // (rank = index of the record). data.size() must be a multiple of site_bytes.
 ScidacChecksum scidac_checksum(std::span<const std::uint8_t> data, std::size_t site_bytes);
 
+// Adds one site of `site_bytes` bytes with global lexicographic rank `rank` (parallel writers and
+// readers: each process adds its sites, the partial sums combine by XOR).
+void scidac_checksum_add(ScidacChecksum& sum, const std::uint8_t* site, std::size_t site_bytes, std::uint64_t rank);
+
 // The record text `<scidacChecksum><version>1.0</version><suma>…</suma><sumb>…</sumb></scidacChecksum>`.
 std::string scidac_checksum_xml(const ScidacChecksum& sum);
 

@@ -24,13 +24,18 @@ struct LoadPolicy {
   bool verify = true;  // false: report mismatches in info instead of failing (lqcd measure --no-verify)
   Location location = Location::Host;
   std::optional<Dims> expected_dims;  // fail unless the file has these dims
-  // This rank's part of the file's lattice (its dims as argument), e.g. over the run's process grid;
+  // A decomposed run: every rank calls load_configuration (collective) and reads only its part of the
+  // lattice (io::read_gauge_file_part: MPI-IO for ILDG, SciDAC, NERSC); the field gets this geometry,
+  // whose global dims the file must have. Absent: the whole lattice on one process.
+  std::optional<Geometry> geometry;
+  // Without `geometry`: every rank reads the whole file and keeps this rank's part of the file's lattice (its dims as argument), e.g. over the run's process grid;
   // empty: the whole lattice on one process. The checks and observables then run on the decomposed
   // field (global sums), and `field` holds this rank's box with its halos.
   std::function<Geometry(const Dims& global)> decompose;
 };
 
-// Throws lqcd::Error (one line naming the file) on a checksum mismatch, a header plaquette or link
+// Throws lqcd::Error (one line naming the file; on every rank of a decomposed load, since the checks
+// use the combined checksum and global sums) on a checksum mismatch, a header plaquette or link
 // trace that does not match the links, links that are not SU(3), or dims other than expected.
 LoadedConfiguration load_configuration(const std::filesystem::path& file, const LoadPolicy& policy = {});
 

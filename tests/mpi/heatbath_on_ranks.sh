@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # lqcd heatbath on 1 process and on 2 (grid 1,1,1,2) and 4 (grid 2,1,1,2) MPI ranks writes configurations
-# with the same links: the NERSC checksums of the link data (a sum of the words of every link, so any
-# differing bit shows) and the observables measured from the files agree exactly; the plaquettes the
-# runs print agree to rounding (their global sums add partial sums in another grouping) (the heatbath has no global sums; random numbers are keyed by
-# global site). Usage: heatbath_on_ranks.sh LQCD MPIEXEC
+# (in parallel with MPI-IO on several ranks) with the same links: the link data of the saved NERSC files
+# are byte-identical; the NERSC checksums of the checkpoints converted to NERSC and the observables
+# measured from the files agree exactly; the plaquettes the runs print agree to rounding (their global
+# sums add partial sums in another grouping; the heatbath itself has no global sums, random numbers are
+# keyed by global site). Finally a 4-rank run resumes from the 2-rank checkpoint (read in parts,
+# verified). Usage: heatbath_on_ranks.sh LQCD MPIEXEC
 set -euo pipefail
 lqcd=$1
 mpiexec=$2
@@ -22,6 +24,8 @@ measure_every = 1
 start = "hot"
 [output]
 checkpoint_every = 4
+save_every = 2
+format = "nersc"
 EOT
 run() {  # name np grid
   sed "s|^\[output\]|[output]\nprefix = \"$1/run\"|" in.toml >"$1.toml"
@@ -31,6 +35,8 @@ run() {  # name np grid
   "$lqcd" convert "$1/run.checkpoint.ildg" "$1.nersc" --format nersc >/dev/null
   grep -a '^CHECKSUM' "$1.nersc" >>"$1.json"
   grep -o '"plaquette":[^,]*' "$1/run.jsonl" >"$1.plaquettes"
+  # The NERSC configuration the run saved itself (written in parallel on several ranks): its link data.
+  tail -c 294912 "$1/run.000004.nersc" >"$1.links"
 }
 run one 1 1,1,1,1
 run two 2 1,1,1,2
@@ -38,9 +44,14 @@ run four 4 2,1,1,2
 [ "$(grep -c CHECKSUM one.json)" = 1 ] && [ "$(wc -l <one.json)" = 5 ] || { echo "FAIL: no checksum or observables"; exit 1; }
 [ "$(wc -l <one.plaquettes)" = 4 ] || { echo "FAIL: expected 4 measurements"; exit 1; }
 for other in two four; do
+  cmp one.links $other.links || { echo "FAIL: $other ranks: the saved NERSC link data differ"; exit 1; }
   cmp one.json $other.json || { echo "FAIL: $other ranks: links or observables differ"; diff one.json $other.json; exit 1; }
   paste -d' ' one.plaquettes $other.plaquettes | tr ':' ' ' |
     awk '{ d = $2 - $4; if (d < 0) d = -d; if (d > 1e-14) bad = 1 } END { exit bad }' ||
     { echo "FAIL: $other ranks: plaquette history differs beyond rounding"; paste one.plaquettes $other.plaquettes; exit 1; }
 done
+# Resuming reads the checkpoint in parts (here on 4 ranks, written by 2), checksum and plaquette verified.
+sed "s|^\[output\]|[output]\nprefix = \"two/run\"|" in.toml >resume.toml
+"$mpiexec" -np 4 --oversubscribe "$lqcd" heatbath resume.toml --device cpu --quiet --grid 1,1,2,2 --resume ||
+  { echo "FAIL: resuming on 4 ranks from the 2-rank checkpoint"; exit 1; }
 echo "PASS: 1, 2 and 4 ranks wrote the same configuration ($(grep CHECKSUM one.json))"
