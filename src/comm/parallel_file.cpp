@@ -181,23 +181,34 @@ void ParallelFile::check_box(const Geometry& g, std::size_t site_bytes, std::siz
     fail("{}: {} local sites of {} bytes exceed MPI's int counts", path_.string(), g.volume(), site_bytes);
 }
 
+#if LQCD_HAVE_MPI
+// The collective part of read_sites and write_sites: a subarray view of this rank's box at `offset`,
+// one collective transfer, the plain byte view back (set_view is collective: here, not in read_at /
+// write_at). Errors are agreed between the ranks; returns the sites transferred.
+int ParallelFile::transfer_box(std::uint64_t offset, const Geometry& g, std::size_t site_bytes, void* data,
+                               bool write) {
+  FirstError e;
+  Datatype site, box;
+  box_types(g, site_bytes, site, box, e);
+  e.note(MPI_File_set_view(handle_->file, MPI_Offset(offset), site.type, box.type, "native", MPI_INFO_NULL),
+         "File_set_view");
+  MPI_Status status;
+  if (write) e.note(MPI_File_write_all(handle_->file, data, int(g.volume()), site.type, &status), "File_write_all");
+  else e.note(MPI_File_read_all(handle_->file, data, int(g.volume()), site.type, &status), "File_read_all");
+  int done = 0;
+  if (e.code == MPI_SUCCESS) MPI_Get_count(&status, site.type, &done);
+  e.note(MPI_File_set_view(handle_->file, 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL), "File_set_view");
+  e.agree(grid_, path_, write ? "writing the sites" : "reading the sites");
+  return done;
+}
+#endif
+
 void ParallelFile::read_sites(std::uint64_t offset, const Geometry& g, std::size_t site_bytes,
                               std::span<std::uint8_t> local) {
   check_box(g, site_bytes, local.size());
 #if LQCD_HAVE_MPI
   if (collective(grid_)) {
-    FirstError e;
-    Datatype site, box;
-    box_types(g, site_bytes, site, box, e);
-    e.note(MPI_File_set_view(handle_->file, MPI_Offset(offset), site.type, box.type, "native", MPI_INFO_NULL),
-           "File_set_view");
-    MPI_Status status;
-    e.note(MPI_File_read_all(handle_->file, local.data(), int(g.volume()), site.type, &status), "File_read_all");
-    int got = 0;
-    if (e.code == MPI_SUCCESS) MPI_Get_count(&status, site.type, &got);
-    // Back to plain bytes for read_at / write_at (set_view is collective: here, not there).
-    e.note(MPI_File_set_view(handle_->file, 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL), "File_set_view");
-    e.agree(grid_, path_, "reading the sites");
+    const int got = transfer_box(offset, g, site_bytes, local.data(), false);
     if (any(grid_, got != int(g.volume())))
       fail("{}: read error: the file ends before the last site (offset {}, {} sites of {} bytes)", path_.string(),
            offset, g.global_volume(), site_bytes);
@@ -212,15 +223,8 @@ void ParallelFile::write_sites(std::uint64_t offset, const Geometry& g, std::siz
   check_box(g, site_bytes, local.size());
 #if LQCD_HAVE_MPI
   if (collective(grid_)) {
-    FirstError e;
-    Datatype site, box;
-    box_types(g, site_bytes, site, box, e);
-    e.note(MPI_File_set_view(handle_->file, MPI_Offset(offset), site.type, box.type, "native", MPI_INFO_NULL),
-           "File_set_view");
-    MPI_Status status;
-    e.note(MPI_File_write_all(handle_->file, local.data(), int(g.volume()), site.type, &status), "File_write_all");
-    e.note(MPI_File_set_view(handle_->file, 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL), "File_set_view");
-    e.agree(grid_, path_, "writing the sites");
+    // MPI's write takes a non-const pointer; it only reads.
+    transfer_box(offset, g, site_bytes, const_cast<std::uint8_t*>(local.data()), true);
     return;
   }
 #endif

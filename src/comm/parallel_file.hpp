@@ -64,6 +64,7 @@ class ParallelFile {
  private:
   struct Handle;  // MPI_File or a POSIX descriptor (parallel_file.cpp)
   void check_box(const Geometry& geom, std::size_t site_bytes, std::size_t local_bytes) const;
+  int transfer_box(std::uint64_t offset, const Geometry& geom, std::size_t site_bytes, void* data, bool write);
 
   std::filesystem::path path_;
   Access access_;
