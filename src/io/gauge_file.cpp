@@ -91,18 +91,23 @@ bool reads_in_parts(const std::string& format) {
   return format == "ildg" || format == "scidac" || format == "nersc";
 }
 
-GaugeFilePart read_gauge_file_part(const std::filesystem::path& path, const Geometry& geom) {
+GaugeFilePart read_gauge_file_part(const std::filesystem::path& path, const Decomposition& decompose) {
   const std::string format = detect_gauge_format(path);
-  if (format == "nersc") return read_nersc_part(path, geom);
-  if (reads_in_parts(format)) return read_ildg_part(path, geom);
+  if (format == "nersc") return read_nersc_part(path, decompose);
+  if (reads_in_parts(format)) return read_ildg_part(path, decompose);
   // MILC and openQCD: the whole file on every rank, this rank's box kept (the gather path).
   GaugeFile whole = read_gauge_file(path);
+  const Geometry geom = decompose(whole.info.dims);
   check_part_dims(whole.info.dims, geom, path);
   GaugeFilePart part;
   part.info = std::move(whole.info);
   part.box.dims = geom.local;
   part.box.links = geom.distributed() ? local_part(whole.field.links, geom, 4) : std::move(whole.field.links);
   return part;
+}
+
+GaugeFilePart read_gauge_file_part(const std::filesystem::path& path, const Geometry& geom) {
+  return read_gauge_file_part(path, [&](const Dims&) { return geom; });  // the dims are checked against it
 }
 
 }  // namespace lqcd::io

@@ -12,6 +12,7 @@
 // normalisation the file's header uses.
 
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -87,6 +88,11 @@ bool reads_in_parts(const std::string& format);
 // not site-local in the same simple way; they keep the whole-lattice path). The file's dims must equal
 // geom.global (lqcd::Error naming the file otherwise).
 GaugeFilePart read_gauge_file_part(const std::filesystem::path& path, const Geometry& geom);
+// The same where this process's part is chosen once the file's dims are known (from the header, before
+// any link is read): `decompose` gets them and returns the geometry (it may throw, e.g. for dims that
+// do not fit the process grid or the input).
+using Decomposition = std::function<Geometry(const Dims& file_dims)>;
+GaugeFilePart read_gauge_file_part(const std::filesystem::path& path, const Decomposition& decompose);
 
 // write_ildg / write_nersc of the configuration whose box on this process is `box` (dims =
 // geom.local), atomically (ParallelAtomicFile). The files are byte-identical to the serial writers'

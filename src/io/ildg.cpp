@@ -296,7 +296,7 @@ GaugeFile read_ildg(std::span<const std::uint8_t> file, const std::filesystem::p
   return g;
 }
 
-GaugeFilePart read_ildg_part(const std::filesystem::path& path, const Geometry& geom) {
+GaugeFilePart read_ildg_part(const std::filesystem::path& path, const Decomposition& decompose) {
   // The records' headers and text (small) are read by every rank; the binary data each rank's part.
   const std::vector<LimeRecord> records = read_lime_records(path);
   const auto text_of = [&](const LimeRecord& r) {
@@ -306,6 +306,7 @@ GaugeFilePart read_ildg_part(const std::filesystem::path& path, const Geometry& 
     return text;
   };
   FileLayout l = layout_of(records, text_of, path);
+  const Geometry geom = decompose(l.info.dims);
   check_part_dims(l.info.dims, geom, path);
   Bytes local(std::size_t(geom.volume()) * l.site_bytes);
   comm::ParallelFile f(path, comm::ParallelFile::Access::read, geom.grid);

@@ -32,6 +32,6 @@ namespace lqcd::io {
 GaugeFile read_ildg(std::span<const std::uint8_t> file, const std::filesystem::path& path);
 // This process's part (collective; see read_gauge_file_part): record headers and text records read by
 // every rank, the binary record's data of the box with MPI-IO, the SciDAC checksum combined.
-GaugeFilePart read_ildg_part(const std::filesystem::path& path, const Geometry& geom);
+GaugeFilePart read_ildg_part(const std::filesystem::path& path, const Decomposition& decompose);
 
 }  // namespace lqcd::io

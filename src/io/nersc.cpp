@@ -231,10 +231,11 @@ GaugeFile read_nersc(std::span<const std::uint8_t> file, const std::filesystem::
   return g;
 }
 
-GaugeFilePart read_nersc_part(const std::filesystem::path& path, const Geometry& geom) {
+GaugeFilePart read_nersc_part(const std::filesystem::path& path, const Decomposition& decompose) {
   std::uint64_t file_size = 0;
   const Header h = read_header(path, file_size);  // sets file_size: a separate statement
   Layout l = layout_of(h, file_size, path);
+  const Geometry geom = decompose(l.info.dims);
   check_part_dims(l.info.dims, geom, path);
   const std::size_t bytes = site_bytes(l.real, l.rows);
   Bytes local(std::size_t(geom.volume()) * bytes);

@@ -28,7 +28,7 @@ namespace lqcd::io {
 GaugeFile read_nersc(std::span<const std::uint8_t> file, const std::filesystem::path& path);
 // This process's part (collective; see read_gauge_file_part): the header read by every rank, the data
 // of the box with MPI-IO, the checksum combined.
-GaugeFilePart read_nersc_part(const std::filesystem::path& path, const Geometry& geom);
+GaugeFilePart read_nersc_part(const std::filesystem::path& path, const Decomposition& decompose);
 
 // The NERSC checksum of stored data in the given real format (see above).
 std::uint32_t nersc_checksum(std::span<const std::uint8_t> data, RealFormat f);

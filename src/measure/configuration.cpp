@@ -1,6 +1,7 @@
 #include "measure/configuration.hpp"
 
 #include <cmath>
+#include <optional>
 
 #include "core/error.hpp"
 
@@ -21,13 +22,24 @@ std::pair<io::GaugeFileInfo, GaugeField<double>> read_field(const std::filesyste
     io::GaugeFilePart part = io::read_gauge_file_part(file, *policy.geometry);
     return {std::move(part.info), from_box(part.box, *policy.geometry, policy.location, name)};
   }
+  if (policy.decompose) {
+    // The geometry follows from the file's dims (header), then each rank reads its part (MPI-IO for
+    // ILDG, SciDAC and NERSC; MILC and openQCD whole and kept in part).
+    std::optional<Geometry> geom;
+    io::GaugeFilePart part = io::read_gauge_file_part(file, [&](const Dims& dims) {
+      if (policy.expected_dims && dims != *policy.expected_dims)
+        fail("{}: lattice dims {} do not match the input's {}", name, dims_string(dims),
+             dims_string(*policy.expected_dims));
+      geom = policy.decompose(dims);
+      return *geom;
+    });
+    return {std::move(part.info), from_box(part.box, *geom, policy.location, name)};
+  }
   io::GaugeFile gf = io::read_gauge_file(file);
   if (policy.expected_dims && gf.info.dims != *policy.expected_dims)
     fail("{}: lattice dims {} do not match the input's {}", name, dims_string(gf.info.dims),
          dims_string(*policy.expected_dims));
-  // Every rank has read the whole file; to_gauge_field keeps this rank's part (policy.decompose).
-  const Geometry geom =
-      policy.decompose ? policy.decompose(gf.info.dims) : Geometry::single_process(gf.info.dims, name);
+  const Geometry geom = Geometry::single_process(gf.info.dims, name);
   return {std::move(gf.info), to_gauge_field(gf.field, geom, policy.location, name)};
 }
 

@@ -28,7 +28,8 @@ struct LoadPolicy {
   // lattice (io::read_gauge_file_part: MPI-IO for ILDG, SciDAC, NERSC); the field gets this geometry,
   // whose global dims the file must have. Absent: the whole lattice on one process.
   std::optional<Geometry> geometry;
-  // Without `geometry`: every rank reads the whole file and keeps this rank's part of the file's lattice (its dims as argument), e.g. over the run's process grid;
+  // Without `geometry`: this rank's part of the file's lattice (its dims, from the header, as argument),
+  // e.g. over the run's process grid, read in parts as with `geometry`;
   // empty: the whole lattice on one process. The checks and observables then run on the decomposed
   // field (global sums), and `field` holds this rank's box with its halos.
   std::function<Geometry(const Dims& global)> decompose;
