@@ -179,7 +179,8 @@ nlohmann::json time_hopping_term(const Kernel& k, const GaugeView<Real, LC>& U, 
     // (host staging; the pack kernel is folded into the copy's wait), each part timed alone here with
     // the exchange's message sizes; with overlap, t ~ max(t_interior, t_exchange) + t_face_hops, with
     // t_face_hops = compute - interior.
-    const ModelParts m = message_model_parts(g, out.subset() == Subset::Full ? 2 : 1, 6 * sizeof(Complex<Real>), loc,
+    const ModelParts m = message_model_parts(g, out.subset() == Subset::Full ? 2 : 1,
+                                             6 * sizeof(typename FaceExchange<Real, LC>::Message), loc,
                                              repetitions);
     const double chain = m.d2h + m.mpi + m.h2d, face_hops = std::max(0.0, t_compute - t_interior);
     r.update({{"model_d2h_seconds", m.d2h},
@@ -189,26 +190,6 @@ nlohmann::json time_hopping_term(const Kernel& k, const GaugeView<Real, LC>& U, 
               {"model_seconds", std::max(t_interior, chain) + face_hops}});
   }
   return r;
-}
-
-// The hopping kernel on compressed links (Components = 6: 12 reals, 4: 8 reals; Wilson and twisted
-// mass), launched directly and timed as time_hopping_term does; records in r its difference to the
-// 18-real operator on the same input (12 reals: exact; 8 reals: rounding of the rebuilt links).
-template <int Components, typename Real>
-nlohmann::json compressed_hopping_bench(const GaugeField<Real>& U, const WilsonEvenOddOperator<Real>& W,
-                                        const SpinorField<Real>& in_odd, const SpinorField<Real>& in_even,
-                                        SpinorField<Real>& out_even, const FermionBoundary& boundary, double alpha,
-                                        double c5, bool twisted, Location loc, int repetitions, double& seconds,
-                                        nlohmann::json& r) {
-  const GaugeField<Real, Components> Uc = compress_links<Components>(U);
-  const WilsonHoppingKernel<Real, Components> k{Uc.view(), in_odd.view(), out_even.view(), in_even.view(), boundary,
-                                                alpha,     1.0,           c5,              twisted ? 1 : 0, 0};
-  nlohmann::json parts = time_hopping_term(k, k.U, in_odd, out_even, loc, repetitions, seconds);
-  SpinorField<Real> ref(U.geometry(), loc, Subset::Even);
-  W.hop(ref, in_odd, twisted ? &in_even : nullptr, alpha, c5, 0);
-  axpy(Complex<double>(-1.0), out_even, ref);
-  r["difference_to_18_real"] = std::sqrt(norm2(ref) / norm2(out_even));
-  return parts;
 }
 
 // A full-lattice spinor field of Gaussian random numbers (the benchmarks' input; never zeros).
@@ -225,13 +206,37 @@ SpinorField<double> gaussian_spinor(const Geometry& geom, Location loc, std::uin
   return to_spinor_field(lex, geom, loc);
 }
 
-// The Dirac-operator benchmarks (dslash, matpc) in precision Real on a Haar-random gauge field.
-// FLOPs per output site as QUDA counts them (DESIGN.md): hopping term 1320, + 552 clover term,
-// + 96 twisted-mass site term (with the xpay). Bytes per output site, s = sizeof(Real):
-//   naive   = 8 links x 18 + 8 neighbour spinors x 24 + 1 output x 24 (+ 1 input x 24 and 72 clover
-//             reals with a site term) reals;
-//   minimal = the same with each neighbour spinor read once: 8 links x 18 + 24 in + 24 out (+ 24 + 72).
+// Bytes of one spinor and one link in storage precision Real with LC complex components per link.
 template <typename Real>
+double spinor_bytes() {
+  return 24.0 * sizeof(stored_t<Real>) + (is_fixed_point_v<Real> ? sizeof(float) : 0);  // + the norm of Half
+}
+template <typename Real>
+double link_bytes(int link_components) {
+  return 2.0 * link_components * sizeof(stored_t<Real>);
+}
+
+// The relative difference |a - b| / |b| of a field in any precision to a double-precision one.
+template <typename Real>
+double relative_difference(const SpinorField<Real>& a, const SpinorField<double>& b) {
+  SpinorField<double> d = b.like();
+  if constexpr (std::is_same_v<Real, double>) d.copy_from(a);
+  else convert_precision(d, a);
+  axpy(Complex<double>(-1.0), b, d);
+  return std::sqrt(norm2(d) / norm2(b));
+}
+
+// The Dirac-operator benchmarks (dslash, matpc) with fields and links stored in precision Real
+// (double, float, Half) and LC complex numbers per link (9, 6, 4: 18, 12, 8 reals) on a Haar-random
+// gauge field. FLOPs per output site as QUDA counts them (DESIGN.md): hopping term 1320, + 552 clover
+// term, + 96 twisted-mass site term (with the xpay). Bytes per output site, with a spinor of
+// spinor_bytes() and a link of link_bytes():
+//   naive   = 8 links + 8 neighbour spinors + 1 output (+ 1 input spinor and 72 clover reals with a
+//             site term);
+//   minimal = the same with each neighbour spinor read once: 8 links + 1 input + 1 output (+ ...).
+// Every run also applies the same operator in double precision with 18-real links to the same input
+// and records the relative difference ("difference_to_double_18_real"): the check of the fast path.
+template <typename Real, int LC>
 nlohmann::json dirac_bench(const BenchCommandOptions& opt, const Geometry& geom, Location loc, double copy_gbps) {
   GaugeField<double> U(geom, loc);
   set_hot_gauge(U, 1);
@@ -239,87 +244,155 @@ nlohmann::json dirac_bench(const BenchCommandOptions& opt, const Geometry& geom,
   prm.kappa = opt.kappa;
   const bool clover = opt.action == "clover", twisted = opt.action == "twisted_mass";
   if (twisted) prm.mu = opt.mu;
-  std::unique_ptr<GaugeField<float>> Uf;
-  if constexpr (std::is_same_v<Real, float>) Uf = std::make_unique<GaugeField<float>>(convert_precision<float>(U));
-  const GaugeField<Real>* Ur;
-  if constexpr (std::is_same_v<Real, float>) Ur = Uf.get();
-  else Ur = &U;
-  // The operators of this precision.
-  std::unique_ptr<WilsonCloverOperator<double>> Cd;
-  std::shared_ptr<WilsonCloverOperator<Real>> C;
-  std::unique_ptr<SchurOperator<Real>> Mhat;
-  std::unique_ptr<WilsonEvenOddOperator<Real>> W;
-  if (clover) {
-    if constexpr (std::is_same_v<Real, float>) {
-      Cd = std::make_unique<WilsonCloverOperator<double>>(U, prm, opt.csw);
-      C = std::make_shared<WilsonCloverOperator<float>>(*Uf, *Cd);
-    } else {
-      C = std::make_shared<WilsonCloverOperator<double>>(U, prm, opt.csw);
-    }
-    Mhat = std::make_unique<WilsonCloverEvenOddOperator<Real>>(C);
-  } else {
-    W = std::make_unique<WilsonEvenOddOperator<Real>>(*Ur, prm);
-  }
-  const SchurOperator<Real>& M = clover ? *Mhat : static_cast<const SchurOperator<Real>&>(*W);
   const SpinorField<double> src = gaussian_spinor(geom, loc, 7);
-  SpinorField<Real> in(geom, loc, Subset::Full);
-  if constexpr (std::is_same_v<Real, float>) convert_precision(in, src);
-  else in.copy_from(src);
-  const SpinorField<Real> in_odd = in.parity_part(1), in_even = in.parity_part(0);
-  SpinorField<Real> out_even(geom, loc, Subset::Even), tmp(geom, loc, Subset::Even);
-  const double vh = double(geom.half_volume()), sz = sizeof(Real), processes = double(geom.processes());
+  const SpinorField<double> src_odd = src.parity_part(1), src_even = src.parity_part(0);
+  SpinorField<Real> in_odd(geom, loc, Subset::Odd), in_even(geom, loc, Subset::Even);
+  if constexpr (std::is_same_v<Real, double>) {
+    in_odd.copy_from(src_odd);
+    in_even.copy_from(src_even);
+  } else {
+    convert_precision(in_odd, src_odd);
+    convert_precision(in_even, src_even);
+  }
+  SpinorField<Real> out_even(geom, loc, Subset::Even);
+  SpinorField<double> ref(geom, loc, Subset::Even);
+  const double vh = double(geom.half_volume()), processes = double(geom.processes());
   nlohmann::json r = {{"action", opt.action}, {"precision", opt.precision}, {"reconstruct", opt.reconstruct}, {"rhs", 1},
                       {"kappa", opt.kappa}};
   if (twisted) r["mu"] = opt.mu;
   if (clover) r["csw"] = opt.csw;
+
+  // The operators: clover (18-real links, double or single) or Wilson / twisted mass on links of
+  // this precision and compression; and the double-precision 18-real reference.
+  std::unique_ptr<WilsonCloverOperator<double>> Cd;
+  std::unique_ptr<GaugeField<float>> Uf;
+  std::shared_ptr<WilsonCloverOperator<compute_t<Real>>> C;
+  std::unique_ptr<SchurOperator<Real>> M;
+  std::unique_ptr<GaugeField<Real, LC>> Uc;
+  std::unique_ptr<SchurOperator<double>> M_ref;
+  const WilsonEvenOddOperator<double> W_ref(U, prm);
+  if (clover) {
+    if constexpr (LC == 9 && !is_fixed_point_v<Real>) {
+      Cd = std::make_unique<WilsonCloverOperator<double>>(U, prm, opt.csw);
+      if constexpr (std::is_same_v<Real, float>) {
+        Uf = std::make_unique<GaugeField<float>>(convert_precision<float>(U));
+        C = std::make_shared<WilsonCloverOperator<float>>(*Uf, *Cd);
+      } else {
+        C = std::make_shared<WilsonCloverOperator<double>>(U, prm, opt.csw);
+      }
+      M = std::make_unique<WilsonCloverEvenOddOperator<Real>>(C);
+      M_ref = std::make_unique<WilsonCloverEvenOddOperator<double>>(
+          std::make_shared<WilsonCloverOperator<double>>(U, prm, opt.csw));
+    } else {
+      fail("internal: clover benchmark with compressed links or half precision");
+    }
+  } else {
+    Uc = std::make_unique<GaugeField<Real, LC>>(convert_links<Real, LC>(U));
+    M = std::make_unique<WilsonEvenOddOperator<Real, LC>>(*Uc, prm);
+  }
+
   if (opt.kernel == "dslash") {
     // The hopping term on one parity (with the site term of the action: clover A x or twisted (1 + i c gamma_5) x).
     const double flops = 1320 + (clover ? 552 : twisted ? 96 : 0);
-    const double site_reals = clover ? 24 + 72 : twisted ? 24 : 0;
-    const double link_reals = opt.reconstruct;
-    const double naive = (8 * link_reals + 8 * 24 + 24 + site_reals) * sz,
-                 minimal = (8 * link_reals + 24 + 24 + site_reals) * sz;
+    const double site_bytes = clover ? spinor_bytes<Real>() + 72 * sizeof(compute_t<Real>)
+                              : twisted ? spinor_bytes<Real>()
+                                        : 0;
+    const double link = link_bytes<Real>(LC), spinor = spinor_bytes<Real>();
+    const double naive = 8 * link + 8 * spinor + spinor + site_bytes, minimal = 8 * link + 2 * spinor + site_bytes;
     double t = 0;
     nlohmann::json parts = nlohmann::json::object();
     const double alpha = twisted ? -opt.kappa : 1.0, c5 = twisted ? 2 * opt.kappa * opt.mu : 0.0;
     if (clover) {
-      t = median_seconds(loc, opt.repetitions, [&] { C->hop(out_even, in_odd, &in_even, -opt.kappa); });
-    } else if (opt.reconstruct == 12) {
-      parts = compressed_hopping_bench<6>(*Ur, *W, in_odd, in_even, out_even, prm.boundary, alpha, c5, twisted, loc,
-                                          opt.repetitions, t, r);
-    } else if (opt.reconstruct == 8) {
-      parts = compressed_hopping_bench<4>(*Ur, *W, in_odd, in_even, out_even, prm.boundary, alpha, c5, twisted, loc,
-                                          opt.repetitions, t, r);
+      if constexpr (LC == 9 && !is_fixed_point_v<Real>) {
+        t = median_seconds(loc, opt.repetitions, [&] { C->hop(out_even, in_odd, &in_even, -opt.kappa); });
+        Cd->hop(ref, src_odd, &src_even, -opt.kappa);
+      }
     } else {
-      const WilsonHoppingKernel<Real> k{Ur->view(), in_odd.view(), out_even.view(), in_even.view(), prm.boundary,
-                                        alpha,      1.0,           c5,              twisted ? 1 : 0, 0};
+      const WilsonHoppingKernel<Real, LC> k{Uc->view(), in_odd.view(), out_even.view(), in_even.view(), prm.boundary,
+                                            alpha,      1.0,           c5,              twisted ? 1 : 0, 0};
       parts = time_hopping_term(k, k.U, in_odd, out_even, loc, opt.repetitions, t);
+      W_ref.hop(ref, src_odd, twisted ? &src_even : nullptr, alpha, c5, 0);
     }
     // Per process (the copy bandwidth is one GPU's); GFLOPS counts all processes.
     r.update({{"seconds", t},
               {"flops_per_site", flops},
+              {"bytes_per_site_minimal", minimal},
               {"GFLOPS", flops * vh * processes / t * 1e-9},
               {"GBps_naive", naive * vh / t * 1e-9},
               {"GBps_minimal", minimal * vh / t * 1e-9},
-              {"fraction_of_copy", minimal * vh / t * 1e-9 / copy_gbps}});
+              {"fraction_of_copy", minimal * vh / t * 1e-9 / copy_gbps},
+              {"difference_to_double_18_real", relative_difference(out_even, ref)}});
     r.update(parts);
   } else {
     // M_hat and M_hat^dag M_hat on the even sites.
-    const NormalOperator<Real> N(M);
-    const double t1 = median_seconds(loc, opt.repetitions, [&] { M.apply(out_even, in_even); });
+    const NormalOperator<Real> N(*M);
+    const double t1 = median_seconds(loc, opt.repetitions, [&] { M->apply(out_even, in_even); });
+    (clover ? *M_ref : static_cast<const SchurOperator<double>&>(W_ref)).apply(ref, src_even);
+    const double difference = relative_difference(out_even, ref);
     const double t2 = median_seconds(loc, opt.repetitions, [&] { N.apply(out_even, in_even); });
-    const double flops = M.flops_per_site();
+    const double flops = M->flops_per_site();
     r.update({{"matpc_seconds", t1},
               {"matpc_flops_per_site", flops},
               {"matpc_GFLOPS", flops * vh * processes / t1 * 1e-9},
               {"mdagm_seconds", t2},
-              {"mdagm_GFLOPS", 2 * flops * vh * processes / t2 * 1e-9}});
+              {"mdagm_GFLOPS", 2 * flops * vh * processes / t2 * 1e-9},
+              {"difference_to_double_18_real", difference}});
   }
   return r;
 }
 
+// dirac_bench in the precision and link storage the options name (checked by run_bench).
+nlohmann::json dirac_bench_as_asked(const BenchCommandOptions& opt, const Geometry& geom, Location loc,
+                                    double copy_gbps) {
+  const int lc = opt.reconstruct / 2;
+  if (opt.precision == "half") {
+    return lc == 6 ? dirac_bench<Half, 6>(opt, geom, loc, copy_gbps) : dirac_bench<Half, 4>(opt, geom, loc, copy_gbps);
+  }
+  if (opt.precision == "single") {
+    return lc == 9 ? dirac_bench<float, 9>(opt, geom, loc, copy_gbps)
+           : lc == 6 ? dirac_bench<float, 6>(opt, geom, loc, copy_gbps)
+                     : dirac_bench<float, 4>(opt, geom, loc, copy_gbps);
+  }
+  return lc == 9 ? dirac_bench<double, 9>(opt, geom, loc, copy_gbps)
+         : lc == 6 ? dirac_bench<double, 6>(opt, geom, loc, copy_gbps)
+                   : dirac_bench<double, 4>(opt, geom, loc, copy_gbps);
+}
+
+// The even-odd Wilson / twisted-mass CG of solver_bench with links of LC complex components in every
+// precision: returns the median seconds per solve and the last result.
+template <int LC>
+double wilson_solver_seconds(const BenchCommandOptions& opt, const GaugeField<double>& U, const WilsonParams& prm,
+                             const SolverParams& p, const SpinorField<double>& b, SpinorField<double>& x,
+                             SolverResult& last) {
+  const Location loc = U.location();
+  const GaugeField<double, LC> Ud = convert_links<double, LC>(U);
+  const WilsonEvenOddOperator<double, LC> M(Ud, prm);
+  auto time_solves = [&](auto&& solve_once) {
+    return median_seconds(loc, opt.repetitions, [&] {
+      set_zero(x);
+      last = solve_once();
+    });
+  };
+  if (opt.precision == "single") {
+    const GaugeField<float, LC> Uf = convert_links<float, LC>(U);
+    const WilsonEvenOddOperator<float, LC> Ms(Uf, prm);
+    return time_solves([&] { return solve_mixed(M, Ms, x, b, p); });
+  }
+  if (opt.precision == "half") {
+    if constexpr (LC != 9) {
+      const GaugeField<Half, LC> Uh = convert_links<Half, LC>(U);
+      const WilsonEvenOddOperator<Half, LC> Mh(Uh, prm);
+      return time_solves([&] { return solve_mixed(M, Mh, x, b, p); });
+    }
+    fail("internal: half precision with 18-real links");
+  }
+  return time_solves([&] { return solve(M, x, b, p); });
+}
+
 // CG on the even-odd normal equations (as QUDA's test): M_hat x = b from x = 0 to the tolerance, in
-// double or in double with single-precision corrections; median time per solve after one warm-up solve.
+// double or in double with single- or half-precision corrections; median time per solve after one
+// warm-up solve. Wilson and twisted mass use links with --reconstruct reals in every precision; clover
+// 18-real links, double or single.
 nlohmann::json solver_bench(const BenchCommandOptions& opt, const Geometry& geom, Location loc) {
   GaugeField<double> U(geom, loc);
   set_hot_gauge(U, 1);
@@ -328,22 +401,33 @@ nlohmann::json solver_bench(const BenchCommandOptions& opt, const Geometry& geom
   f.wilson.kappa = opt.kappa;
   if (f.action == FermionAction::TwistedMass) f.wilson.mu = opt.mu;
   if (f.action == FermionAction::Clover) f.csw = opt.csw;
+  check_fermion_params(f);
   const bool single = opt.precision == "single";
-  const DiracOperators ops = make_dirac_operators(U, f, single);
   SolverParams p;
   p.type = SolverType::CG;
   p.tolerance = opt.tolerance;
-  p.precision = single ? SolverPrecision::Single : SolverPrecision::Double;
+  p.precision = solver_precision_from_name(opt.precision, "--precision");
   const SpinorField<double> b = gaussian_spinor(geom, loc, 9).parity_part(0);
-  SpinorField<double> x = ops.even_odd->make_field();
+  SpinorField<double> x(geom, loc, Subset::Even);
   SolverResult last;
-  const double t = median_seconds(loc, opt.repetitions, [&] {
-    set_zero(x);
-    last = single ? solve_mixed(*ops.even_odd, *ops.even_odd_single, x, b, p) : solve(*ops.even_odd, x, b, p);
-  });
-  return {{"action", opt.action}, {"precision", single ? "double/single" : "double"}, {"kappa", opt.kappa},
-          {"tolerance", opt.tolerance}, {"seconds_per_solve", t}, {"iterations", last.iterations},
-          {"true_residual", last.true_residual}, {"corrections", last.corrections}, {"GFLOPS", last.gflops}};
+  double t = 0;
+  if (f.action == FermionAction::Clover) {
+    const DiracOperators ops = make_dirac_operators(U, f, single ? SloppyPrecision::Single : SloppyPrecision::None);
+    t = median_seconds(loc, opt.repetitions, [&] {
+      set_zero(x);
+      last = single ? solve_mixed(*ops.even_odd, *ops.even_odd_single, x, b, p) : solve(*ops.even_odd, x, b, p);
+    });
+  } else {
+    const int lc = opt.reconstruct / 2;
+    t = lc == 9   ? wilson_solver_seconds<9>(opt, U, f.wilson, p, b, x, last)
+        : lc == 6 ? wilson_solver_seconds<6>(opt, U, f.wilson, p, b, x, last)
+                  : wilson_solver_seconds<4>(opt, U, f.wilson, p, b, x, last);
+  }
+  const std::string precision = opt.precision == "double" ? "double" : "double/" + opt.precision;
+  return {{"action", opt.action}, {"precision", precision}, {"reconstruct", opt.reconstruct},
+          {"kappa", opt.kappa}, {"tolerance", opt.tolerance}, {"seconds_per_solve", t},
+          {"iterations", last.iterations}, {"true_residual", last.true_residual}, {"corrections", last.corrections},
+          {"GFLOPS", last.gflops}};
 }
 
 // --dims over --grid (default: all processes along t) for this rank.
@@ -358,14 +442,17 @@ int run_bench(const BenchCommandOptions& opt) {
   if (std::find(kernels.begin(), kernels.end(), opt.kernel) == kernels.end())
     fail("lqcd bench: unknown benchmark \"{}\" (expected heatbath, copy, dslash, matpc or solver)", opt.kernel);
   if (opt.kernel == "dslash" || opt.kernel == "matpc" || opt.kernel == "solver") {
-    if (opt.precision != "double" && opt.precision != "single")
-      fail("--precision: expected double or single (half precision is not implemented yet; got \"{}\")", opt.precision);
+    if (opt.precision != "double" && opt.precision != "single" && opt.precision != "half")
+      fail("--precision: expected double, single or half (got \"{}\")", opt.precision);
     if (opt.reconstruct != 18 && opt.reconstruct != 12 && opt.reconstruct != 8)
       fail("--reconstruct: expected 18 (full links), 12 (two rows) or 8 (minimal parametrisation), got {}",
            opt.reconstruct);
-    if (opt.reconstruct != 18 && (opt.kernel != "dslash" || opt.action == "clover"))
-      fail("--reconstruct {}: implemented for the Wilson and twisted-mass dslash benchmark only so far",
-           opt.reconstruct);
+    if (opt.action == "clover" && (opt.reconstruct != 18 || opt.precision == "half"))
+      fail("--action clover: implemented with 18-real links in double and single precision (got --reconstruct {}, "
+           "--precision {})",
+           opt.reconstruct, opt.precision);
+    if (opt.precision == "half" && opt.reconstruct == 18)
+      fail("--precision half: links are stored with 12 or 8 reals (--reconstruct 12 or 8)");
     if (opt.rhs != 1) fail("--rhs: only 1 right-hand side per call is implemented so far (got {})", opt.rhs);
     fermion_action_from_name(opt.action, "--action");
     dirac_geometry(opt);  // the lattice and process-grid errors before any measurement
@@ -445,8 +532,7 @@ int run_bench(const BenchCommandOptions& opt) {
     result["local_dims"] = geom.local;
     result["repetitions"] = opt.repetitions;
     if (opt.kernel == "solver") result.update(solver_bench(opt, geom, loc));
-    else if (opt.precision == "single") result.update(dirac_bench<float>(opt, geom, loc, copy.gb_per_s));
-    else result.update(dirac_bench<double>(opt, geom, loc, copy.gb_per_s));
+    else result.update(dirac_bench_as_asked(opt, geom, loc, copy.gb_per_s));
     if (!opt.json && root) {
       std::cout << fmt::format("# {} benchmark: {} lattice over process grid {}, {} action, {} precision, median of {}\n",
                                opt.kernel, dims_string(dims), dims_string(grid), opt.action, opt.precision,

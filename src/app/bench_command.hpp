@@ -12,8 +12,8 @@ struct BenchCommandOptions {
   std::string grid;  // processes per direction; empty: ProcessGrid::default_grid
   std::string device = "auto";
   std::string action = "wilson";    // heatbath: gauge action; dslash, matpc, solver: wilson | clover | twisted_mass
-  std::string precision = "double";  // dslash, matpc: double | single; solver: double | single (mixed)
-  int reconstruct = 18;             // reals stored per link (18 only, so far)
+  std::string precision = "double";  // dslash, matpc: double | single | half; solver: the inner precision
+  int reconstruct = 18;             // reals stored per link: 18 | 12 | 8
   int rhs = 1;                      // right-hand sides per call (1 only, so far)
   double kappa = 0.12;
   double mu = 0.01;                 // twisted_mass

@@ -27,9 +27,10 @@ std::vector<KeySpec> quark_schema(const std::string& prefix) {
       {"solver.tolerance", "1e-10", "stop when the true relative residual ||b - M x|| / ||b|| is below this"},
       {"solver.max_iterations", "10000", "fail (non-zero exit) when a solve has not converged after this many"},
       {"solver.precision", "\"double\"",
-       "double | single: single = double-precision residual and solution, corrections solved in single precision "
-       "(same tolerance)"},
-      {"solver.inner_tolerance", "1e-4", "single: relative residual reduction of each single-precision correction"},
+       "double | single | half: single and half = double-precision residual and solution, corrections solved in "
+       "single precision or 16-bit fixed point (same tolerance; half: wilson and twisted_mass, even-odd)"},
+      {"solver.inner_tolerance", "1e-4",
+       "single, half: relative residual reduction of each correction (half: at least 1e-3)"},
       {"solver.even_odd", "true", "solve the even-odd (Schur) preconditioned system and reconstruct"},
       {"solver.gcr_restart", "16", "GCR restart length"},
       {"source.type", "\"point\"", "point | z2_wall | z4_wall (12 solves: every source spin and colour)"},
@@ -226,14 +227,16 @@ QuarkProblem::QuarkProblem(const QuarkInput& in, Location loc, const std::string
   }
   if (in.source_smearing.iterations > 0 || in.sink_smearing.iterations > 0)
     smeared_ = std::make_unique<GaugeField<double>>(ape_smear(*U_, in.ape));
-  single_ = in.solver.precision == SolverPrecision::Single;
-  ops_ = make_dirac_operators(*U_, fermion_, single_);
+  sloppy_ = in.solver.precision == SolverPrecision::Single ? SloppyPrecision::Single
+            : in.solver.precision == SolverPrecision::Half ? SloppyPrecision::Half
+                                                           : SloppyPrecision::None;
+  ops_ = make_dirac_operators(*U_, fermion_, sloppy_);
 }
 
 DiracOperators QuarkProblem::operators_with_mu(double mu) const {
   FermionParams f = fermion_;
   f.wilson.mu = mu;
-  return make_dirac_operators(*U_, f, single_);
+  return make_dirac_operators(*U_, f, sloppy_);
 }
 
 PointPropagator QuarkProblem::propagator(const QuarkInput& in, const DiracOperators& ops, RunLog& log,

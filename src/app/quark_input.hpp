@@ -63,7 +63,7 @@ class QuarkProblem {
   GaugeObservables observables_;
   std::string description_;
   FermionParams fermion_;
-  bool single_ = false;  // solver.precision = "single": the operators get single-precision copies
+  SloppyPrecision sloppy_ = SloppyPrecision::None;  // solver.precision single / half: the operators' copies
   DiracOperators ops_;
 };
 

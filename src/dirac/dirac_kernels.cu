@@ -1,5 +1,6 @@
 // Device instantiations of the Dirac layer's site kernels: the operators in double and single
-// precision; the clover field is computed (and inspected) in double only.
+// precision (Wilson and twisted mass also in half); the clover field is computed (and inspected) in
+// double only.
 #include "core/exec_cuda.cuh"
 #include "dirac/clover_kernels.hpp"
 #include "dirac/face_kernels.hpp"
@@ -13,11 +14,15 @@
 LQCD_INSTANTIATE_DIRAC_KERNELS(double)
 LQCD_INSTANTIATE_DIRAC_KERNELS(float)
 
-// 12- and 8-real links: the hopping term of the benchmark (lqcd bench dslash --reconstruct 12|8).
+// 12- and 8-real links (the Wilson even-odd operators' compressed forms, lqcd bench --reconstruct 12|8),
+// and half precision, which is stored with compressed links only.
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::WilsonHoppingKernel<double, 6>)
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::WilsonHoppingKernel<float, 6>)
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::WilsonHoppingKernel<double, 4>)
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::WilsonHoppingKernel<float, 4>)
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::WilsonHoppingKernel<lqcd::Half, 6>)
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::WilsonHoppingKernel<lqcd::Half, 4>)
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::TwistedSiteKernel<lqcd::Half>)
 
 // The face messages of the hopping term on a decomposed lattice (face_exchange.hpp), for every link
 // storage the hopping kernel has.
@@ -30,6 +35,8 @@ LQCD_INSTANTIATE_FACE_KERNELS(double, 6)
 LQCD_INSTANTIATE_FACE_KERNELS(float, 6)
 LQCD_INSTANTIATE_FACE_KERNELS(double, 4)
 LQCD_INSTANTIATE_FACE_KERNELS(float, 4)
+LQCD_INSTANTIATE_FACE_KERNELS(lqcd::Half, 6)
+LQCD_INSTANTIATE_FACE_KERNELS(lqcd::Half, 4)
 
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CloverComputeKernel)
 LQCD_INSTANTIATE_DEVICE_REDUCE(lqcd::CloverStats, lqcd::CloverStatsKernel)

@@ -80,10 +80,18 @@ void check_kappa_below_free_critical(double kappa, double mu) {
          kappa);
 }
 
-DiracOperators make_dirac_operators(const GaugeField<double>& U, const FermionParams& p, bool single_precision) {
+DiracOperators make_dirac_operators(const GaugeField<double>& U, const FermionParams& p, SloppyPrecision sloppy) {
   check_fermion_params(p);
   DiracOperators ops;
   const bool clover = p.action == FermionAction::Clover || (p.action == FermionAction::TwistedMass && p.csw != 0);
+  const bool single_precision = sloppy == SloppyPrecision::Single;
+  if (sloppy == SloppyPrecision::Half) {
+    if (clover)
+      fail("solver.precision = \"half\": implemented for the wilson and twisted_mass actions (without csw); use "
+           "\"single\" with clover quarks");
+    ops.links_half = std::make_unique<const GaugeField<Half, 6>>(convert_links<Half, 6>(U));
+    ops.even_odd_half = std::make_unique<WilsonEvenOddOperator<Half, 6>>(*ops.links_half, p.wilson);
+  }
   if (single_precision) ops.links_single = std::make_unique<const GaugeField<float>>(convert_precision<float>(U));
   if (clover) {
     auto M = std::make_shared<WilsonCloverOperator<double>>(U, p.wilson, p.csw);

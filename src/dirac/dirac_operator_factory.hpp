@@ -46,14 +46,23 @@ struct DiracOperators {
   std::unique_ptr<const GaugeField<float>> links_single;
   std::unique_ptr<LinearOperator<float>> full_single;
   std::unique_ptr<SchurOperator<float>> even_odd_single;
+  // With half precision asked for (Wilson and twisted mass): U in 16-bit fixed point with 12 reals
+  // per link, and the even-odd operator on it; else null.
+  std::unique_ptr<const GaugeField<Half, 6>> links_half;
+  std::unique_ptr<SchurOperator<Half>> even_odd_half;
 };
+
+// The lower precisions a solver may ask the operators in (solve_mixed's inner solves).
+enum class SloppyPrecision { None, Single, Half };
 
 // Checks p (check_fermion_params) and builds both operators on U, which must outlive them. For the
 // clover actions the two share one clover field: `full` forwards to the WilsonCloverOperator held by
 // `even_odd` (a WilsonCloverEvenOddOperator; its full_operator() is that operator and its update()
-// rebuilds the shared clover field after the links change). With single_precision the float
-// operators are built too (for mixed-precision solves); they are copies made now and are made again,
-// not updated, after the links change.
-DiracOperators make_dirac_operators(const GaugeField<double>& U, const FermionParams& p, bool single_precision = false);
+// rebuilds the shared clover field after the links change). With sloppy = Single the float operators
+// are built too, with Half the half-precision even-odd operator (for mixed-precision solves; the
+// clover actions have no half-precision operator: an error naming solver.precision); they are copies
+// made now and are made again, not updated, after the links change.
+DiracOperators make_dirac_operators(const GaugeField<double>& U, const FermionParams& p,
+                                    SloppyPrecision sloppy = SloppyPrecision::None);
 
 }  // namespace lqcd

@@ -57,13 +57,13 @@ FaceExchange<Real, LC>::FaceExchange(const GaugeView<Real, LC>& U, const SpinorF
     f.remote = geom_.grid[mu] > 1;
     f.offset = total;
     total += 2 * 6 * f.sites.count();
-    if (f.remote) bytes_sent_ += double(2 * 6 * f.sites.count()) * sizeof(Complex<Real>);
+    if (f.remote) bytes_sent_ += double(2 * 6 * f.sites.count()) * sizeof(Message);
     any_remote = any_remote || f.remote;
   }
-  const std::size_t bytes = std::size_t(total) * sizeof(Complex<Real>);
+  const std::size_t bytes = std::size_t(total) * sizeof(Message);
   FaceBuffers& b = buffers(loc_);
-  send_ = reinterpret_cast<Complex<Real>*>(reserve(b.send, bytes, loc_));
-  receive_ = reinterpret_cast<Complex<Real>*>(reserve(b.receive, bytes, loc_));
+  send_ = reinterpret_cast<Message*>(reserve(b.send, bytes, loc_));
+  receive_ = reinterpret_cast<Message*>(reserve(b.receive, bytes, loc_));
   for (int i = 0; i < count_; ++i) {
     const Face& f = faces_[i];
     const FacePackKernel<Real, LC> pack{U, in.view(), f.sites, message(send_, f, 0), message(send_, f, 1), dagger};
@@ -81,8 +81,8 @@ FaceExchange<Real, LC>::FaceExchange(const GaugeView<Real, LC>& U, const SpinorF
   }
   staged_ = loc_ == Location::Device && !comm::cuda_aware();
   if (staged_) {
-    host_send_ = reinterpret_cast<Complex<Real>*>(b.host_send.reserve(bytes));
-    host_receive_ = reinterpret_cast<Complex<Real>*>(b.host_receive.reserve(bytes));
+    host_send_ = reinterpret_cast<Message*>(b.host_send.reserve(bytes));
+    host_receive_ = reinterpret_cast<Message*>(b.host_receive.reserve(bytes));
   }
   if (loc_ == Location::Device) {
     // The copies (or, CUDA-aware, the host's wait before sending) start after the packing kernels;
@@ -93,21 +93,21 @@ FaceExchange<Real, LC>::FaceExchange(const GaugeView<Real, LC>& U, const SpinorF
       for (int i = 0; i < count_; ++i)
         if (faces_[i].remote)
           copies.copy(message(host_send_, faces_[i], 0), Location::Host, message(send_, faces_[i], 0), loc_,
-                      2 * 6 * faces_[i].sites.count() * sizeof(Complex<Real>));
+                      2 * 6 * faces_[i].sites.count() * sizeof(Message));
   }
   if (loc_ == Location::Host) post_messages(send_, receive_);  // host fields: the messages are ready now
 }
 
 // Both messages of every remote face: side 0 travels forward, side 1 backward.
 template <typename Real, int LC>
-std::vector<comm::Transfer> FaceExchange<Real, LC>::transfers(const Complex<Real>* from, Complex<Real>* into) const {
+std::vector<comm::Transfer> FaceExchange<Real, LC>::transfers(const Message* from, Message* into) const {
   const Dims coords = geom_.grid_coords();
   std::vector<comm::Transfer> list;
   for (int i = 0; i < count_; ++i) {
     const Face& f = faces_[i];
     if (!f.remote) continue;
     const int mu = f.sites.mu;
-    const std::size_t side_bytes = 6 * f.sites.count() * sizeof(Complex<Real>);
+    const std::size_t side_bytes = 6 * f.sites.count() * sizeof(Message);
     const int forward = comm::neighbour_rank(geom_.grid, coords, mu, +1);
     const int backward = comm::neighbour_rank(geom_.grid, coords, mu, -1);
     list.push_back({message(from, f, 0), forward, message(into, f, 0), backward, side_bytes, 2 * mu});
@@ -121,7 +121,7 @@ std::vector<comm::Transfer> FaceExchange<Real, LC>::transfers(const Complex<Real
 // previous exchange has finished reading the buffers the receives write into (its copies back ran on
 // the copy stream; its face hops ran on the default stream before this exchange's packing).
 template <typename Real, int LC>
-void FaceExchange<Real, LC>::post_messages(const Complex<Real>* from, Complex<Real>* into) {
+void FaceExchange<Real, LC>::post_messages(const Message* from, Message* into) {
   const std::vector<comm::Transfer> list = transfers(from, into);
   for (const comm::Transfer& t : list) messages_.receive(t.receive, t.from, t.bytes, t.tag);
   for (const comm::Transfer& t : list) messages_.send(t.send, t.to, t.bytes, t.tag);
@@ -154,7 +154,7 @@ void FaceExchange<Real, LC>::wait() {
     for (int i = 0; i < count_; ++i)
       if (faces_[i].remote)
         copies.copy(message(receive_, faces_[i], 0), loc_, message(host_receive_, faces_[i], 0), Location::Host,
-                    2 * 6 * faces_[i].sites.count() * sizeof(Complex<Real>));
+                    2 * 6 * faces_[i].sites.count() * sizeof(Message));
     copies.before_default_stream();  // the face hops wait for the messages, not the host
   }
   FaceExchangeStats& stats = face_exchange_stats();
@@ -169,7 +169,7 @@ void FaceExchange<Real, LC>::add_face_hops(const GaugeView<Real, LC>& U, SpinorF
   if (!waited_) wait();
   for (int i = 0; i < count_; ++i) {
     const Face& f = faces_[i];
-    const Complex<Real>* base = f.remote ? receive_ : send_;  // one process: its own opposite face
+    const Message* base = f.remote ? receive_ : send_;  // one process: its own opposite face
     const FaceHopKernel<Real, LC> hops{U,     out.view(), f.sites, message(base, f, 0), message(base, f, 1),
                                        boundary, alpha,  dagger};
     for_each(loc_, 2 * f.sites.count(), hops);
@@ -182,5 +182,7 @@ template class FaceExchange<double, 6>;
 template class FaceExchange<float, 6>;
 template class FaceExchange<double, 4>;
 template class FaceExchange<float, 4>;
+template class FaceExchange<Half, 6>;
+template class FaceExchange<Half, 4>;
 
 }  // namespace lqcd

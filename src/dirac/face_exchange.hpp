@@ -34,6 +34,9 @@ FaceExchangeStats& face_exchange_stats();
 template <typename Real, int LinkComponents>
 class FaceExchange {
  public:
+  // Messages are in the arithmetic precision (float for half-precision fields).
+  using Message = Complex<compute_t<Real>>;
+
   FaceExchange(const GaugeView<Real, LinkComponents>& U, const SpinorField<Real>& in, const SpinorField<Real>& out,
                int dagger);
   ~FaceExchange();
@@ -58,17 +61,17 @@ class FaceExchange {
     return base + f.offset + side * 6 * f.sites.count();
   }
 
-  std::vector<comm::Transfer> transfers(const Complex<Real>* from, Complex<Real>* into) const;
-  void post_messages(const Complex<Real>* from, Complex<Real>* into);
+  std::vector<comm::Transfer> transfers(const Message* from, Message* into) const;
+  void post_messages(const Message* from, Message* into);
 
   Location loc_;
   Geometry geom_;
   Face faces_[4];
   int count_ = 0;
-  Complex<Real>* send_ = nullptr;     // where the field lives
-  Complex<Real>* receive_ = nullptr;
-  Complex<Real>* host_send_ = nullptr;  // staging (device fields, MPI not CUDA-aware)
-  Complex<Real>* host_receive_ = nullptr;
+  Message* send_ = nullptr;     // where the field lives
+  Message* receive_ = nullptr;
+  Message* host_send_ = nullptr;  // staging (device fields, MPI not CUDA-aware)
+  Message* host_receive_ = nullptr;
   bool staged_ = false;
   bool nccl_ = false;
   bool waited_ = false;

@@ -78,14 +78,14 @@ struct FaceSites {
   }
 };
 
-template <typename Real>
-LQCD_HOST_DEVICE void store_message(Complex<Real>* m, std::int64_t count, std::int64_t f, const HalfSpinor<Real>& h) {
+template <typename T>
+LQCD_HOST_DEVICE void store_message(Complex<T>* m, std::int64_t count, std::int64_t f, const HalfSpinor<T>& h) {
   LQCD_UNROLL
   for (int k = 0; k < 6; ++k) m[k * count + f] = h.s[k / 3].c[k % 3];
 }
-template <typename Real>
-LQCD_HOST_DEVICE HalfSpinor<Real> load_message(const Complex<Real>* m, std::int64_t count, std::int64_t f) {
-  HalfSpinor<Real> h;
+template <typename T>
+LQCD_HOST_DEVICE HalfSpinor<T> load_message(const Complex<T>* m, std::int64_t count, std::int64_t f) {
+  HalfSpinor<T> h;
   LQCD_UNROLL
   for (int k = 0; k < 6; ++k) h.s[k / 3].c[k % 3] = m[k * count + f];
   return h;
@@ -95,11 +95,12 @@ LQCD_HOST_DEVICE HalfSpinor<Real> load_message(const Complex<Real>* m, std::int6
 // site i % count; side 0 the forward face, side 1 the backward face).
 template <typename Real, int LinkComponents>
 struct FacePackKernel {
+  using T = compute_t<Real>;  // messages are in the arithmetic precision (float for Half fields)
   GaugeView<Real, LinkComponents> U;
   SpinorView<Real> in;
   FaceSites face;
-  Complex<Real>* to_forward;
-  Complex<Real>* to_backward;
+  Complex<T>* to_forward;
+  Complex<T>* to_backward;
   int dagger;
 
   LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
@@ -109,7 +110,7 @@ struct FacePackKernel {
     int x[4] = {0, 0, 0, 0};  // every entry is set by coords()
     face.coords(f, side == 0 ? coordinate(U.idx.n, mu) - 1 : 0, 1 - p, x);
     const std::int64_t s = U.idx.lex(x) >> 1;
-    const ColorSpinor<Real> psi = in.load(1 - p, s);
+    const ColorSpinor<T> psi = in.load(1 - p, s);
     if (side == 0)
       store_message(to_forward, n, f, color_adj_multiply(U.load(mu, 1 - p, s), spin_project_half(mu, -sign, psi)));
     else store_message(to_backward, n, f, spin_project_half(mu, sign, psi));
@@ -122,11 +123,12 @@ struct FacePackKernel {
 // sites; directions run one after the other, so corner sites are not updated concurrently.
 template <typename Real, int LinkComponents>
 struct FaceHopKernel {
+  using T = compute_t<Real>;
   GaugeView<Real, LinkComponents> U;
   SpinorView<Real> out;
   FaceSites face;
-  const Complex<Real>* from_backward;
-  const Complex<Real>* from_forward;
+  const Complex<T>* from_backward;
+  const Complex<T>* from_forward;
   FermionBoundary boundary;
   double alpha;
   int dagger;
@@ -140,18 +142,18 @@ struct FaceHopKernel {
     const int layer = side == 0 ? 0 : nmu - 1;
     face.coords(f, layer, p, x);
     const std::int64_t s = U.idx.lex(x) >> 1;
-    ColorSpinor<Real> r;
+    ColorSpinor<T> r;
     if (side == 0) {
-      HalfSpinor<Real> h = load_message(from_backward, n, f);
-      if (layer + off == 0) h = Complex<Real>(conj(boundary.phase[mu])) * h;
+      HalfSpinor<T> h = load_message(from_backward, n, f);
+      if (layer + off == 0) h = Complex<T>(conj(boundary.phase[mu])) * h;
       r = spin_reconstruct(mu, -sign, h);
     } else {
-      HalfSpinor<Real> h = color_multiply(U.load(mu, p, s), load_message(from_forward, n, f));
-      if (layer + off == gn - 1) h = Complex<Real>(boundary.phase[mu]) * h;
+      HalfSpinor<T> h = color_multiply(U.load(mu, p, s), load_message(from_forward, n, f));
+      if (layer + off == gn - 1) h = Complex<T>(boundary.phase[mu]) * h;
       r = spin_reconstruct(mu, sign, h);
     }
-    ColorSpinor<Real> v = out.load(p, s);
-    v += Complex<Real>(Real(alpha)) * r;
+    ColorSpinor<T> v = out.load(p, s);
+    v += Complex<T>(T(alpha)) * r;
     out.store(p, s, v);
   }
 };

@@ -5,28 +5,28 @@
 
 namespace lqcd {
 
-template <typename Real>
-WilsonEvenOddOperator<Real>::WilsonEvenOddOperator(const GaugeField<Real>& U, const WilsonParams& params)
+template <typename Real, int LC>
+WilsonEvenOddOperator<Real, LC>::WilsonEvenOddOperator(const GaugeField<Real, LC>& U, const WilsonParams& params)
     : U_(U), params_(params), tmp_odd_(U.geometry(), U.location(), Subset::Odd) {
   if (!(params.kappa > 0)) fail("fermion.kappa: must be positive (got {})", params.kappa);
 }
 
-template <typename Real>
-void WilsonEvenOddOperator<Real>::hop(SpinorField<Real>& out, const SpinorField<Real>& in, const SpinorField<Real>* x,
+template <typename Real, int LC>
+void WilsonEvenOddOperator<Real, LC>::hop(SpinorField<Real>& out, const SpinorField<Real>& in, const SpinorField<Real>* x,
                                 double alpha, double c5, int dagger) const {
-  const WilsonHoppingKernel<Real> k{U_.view(), in.view(), out.view(), x ? x->view() : out.view(), params_.boundary,
+  const WilsonHoppingKernel<Real, LC> k{U_.view(), in.view(), out.view(), x ? x->view() : out.view(), params_.boundary,
                               alpha,     1.0,       c5,         x ? 1 : 0,                  dagger};
   run_hopping_term(k, k.U, in, out, params_.boundary, alpha, dagger);
 }
 
-template <typename Real>
-void WilsonEvenOddOperator<Real>::site_inverse(SpinorField<Real>& out, const SpinorField<Real>& in, int dagger) const {
+template <typename Real, int LC>
+void WilsonEvenOddOperator<Real, LC>::site_inverse(SpinorField<Real>& out, const SpinorField<Real>& in, int dagger) const {
   const double b = 2.0 * params_.kappa * params_.mu, n = 1.0 / (1.0 + b * b);
   for_each(U_.location(), out.sites(), TwistedSiteKernel<Real>{in.view(), out.view(), n, -b * n, dagger});
 }
 
-template <typename Real>
-void WilsonEvenOddOperator<Real>::run(SpinorField<Real>& out, const SpinorField<Real>& in, int dagger) const {
+template <typename Real, int LC>
+void WilsonEvenOddOperator<Real, LC>::run(SpinorField<Real>& out, const SpinorField<Real>& in, int dagger) const {
   if (in.subset() != Subset::Even || out.subset() != Subset::Even)
     fail("internal: WilsonEvenOddOperator acts on even-site fields");
   const double k = params_.kappa;
@@ -35,15 +35,15 @@ void WilsonEvenOddOperator<Real>::run(SpinorField<Real>& out, const SpinorField<
   hop(out, tmp_odd_, &in, -k * k, 2.0 * k * params_.mu, dagger);      // A in - kappa^2 H_eo A^{-1} H_oe in
 }
 
-template <typename Real>
-void WilsonEvenOddOperator<Real>::apply(SpinorField<Real>& out, const SpinorField<Real>& in) const { run(out, in, 0); }
-template <typename Real>
-void WilsonEvenOddOperator<Real>::apply_dagger(SpinorField<Real>& out, const SpinorField<Real>& in) const {
+template <typename Real, int LC>
+void WilsonEvenOddOperator<Real, LC>::apply(SpinorField<Real>& out, const SpinorField<Real>& in) const { run(out, in, 0); }
+template <typename Real, int LC>
+void WilsonEvenOddOperator<Real, LC>::apply_dagger(SpinorField<Real>& out, const SpinorField<Real>& in) const {
   run(out, in, 1);
 }
 
-template <typename Real>
-SpinorField<Real> WilsonEvenOddOperator<Real>::prepare_source(const SpinorField<Real>& b) const {
+template <typename Real, int LC>
+SpinorField<Real> WilsonEvenOddOperator<Real, LC>::prepare_source(const SpinorField<Real>& b) const {
   SpinorField<Real> b_odd = b.parity_part(1);
   site_inverse(b_odd, b_odd, 0);                                      // A^{-1} b_o
   SpinorField<Real> b_even = b.parity_part(0);
@@ -52,8 +52,8 @@ SpinorField<Real> WilsonEvenOddOperator<Real>::prepare_source(const SpinorField<
   return out;
 }
 
-template <typename Real>
-SpinorField<Real> WilsonEvenOddOperator<Real>::reconstruct(const SpinorField<Real>& x_even,
+template <typename Real, int LC>
+SpinorField<Real> WilsonEvenOddOperator<Real, LC>::reconstruct(const SpinorField<Real>& x_even,
                                                        const SpinorField<Real>& b) const {
   const SpinorField<Real> b_odd = b.parity_part(1);
   SpinorField<Real> x_odd(U_.geometry(), U_.location(), Subset::Odd);
@@ -65,7 +65,13 @@ SpinorField<Real> WilsonEvenOddOperator<Real>::reconstruct(const SpinorField<Rea
   return x;
 }
 
-template class WilsonEvenOddOperator<double>;
-template class WilsonEvenOddOperator<float>;
+template class WilsonEvenOddOperator<double, 9>;
+template class WilsonEvenOddOperator<float, 9>;
+template class WilsonEvenOddOperator<double, 6>;
+template class WilsonEvenOddOperator<float, 6>;
+template class WilsonEvenOddOperator<double, 4>;
+template class WilsonEvenOddOperator<float, 4>;
+template class WilsonEvenOddOperator<Half, 6>;
+template class WilsonEvenOddOperator<Half, 4>;
 
 }  // namespace lqcd

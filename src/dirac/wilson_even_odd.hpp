@@ -5,16 +5,18 @@
 //   M_hat = A - kappa^2 H_eo A^{-1} H_oe,      A^{-1} = (1 - 2 i kappa mu gamma_5) / (1 + 4 kappa^2 mu^2),
 //   M_hat x_e = b_e + kappa H_eo A^{-1} b_o,   then  x_o = A^{-1} (b_o + kappa H_oe x_e)
 // (T. DeGrand, P. Rossi, Comput. Phys. Commun. 60 (1990) 211). M_hat^dag = gamma_5 M_hat(-mu) gamma_5.
-// Real = double or float.
+// Real = double, float or Half: the storage precision of links and fields (math/precision.hpp);
+// LinkComponents = 9, 6 or 4: links stored with 18, 12 or 8 reals (gauge_view.hpp). The
+// instantiations: double and float with every link storage, Half with 12 and 8 reals.
 
 #include "dirac/wilson_operator.hpp"
 
 namespace lqcd {
 
-template <typename Real>
+template <typename Real, int LinkComponents = 9>
 class WilsonEvenOddOperator : public SchurOperator<Real> {
  public:
-  WilsonEvenOddOperator(const GaugeField<Real>& U, const WilsonParams& params);
+  WilsonEvenOddOperator(const GaugeField<Real, LinkComponents>& U, const WilsonParams& params);
 
   const Geometry& geometry() const override { return U_.geometry(); }
   Location location() const override { return U_.location(); }
@@ -39,7 +41,7 @@ class WilsonEvenOddOperator : public SchurOperator<Real> {
  private:
   void run(SpinorField<Real>& out, const SpinorField<Real>& in, int dagger) const;
 
-  const GaugeField<Real>& U_;
+  const GaugeField<Real, LinkComponents>& U_;
   WilsonParams params_;
   mutable SpinorField<Real> tmp_odd_;  // work space of apply()
 };

@@ -9,6 +9,8 @@
 // twisted-mass operator in hopping form M = 1 + 2 i kappa mu gamma_5 - kappa H.
 // FLOPs per output site (QUDA's count for the hopping term): 1320.
 
+#include <type_traits>
+
 #include "fields/gauge_view.hpp"
 #include "fields/spinor_field.hpp"
 #include "math/gamma.hpp"
@@ -35,8 +37,8 @@ LQCD_HOST_DEVICE ColorSpinor<T> color_adj_multiply(const SU3<T>& u, const ColorS
   return r;
 }
 
-// Real = double or float: the precision of links, spinors and arithmetic (the coefficients are
-// given in double and rounded once, at use). LinkComponents: 9 (18-real links) or 6 (12-real links,
+// Real = double, float or Half: the storage precision of links and spinors; the arithmetic is in
+// T = compute_t<Real> (float for Half; the coefficients are given in double and rounded once, at use). LinkComponents: 9 (18-real links) or 6 (12-real links,
 // third row rebuilt in registers).
 template <typename Real, int LinkComponents = 9>
 struct WilsonHoppingKernel {
@@ -44,7 +46,8 @@ struct WilsonHoppingKernel {
   // one block of 256 threads per SM; two blocks cap it at 128 (a few spilled words) and measured 2-5%
   // faster on the H100. With 12-real links (148 registers) the cap spills more and measured 3% slower:
   // left at one block. Single precision fits three blocks (~80 registers) either way.
-  static constexpr int kMinBlocksPerSM = sizeof(Real) == 8 ? (LinkComponents == 9 ? 2 : 1) : 3;
+  using T = compute_t<Real>;
+  static constexpr int kMinBlocksPerSM = std::is_same_v<Real, double> ? (LinkComponents == 9 ? 2 : 1) : 3;
   GaugeView<Real, LinkComponents> U;
   SpinorView<Real> in;
   SpinorView<Real> out;
@@ -60,10 +63,10 @@ struct WilsonHoppingKernel {
   // over processes (halo depth r_mu > 0), the hops leaving the box are left out: FaceHopKernel adds
   // them from the neighbours' messages, so this kernel only reads sites inside the box (periodic wrap
   // where mu is not split) and needs no halo-aware indexing.
-  LQCD_HOST_DEVICE ColorSpinor<Real> hop(int p, std::int64_t s, const int xc[4]) const {
+  LQCD_HOST_DEVICE ColorSpinor<T> hop(int p, std::int64_t s, const int xc[4]) const {
     const int sign = dagger ? -1 : 1;
     const SiteIndexer& idx = U.idx;
-    ColorSpinor<Real> acc{};
+    ColorSpinor<T> acc{};
     LQCD_UNROLL
     for (int mu = 0; mu < 4; ++mu) {
       const bool split = idx.r[mu] > 0;
@@ -71,9 +74,9 @@ struct WilsonHoppingKernel {
       if (!(split && xc[mu] == idx.n[mu] - 1)) {
         int y[4] = {xc[0], xc[1], xc[2], xc[3]};
         y[mu] = xc[mu] + 1 == idx.n[mu] ? 0 : xc[mu] + 1;
-        const ColorSpinor<Real> psi = in.load(1 - p, idx.lex(y) >> 1);
-        HalfSpinor<Real> h = color_multiply(U.load(mu, p, s), spin_project_half(mu, sign, psi));
-        if (xc[mu] + idx.off[mu] == idx.gn[mu] - 1) h = Complex<Real>(boundary.phase[mu]) * h;
+        const ColorSpinor<T> psi = in.load(1 - p, idx.lex(y) >> 1);
+        HalfSpinor<T> h = color_multiply(U.load(mu, p, s), spin_project_half(mu, sign, psi));
+        if (xc[mu] + idx.off[mu] == idx.gn[mu] - 1) h = Complex<T>(boundary.phase[mu]) * h;
         acc += spin_reconstruct(mu, sign, h);
       }
       // backward: (1 + gamma_mu) U_mu(x - mu)^dag psi(x - mu)
@@ -81,9 +84,9 @@ struct WilsonHoppingKernel {
         int z[4] = {xc[0], xc[1], xc[2], xc[3]};
         z[mu] = xc[mu] == 0 ? idx.n[mu] - 1 : xc[mu] - 1;
         const std::int64_t sz = idx.lex(z) >> 1;
-        const ColorSpinor<Real> psi = in.load(1 - p, sz);
-        HalfSpinor<Real> h = color_adj_multiply(U.load(mu, 1 - p, sz), spin_project_half(mu, -sign, psi));
-        if (xc[mu] + idx.off[mu] == 0) h = Complex<Real>(conj(boundary.phase[mu])) * h;
+        const ColorSpinor<T> psi = in.load(1 - p, sz);
+        HalfSpinor<T> h = color_adj_multiply(U.load(mu, 1 - p, sz), spin_project_half(mu, -sign, psi));
+        if (xc[mu] + idx.off[mu] == 0) h = Complex<T>(conj(boundary.phase[mu])) * h;
         acc += spin_reconstruct(mu, -sign, h);
       }
     }
@@ -95,11 +98,11 @@ struct WilsonHoppingKernel {
     const std::int64_t s = out.cb_of(i);
     int xc[4];
     U.idx.coords(p, s, xc);
-    ColorSpinor<Real> r = Complex<Real>(Real(alpha)) * hop(p, s, xc);
+    ColorSpinor<T> r = Complex<T>(T(alpha)) * hop(p, s, xc);
     if (has_x) {
-      const ColorSpinor<Real> v = x.load(p, s);
-      r += Complex<Real>(Real(c0)) * v;
-      if (c5 != 0.0) r += Complex<Real>(0, Real(dagger ? -c5 : c5)) * apply_gamma(kGamma5, v);
+      const ColorSpinor<T> v = x.load(p, s);
+      r += Complex<T>(T(c0)) * v;
+      if (c5 != 0.0) r += Complex<T>(0, T(dagger ? -c5 : c5)) * apply_gamma(kGamma5, v);
     }
     out.store(p, s, r);
   }
@@ -114,6 +117,7 @@ namespace lqcd {
 // FLOPs per site: 48 (Wilson: a scale, 24) to 72.
 template <typename Real>
 struct TwistedSiteKernel {
+  using T = compute_t<Real>;
   SpinorView<Real> in;
   SpinorView<Real> out;
   double c0, c5;
@@ -121,9 +125,9 @@ struct TwistedSiteKernel {
   LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
     const int p = out.parity_of(i);
     const std::int64_t s = out.cb_of(i);
-    const ColorSpinor<Real> v = in.load(p, s);
-    ColorSpinor<Real> r = Complex<Real>(Real(c0)) * v;
-    if (c5 != 0.0) r += Complex<Real>(0, Real(dagger ? -c5 : c5)) * apply_gamma(kGamma5, v);
+    const ColorSpinor<T> v = in.load(p, s);
+    ColorSpinor<T> r = Complex<T>(T(c0)) * v;
+    if (c5 != 0.0) r += Complex<T>(0, T(dagger ? -c5 : c5)) * apply_gamma(kGamma5, v);
     out.store(p, s, r);
   }
 };

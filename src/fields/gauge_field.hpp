@@ -20,13 +20,14 @@ inline std::int64_t padded_stride(std::int64_t sites, std::int64_t vector_bytes)
   return (sites + per_256 - 1) / per_256 * per_256;
 }
 
-// Components: 9 (18 reals per link) or 6 (12 reals, third row rebuilt on load; gauge_view.hpp).
+// Components: 9 (18 reals per link), 6 (12 reals, third row rebuilt on load) or 4 (8 reals);
+// Real: the storage precision, double, float or Half (gauge_view.hpp, math/precision.hpp).
 template <typename Real, int Components = 9>
 class GaugeField {
  public:
   GaugeField(const Geometry& geom, Location loc)
       : geom_(geom),
-        stride_(padded_stride(geom.stored_half_volume(), sizeof(Complex<Real>))),
+        stride_(padded_stride(geom.stored_half_volume(), sizeof(Complex<stored_t<Real>>))),
         data_(std::size_t(stride_) * 4 * 2 * Components, loc) {}
 
   GaugeField(GaugeField&&) noexcept = default;
@@ -61,7 +62,7 @@ class GaugeField {
  private:
   Geometry geom_;
   std::int64_t stride_;
-  Buffer<Complex<Real>> data_;
+  Buffer<Complex<stored_t<Real>>> data_;
 };
 
 // File order <-> field layout (the only place the two meet). The lexicographic field is the whole
@@ -89,5 +90,10 @@ GaugeField<To> convert_precision(const GaugeField<From>& u);
 // Instantiated for double and float.
 template <int Components = 6, typename Real>
 GaugeField<Real, Components> compress_links(const GaugeField<Real>& u);
+
+// The links in storage precision To (double, float or Half) with 18, 12 or 8 reals each, where u lives:
+// the operators' sloppy copies. u must hold SU(3) links (checked for 8 reals, as compress_links).
+template <typename To, int Components, typename From>
+GaugeField<To, Components> convert_links(const GaugeField<From>& u);
 
 }  // namespace lqcd

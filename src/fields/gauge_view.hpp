@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "core/geometry.hpp"
+#include "math/precision.hpp"
 #include "math/su3.hpp"
 
 namespace lqcd {
@@ -19,24 +20,31 @@ namespace lqcd {
 // 181 (2010) 1517, Sec. 5: u01, u02, u10 and the phases of u00 and u20 (reconstruct8() says how the
 // rest follows). Valid where |u00| < 1; a link that is diagonal in its first row (a cold start)
 // cannot be rebuilt, which compress_links<4> checks.
-template <typename Real, int Components = 9>
+// P is the storage precision (math/precision.hpp): double, float, or Half (16-bit fixed point, unit
+// scale; the 8-real phases scaled by pi); links are returned in compute_t<P>.
+template <typename P, int Components = 9>
 struct GaugeView {
   static_assert(Components == 9 || Components == 6 || Components == 4, "links are stored with 18, 12 or 8 reals");
-  Complex<Real>* data;
+  using Real = compute_t<P>;
+  Complex<stored_t<P>>* data;
   std::int64_t stride;  // >= sites per parity (+ halo), a multiple of 16 vectors (256 bytes)
   SiteIndexer idx;
 
-  LQCD_HOST_DEVICE Complex<Real>* block(int mu, int parity) const {
+  // Fixed point: the scale of the 8-real form's phases (the other entries have unit scale).
+  static constexpr Real kPhaseScale = Real(3.14159265358979323846);
+
+  LQCD_HOST_DEVICE Complex<stored_t<P>>* block(int mu, int parity) const {
     return data + std::int64_t((mu * 2 + parity) * Components) * stride;
   }
   LQCD_HOST_DEVICE SU3<Real> load(int mu, int parity, std::int64_t s) const {
-    const Complex<Real>* b = block(mu, parity) + s;
+    const Complex<stored_t<P>>* b = block(mu, parity) + s;
     if constexpr (Components == 4) {
-      return reconstruct8(b[0], b[stride], b[2 * stride], b[3 * stride]);
+      return reconstruct8(decode<P>(b[0], Real(1)), decode<P>(b[stride], Real(1)), decode<P>(b[2 * stride], Real(1)),
+                          decode<P>(b[3 * stride], kPhaseScale));
     } else {
       SU3<Real> u;
       LQCD_UNROLL
-      for (int c = 0; c < Components; ++c) u.m[c / 3][c % 3] = b[c * stride];
+      for (int c = 0; c < Components; ++c) u.m[c / 3][c % 3] = decode<P>(b[c * stride], Real(1));
       if constexpr (Components == 6) {
         u.m[2][0] = conj(u.m[0][1] * u.m[1][2] - u.m[0][2] * u.m[1][1]);
         u.m[2][1] = conj(u.m[0][2] * u.m[1][0] - u.m[0][0] * u.m[1][2]);
@@ -47,15 +55,16 @@ struct GaugeView {
   }
   // Stores the link (Components = 6: its first two rows; 4: its 8-real form).
   LQCD_HOST_DEVICE void store(int mu, int parity, std::int64_t s, const SU3<Real>& u) const {
-    Complex<Real>* b = block(mu, parity) + s;
+    Complex<stored_t<P>>* b = block(mu, parity) + s;
     if constexpr (Components == 4) {
-      b[0] = u.m[0][1];
-      b[stride] = u.m[0][2];
-      b[2 * stride] = u.m[1][0];
-      b[3 * stride] = Complex<Real>(atan2(u.m[0][0].im, u.m[0][0].re), atan2(u.m[2][0].im, u.m[2][0].re));
+      b[0] = encode<P>(u.m[0][1], Real(1));
+      b[stride] = encode<P>(u.m[0][2], Real(1));
+      b[2 * stride] = encode<P>(u.m[1][0], Real(1));
+      b[3 * stride] = encode<P>(Complex<Real>(atan2(u.m[0][0].im, u.m[0][0].re), atan2(u.m[2][0].im, u.m[2][0].re)),
+                                Real(1) / kPhaseScale);
     } else {
       LQCD_UNROLL
-      for (int c = 0; c < Components; ++c) b[c * stride] = u.m[c / 3][c % 3];
+      for (int c = 0; c < Components; ++c) b[c * stride] = encode<P>(u.m[c / 3][c % 3], Real(1));
     }
   }
   // The SU(3) matrix with rows a, b, c from a2 = u01, a3 = u02, b1 = u10 and phases = (arg u00, arg u20).

@@ -18,7 +18,7 @@ namespace lqcd {
 // exchange's bytes are 2 x this x (component vectors) x (bytes per component), per direction.
 std::int64_t halo_message_sites(const Geometry& g, int mu, int depth);
 
-template <typename T>  // Complex<double> or Complex<float>
+template <typename T>  // Complex<double>, Complex<float> or Complex<std::int16_t> (half precision)
 void exchange_halo(T* data, Location loc, const Geometry& g, const HaloLayout& layout, int depth);
 
 }  // namespace lqcd

@@ -27,32 +27,40 @@ struct ConvertComponentsKernel {
   }
 };
 
-// Copies every link of a full (9-component) field into a compressed one (6: its first two rows; 4: the
-// 8-real parametrisation of GaugeView).
-template <typename Real, int Components>
-struct CompressLinksKernel {
-  GaugeView<Real, 9> in;
-  GaugeView<Real, Components> out;
+// Copies every link of a full (9-component) field of precision From into a field of precision To with
+// 18, 12 (the first two rows) or 8 reals (GaugeView's 8-real form).
+template <typename To, int Components, typename From>
+struct ConvertLinksKernel {
+  GaugeView<From, 9> in;
+  GaugeView<To, Components> out;
   LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
+    using T = compute_t<To>;
     const int p = int(i / in.idx.vh);
     const std::int64_t s = i % in.idx.vh;
-    for (int mu = 0; mu < 4; ++mu) out.store(mu, p, s, in.load(mu, p, s));
+    for (int mu = 0; mu < 4; ++mu) {
+      const auto u = in.load(mu, p, s);
+      SU3<T> v;
+      for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c) v.m[r][c] = Complex<T>(u.m[r][c]);
+      out.store(mu, p, s, v);
+    }
   }
 };
 
 // Sum over the links of this process of |rebuilt link - original link|^2 (Frobenius): how well the
-// compressed field reproduces the full one (compress_links checks the 8-real form with it).
-template <typename Real, int Components>
+// converted field reproduces the full one (convert_links checks the 8-real form with it).
+template <typename To, int Components, typename From>
 struct LinkReconstructionErrorKernel {
-  GaugeView<Real, 9> full;
-  GaugeView<Real, Components> compressed;
+  GaugeView<From, 9> full;
+  GaugeView<To, Components> compressed;
   LQCD_HOST_DEVICE void operator()(std::int64_t i, double& acc) const {
     const int p = int(i / full.idx.vh);
     const std::int64_t s = i % full.idx.vh;
     for (int mu = 0; mu < 4; ++mu) {
-      const SU3<Real> a = full.load(mu, p, s), b = compressed.load(mu, p, s);
+      const auto a = full.load(mu, p, s);
+      const auto b = compressed.load(mu, p, s);
       for (int r = 0; r < 3; ++r)
-        for (int c = 0; c < 3; ++c) acc += double(norm2(a.m[r][c] - b.m[r][c]));
+        for (int c = 0; c < 3; ++c) acc += norm2(Complex<double>(a.m[r][c]) - Complex<double>(b.m[r][c]));
     }
   }
 };

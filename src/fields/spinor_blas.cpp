@@ -18,18 +18,18 @@ void check_same_shape(const SpinorField<A>& x, const SpinorField<B>& y) {
 template <typename Real>
 void axpy(Complex<double> a, const SpinorField<Real>& x, SpinorField<Real>& y) {
   check_same_shape(x, y);
-  for_each(y.location(), y.sites(), AxpyKernel<Real>{Complex<Real>(a), x.view(), y.view()});
+  for_each(y.location(), y.sites(), AxpyKernel<Real>{Complex<compute_t<Real>>(a), x.view(), y.view()});
 }
 
 template <typename Real>
 void xpay(const SpinorField<Real>& x, Complex<double> a, SpinorField<Real>& y) {
   check_same_shape(x, y);
-  for_each(y.location(), y.sites(), XpayKernel<Real>{Complex<Real>(a), x.view(), y.view()});
+  for_each(y.location(), y.sites(), XpayKernel<Real>{Complex<compute_t<Real>>(a), x.view(), y.view()});
 }
 
 template <typename Real>
 void scale(Complex<double> a, SpinorField<Real>& x) {
-  for_each(x.location(), x.sites(), ScaleKernel<Real>{Complex<Real>(a), x.view()});
+  for_each(x.location(), x.sites(), ScaleKernel<Real>{Complex<compute_t<Real>>(a), x.view()});
 }
 
 template <typename Real>
@@ -53,10 +53,16 @@ double norm2(const SpinorField<Real>& x) {
 template <typename To, typename From>
 void convert_precision(SpinorField<To>& out, const SpinorField<From>& in) {
   check_same_shape(out, in);
-  const std::int64_t vh = in.geometry().stored_half_volume();  // halo sites too: they stay current
-  const std::int64_t components = 12 * (in.subset() == Subset::Full ? 2 : 1);
-  for_each(in.location(), components * vh,
-           ConvertComponentsKernel<To, From>{out.view().data, out.view().stride, in.view().data, in.view().stride, vh});
+  if constexpr (is_fixed_point_v<To> || is_fixed_point_v<From>) {
+    // Site by site (the norm of a half-precision site depends on all its components); half-precision
+    // fields have no halo to keep current.
+    for_each(in.location(), in.sites(), ConvertSpinorKernel<To, From>{out.view(), in.view()});
+  } else {
+    const std::int64_t vh = in.geometry().stored_half_volume();  // halo sites too: they stay current
+    const std::int64_t components = 12 * (in.subset() == Subset::Full ? 2 : 1);
+    for_each(in.location(), components * vh,
+             ConvertComponentsKernel<To, From>{out.view().data, out.view().stride, in.view().data, in.view().stride, vh});
+  }
 }
 
 #define LQCD_INSTANTIATE_SPINOR_BLAS(Real)                                                   \
@@ -68,9 +74,14 @@ void convert_precision(SpinorField<To>& out, const SpinorField<From>& in) {
   template double norm2<Real>(const SpinorField<Real>&);
 LQCD_INSTANTIATE_SPINOR_BLAS(double)
 LQCD_INSTANTIATE_SPINOR_BLAS(float)
+LQCD_INSTANTIATE_SPINOR_BLAS(Half)
 #undef LQCD_INSTANTIATE_SPINOR_BLAS
 
 template void convert_precision<float, double>(SpinorField<float>&, const SpinorField<double>&);
 template void convert_precision<double, float>(SpinorField<double>&, const SpinorField<float>&);
+template void convert_precision<Half, double>(SpinorField<Half>&, const SpinorField<double>&);
+template void convert_precision<double, Half>(SpinorField<double>&, const SpinorField<Half>&);
+template void convert_precision<Half, float>(SpinorField<Half>&, const SpinorField<float>&);
+template void convert_precision<float, Half>(SpinorField<float>&, const SpinorField<Half>&);
 
 }  // namespace lqcd

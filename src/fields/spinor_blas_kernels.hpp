@@ -1,6 +1,7 @@
 #pragma once
 // Site kernels of spinor_blas.hpp. Site i of a field runs over its parity blocks in order. The
-// scalars are rounded to the field's precision Real once, when the kernel is made.
+// scalars are rounded to the arithmetic precision T = compute_t<Real> once, when the kernel is made
+// (Real: the storage precision, double, float or Half).
 
 #include "core/reduction.hpp"
 #include "fields/spinor_field.hpp"
@@ -9,12 +10,13 @@ namespace lqcd {
 
 template <typename Real>
 struct AxpyKernel {  // y <- a x + y
-  Complex<Real> a;
+  using T = compute_t<Real>;
+  Complex<T> a;
   SpinorView<Real> x, y;
   LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
     const int p = x.parity_of(i);
     const std::int64_t s = x.cb_of(i);
-    ColorSpinor<Real> r = y.load(p, s);
+    ColorSpinor<T> r = y.load(p, s);
     r += a * x.load(p, s);
     y.store(p, s, r);
   }
@@ -22,7 +24,8 @@ struct AxpyKernel {  // y <- a x + y
 
 template <typename Real>
 struct XpayKernel {  // y <- x + a y
-  Complex<Real> a;
+  using T = compute_t<Real>;
+  Complex<T> a;
   SpinorView<Real> x, y;
   LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
     const int p = x.parity_of(i);
@@ -33,7 +36,8 @@ struct XpayKernel {  // y <- x + a y
 
 template <typename Real>
 struct ScaleKernel {
-  Complex<Real> a;
+  using T = compute_t<Real>;
+  Complex<T> a;
   SpinorView<Real> x;
   LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
     const int p = x.parity_of(i);
@@ -44,18 +48,20 @@ struct ScaleKernel {
 
 template <typename Real>
 struct ZeroKernel {  // writes zeros (scaling by 0 would keep NaN in fresh memory)
+  using T = compute_t<Real>;
   SpinorView<Real> x;
-  LQCD_HOST_DEVICE void operator()(std::int64_t i) const { x.store(x.parity_of(i), x.cb_of(i), ColorSpinor<Real>{}); }
+  LQCD_HOST_DEVICE void operator()(std::int64_t i) const { x.store(x.parity_of(i), x.cb_of(i), ColorSpinor<T>{}); }
 };
 
-// Per-site sums in Real (12 terms), accumulated over sites in double.
+// Per-site sums in T (12 terms), accumulated over sites in double.
 template <typename Real>
 struct DotKernel {
+  using T = compute_t<Real>;
   SpinorView<Real> x, y;
   LQCD_HOST_DEVICE void operator()(std::int64_t i, Sums<2>& acc) const {
     const int p = x.parity_of(i);
     const std::int64_t s = x.cb_of(i);
-    const Complex<Real> d = inner(x.load(p, s), y.load(p, s));
+    const Complex<T> d = inner(x.load(p, s), y.load(p, s));
     acc[0] += double(d.re);
     acc[1] += double(d.im);
   }
@@ -63,9 +69,26 @@ struct DotKernel {
 
 template <typename Real>
 struct Norm2Kernel {
+  using T = compute_t<Real>;
   SpinorView<Real> x;
   LQCD_HOST_DEVICE void operator()(std::int64_t i, Sums<1>& acc) const {
     acc[0] += double(norm2(x.load(x.parity_of(i), x.cb_of(i))));
+  }
+};
+
+// out <- in site by site, through the arithmetic precisions (for half-precision fields, whose
+// per-site norm depends on every component of the site).
+template <typename To, typename From>
+struct ConvertSpinorKernel {
+  SpinorView<To> out;
+  SpinorView<From> in;
+  LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
+    const int p = in.parity_of(i);
+    const std::int64_t s = in.cb_of(i);
+    const ColorSpinor<compute_t<From>> a = in.load(p, s);
+    ColorSpinor<compute_t<To>> b;
+    for (int k = 0; k < 12; ++k) b.s[k / 3].c[k % 3] = Complex<compute_t<To>>(a.s[k / 3].c[k % 3]);
+    out.store(p, s, b);
   }
 };
 

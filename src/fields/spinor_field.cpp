@@ -5,6 +5,11 @@
 
 namespace lqcd {
 
+void fail_half_halo() {
+  fail("internal: half-precision spinor fields have no halo exchange (the Dirac operators exchange their faces "
+       "themselves); convert to single or double precision first");
+}
+
 SpinorField<double> to_spinor_field(const LexicographicSpinor& global, const Geometry& geom, Location loc) {
   if (std::int64_t(global.size()) != geom.global_volume())
     fail("spinor field: {} sites given for a {} lattice", global.size(), dims_string(geom.global));

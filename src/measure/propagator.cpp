@@ -21,10 +21,17 @@ void smear(SpinorField<double>& psi, const PropagatorOptions& o, const GaussianP
   if (o.smearing_links && g.iterations > 0) gaussian_smear(psi, *o.smearing_links, g);
 }
 
-// In double precision, or with single-precision corrections by A_single (the same operator).
+// In double precision, or with single- or half-precision corrections by A_single or A_half (the
+// same operator).
 SolverResult solve_in_precision(const LinearOperator<double>& A, const LinearOperator<float>* A_single,
-                                SpinorField<double>& x, const SpinorField<double>& b, const SolverParams& p) {
+                                const LinearOperator<Half>* A_half, SpinorField<double>& x,
+                                const SpinorField<double>& b, const SolverParams& p) {
   if (p.precision == SolverPrecision::Double) return solve(A, x, b, p);
+  if (p.precision == SolverPrecision::Half) {
+    if (!A_half)
+      fail("solver.precision = \"half\": the half-precision operator is even-odd only; set solver.even_odd = true");
+    return solve_mixed(A, *A_half, x, b, p);
+  }
   if (!A_single) fail("internal: compute_propagator: single precision needs the single-precision operators");
   return solve_mixed(A, *A_single, x, b, p);
 }
@@ -58,11 +65,11 @@ PointPropagator compute_propagator(const DiracOperators& ops, bool even_odd, con
         if (n_even > 0) p.tolerance = std::min(p.tolerance, p.tolerance * n_full / n_even);
         SpinorField<double> x_even = schur->make_field();
         set_zero(x_even);
-        log.result = solve_in_precision(*schur, ops.even_odd_single.get(), x_even, eta_even, p);
+        log.result = solve_in_precision(*schur, ops.even_odd_single.get(), ops.even_odd_half.get(), x_even, eta_even, p);
         psi = schur->reconstruct(x_even, eta);
       } else {
         set_zero(psi);
-        log.result = solve_in_precision(M, ops.full_single.get(), psi, eta, options.solver);
+        log.result = solve_in_precision(M, ops.full_single.get(), nullptr, psi, eta, options.solver);
       }
       log.full_residual = relative_residual(M, psi, eta);
       // Rounding in the reconstruction may add a little; more than that is a wrong solution.

@@ -91,4 +91,7 @@ template SolverResult solve_bicgstab<double>(const LinearOperator<double>&, Spin
 template SolverResult solve_bicgstab<float>(const LinearOperator<float>&, SpinorField<float>&, const SpinorField<float>&,
                                   const SolverParams&);
 
+template SolverResult solve_bicgstab<Half>(const LinearOperator<Half>&, SpinorField<Half>&, const SpinorField<Half>&,
+                                 const SolverParams&);
+
 }  // namespace lqcd::solver_detail

@@ -91,4 +91,7 @@ template SolverResult solve_cg<double>(const LinearOperator<double>&, SpinorFiel
 template SolverResult solve_cg<float>(const LinearOperator<float>&, SpinorField<float>&, const SpinorField<float>&,
                                   const SolverParams&);
 
+template SolverResult solve_cg<Half>(const LinearOperator<Half>&, SpinorField<Half>&, const SpinorField<Half>&,
+                                 const SolverParams&);
+
 }  // namespace lqcd::solver_detail

@@ -68,4 +68,7 @@ template SolverResult solve_gcr<double>(const LinearOperator<double>&, SpinorFie
 template SolverResult solve_gcr<float>(const LinearOperator<float>&, SpinorField<float>&, const SpinorField<float>&,
                                   const SolverParams&);
 
+template SolverResult solve_gcr<Half>(const LinearOperator<Half>&, SpinorField<Half>&, const SpinorField<Half>&,
+                                 const SolverParams&);
+
 }  // namespace lqcd::solver_detail

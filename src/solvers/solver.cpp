@@ -29,20 +29,27 @@ std::string solver_type_name(SolverType type) {
 SolverPrecision solver_precision_from_name(const std::string& name, const std::string& key) {
   if (name == "double") return SolverPrecision::Double;
   if (name == "single") return SolverPrecision::Single;
-  fail("{}: expected \"double\" or \"single\" (double-precision residuals with single-precision inner solves; got "
-       "\"{}\")",
+  if (name == "half") return SolverPrecision::Half;
+  fail("{}: expected \"double\", \"single\" or \"half\" (the last two: double-precision residuals with single- "
+       "or half-precision inner solves; got \"{}\")",
        key, name);
 }
 
 std::string solver_precision_name(SolverPrecision precision) {
-  return precision == SolverPrecision::Single ? "single" : "double";
+  switch (precision) {
+    case SolverPrecision::Single: return "single";
+    case SolverPrecision::Half: return "half";
+    case SolverPrecision::Double: break;
+  }
+  return "double";
 }
 
 std::string SolverResult::summary() const {
   const std::string secs = seconds >= 0.01 ? fmt::format("{:.2f}", seconds) : fmt::format("{:.2g}", seconds);
   const std::string mixed =
-      precision == SolverPrecision::Single
-          ? fmt::format(" (double/single, {} correction{})", corrections, corrections == 1 ? "" : "s")
+      precision != SolverPrecision::Double
+          ? fmt::format(" (double/{}, {} correction{})", solver_precision_name(precision), corrections,
+                        corrections == 1 ? "" : "s")
           : "";
   return fmt::format("{}{}: {} {} iteration{}, true residual {:.2g}, {} s, {:.1f} GFLOPS", solver_type_name(type), mixed,
                      converged ? "converged in" : "not converged after", iterations, iterations == 1 ? "" : "s",
@@ -82,6 +89,7 @@ std::string Krylov<Real>::fmt_stagnation() const {
 
 template class Krylov<double>;
 template class Krylov<float>;
+template class Krylov<Half>;
 
 }  // namespace solver_detail
 
@@ -122,6 +130,8 @@ template SolverResult solve<double>(const LinearOperator<double>&, SpinorField<d
                                     const SolverParams&);
 template SolverResult solve<float>(const LinearOperator<float>&, SpinorField<float>&, const SpinorField<float>&,
                                    const SolverParams&);
+template SolverResult solve<Half>(const LinearOperator<Half>&, SpinorField<Half>&, const SpinorField<Half>&,
+                                  const SolverParams&);
 
 template <typename Real>
 SolverResult solve_hermitian(const LinearOperator<Real>& A, SpinorField<Real>& x, const SpinorField<Real>& b,
@@ -262,8 +272,11 @@ SolverResult solve_multishift(const LinearOperator<double>& A, const std::vector
   return res;
 }
 
-SolverResult solve_mixed(const LinearOperator<double>& M, const LinearOperator<float>& M_single,
+template <typename Sloppy>
+SolverResult solve_mixed(const LinearOperator<double>& M, const LinearOperator<Sloppy>& M_single,
                          SpinorField<double>& x, const SpinorField<double>& b, const SolverParams& p) {
+  constexpr bool half = is_fixed_point_v<Sloppy>;
+  const char* label = half ? "double/half" : "double/single";
   check_params(p);
   if (!(p.inner_tolerance > 0 && p.inner_tolerance < 1))
     fail("solver.inner_tolerance: expected a number between 0 and 1 (got {})", p.inner_tolerance);
@@ -273,7 +286,7 @@ SolverResult solve_mixed(const LinearOperator<double>& M, const LinearOperator<f
   const double sites = double(b.sites());
   SolverResult res;
   res.type = p.type;
-  res.precision = SolverPrecision::Single;
+  res.precision = half ? SolverPrecision::Half : SolverPrecision::Single;
   double flops = 0;
   auto finish = [&](bool converged) {
     res.converged = converged;
@@ -282,7 +295,7 @@ SolverResult solve_mixed(const LinearOperator<double>& M, const LinearOperator<f
     return res;
   };
   auto fail_with = [&](const std::string& message) {
-    throw SolverError(fmt::format("{} (double/single): {}", solver_type_name(p.type), message), finish(false));
+    throw SolverError(fmt::format("{} ({}): {}", solver_type_name(p.type), label, message), finish(false));
   };
 
   const double b2 = norm2(b);
@@ -293,7 +306,7 @@ SolverResult solve_mixed(const LinearOperator<double>& M, const LinearOperator<f
     return finish(true);
   }
   SpinorField<double> r = M.make_field(), e = M.make_field();
-  SpinorField<float> r_single = M_single.make_field(), e_single = M_single.make_field();
+  SpinorField<Sloppy> r_single = M_single.make_field(), e_single = M_single.make_field();
   // r = b - M x in double: the residual every correction is measured by.
   auto true_residual = [&]() {
     M.apply(r, x);
@@ -313,8 +326,8 @@ SolverResult solve_mixed(const LinearOperator<double>& M, const LinearOperator<f
       fail_with(fmt::format("not converged in {} iterations (solver.max_iterations): true residual {:.2g}, tolerance "
                             "{:.2g}; raise solver.max_iterations, or kappa may be beyond critical",
                             res.iterations, res.true_residual, p.tolerance));
-    // Aim a little below what is still needed, but never below what single precision can reach.
-    inner.tolerance = std::max(p.inner_tolerance, 0.5 * p.tolerance / res.true_residual);
+    // Aim a little below what is still needed, but never below what the inner precision can reach.
+    inner.tolerance = std::max({p.inner_tolerance, half ? kHalfInnerTolerance : 0.0, 0.5 * p.tolerance / res.true_residual});
     inner.max_iterations = p.max_iterations - res.iterations;
     convert_precision(r_single, r);
     set_zero(e_single);
@@ -322,8 +335,8 @@ SolverResult solve_mixed(const LinearOperator<double>& M, const LinearOperator<f
     try {
       c = solve(M_single, e_single, r_single, inner);
     } catch (const SolverError& err) {
-      // A single-precision solve that stalls, breaks down or runs out of iterations may still have
-      // improved x; the double-precision residual below decides.
+      // An inner solve that stalls, breaks down or runs out of iterations may still have improved x;
+      // the double-precision residual below decides.
       c = err.result();
     }
     flops += c.gflops * c.seconds * 1e9;
@@ -338,12 +351,17 @@ SolverResult solve_mixed(const LinearOperator<double>& M, const LinearOperator<f
       res.residual_history.push_back(scale * c.residual_history[k]);
     res.residual_history.push_back(res.true_residual);
     if (!(r2_new <= 0.25 * r2) && !(res.true_residual <= p.tolerance))
-      fail_with(fmt::format("a single-precision correction reduced the residual by less than a factor 2, to {:.2g} "
+      fail_with(fmt::format("a {}-precision correction reduced the residual by less than a factor 2, to {:.2g} "
                             "(tolerance {:.2g}); use solver.precision = \"double\"",
-                            res.true_residual, p.tolerance));
+                            half ? "half" : "single", res.true_residual, p.tolerance));
     r2 = r2_new;
   }
   return finish(true);
 }
+
+template SolverResult solve_mixed<float>(const LinearOperator<double>&, const LinearOperator<float>&,
+                                         SpinorField<double>&, const SpinorField<double>&, const SolverParams&);
+template SolverResult solve_mixed<Half>(const LinearOperator<double>&, const LinearOperator<Half>&,
+                                        SpinorField<double>&, const SpinorField<double>&, const SolverParams&);
 
 }  // namespace lqcd

@@ -16,11 +16,11 @@
 // (a "reliable update"). A returned result has always met the tolerance; everything else
 // (iteration limit, breakdown, NaN, stagnation) throws SolverError.
 //
-// Precision: solve() works in the operator's precision (double or float). solve_mixed() solves a
-// double-precision system with single-precision inner solves: defect correction (iterative
-// refinement), r = b - M x in double, M_single e = r to a relative tolerance delta in single
-// precision, x += e, until ||b - M x|| / ||b|| meets the tolerance. Each correction gains a factor
-// delta, so about log(tol) / log(delta) corrections are needed; the tolerance is met in double.
+// Precision: solve() works in the operator's precision (double, float or Half). solve_mixed() solves a
+// double-precision system with inner solves in a lower precision (single or half): defect correction
+// (iterative refinement), r = b - M x in double, M_sloppy e = r to a relative tolerance delta in the
+// lower precision, x += e, until ||b - M x|| / ||b|| meets the tolerance. Each correction gains a
+// factor delta, so about log(tol) / log(delta) corrections are needed; the tolerance is met in double.
 
 #include <string>
 #include <utility>
@@ -33,12 +33,15 @@
 namespace lqcd {
 
 enum class SolverType { CG, BiCGStab, GCR };
-enum class SolverPrecision { Double, Single };
+// Double: everything in double precision. Single / Half: double-precision residuals with inner
+// solves in single precision / in 16-bit fixed point (math/precision.hpp; solve_mixed).
+enum class SolverPrecision { Double, Single, Half };
 
 // "cg", "bicgstab" or "gcr"; anything else throws lqcd::Error naming `key`.
 SolverType solver_type_from_name(const std::string& name, const std::string& key = "solver.type");
 std::string solver_type_name(SolverType type);
-// "double" or "single" (double outer, single inner: solve_mixed); anything else throws naming `key`.
+// "double", "single" or "half" (double outer, single / half inner: solve_mixed); anything else
+// throws naming `key`.
 SolverPrecision solver_precision_from_name(const std::string& name, const std::string& key = "solver.precision");
 std::string solver_precision_name(SolverPrecision precision);
 
@@ -47,9 +50,13 @@ struct SolverParams {
   double tolerance = 1e-10;     // on ||b - M x|| / ||b||
   int max_iterations = 10000;   // CG and BiCGStab: 2 operator applications per iteration, GCR: 1
   int gcr_restart = 16;         // GCR: search directions kept before a restart
-  SolverPrecision precision = SolverPrecision::Double;  // Single: solve_mixed
-  double inner_tolerance = 1e-4;  // solve_mixed: relative residual reduction of each single-precision solve
+  SolverPrecision precision = SolverPrecision::Double;  // Single, Half: solve_mixed
+  // solve_mixed: relative residual reduction of each inner solve; half-precision inner solves aim at
+  // no less than kHalfInnerTolerance, what 16-bit fixed point reaches reliably.
+  double inner_tolerance = 1e-4;
 };
+
+inline constexpr double kHalfInnerTolerance = 1e-3;
 
 struct SolverResult {
   bool converged = false;
@@ -61,7 +68,7 @@ struct SolverResult {
   double gflops = 0;  // operator applications and BLAS-1 FLOPs over the wall-clock time
   SolverType type = SolverType::CG;  // which solver produced it (named by summary())
   SolverPrecision precision = SolverPrecision::Double;
-  int corrections = 0;  // solve_mixed: the single-precision solves (defect corrections) made
+  int corrections = 0;  // solve_mixed: the inner solves (defect corrections) made
 
   // One line: "cg: converged in 123 iterations, true residual 8.1e-11, 0.42 s, 12.3 GFLOPS".
   std::string summary() const;
@@ -80,7 +87,7 @@ class SolverError : public Error {
   SolverResult result_;
 };
 
-// Solves M x = b to p.tolerance in M's precision (Real = double or float; p.precision must be
+// Solves M x = b to p.tolerance in M's precision (Real = double, float or Half; p.precision must be
 // Double). x is the initial guess on entry (callers zero it) and the solution on return; x and b
 // have M's shape (M.make_field()). b = 0 gives x = 0 after 0 iterations.
 template <typename Real>
@@ -102,10 +109,12 @@ SolverResult solve_hermitian(const LinearOperator<Real>& A, SpinorField<Real>& x
 SolverResult solve_multishift(const LinearOperator<double>& A, const std::vector<double>& shifts,
                               std::vector<SpinorField<double>>& x, const SpinorField<double>& b, const SolverParams& p);
 
-// Solves M x = b to p.tolerance (in double) with the corrections solved by M_single, the same
-// operator in single precision, to p.inner_tolerance each. Throws SolverError when the corrections
-// stop reducing the residual or the iterations (summed over the corrections) reach the limit.
-SolverResult solve_mixed(const LinearOperator<double>& M, const LinearOperator<float>& M_single,
+// Solves M x = b to p.tolerance (in double) with the corrections solved by M_sloppy, the same
+// operator in single or half precision (Sloppy = float or Half), to p.inner_tolerance each. Throws
+// SolverError when the corrections stop reducing the residual or the iterations (summed over the
+// corrections) reach the limit.
+template <typename Sloppy>
+SolverResult solve_mixed(const LinearOperator<double>& M, const LinearOperator<Sloppy>& M_sloppy,
                          SpinorField<double>& x, const SpinorField<double>& b, const SolverParams& p);
 
 }  // namespace lqcd

@@ -103,7 +103,7 @@ TEST_P(SinglePrecisionTest, OperatorsEqualTheirDoubleTwinsToRounding) {
   const SpinorField<double> psi_even = psi.parity_part(0);
   for (const Case& c : kCases) {
     SCOPED_TRACE(c.name);
-    const DiracOperators ops = make_dirac_operators(U, fermion(c), true);
+    const DiracOperators ops = make_dirac_operators(U, fermion(c), SloppyPrecision::Single);
     ASSERT_TRUE(ops.full_single && ops.even_odd_single && ops.links_single);
     EXPECT_EQ(ops.full_single->subset(), Subset::Full);
     EXPECT_EQ(ops.even_odd_single->subset(), Subset::Even);
@@ -192,7 +192,7 @@ TEST(SinglePrecision, HostAndDeviceAgree) {
   const SpinorField<double> eh = ph.parity_part(0), ed = pd.parity_part(0);
   for (const Case& c : kCases) {
     SCOPED_TRACE(c.name);
-    const DiracOperators oh = make_dirac_operators(Uh, fermion(c), true), od = make_dirac_operators(Ud, fermion(c), true);
+    const DiracOperators oh = make_dirac_operators(Uh, fermion(c), SloppyPrecision::Single), od = make_dirac_operators(Ud, fermion(c), SloppyPrecision::Single);
     for (int dagger = 0; dagger < 2; ++dagger) {
       auto run = [dagger](const auto& M, auto& out, const auto& in) {
         if (dagger) M.apply_dagger(out, in); else M.apply(out, in);

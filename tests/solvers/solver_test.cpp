@@ -436,7 +436,7 @@ TEST_P(MixedPrecisionTest, EverySolverAndActionReachesTheDoubleTolerance) {
   f[2].csw = 1.0;
   for (FermionParams& fp : f) {
     fp.wilson.kappa = 0.12;
-    const DiracOperators ops = make_dirac_operators(U, fp, true);
+    const DiracOperators ops = make_dirac_operators(U, fp, SloppyPrecision::Single);
     for (SolverType t : kAllTypes) {
       SCOPED_TRACE(std::string(fermion_action_name(fp.action)) + " " + solver_type_name(t));
       SolverParams p = params(t);
@@ -458,7 +458,7 @@ TEST_P(MixedPrecisionTest, BadParametersAndFailuresAreErrors) {
   const GaugeField<double> U = rough_gauge(geom, GetParam());
   FermionParams fp;
   fp.wilson.kappa = 0.12;
-  const DiracOperators ops = make_dirac_operators(U, fp, true);
+  const DiracOperators ops = make_dirac_operators(U, fp, SloppyPrecision::Single);
   const SpinorField<double> b = random_field(geom, GetParam(), 17);
   SpinorField<double> x = ops.full->make_field();
   set_zero(x);
@@ -555,7 +555,7 @@ TEST_P(MilcSolverTest, MixedPrecisionReachesTheDoubleTolerance) {
   clover.csw = 1.769;
   const SpinorField<double> b = random_field(geom, GetParam(), 15);
   for (const FermionParams* f : {&wilson, &clover}) {
-    const DiracOperators ops = make_dirac_operators(U, *f, true);
+    const DiracOperators ops = make_dirac_operators(U, *f, SloppyPrecision::Single);
     const SpinorField<double> b_even = ops.even_odd->prepare_source(b);
     SolverParams p = params(SolverType::CG);
     const SpinorField<double> x_double = ops.even_odd->reconstruct(solve_and_check(*ops.even_odd, b_even, p), b);

@@ -1,0 +1,76 @@
+#pragma once
+// Storage precisions of fields and the arithmetic that goes with them. A field's precision P names how
+// its numbers are stored; kernels compute in compute_t<P>:
+//   double, float   IEEE numbers, computed in the same precision;
+//   Half            16-bit fixed point ("half precision" as in QUDA: M. A. Clark et al., Comput. Phys.
+//                   Commun. 181 (2010) 1517, Sec. 6), computed in float. A stored integer q in
+//                   [-32767, 32767] means q / 32767 times a scale: 1 for gauge links (every entry of
+//                   an SU(3) matrix has modulus <= 1), pi for the phases of 8-real links, and for a
+//                   spinor a per-site float norm (the largest modulus of its 24 reals), so every site
+//                   keeps ~4.5 significant digits whatever its magnitude.
+// A half-precision spinor takes 24 x 2 + 4 = 52 bytes per site (double: 192, single: 96).
+
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+
+#include "math/complex.hpp"
+
+namespace lqcd {
+
+struct Half {};
+
+template <typename P>
+struct PrecisionTraits {
+  static_assert(std::is_same_v<P, double> || std::is_same_v<P, float>, "precisions: double, float or Half");
+  using compute = P;
+  using stored = P;
+  static constexpr bool fixed_point = false;
+};
+template <>
+struct PrecisionTraits<Half> {
+  using compute = float;
+  using stored = std::int16_t;
+  static constexpr bool fixed_point = true;
+};
+
+template <typename P>
+using compute_t = typename PrecisionTraits<P>::compute;
+template <typename P>
+using stored_t = typename PrecisionTraits<P>::stored;
+template <typename P>
+inline constexpr bool is_fixed_point_v = PrecisionTraits<P>::fixed_point;
+
+inline constexpr float kFixedPointMax = 32767.0f;
+
+// x in [-1, 1] (clamped) to the nearest 16-bit fixed-point number, and back.
+LQCD_HOST_DEVICE inline std::int16_t to_fixed(float x) {
+  const float q = rintf(x * kFixedPointMax);
+  return std::int16_t(fmaxf(-kFixedPointMax, fminf(kFixedPointMax, q)));
+}
+LQCD_HOST_DEVICE inline float from_fixed(std::int16_t q) { return float(q) * (1.0f / kFixedPointMax); }
+
+// A stored complex number of precision P as a number of compute_t<P>, given the scale of fixed point
+// (ignored by floating point), and the reverse (inverse_scale = 1 / scale).
+template <typename P>
+LQCD_HOST_DEVICE inline Complex<compute_t<P>> decode(const Complex<stored_t<P>>& z, compute_t<P> scale) {
+  (void)scale;
+  if constexpr (is_fixed_point_v<P>) return {from_fixed(z.re) * scale, from_fixed(z.im) * scale};
+  else return z;
+}
+template <typename P>
+LQCD_HOST_DEVICE inline Complex<stored_t<P>> encode(const Complex<compute_t<P>>& z, compute_t<P> inverse_scale) {
+  (void)inverse_scale;
+  if constexpr (is_fixed_point_v<P>) return {to_fixed(z.re * inverse_scale), to_fixed(z.im * inverse_scale)};
+  else return z;
+}
+
+// The names the command line and the outputs use.
+template <typename P>
+constexpr const char* precision_name() {
+  if constexpr (std::is_same_v<P, double>) return "double";
+  else if constexpr (std::is_same_v<P, float>) return "single";
+  else return "half";
+}
+
+}  // namespace lqcd

@@ -1,0 +1,53 @@
+// 16-bit fixed point (math/precision.hpp): rounding to nearest, clamping, and the round trip of a
+// scaled complex number.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "math/precision.hpp"
+
+namespace lqcd {
+namespace {
+
+TEST(FixedPoint, RoundsToNearestAndClamps) {
+  EXPECT_EQ(to_fixed(0.0f), 0);
+  EXPECT_EQ(to_fixed(1.0f), 32767);
+  EXPECT_EQ(to_fixed(-1.0f), -32767);
+  EXPECT_EQ(to_fixed(2.0f), 32767) << "values beyond the scale clamp";
+  EXPECT_EQ(to_fixed(-7.0f), -32767);
+  EXPECT_EQ(to_fixed(0.4f / 32767.0f), 0);
+  EXPECT_EQ(to_fixed(0.6f / 32767.0f), 1);
+  EXPECT_EQ(to_fixed(-0.6f / 32767.0f), -1);
+  EXPECT_FLOAT_EQ(from_fixed(32767), 1.0f);
+  EXPECT_FLOAT_EQ(from_fixed(-16384), -16384.0f / 32767.0f);
+}
+
+TEST(FixedPoint, RoundTripErrorIsHalfAStep) {
+  // Every x in [-1, 1] comes back within half a step 1 / (2 * 32767) (plus float rounding).
+  double worst = 0;
+  for (int i = -10000; i <= 10000; ++i) {
+    const float x = float(i) / 10000.0f * 0.999f + 1e-5f * float(i % 7);
+    worst = std::max(worst, double(std::fabs(from_fixed(to_fixed(x)) - x)));
+  }
+  EXPECT_LE(worst, 0.5 / 32767.0 + 1e-7);
+  EXPECT_GT(worst, 0.25 / 32767.0) << "a fixed-point grid must show its steps";
+}
+
+TEST(FixedPoint, ScaledComplexNumbersKeepTheirRelativePrecision) {
+  // A spinor component stored against its site's norm: the error scales with the norm, not with 1.
+  for (float norm : {1e-20f, 1e-3f, 1.0f, 1e6f}) {
+    const Complex<float> z(0.3f * norm, -0.7f * norm);
+    const Complex<std::int16_t> q = encode<Half>(z, 1.0f / norm);
+    const Complex<float> back = decode<Half>(q, norm);
+    EXPECT_LE(std::fabs(back.re - z.re), 0.51f / 32767.0f * norm) << norm;
+    EXPECT_LE(std::fabs(back.im - z.im), 0.51f / 32767.0f * norm) << norm;
+  }
+  // Floating-point precisions pass through unchanged.
+  const Complex<double> w(0.1, 0.2);
+  EXPECT_EQ(decode<double>(encode<double>(w, 1.0), 1.0).re, 0.1);
+  EXPECT_STREQ(precision_name<Half>(), "half");
+  EXPECT_STREQ(precision_name<float>(), "single");
+}
+
+}  // namespace
+}  // namespace lqcd
