@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <type_traits>
 #include <iostream>
 #include <sstream>
@@ -19,6 +20,7 @@
 #include "comm/process_grid.hpp"
 #include "core/bandwidth.hpp"
 #include "core/copy_stream.hpp"
+#include "core/energy_meter.hpp"
 #include "core/error.hpp"
 #include "core/timer.hpp"
 #include "gauge/observables.hpp"
@@ -42,10 +44,39 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
+// The GPU energy of one timed region (core/energy_meter), measured by median_seconds over its whole
+// loop of calls on all processes of `grid` (each with a GPU of its own): joules added over the
+// processes, seconds the longest; `calls` per process.
+struct RegionEnergy {
+  EnergyMeter& meter;
+  Dims grid;
+  EnergyReading reading{};
+  long calls = 0;
+};
+
+void finish_region_energy(RegionEnergy& e, bool metered, long calls) {
+  e.reading = e.meter.stop();  // unmetered: the reading says why
+  e.calls = metered ? calls : 0;
+  if (!metered) {
+    if (e.meter.available()) e.reading.unavailable_reason = "not every process can read its GPU's energy counter";
+    return;
+  }
+  if (comm::any(e.grid, !e.reading.available)) {
+    if (e.reading.available) e.reading = EnergyReading{false, "the energy counter failed on another process"};
+    return;
+  }
+  e.reading.joules = comm::sum(e.grid, e.reading.joules);
+  e.reading.seconds = comm::max(e.grid, e.reading.seconds);
+}
+
 template <typename F>
-double median_seconds(Location loc, int repetitions, F&& f) {
+double median_seconds(Location loc, int repetitions, F&& f, RegionEnergy* energy = nullptr) {
   f();  // warm-up
   if (loc == Location::Device) detail::device_synchronize();
+  // Every process measures or none does (the extra passes below are collective calls).
+  const bool metered = energy && comm::min(energy->grid, energy->meter.available() ? 1 : 0) == 1;
+  if (metered) energy->meter.start();
+  const Stopwatch loop;
   std::vector<double> t;
   for (int r = 0; r < repetitions; ++r) {
     const Stopwatch w;
@@ -53,7 +84,38 @@ double median_seconds(Location loc, int repetitions, F&& f) {
     if (loc == Location::Device) detail::device_synchronize();
     t.push_back(w.seconds());
   }
+  long calls = repetitions;
+  if (metered && comm::max(energy->grid, loop.seconds()) < 0.5) {
+    // NVML's energy counter advances only every ~20-100 ms: over a loop of a few such steps the
+    // reading is off by tens of percent, over one shorter than a step it may be zero. So a loop
+    // shorter than 0.5 s is repeated, for the energy alone (these calls are not in the median), until
+    // 1 s has passed, which makes the reading good to a few percent. The decision is the slowest
+    // process's, so that all of them make the same number of (collective) calls.
+    while (comm::max(energy->grid, loop.seconds()) < 1.0) {
+      for (int r = 0; r < repetitions; ++r) {
+        f();
+        if (loc == Location::Device) detail::device_synchronize();
+      }
+      calls += repetitions;
+    }
+  }
+  if (energy) finish_region_energy(*energy, metered, calls);
   return median(t);
+}
+
+// The JSON fields of a region's energy, named PREFIX + energy_joules (per call: one operator
+// application, solve or sweep), average_watts (all GPUs of the run together), gflops_per_watt
+// (GFLOPS / average_watts; only with `gflops`), energy_seconds and energy_calls (the metered loop);
+// null without a reading (the run's energy_note says why).
+nlohmann::json energy_fields(const std::string& prefix, const RegionEnergy& e, std::optional<double> gflops) {
+  const bool ok = e.reading.available && e.calls > 0;
+  nlohmann::json r = {{prefix + "energy_joules", ok ? nlohmann::json(e.reading.joules / double(e.calls)) : nullptr},
+                      {prefix + "average_watts", ok ? nlohmann::json(e.reading.watts()) : nullptr},
+                      {prefix + "energy_seconds", ok ? nlohmann::json(e.reading.seconds) : nullptr},
+                      {prefix + "energy_calls", ok ? nlohmann::json(e.calls) : nullptr}};
+  if (gflops)
+    r[prefix + "gflops_per_watt"] = ok ? nlohmann::json(e.reading.gflops_per_watt(*gflops)) : nlohmann::json(nullptr);
+  return r;
 }
 
 // The parts of the face exchange's model, each timed alone (median of `repetitions`) with the
@@ -140,9 +202,10 @@ ModelParts message_model_parts(const Geometry& g, int parities, std::size_t site
 // hidden behind the interior, exposed_seconds = overlapped - compute is not.
 template <typename Kernel, typename Real, int LC>
 nlohmann::json time_hopping_term(const Kernel& k, const GaugeView<Real, LC>& U, const SpinorField<Real>& in,
-                                 SpinorField<Real>& out, Location loc, int repetitions, double& seconds) {
-  seconds = median_seconds(loc, repetitions,
-                           [&] { run_hopping_term(k, U, in, out, k.boundary, k.alpha, k.dagger); });
+                                 SpinorField<Real>& out, Location loc, int repetitions, double& seconds,
+                                 RegionEnergy* energy = nullptr) {
+  seconds = median_seconds(
+      loc, repetitions, [&] { run_hopping_term(k, U, in, out, k.boundary, k.alpha, k.dagger); }, energy);
   const Geometry& g = out.geometry();
   if (!g.has_halo()) return nlohmann::json::object();
   FaceExchange<Real, LC> faces(U, in, out, k.dagger);
@@ -237,7 +300,8 @@ double relative_difference(const SpinorField<Real>& a, const SpinorField<double>
 // Every run also applies the same operator in double precision with 18-real links to the same input
 // and records the relative difference ("difference_to_double_18_real"): the check of the fast path.
 template <typename Real, int LC>
-nlohmann::json dirac_bench(const BenchCommandOptions& opt, const Geometry& geom, Location loc, double copy_gbps) {
+nlohmann::json dirac_bench(const BenchCommandOptions& opt, const Geometry& geom, Location loc, double copy_gbps,
+                           EnergyMeter& meter) {
   GaugeField<double> U(geom, loc);
   set_hot_gauge(U, 1);
   WilsonParams prm;
@@ -301,16 +365,17 @@ nlohmann::json dirac_bench(const BenchCommandOptions& opt, const Geometry& geom,
     const double naive = 8 * link + 8 * spinor + spinor + site_bytes, minimal = 8 * link + 2 * spinor + site_bytes;
     double t = 0;
     nlohmann::json parts = nlohmann::json::object();
+    RegionEnergy energy{meter, geom.grid};
     const double alpha = twisted ? -opt.kappa : 1.0, c5 = twisted ? 2 * opt.kappa * opt.mu : 0.0;
     if (clover) {
       if constexpr (LC == 9 && !is_fixed_point_v<Real>) {
-        t = median_seconds(loc, opt.repetitions, [&] { C->hop(out_even, in_odd, &in_even, -opt.kappa); });
+        t = median_seconds(loc, opt.repetitions, [&] { C->hop(out_even, in_odd, &in_even, -opt.kappa); }, &energy);
         Cd->hop(ref, src_odd, &src_even, -opt.kappa);
       }
     } else {
       const WilsonHoppingKernel<Real, LC> k{Uc->view(), in_odd.view(), out_even.view(), in_even.view(), prm.boundary,
                                             alpha,      1.0,           c5,              twisted ? 1 : 0, 0};
-      parts = time_hopping_term(k, k.U, in_odd, out_even, loc, opt.repetitions, t);
+      parts = time_hopping_term(k, k.U, in_odd, out_even, loc, opt.repetitions, t, &energy);
       W_ref.hop(ref, src_odd, twisted ? &src_even : nullptr, alpha, c5, 0);
     }
     // Per process (the copy bandwidth is one GPU's); GFLOPS counts all processes.
@@ -322,14 +387,16 @@ nlohmann::json dirac_bench(const BenchCommandOptions& opt, const Geometry& geom,
               {"GBps_minimal", minimal * vh / t * 1e-9},
               {"fraction_of_copy", minimal * vh / t * 1e-9 / copy_gbps},
               {"difference_to_double_18_real", relative_difference(out_even, ref)}});
+    r.update(energy_fields("", energy, flops * vh * processes / t * 1e-9));
     r.update(parts);
   } else {
     // M_hat and M_hat^dag M_hat on the even sites.
     const NormalOperator<Real> N(*M);
-    const double t1 = median_seconds(loc, opt.repetitions, [&] { M->apply(out_even, in_even); });
+    RegionEnergy e1{meter, geom.grid}, e2{meter, geom.grid};
+    const double t1 = median_seconds(loc, opt.repetitions, [&] { M->apply(out_even, in_even); }, &e1);
     (clover ? *M_ref : static_cast<const SchurOperator<double>&>(W_ref)).apply(ref, src_even);
     const double difference = relative_difference(out_even, ref);
-    const double t2 = median_seconds(loc, opt.repetitions, [&] { N.apply(out_even, in_even); });
+    const double t2 = median_seconds(loc, opt.repetitions, [&] { N.apply(out_even, in_even); }, &e2);
     const double flops = M->flops_per_site();
     r.update({{"matpc_seconds", t1},
               {"matpc_flops_per_site", flops},
@@ -337,25 +404,27 @@ nlohmann::json dirac_bench(const BenchCommandOptions& opt, const Geometry& geom,
               {"mdagm_seconds", t2},
               {"mdagm_GFLOPS", 2 * flops * vh * processes / t2 * 1e-9},
               {"difference_to_double_18_real", difference}});
+    r.update(energy_fields("matpc_", e1, flops * vh * processes / t1 * 1e-9));
+    r.update(energy_fields("mdagm_", e2, 2 * flops * vh * processes / t2 * 1e-9));
   }
   return r;
 }
 
 // dirac_bench in the precision and link storage the options name (checked by run_bench).
 nlohmann::json dirac_bench_as_asked(const BenchCommandOptions& opt, const Geometry& geom, Location loc,
-                                    double copy_gbps) {
+                                    double copy_gbps, EnergyMeter& meter) {
   const int lc = opt.reconstruct / 2;
   if (opt.precision == "half") {
-    return lc == 6 ? dirac_bench<Half, 6>(opt, geom, loc, copy_gbps) : dirac_bench<Half, 4>(opt, geom, loc, copy_gbps);
+    return lc == 6 ? dirac_bench<Half, 6>(opt, geom, loc, copy_gbps, meter) : dirac_bench<Half, 4>(opt, geom, loc, copy_gbps, meter);
   }
   if (opt.precision == "single") {
-    return lc == 9 ? dirac_bench<float, 9>(opt, geom, loc, copy_gbps)
-           : lc == 6 ? dirac_bench<float, 6>(opt, geom, loc, copy_gbps)
-                     : dirac_bench<float, 4>(opt, geom, loc, copy_gbps);
+    return lc == 9 ? dirac_bench<float, 9>(opt, geom, loc, copy_gbps, meter)
+           : lc == 6 ? dirac_bench<float, 6>(opt, geom, loc, copy_gbps, meter)
+                     : dirac_bench<float, 4>(opt, geom, loc, copy_gbps, meter);
   }
-  return lc == 9 ? dirac_bench<double, 9>(opt, geom, loc, copy_gbps)
-         : lc == 6 ? dirac_bench<double, 6>(opt, geom, loc, copy_gbps)
-                   : dirac_bench<double, 4>(opt, geom, loc, copy_gbps);
+  return lc == 9 ? dirac_bench<double, 9>(opt, geom, loc, copy_gbps, meter)
+         : lc == 6 ? dirac_bench<double, 6>(opt, geom, loc, copy_gbps, meter)
+                   : dirac_bench<double, 4>(opt, geom, loc, copy_gbps, meter);
 }
 
 // The even-odd Wilson / twisted-mass CG of solver_bench with links of LC complex components in every
@@ -363,15 +432,18 @@ nlohmann::json dirac_bench_as_asked(const BenchCommandOptions& opt, const Geomet
 template <int LC>
 double wilson_solver_seconds(const BenchCommandOptions& opt, const GaugeField<double>& U, const WilsonParams& prm,
                              const SolverParams& p, const SpinorField<double>& b, SpinorField<double>& x,
-                             SolverResult& last) {
+                             SolverResult& last, RegionEnergy& energy) {
   const Location loc = U.location();
   const GaugeField<double, LC> Ud = convert_links<double, LC>(U);
   const WilsonEvenOddOperator<double, LC> M(Ud, prm);
   auto time_solves = [&](auto&& solve_once) {
-    return median_seconds(loc, opt.repetitions, [&] {
-      set_zero(x);
-      last = solve_once();
-    });
+    return median_seconds(
+        loc, opt.repetitions,
+        [&] {
+          set_zero(x);
+          last = solve_once();
+        },
+        &energy);
   };
   if (opt.precision == "single") {
     const GaugeField<float, LC> Uf = convert_links<float, LC>(U);
@@ -393,7 +465,7 @@ double wilson_solver_seconds(const BenchCommandOptions& opt, const GaugeField<do
 // double or in double with single- or half-precision corrections; median time per solve after one
 // warm-up solve. Wilson and twisted mass use links with --reconstruct reals in every precision; clover
 // 18-real links, double or single.
-nlohmann::json solver_bench(const BenchCommandOptions& opt, const Geometry& geom, Location loc) {
+nlohmann::json solver_bench(const BenchCommandOptions& opt, const Geometry& geom, Location loc, EnergyMeter& meter) {
   GaugeField<double> U(geom, loc);
   set_hot_gauge(U, 1);
   FermionParams f;
@@ -410,24 +482,31 @@ nlohmann::json solver_bench(const BenchCommandOptions& opt, const Geometry& geom
   const SpinorField<double> b = gaussian_spinor(geom, loc, 9).parity_part(0);
   SpinorField<double> x(geom, loc, Subset::Even);
   SolverResult last;
+  RegionEnergy energy{meter, geom.grid};
   double t = 0;
   if (f.action == FermionAction::Clover) {
     const DiracOperators ops = make_dirac_operators(U, f, single ? SloppyPrecision::Single : SloppyPrecision::None);
-    t = median_seconds(loc, opt.repetitions, [&] {
-      set_zero(x);
-      last = single ? solve_mixed(*ops.even_odd, *ops.even_odd_single, x, b, p) : solve(*ops.even_odd, x, b, p);
-    });
+    t = median_seconds(
+        loc, opt.repetitions,
+        [&] {
+          set_zero(x);
+          last = single ? solve_mixed(*ops.even_odd, *ops.even_odd_single, x, b, p) : solve(*ops.even_odd, x, b, p);
+        },
+        &energy);
   } else {
     const int lc = opt.reconstruct / 2;
-    t = lc == 9   ? wilson_solver_seconds<9>(opt, U, f.wilson, p, b, x, last)
-        : lc == 6 ? wilson_solver_seconds<6>(opt, U, f.wilson, p, b, x, last)
-                  : wilson_solver_seconds<4>(opt, U, f.wilson, p, b, x, last);
+    t = lc == 9   ? wilson_solver_seconds<9>(opt, U, f.wilson, p, b, x, last, energy)
+        : lc == 6 ? wilson_solver_seconds<6>(opt, U, f.wilson, p, b, x, last, energy)
+                  : wilson_solver_seconds<4>(opt, U, f.wilson, p, b, x, last, energy);
   }
   const std::string precision = opt.precision == "double" ? "double" : "double/" + opt.precision;
-  return {{"action", opt.action}, {"precision", precision}, {"reconstruct", opt.reconstruct},
-          {"kappa", opt.kappa}, {"tolerance", opt.tolerance}, {"seconds_per_solve", t},
-          {"iterations", last.iterations}, {"true_residual", last.true_residual}, {"corrections", last.corrections},
-          {"GFLOPS", last.gflops}};
+  nlohmann::json r = {{"action", opt.action},         {"precision", precision},
+                      {"reconstruct", opt.reconstruct}, {"kappa", opt.kappa},
+                      {"tolerance", opt.tolerance},     {"seconds_per_solve", t},
+                      {"iterations", last.iterations},  {"true_residual", last.true_residual},
+                      {"corrections", last.corrections}, {"GFLOPS", last.gflops}};
+  r.update(energy_fields("", energy, last.gflops));  // energy_joules: per solve
+  return r;
 }
 
 // --dims over --grid (default: all processes along t) for this rank.
@@ -464,6 +543,7 @@ int run_bench(const BenchCommandOptions& opt) {
   const bool root = comm::rank() == 0;  // prints for all
   const Location loc = choose_location(opt.device);
   const std::string device = loc == Location::Device ? device_description() : "CPU (OpenMP)";
+  EnergyMeter meter(loc);  // this process's GPU (NVML, loaded at run time), or why not
 
   // The reference first: copy bandwidth of a buffer far larger than the caches.
   const std::size_t copy_bytes = loc == Location::Device ? (std::size_t(1) << 30) : (std::size_t(1) << 28);
@@ -471,10 +551,18 @@ int run_bench(const BenchCommandOptions& opt) {
   nlohmann::json result = {{"program", version_string()},
                            {"device", device},
                            {"copy_bandwidth_GBps", copy.gb_per_s},
-                           {"copy_bytes", copy.bytes}};
-  if (!opt.json && root)
+                           {"copy_bytes", copy.bytes},
+                           {"energy_note", meter.available()
+                                               ? nlohmann::json(nullptr)
+                                               : nlohmann::json("not measured (" + meter.unavailable_reason() + ")")}};
+  if (!opt.json && root) {
     std::cout << fmt::format("# {}\n# device: {}\n# copy bandwidth: {:.1f} GB/s (read + write, {} MiB buffers, median of {})\n",
                              version_string(), device, copy.gb_per_s, copy.bytes >> 20, copy.repetitions);
+    std::cout << (meter.available()
+                      ? fmt::format("# energy: NVML counter of the GPU at {} over each timed loop (at least 1 s)\n",
+                                    meter.pci_bus_id())
+                      : fmt::format("# energy: not measured ({})\n", meter.unavailable_reason()));
+  }
 
   if (opt.kernel == "heatbath") {
     const Dims dims = parse_dims_option(opt.dims, "--dims");
@@ -484,8 +572,9 @@ int run_bench(const BenchCommandOptions& opt) {
     GaugeField<double> U(geom, loc);
     set_hot_gauge(U, 1);
     std::uint32_t sweep = 0;
-    const double t_hb = median_seconds(loc, opt.repetitions, [&] { heatbath_sweep(U, action, 1, sweep++); });
-    const double t_or = median_seconds(loc, opt.repetitions, [&] { overrelaxation_sweep(U, action); });
+    RegionEnergy e_hb{meter, geom.grid}, e_or{meter, geom.grid};
+    const double t_hb = median_seconds(loc, opt.repetitions, [&] { heatbath_sweep(U, action, 1, sweep++); }, &e_hb);
+    const double t_or = median_seconds(loc, opt.repetitions, [&] { overrelaxation_sweep(U, action); }, &e_or);
     // Bytes per sweep (double precision, 18 reals = 144 bytes per link), Wilson action:
     //   naive   = every link update loads its 18 staple links and loads + stores the link: 20 x 144 B x 4V;
     //   minimal = per direction-and-parity subset, all 8 link blocks of V/2 read once and 1 written:
@@ -512,6 +601,8 @@ int run_bench(const BenchCommandOptions& opt) {
                    {"overrelaxation_GBps_minimal", minimal / t_or / 1e9},
                    {"heatbath_fraction_of_copy", minimal / t_hb / 1e9 / copy.gb_per_s},
                    {"overrelaxation_fraction_of_copy", minimal / t_or / 1e9 / copy.gb_per_s}});
+    result.update(energy_fields("heatbath_", e_hb, std::nullopt));  // per sweep; no FLOP count
+    result.update(energy_fields("overrelaxation_", e_or, std::nullopt));
     if (!opt.json)
       std::cout << fmt::format(
           "# heatbath benchmark: {} lattice, {} action, double precision, median of {}\n"
@@ -521,6 +612,11 @@ int run_bench(const BenchCommandOptions& opt) {
           dims_string(dims), action.name(), opt.repetitions, t_hb * 1e3, minimal / t_hb / 1e9, naive / t_hb / 1e9,
           100 * minimal / t_hb / 1e9 / copy.gb_per_s, t_or * 1e3, minimal / t_or / 1e9,
           100 * minimal / t_or / 1e9 / copy.gb_per_s, 1.0 / combined, 4 * v / t_hb);
+    if (!opt.json && e_hb.reading.available && e_or.reading.available)
+      std::cout << fmt::format("  energy per sweep      {:9.4f} J heatbath ({:.1f} W), {:.4f} J overrelaxation "
+                               "({:.1f} W)\n",
+                               e_hb.reading.joules / double(e_hb.calls), e_hb.reading.watts(),
+                               e_or.reading.joules / double(e_or.calls), e_or.reading.watts());
   }
   if (opt.kernel == "dslash" || opt.kernel == "matpc" || opt.kernel == "solver") {
     const Dims dims = parse_dims_option(opt.dims, "--dims");
@@ -531,14 +627,15 @@ int run_bench(const BenchCommandOptions& opt) {
     result["grid"] = grid;
     result["local_dims"] = geom.local;
     result["repetitions"] = opt.repetitions;
-    if (opt.kernel == "solver") result.update(solver_bench(opt, geom, loc));
-    else result.update(dirac_bench_as_asked(opt, geom, loc, copy.gb_per_s));
+    if (opt.kernel == "solver") result.update(solver_bench(opt, geom, loc, meter));
+    else result.update(dirac_bench_as_asked(opt, geom, loc, copy.gb_per_s, meter));
     if (!opt.json && root) {
       std::cout << fmt::format("# {} benchmark: {} lattice over process grid {}, {} action, {} precision, median of {}\n",
                                opt.kernel, dims_string(dims), dims_string(grid), opt.action, opt.precision,
                                opt.repetitions);
       for (const auto& [key, value] : result.items())
-        if (key != "program" && key != "device") std::cout << fmt::format("  {:<24} {}\n", key, value.dump());
+        if (key != "program" && key != "device" && key != "energy_note")  // in the header
+          std::cout << fmt::format("  {:<24} {}\n", key, value.dump());
     }
   }
   if (opt.json && root) std::cout << result.dump() << std::endl;

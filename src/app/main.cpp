@@ -126,7 +126,10 @@ int main(int argc, char** argv) {
   BenchCommandOptions bn;
   CLI::App* bench = app.add_subcommand(
       "bench", "Performance harness: measures the copy bandwidth, then the kernel; prints median times, GB/s and "
-               "the fraction of the copy bandwidth.");
+               "the fraction of the copy bandwidth. On a GPU also the energy of each timed loop from the driver's "
+               "counter (NVML, loaded at run time; LQCD_NVML_LIBRARY names another library): energy_joules per "
+               "call, average_watts, gflops_per_watt (prefixed matpc_/mdagm_/heatbath_/overrelaxation_ where a "
+               "benchmark times several things); null, with energy_note saying why, where it is not measured.");
   bench->add_option("kernel", bn.kernel, "heatbath | copy | dslash | matpc | solver")->capture_default_str();
   bench->add_option("--dims", bn.dims, "lattice X,Y,Z,T")->capture_default_str();
   bench->add_option("--grid", bn.grid,

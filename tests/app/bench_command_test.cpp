@@ -35,6 +35,8 @@ TEST(BenchCommand, DiracBenchmarksReportTheirCountsAndTheCopyBandwidth) {
                   1e-9);
       EXPECT_NEAR(d["fraction_of_copy"].get<double>(),
                   d["GBps_minimal"].get<double>() / d["copy_bandwidth_GBps"].get<double>(), 1e-12);
+      // Every run checks its result against the double-precision 18-real operator.
+      EXPECT_LT(d["difference_to_double_18_real"].get<double>(), std::string(precision) == "double" ? 1e-13 : 1e-5);
       const auto m = bench(std::string("matpc --action ") + action + " --precision " + precision, dir);
       EXPECT_GT(m["matpc_GFLOPS"].get<double>(), 0);
       EXPECT_GT(m["mdagm_GFLOPS"].get<double>(), 0);
@@ -43,19 +45,31 @@ TEST(BenchCommand, DiracBenchmarksReportTheirCountsAndTheCopyBandwidth) {
   for (const char* precision : {"double", "single"}) {
     const auto d = bench(std::string("dslash --reconstruct 12 --precision ") + precision, dir);
     EXPECT_EQ(d["reconstruct"].get<int>(), 12);
-    EXPECT_LT(d["difference_to_18_real"].get<double>(), std::string(precision) == "double" ? 1e-13 : 1e-5);
+    EXPECT_LT(d["difference_to_double_18_real"].get<double>(), std::string(precision) == "double" ? 1e-13 : 1e-5);
     const double bytes = std::string(precision) == "double" ? 8 : 4;
     EXPECT_NEAR(d["GBps_minimal"].get<double>() / d["GFLOPS"].get<double>(), (8 * 12 + 48) * bytes / 1320, 1e-9);
     const auto t = bench(std::string("dslash --reconstruct 12 --action twisted_mass --precision ") + precision, dir);
-    EXPECT_LT(t["difference_to_18_real"].get<double>(), std::string(precision) == "double" ? 1e-13 : 1e-5);
+    EXPECT_LT(t["difference_to_double_18_real"].get<double>(), std::string(precision) == "double" ? 1e-13 : 1e-5);
     // 8-real links: the rebuilt links are exact up to rounding (square roots and phases).
     const auto e = bench(std::string("dslash --reconstruct 8 --precision ") + precision, dir);
     EXPECT_EQ(e["reconstruct"].get<int>(), 8);
-    EXPECT_LT(e["difference_to_18_real"].get<double>(), std::string(precision) == "double" ? 1e-12 : 1e-5);
+    EXPECT_LT(e["difference_to_double_18_real"].get<double>(), std::string(precision) == "double" ? 1e-12 : 1e-5);
     EXPECT_NEAR(e["GBps_minimal"].get<double>() / e["GFLOPS"].get<double>(), (8 * 8 + 48) * bytes / 1320, 1e-9);
   }
-  for (const char* precision : {"double", "single"}) {
-    const auto s = bench(std::string("solver --kappa 0.2 --precision ") + precision, dir);
+  // Half precision: 16-bit links and spinors with a float norm per site, 1e-3 of the double result.
+  for (int reconstruct : {12, 8}) {
+    const auto h = bench("dslash --precision half --reconstruct " + std::to_string(reconstruct), dir);
+    EXPECT_LT(h["difference_to_double_18_real"].get<double>(), 1e-3);
+    EXPECT_GT(h["difference_to_double_18_real"].get<double>(), 1e-7) << "half precision must round";
+    EXPECT_EQ(h["bytes_per_site_minimal"].get<double>(), 8 * reconstruct * 2 + 2 * (24 * 2 + 4));
+    EXPECT_NEAR(h["GBps_minimal"].get<double>() / h["GFLOPS"].get<double>(), (8 * reconstruct * 2 + 104) / 1320.0,
+                1e-9);
+    const auto m = bench("matpc --precision half --reconstruct " + std::to_string(reconstruct), dir);
+    EXPECT_LT(m["difference_to_double_18_real"].get<double>(), 1e-3);
+  }
+  for (const char* precision : {"double", "single", "half"}) {
+    const auto s = bench(std::string("solver --kappa 0.2 --reconstruct 12 --precision ") + precision, dir);
+    EXPECT_EQ(s["precision"].get<std::string>(), std::string(precision) == "double" ? "double" : "double/" + std::string(precision));
     EXPECT_LE(s["true_residual"].get<double>(), 1e-10);
     EXPECT_GT(s["iterations"].get<int>(), 0);
     EXPECT_GT(s["seconds_per_solve"].get<double>(), 0);
@@ -68,7 +82,9 @@ TEST(BenchCommand, UnimplementedOptionsAreErrors) {
                                   {"dslash --reconstruct 8 --action clover", "--reconstruct 8"},
                                   {"dslash --reconstruct 12 --action clover", "--reconstruct 12"},
                                   {"dslash --rhs 12", "--rhs"},
-                                  {"dslash --precision half", "--precision"},
+                                  {"dslash --precision half", "--reconstruct 12 or 8"},
+                                  {"dslash --precision quarter", "--precision"},
+                                  {"solver --precision half --reconstruct 12 --action clover", "--action clover"},
                                   {"matpc --action staggered", "--action"},
                                   {"dirac", "unknown benchmark"}}) {
     const auto r = run_lqcd("bench " + args + " --device cpu --dims 4,4,4,4", dir.path());

@@ -317,7 +317,7 @@ TEST(SpectrumCommand, BadInputsGiveOneLineErrors) {
       {"[source]\nposition = [0, 0, 0, 8]\n", "source.position"},                          // outside 8^4
       {"[solver]\ntype = \"gmres\"\n", "solver.type"},
       {"[solver]\nmax_iterations = 2\n", "solver"},                                        // does not converge
-      {"[solver]\nprecision = \"half\"\n", "solver.precision"},
+      {"[solver]\nprecision = \"quarter\"\n", "solver.precision"},
       {fmt::format("[gauge]\nconfig = \"{}\"\n[lattice]\ndims = [8, 8, 8, 16]\n", milc), "dims"},  // mismatch
       {"[gauge]\nconfig = \"missing.ildg\"\n", "missing.ildg"},
   };
