@@ -120,7 +120,6 @@ template GaugeField<double, 4> convert_links<double, 4, double>(const GaugeField
 template GaugeField<float, 9> convert_links<float, 9, double>(const GaugeField<double>&);
 template GaugeField<float, 6> convert_links<float, 6, double>(const GaugeField<double>&);
 template GaugeField<float, 4> convert_links<float, 4, double>(const GaugeField<double>&);
-template GaugeField<Half, 9> convert_links<Half, 9, double>(const GaugeField<double>&);
 template GaugeField<Half, 6> convert_links<Half, 6, double>(const GaugeField<double>&);
 template GaugeField<Half, 4> convert_links<Half, 4, double>(const GaugeField<double>&);
 

@@ -21,10 +21,12 @@ namespace lqcd {
 // rest follows). Valid where |u00| < 1; a link that is diagonal in its first row (a cold start)
 // cannot be rebuilt, which compress_links<4> checks.
 // P is the storage precision (math/precision.hpp): double, float, or Half (16-bit fixed point, unit
-// scale; the 8-real phases scaled by pi); links are returned in compute_t<P>.
+// scale; the 8-real phases scaled by pi; components in pairs, load_components); links are returned in
+// compute_t<P>.
 template <typename P, int Components = 9>
 struct GaugeView {
   static_assert(Components == 9 || Components == 6 || Components == 4, "links are stored with 18, 12 or 8 reals");
+  static_assert(!is_fixed_point_v<P> || Components != 9, "half-precision links are stored with 12 or 8 reals");
   using Real = compute_t<P>;
   Complex<stored_t<P>>* data;
   std::int64_t stride;  // >= sites per parity (+ halo), a multiple of 16 vectors (256 bytes)
@@ -37,14 +39,15 @@ struct GaugeView {
     return data + std::int64_t((mu * 2 + parity) * Components) * stride;
   }
   LQCD_HOST_DEVICE SU3<Real> load(int mu, int parity, std::int64_t s) const {
-    const Complex<stored_t<P>>* b = block(mu, parity) + s;
+    Complex<stored_t<P>> b[Components];
+    load_components<P>(block(mu, parity), stride, s, b);
     if constexpr (Components == 4) {
-      return reconstruct8(decode<P>(b[0], Real(1)), decode<P>(b[stride], Real(1)), decode<P>(b[2 * stride], Real(1)),
-                          decode<P>(b[3 * stride], kPhaseScale));
+      return reconstruct8(decode<P>(b[0], Real(1)), decode<P>(b[1], Real(1)), decode<P>(b[2], Real(1)),
+                          decode<P>(b[3], kPhaseScale));
     } else {
       SU3<Real> u;
       LQCD_UNROLL
-      for (int c = 0; c < Components; ++c) u.m[c / 3][c % 3] = decode<P>(b[c * stride], Real(1));
+      for (int c = 0; c < Components; ++c) u.m[c / 3][c % 3] = decode<P>(b[c], Real(1));
       if constexpr (Components == 6) {
         u.m[2][0] = conj(u.m[0][1] * u.m[1][2] - u.m[0][2] * u.m[1][1]);
         u.m[2][1] = conj(u.m[0][2] * u.m[1][0] - u.m[0][0] * u.m[1][2]);
@@ -55,17 +58,18 @@ struct GaugeView {
   }
   // Stores the link (Components = 6: its first two rows; 4: its 8-real form).
   LQCD_HOST_DEVICE void store(int mu, int parity, std::int64_t s, const SU3<Real>& u) const {
-    Complex<stored_t<P>>* b = block(mu, parity) + s;
+    Complex<stored_t<P>> b[Components];
     if constexpr (Components == 4) {
       b[0] = encode<P>(u.m[0][1], Real(1));
-      b[stride] = encode<P>(u.m[0][2], Real(1));
-      b[2 * stride] = encode<P>(u.m[1][0], Real(1));
-      b[3 * stride] = encode<P>(Complex<Real>(atan2(u.m[0][0].im, u.m[0][0].re), atan2(u.m[2][0].im, u.m[2][0].re)),
-                                Real(1) / kPhaseScale);
+      b[1] = encode<P>(u.m[0][2], Real(1));
+      b[2] = encode<P>(u.m[1][0], Real(1));
+      b[3] = encode<P>(Complex<Real>(atan2(u.m[0][0].im, u.m[0][0].re), atan2(u.m[2][0].im, u.m[2][0].re)),
+                       Real(1) / kPhaseScale);
     } else {
       LQCD_UNROLL
-      for (int c = 0; c < Components; ++c) b[c * stride] = encode<P>(u.m[c / 3][c % 3], Real(1));
+      for (int c = 0; c < Components; ++c) b[c] = encode<P>(u.m[c / 3][c % 3], Real(1));
     }
+    store_components<P>(block(mu, parity), stride, s, b);
   }
   // The SU(3) matrix with rows a, b, c from a2 = u01, a3 = u02, b1 = u10 and phases = (arg u00, arg u20).
   // Unitarity of row a and of column 1 gives |a1| and |c1|. The rows of an SU(3) matrix satisfy

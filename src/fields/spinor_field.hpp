@@ -25,7 +25,8 @@ enum class Subset { Even = 0, Odd = 1, Full = 2 };
 
 // Real: the storage precision, double, float or Half (math/precision.hpp); load() returns and store()
 // takes spinors in compute_t<Real>. Half stores 16-bit fixed point with one float norm per site (the
-// largest modulus of its 24 reals; norms of parity block p at norm + p * stride + s).
+// largest modulus of its 24 reals; norms of parity block p at norm + p * stride + s), its components
+// in pairs (math/precision.hpp, load_components).
 template <typename Real>
 struct SpinorView {
   using T = compute_t<Real>;
@@ -41,16 +42,16 @@ struct SpinorView {
   }
   LQCD_HOST_DEVICE float* norm_block(int p) const { return norm + (full ? std::int64_t(p) * stride : 0); }
   LQCD_HOST_DEVICE ColorSpinor<T> load(int p, std::int64_t s) const {
-    const Complex<stored_t<Real>>* b = block(p) + s;
+    Complex<stored_t<Real>> raw[12];
+    load_components<Real>(block(p), stride, s, raw);
     T scale = T(1);
     if constexpr (is_fixed_point_v<Real>) scale = norm_block(p)[s];
     ColorSpinor<T> psi;
     LQCD_UNROLL
-    for (int k = 0; k < 12; ++k) psi.s[k / 3].c[k % 3] = decode<Real>(b[k * stride], scale);
+    for (int k = 0; k < 12; ++k) psi.s[k / 3].c[k % 3] = decode<Real>(raw[k], scale);
     return psi;
   }
   LQCD_HOST_DEVICE void store(int p, std::int64_t s, const ColorSpinor<T>& psi) const {
-    Complex<stored_t<Real>>* b = block(p) + s;
     T inverse = T(1);
     if constexpr (is_fixed_point_v<Real>) {
       T m = T(0);
@@ -59,8 +60,10 @@ struct SpinorView {
       norm_block(p)[s] = m;
       inverse = m > T(0) ? T(1) / m : T(0);
     }
+    Complex<stored_t<Real>> raw[12];
     LQCD_UNROLL
-    for (int k = 0; k < 12; ++k) b[k * stride] = encode<Real>(psi.s[k / 3].c[k % 3], inverse);
+    for (int k = 0; k < 12; ++k) raw[k] = encode<Real>(psi.s[k / 3].c[k % 3], inverse);
+    store_components<Real>(block(p), stride, s, raw);
   }
   // Parity of the i-th site of this field (sites of a full field: even block, then odd block).
   LQCD_HOST_DEVICE int parity_of(std::int64_t i) const { return full ? int(i / idx.vh) : parity; }
