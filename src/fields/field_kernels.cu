@@ -41,4 +41,4 @@ LQCD_INSTANTIATE_DEVICE_REDUCE(double, lqcd::LinkReconstructionErrorKernel<lqcd:
 
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::HaloCopyKernel<lqcd::Complex<double>>)
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::HaloCopyKernel<lqcd::Complex<float>>)
-LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::HaloCopyKernel<lqcd::Complex<std::int16_t>>)
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::HaloCopyKernel<lqcd::FixedPair>)

@@ -25,6 +25,7 @@ inline std::int64_t padded_stride(std::int64_t sites, std::int64_t vector_bytes)
 template <typename Real, int Components = 9>
 class GaugeField {
  public:
+  static constexpr int kComponents = Components;
   GaugeField(const Geometry& geom, Location loc)
       : geom_(geom),
         stride_(padded_stride(geom.stored_half_volume(), sizeof(Complex<stored_t<Real>>))),
@@ -54,9 +55,17 @@ class GaugeField {
   // other processes' links, not part of the field's value: hence const.
   void exchange_halo() const {
     if (!geom_.has_halo()) return;
-    const HaloLayout l{stride_, 4, Components, 2 * Components * stride_, Components * stride_, -1};
     const Dims& h = geom_.halo;
-    lqcd::exchange_halo(data_.data(), location(), geom_, l, std::max(std::max(h[0], h[1]), std::max(h[2], h[3])));
+    const int depth = std::max(std::max(h[0], h[1]), std::max(h[2], h[3]));
+    if constexpr (is_fixed_point_v<Real>) {
+      // Fixed point stores its components in pairs (math/precision.hpp): the pairs are the units.
+      constexpr int pairs = Components / 2;
+      const HaloLayout l{stride_, 4, pairs, 2 * pairs * stride_, pairs * stride_, -1};
+      lqcd::exchange_halo(reinterpret_cast<FixedPair*>(data_.data()), location(), geom_, l, depth);
+    } else {
+      const HaloLayout l{stride_, 4, Components, 2 * Components * stride_, Components * stride_, -1};
+      lqcd::exchange_halo(data_.data(), location(), geom_, l, depth);
+    }
   }
 
  private:

@@ -9,6 +9,7 @@
 // need 1, staples and clover leaves 1 (with corners), rectangles 2.
 
 #include "core/geometry.hpp"
+#include "math/precision.hpp"
 #include "core/memory.hpp"
 #include "fields/halo_kernels.hpp"
 
@@ -18,7 +19,7 @@ namespace lqcd {
 // exchange's bytes are 2 x this x (component vectors) x (bytes per component), per direction.
 std::int64_t halo_message_sites(const Geometry& g, int mu, int depth);
 
-template <typename T>  // Complex<double>, Complex<float> or Complex<std::int16_t> (half precision)
+template <typename T>  // Complex<double>, Complex<float> or FixedPair (half-precision links)
 void exchange_halo(T* data, Location loc, const Geometry& g, const HaloLayout& layout, int depth);
 
 }  // namespace lqcd
