@@ -31,8 +31,10 @@
 #include "dirac/face_exchange.hpp"
 #include "dirac/wilson_even_odd.hpp"
 #include "dirac/wilson_kernels.hpp"
+#include "dirac/wilson_multi_rhs.hpp"
 #include "core/dispatch.hpp"
 #include "fields/spinor_blas.hpp"
+#include "fields/spinor_block_field.hpp"
 #include "solvers/solver.hpp"
 
 namespace lqcd::app {
@@ -410,9 +412,106 @@ nlohmann::json dirac_bench(const BenchCommandOptions& opt, const Geometry& geom,
   return r;
 }
 
+// The hopping term on N = opt.rhs right-hand sides at once (dirac/wilson_multi_rhs.hpp), Wilson or
+// twisted mass, one parity, links of precision Real with LC complex components: N Gaussian sources
+// in one SpinorBlockField, one kernel that loads each link once per site for all N. Seconds per call
+// (all N); FLOPs and bytes per output site count all N right-hand sides:
+//   flops   = N x (1320 (+ 96 twisted));
+//   naive   = N x (8 links + 8 neighbour spinors + 1 output (+ 1 site-term input)): every thread's loads;
+//   minimal = 8 links (once per site, for all N) + N x (1 input + 1 output (+ 1 site-term input)).
+// difference_to_double_18_real: the largest over the right-hand sides of the relative difference of
+// each rhs's result to WilsonEvenOddOperator<double>::hop (18-real links) on the same source.
+template <typename Real, int LC>
+nlohmann::json dirac_bench_multi_rhs(const BenchCommandOptions& opt, const Geometry& geom, Location loc,
+                                     double copy_gbps, EnergyMeter& meter) {
+  const int n = opt.rhs;
+  GaugeField<double> U(geom, loc);
+  set_hot_gauge(U, 1);
+  WilsonParams prm;
+  prm.kappa = opt.kappa;
+  const bool twisted = opt.action == "twisted_mass";
+  if (twisted) prm.mu = opt.mu;
+  const GaugeField<Real, LC> Uc = convert_links<Real, LC>(U);
+  const WilsonEvenOddOperator<double> W_ref(U, prm);
+  const double alpha = twisted ? -opt.kappa : 1.0, c5 = twisted ? 2 * opt.kappa * opt.mu : 0.0;
+  SpinorBlockField<Real> in_odd(geom, loc, n, Subset::Odd), in_even(geom, loc, n, Subset::Even),
+      out_even(geom, loc, n, Subset::Even);
+  std::vector<SpinorField<double>> refs;  // the double 18-real result of each rhs
+  for (int j = 0; j < n; ++j) {
+    const SpinorField<double> src = gaussian_spinor(geom, loc, 7 + std::uint64_t(j));
+    const SpinorField<double> src_odd = src.parity_part(1), src_even = src.parity_part(0);
+    SpinorField<Real> odd(geom, loc, Subset::Odd), even(geom, loc, Subset::Even);
+    if constexpr (std::is_same_v<Real, double>) {
+      odd.copy_from(src_odd);
+      even.copy_from(src_even);
+    } else {
+      convert_precision(odd, src_odd);
+      convert_precision(even, src_even);
+    }
+    pack_rhs(in_odd, j, odd);
+    pack_rhs(in_even, j, even);
+    refs.emplace_back(geom, loc, Subset::Even);
+    W_ref.hop(refs.back(), src_odd, twisted ? &src_even : nullptr, alpha, c5, 0);
+  }
+  RegionEnergy energy{meter, geom.grid};
+  const double t = median_seconds(
+      loc, opt.repetitions,
+      [&] { hop_multi_rhs(Uc, out_even, in_odd, twisted ? &in_even : nullptr, prm.boundary, alpha, 1.0, c5, 0); },
+      &energy);
+  double difference = 0;
+  SpinorField<Real> out(geom, loc, Subset::Even);
+  for (int j = 0; j < n; ++j) {
+    unpack_rhs(out, out_even, j);
+    difference = std::max(difference, relative_difference(out, refs[std::size_t(j)]));
+  }
+  const double flops_per_rhs = 1320 + (twisted ? 96 : 0), flops = n * flops_per_rhs;
+  const double link = link_bytes<Real>(LC), spinor = spinor_bytes<Real>(), site_bytes = twisted ? spinor : 0;
+  const double naive = n * (8 * link + 9 * spinor + site_bytes), minimal = 8 * link + n * (2 * spinor + site_bytes);
+  const double vh = double(geom.half_volume());
+  const double gflops = flops * vh / t * 1e-9;
+  nlohmann::json r = {{"action", opt.action},
+                      {"precision", opt.precision},
+                      {"reconstruct", opt.reconstruct},
+                      {"rhs", n},
+                      {"kappa", opt.kappa},
+                      {"seconds", t},
+                      {"seconds_per_rhs", t / n},
+                      {"flops_per_site", flops},
+                      {"flops_per_site_per_rhs", flops_per_rhs},
+                      {"bytes_per_site_minimal", minimal},
+                      {"bytes_per_site_naive", naive},
+                      {"GFLOPS", gflops},
+                      {"GBps_naive", naive * vh / t * 1e-9},
+                      {"GBps_minimal", minimal * vh / t * 1e-9},
+                      {"fraction_of_copy", minimal * vh / t * 1e-9 / copy_gbps},
+                      {"difference_to_double_18_real", difference}};
+  if (twisted) r["mu"] = opt.mu;
+  r.update(energy_fields("", energy, gflops));
+  return r;
+}
+
+// The storages the multi-RHS dslash is built for (wilson_multi_rhs.cpp).
+bool multi_rhs_storage_available(const BenchCommandOptions& opt) {
+  return opt.reconstruct == 12 || (opt.reconstruct == 18 && opt.precision == "single");
+}
+
+nlohmann::json dirac_bench_multi_rhs_as_asked(const BenchCommandOptions& opt, const Geometry& geom, Location loc,
+                                              double copy_gbps, EnergyMeter& meter) {
+  if (opt.precision == "half" && opt.reconstruct == 12)
+    return dirac_bench_multi_rhs<Half, 6>(opt, geom, loc, copy_gbps, meter);
+  if (opt.precision == "single" && opt.reconstruct == 12)
+    return dirac_bench_multi_rhs<float, 6>(opt, geom, loc, copy_gbps, meter);
+  if (opt.precision == "single" && opt.reconstruct == 18)
+    return dirac_bench_multi_rhs<float, 9>(opt, geom, loc, copy_gbps, meter);
+  if (opt.precision == "double" && opt.reconstruct == 12)
+    return dirac_bench_multi_rhs<double, 6>(opt, geom, loc, copy_gbps, meter);
+  fail("internal: multi-RHS dslash with --precision {} --reconstruct {}", opt.precision, opt.reconstruct);
+}
+
 // dirac_bench in the precision and link storage the options name (checked by run_bench).
 nlohmann::json dirac_bench_as_asked(const BenchCommandOptions& opt, const Geometry& geom, Location loc,
                                     double copy_gbps, EnergyMeter& meter) {
+  if (opt.rhs > 1) return dirac_bench_multi_rhs_as_asked(opt, geom, loc, copy_gbps, meter);
   const int lc = opt.reconstruct / 2;
   if (opt.precision == "half") {
     return lc == 6 ? dirac_bench<Half, 6>(opt, geom, loc, copy_gbps, meter) : dirac_bench<Half, 4>(opt, geom, loc, copy_gbps, meter);
@@ -532,7 +631,23 @@ int run_bench(const BenchCommandOptions& opt) {
            opt.reconstruct, opt.precision);
     if (opt.precision == "half" && opt.reconstruct == 18)
       fail("--precision half: links are stored with 12 or 8 reals (--reconstruct 12 or 8)");
-    if (opt.rhs != 1) fail("--rhs: only 1 right-hand side per call is implemented so far (got {})", opt.rhs);
+    if (opt.rhs < 1 || opt.rhs > 64) fail("--rhs: expected 1 to 64 right-hand sides (got {})", opt.rhs);
+    if (opt.rhs > 1) {
+      if (opt.kernel != "dslash")
+        fail("--rhs {}: several right-hand sides per call are implemented for lqcd bench dslash only (not {})",
+             opt.rhs, opt.kernel);
+      if (opt.action == "clover")
+        fail("--rhs {}: the multi-right-hand-side dslash is implemented for --action wilson and twisted_mass "
+             "(got clover)",
+             opt.rhs);
+      if (!multi_rhs_storage_available(opt))
+        fail("--rhs {}: the multi-right-hand-side dslash is built for --reconstruct 12 (double, single, half) and "
+             "--reconstruct 18 --precision single (got --reconstruct {} --precision {})",
+             opt.rhs, opt.reconstruct, opt.precision);
+      if (comm::size() > 1)
+        fail("--rhs {}: multi-RHS dslash: not yet on a decomposed lattice (this run has {} processes)", opt.rhs,
+             comm::size());
+    }
     fermion_action_from_name(opt.action, "--action");
     dirac_geometry(opt);  // the lattice and process-grid errors before any measurement
   }

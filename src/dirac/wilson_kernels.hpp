@@ -37,6 +37,63 @@ LQCD_HOST_DEVICE ColorSpinor<T> color_adj_multiply(const SU3<T>& u, const ColorS
   return r;
 }
 
+// The hopping term (H psi)(x) at site xc (checkerboard index s) of parity p, with the links of U and
+// the neighbours read from `in` at parity 1 - p: any spinor source with
+//   ColorSpinor<T> load(int parity, std::int64_t cb) const
+// (a SpinorView, or one right-hand side of a SpinorBlockView, wilson_multi_rhs_kernels.hpp), so that
+// the single- and the multi-right-hand-side kernels share this one implementation. Each hop is
+// spin-projected first (half_spinor.hpp): two colour vectors are multiplied by the link instead of
+// four. Where mu is split over processes (halo depth r_mu > 0), the hops leaving the box are left
+// out: FaceHopKernel adds them from the neighbours' messages, so this only reads sites inside the box
+// (periodic wrap where mu is not split) and needs no halo-aware indexing. H^dag with dagger = 1.
+template <typename T, typename Links, typename Source>
+LQCD_HOST_DEVICE ColorSpinor<T> wilson_hop(const Links& U, const Source& in, const FermionBoundary& boundary,
+                                           int dagger, int p, std::int64_t s, const int xc[4]) {
+  const int sign = dagger ? -1 : 1;
+  const SiteIndexer& idx = U.idx;
+  ColorSpinor<T> acc{};
+  LQCD_UNROLL
+  for (int mu = 0; mu < 4; ++mu) {
+    const bool split = idx.r[mu] > 0;
+    // forward: (1 - gamma_mu) U_mu(x) psi(x + mu)
+    if (!(split && xc[mu] == idx.n[mu] - 1)) {
+      int y[4] = {xc[0], xc[1], xc[2], xc[3]};
+      y[mu] = xc[mu] + 1 == idx.n[mu] ? 0 : xc[mu] + 1;
+      const ColorSpinor<T> psi = in.load(1 - p, idx.lex(y) >> 1);
+      HalfSpinor<T> h = color_multiply(U.load(mu, p, s), spin_project_half(mu, sign, psi));
+      if (xc[mu] + idx.off[mu] == idx.gn[mu] - 1) h = Complex<T>(boundary.phase[mu]) * h;
+      acc += spin_reconstruct(mu, sign, h);
+    }
+    // backward: (1 + gamma_mu) U_mu(x - mu)^dag psi(x - mu)
+    if (!(split && xc[mu] == 0)) {
+      int z[4] = {xc[0], xc[1], xc[2], xc[3]};
+      z[mu] = xc[mu] == 0 ? idx.n[mu] - 1 : xc[mu] - 1;
+      const std::int64_t sz = idx.lex(z) >> 1;
+      const ColorSpinor<T> psi = in.load(1 - p, sz);
+      HalfSpinor<T> h = color_adj_multiply(U.load(mu, 1 - p, sz), spin_project_half(mu, -sign, psi));
+      if (xc[mu] + idx.off[mu] == 0) h = Complex<T>(conj(boundary.phase[mu])) * h;
+      acc += spin_reconstruct(mu, -sign, h);
+    }
+  }
+  return acc;
+}
+
+// The kernels' result at one site: (c0 + i c5 gamma_5) x + alpha H in (c5 -> -c5 with dagger; without
+// has_x only alpha H in), x read from any spinor source at the site itself (as wilson_hop's `in`).
+template <typename T, typename Links, typename Source>
+LQCD_HOST_DEVICE ColorSpinor<T> wilson_site_result(const Links& U, const Source& in, const Source& x,
+                                                   const FermionBoundary& boundary, double alpha, double c0,
+                                                   double c5, int has_x, int dagger, int p, std::int64_t s,
+                                                   const int xc[4]) {
+  ColorSpinor<T> r = Complex<T>(T(alpha)) * wilson_hop<T>(U, in, boundary, dagger, p, s, xc);
+  if (has_x) {
+    const ColorSpinor<T> v = x.load(p, s);
+    r += Complex<T>(T(c0)) * v;
+    if (c5 != 0.0) r += Complex<T>(0, T(dagger ? -c5 : c5)) * apply_gamma(kGamma5, v);
+  }
+  return r;
+}
+
 // Real = double, float or Half: the storage precision of links and spinors; the arithmetic is in
 // T = compute_t<Real> (float for Half; the coefficients are given in double and rounded once, at use). LinkComponents: 9 (18-real links) or 6 (12-real links,
 // third row rebuilt in registers).
@@ -58,39 +115,9 @@ struct WilsonHoppingKernel {
   int has_x;
   int dagger;
 
-  // The hopping term at site xc (checkerboard index s) of parity p. Each hop is spin-projected first
-  // (half_spinor.hpp): two colour vectors are multiplied by the link instead of four. Where mu is split
-  // over processes (halo depth r_mu > 0), the hops leaving the box are left out: FaceHopKernel adds
-  // them from the neighbours' messages, so this kernel only reads sites inside the box (periodic wrap
-  // where mu is not split) and needs no halo-aware indexing.
+  // The hopping term at site xc (checkerboard index s) of parity p (wilson_hop).
   LQCD_HOST_DEVICE ColorSpinor<T> hop(int p, std::int64_t s, const int xc[4]) const {
-    const int sign = dagger ? -1 : 1;
-    const SiteIndexer& idx = U.idx;
-    ColorSpinor<T> acc{};
-    LQCD_UNROLL
-    for (int mu = 0; mu < 4; ++mu) {
-      const bool split = idx.r[mu] > 0;
-      // forward: (1 - gamma_mu) U_mu(x) psi(x + mu)
-      if (!(split && xc[mu] == idx.n[mu] - 1)) {
-        int y[4] = {xc[0], xc[1], xc[2], xc[3]};
-        y[mu] = xc[mu] + 1 == idx.n[mu] ? 0 : xc[mu] + 1;
-        const ColorSpinor<T> psi = in.load(1 - p, idx.lex(y) >> 1);
-        HalfSpinor<T> h = color_multiply(U.load(mu, p, s), spin_project_half(mu, sign, psi));
-        if (xc[mu] + idx.off[mu] == idx.gn[mu] - 1) h = Complex<T>(boundary.phase[mu]) * h;
-        acc += spin_reconstruct(mu, sign, h);
-      }
-      // backward: (1 + gamma_mu) U_mu(x - mu)^dag psi(x - mu)
-      if (!(split && xc[mu] == 0)) {
-        int z[4] = {xc[0], xc[1], xc[2], xc[3]};
-        z[mu] = xc[mu] == 0 ? idx.n[mu] - 1 : xc[mu] - 1;
-        const std::int64_t sz = idx.lex(z) >> 1;
-        const ColorSpinor<T> psi = in.load(1 - p, sz);
-        HalfSpinor<T> h = color_adj_multiply(U.load(mu, 1 - p, sz), spin_project_half(mu, -sign, psi));
-        if (xc[mu] + idx.off[mu] == 0) h = Complex<T>(conj(boundary.phase[mu])) * h;
-        acc += spin_reconstruct(mu, -sign, h);
-      }
-    }
-    return acc;
+    return wilson_hop<T>(U, in, boundary, dagger, p, s, xc);
   }
 
   LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
@@ -98,13 +125,7 @@ struct WilsonHoppingKernel {
     const std::int64_t s = out.cb_of(i);
     int xc[4];
     U.idx.coords(p, s, xc);
-    ColorSpinor<T> r = Complex<T>(T(alpha)) * hop(p, s, xc);
-    if (has_x) {
-      const ColorSpinor<T> v = x.load(p, s);
-      r += Complex<T>(T(c0)) * v;
-      if (c5 != 0.0) r += Complex<T>(0, T(dagger ? -c5 : c5)) * apply_gamma(kGamma5, v);
-    }
-    out.store(p, s, r);
+    out.store(p, s, wilson_site_result<T>(U, in, x, boundary, alpha, c0, c5, has_x, dagger, p, s, xc));
   }
 };
 

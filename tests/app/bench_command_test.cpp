@@ -76,12 +76,49 @@ TEST(BenchCommand, DiracBenchmarksReportTheirCountsAndTheCopyBandwidth) {
   }
 }
 
+// dslash --rhs N: one kernel on N right-hand sides, the links counted once per site for all of them;
+// every rhs checked against the double 18-real operator.
+TEST(BenchCommand, MultiRhsDslashCountsEachLinkOncePerSite) {
+  test::TempDir dir;
+  for (const std::string action : {"wilson", "twisted_mass"}) {
+    SCOPED_TRACE(action);
+    const bool twisted = action == "twisted_mass";
+    const auto d = bench("dslash --rhs 3 --reconstruct 12 --precision single --action " + action, dir);
+    EXPECT_EQ(d["rhs"].get<int>(), 3);
+    EXPECT_LT(d["difference_to_double_18_real"].get<double>(), 1e-5);
+    const double flops = 3 * (1320 + (twisted ? 96 : 0));
+    EXPECT_EQ(d["flops_per_site"].get<double>(), flops);
+    // 8 links of 12 floats once, then per rhs an input and an output spinor (+ the site term's input).
+    const double bytes = 8 * 12 * 4 + 3 * (twisted ? 3 : 2) * 96;
+    EXPECT_EQ(d["bytes_per_site_minimal"].get<double>(), bytes);
+    EXPECT_NEAR(d["GBps_minimal"].get<double>() / d["GFLOPS"].get<double>(), bytes / flops, 1e-9);
+    EXPECT_NEAR(d["fraction_of_copy"].get<double>(),
+                d["GBps_minimal"].get<double>() / d["copy_bandwidth_GBps"].get<double>(), 1e-12);
+    EXPECT_NEAR(d["seconds_per_rhs"].get<double>() * 3, d["seconds"].get<double>(), 1e-15);
+  }
+  const auto h = bench("dslash --rhs 2 --reconstruct 12 --precision half", dir);
+  EXPECT_LT(h["difference_to_double_18_real"].get<double>(), 1e-3);
+  EXPECT_GT(h["difference_to_double_18_real"].get<double>(), 1e-7) << "half precision must round";
+  EXPECT_EQ(h["bytes_per_site_minimal"].get<double>(), 8 * 12 * 2 + 2 * 2 * (24 * 2 + 4));
+  const auto e = bench("dslash --rhs 12 --reconstruct 18 --precision single", dir);
+  EXPECT_LT(e["difference_to_double_18_real"].get<double>(), 1e-5);
+  EXPECT_EQ(e["bytes_per_site_minimal"].get<double>(), 8 * 18 * 4 + 12 * 2 * 96);
+  const auto g = bench("dslash --rhs 2 --reconstruct 12 --precision double --action twisted_mass", dir);
+  EXPECT_LT(g["difference_to_double_18_real"].get<double>(), 1e-13);
+}
+
 TEST(BenchCommand, UnimplementedOptionsAreErrors) {
   test::TempDir dir;
   for (const auto& [args, key] : {std::pair<std::string, std::string>{"dslash --reconstruct 10", "--reconstruct"},
                                   {"dslash --reconstruct 8 --action clover", "--reconstruct 8"},
                                   {"dslash --reconstruct 12 --action clover", "--reconstruct 12"},
-                                  {"dslash --rhs 12", "--rhs"},
+                                  {"dslash --rhs 12", "--rhs"},  // 18-real double links: not built for several
+                                  {"dslash --rhs 0", "--rhs"},
+                                  {"dslash --rhs 65 --reconstruct 12", "--rhs"},
+                                  {"dslash --rhs 2 --action clover", "--rhs"},
+                                  {"dslash --rhs 2 --reconstruct 8 --precision single", "--rhs"},
+                                  {"matpc --rhs 2", "--rhs"},
+                                  {"solver --rhs 2 --reconstruct 12", "--rhs"},
                                   {"dslash --precision half", "--reconstruct 12 or 8"},
                                   {"dslash --precision quarter", "--precision"},
                                   {"solver --precision half --reconstruct 12 --action clover", "--action clover"},

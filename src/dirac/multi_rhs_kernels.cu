@@ -1,0 +1,10 @@
+// Device instantiations of the multi-right-hand-side hopping kernel (wilson_multi_rhs.cpp): only the
+// storages that lqcd bench dslash --rhs uses (12-real links in double, single and half; 18-real
+// links in single), to keep the CUDA build short.
+#include "core/exec_cuda.cuh"
+#include "dirac/wilson_multi_rhs_kernels.hpp"
+
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::WilsonHoppingKernelMultiRHS<double, 6>)
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::WilsonHoppingKernelMultiRHS<float, 6>)
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::WilsonHoppingKernelMultiRHS<lqcd::Half, 6>)
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::WilsonHoppingKernelMultiRHS<float, 9>)
