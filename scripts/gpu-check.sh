@@ -8,7 +8,7 @@
 #   rm -rf .gpu-testdata && cp -r ../shared/testdata .gpu-testdata
 # and run there with .deps and .gpu-testdata carried:  bash scripts/gpu-check.sh "$OUT" [stages]
 # stages (default all but therm16/clover32/scaling): build test bench validate spectrum hmc dirac [therm16] [clover32]
-# [scaling] [mpitest] [fast]
+# [scaling] [mpitest] [fast] [rhs]
 set -uo pipefail
 out=${1:?usage: gpu-check.sh OUTDIR [build] [test] [bench] [validate]}
 shift
@@ -254,6 +254,18 @@ if has dirac; then
       >>"$out/dirac.jsonl" 2>>"$summary"
   done
   note "dirac benchmarks: $(wc -l <"$out/dirac.jsonl") results"
+fi
+if has rhs; then
+  # The multi-right-hand-side hopping term (each link loaded once for all N), 32^4, one parity.
+  : >"$out/rhs.jsonl"
+  for pr in "single 12" "half 12" "double 12"; do
+    read -r p r <<<"$pr"
+    for n in 1 4 12; do
+      "$bin" bench dslash --dims 32,32,32,32 --device gpu --precision $p --reconstruct $r --rhs $n --repetitions 50 \
+        --json >>"$out/rhs.jsonl" 2>>"$summary"
+    done
+  done
+  note "multi-rhs benchmarks: $(wc -l <"$out/rhs.jsonl") results"
 fi
 if has fast; then
   # Issue 4's fast paths against QUDA's H100 figures: compressed links, single and half precision
