@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 
 #include "fields/spinor_blas.hpp"
 #include "fields/spinor_field.hpp"
@@ -13,6 +14,16 @@
 #include "test_support.hpp"
 
 namespace lqcd::test {
+
+// x in precision To (a copy when the precisions agree).
+template <typename To, typename From>
+SpinorField<To> converted(const SpinorField<From>& x) {
+  SpinorField<To> y(x.geometry(), x.location(), x.subset());
+  if constexpr (std::is_same_v<To, From>) y.copy_from(x);
+  else convert_precision(y, x);
+  return y;
+}
+
 
 // Gaussian random spinor (host, lexicographic); `stream` separates the uses of one seed.
 inline LexicographicSpinor random_spinor(const Geometry& g, std::uint64_t seed, std::uint32_t stream = 7) {

@@ -5,11 +5,22 @@
 #include <string>
 #include <vector>
 
+#include "core/error_type.hpp"
 #include "core/memory.hpp"
 #include "core/site_random.hpp"
 #include "math/su3.hpp"
 
 namespace lqcd::test {
+
+// The message of the lqcd::Error that f() throws, or "" when it throws none.
+inline std::string error_of(auto&& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
 
 inline std::filesystem::path testdata(const std::string& name) {
   return std::filesystem::path(LQCD_TESTDATA_DIR) / name;

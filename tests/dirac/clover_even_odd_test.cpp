@@ -213,15 +213,6 @@ TEST(WilsonCloverEvenOdd, HostAndDeviceAgree) {
 // Factory
 // ---------------------------------------------------------------------------------------------
 
-std::string error_of(auto&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
-
 TEST(DiracOperatorFactory, ParsesActionNames) {
   EXPECT_EQ(fermion_action_from_name("wilson"), FermionAction::Wilson);
   EXPECT_EQ(fermion_action_from_name("clover"), FermionAction::Clover);
@@ -229,13 +220,13 @@ TEST(DiracOperatorFactory, ParsesActionNames) {
   for (FermionAction a : {FermionAction::Wilson, FermionAction::Clover, FermionAction::TwistedMass})
     EXPECT_EQ(fermion_action_from_name(fermion_action_name(a)), a);
   for (const char* bad : {"Wilson", "twisted-mass", "", "staggered"}) {
-    const std::string msg = error_of([&] { fermion_action_from_name(bad); });
+    const std::string msg = test::error_of([&] { fermion_action_from_name(bad); });
     EXPECT_NE(msg.find("fermion.action"), std::string::npos) << msg;
     EXPECT_NE(msg.find("\"wilson\""), std::string::npos) << msg;
     EXPECT_NE(msg.find("\"clover\""), std::string::npos) << msg;
     EXPECT_NE(msg.find("\"twisted_mass\""), std::string::npos) << msg;
   }
-  const std::string msg = error_of([] { fermion_action_from_name("dwf", "hmc.monomial[2].action"); });
+  const std::string msg = test::error_of([] { fermion_action_from_name("dwf", "hmc.monomial[2].action"); });
   EXPECT_NE(msg.find("hmc.monomial[2].action"), std::string::npos) << msg;
   EXPECT_NE(msg.find("dwf"), std::string::npos) << msg;
 }
@@ -283,7 +274,7 @@ TEST(DiracOperatorFactory, RejectsBadParameters) {
     p.action = action;
     p.wilson = params(kappa, mu);
     p.csw = csw;
-    return error_of([&] { make_dirac_operators(U, p); });
+    return test::error_of([&] { make_dirac_operators(U, p); });
   };
   EXPECT_EQ(error(FermionAction::Clover, 0.11, 0.05, 1.2), "");
   EXPECT_NE(error(FermionAction::Wilson, 0.0, 0.0, 0.0).find("fermion.kappa: must be positive"), std::string::npos);
@@ -303,15 +294,15 @@ TEST(DiracOperatorFactory, FreeFieldCriticalKappa) {
   EXPECT_NO_THROW(check_kappa_below_free_critical(0.124999));
   EXPECT_NO_THROW(check_kappa_below_free_critical(0.11));
   for (double kappa : {0.125, 0.13, std::numeric_limits<double>::quiet_NaN()}) {
-    const std::string msg = error_of([&] { check_kappa_below_free_critical(kappa); });
+    const std::string msg = test::error_of([&] { check_kappa_below_free_critical(kappa); });
     EXPECT_NE(msg.find("fermion.kappa"), std::string::npos) << kappa;
   }
-  EXPECT_EQ(error_of([] { check_kappa_below_free_critical(0.13); }),
+  EXPECT_EQ(test::error_of([] { check_kappa_below_free_critical(0.13); }),
             "fermion.kappa = 0.13 is at or beyond the free-field critical value 1/8 (m0 <= 0 with a unit gauge field "
             "makes the operator singular)");
   // A twisted mass keeps the free operator invertible at m0 = 0 (maximal twist), not beyond.
   EXPECT_NO_THROW(check_kappa_below_free_critical(0.125, 0.1));
-  EXPECT_NE(error_of([] { check_kappa_below_free_critical(0.1251, 0.1); }).find("fermion.kappa"), std::string::npos);
+  EXPECT_NE(test::error_of([] { check_kappa_below_free_critical(0.1251, 0.1); }).find("fermion.kappa"), std::string::npos);
 }
 
 }  // namespace

@@ -21,18 +21,10 @@
 namespace lqcd {
 namespace {
 
-template <typename To, typename From>
-SpinorField<To> converted(const SpinorField<From>& x) {
-  SpinorField<To> y(x.geometry(), x.location(), x.subset());
-  if constexpr (std::is_same_v<To, From>) y.copy_from(x);
-  else convert_precision(y, x);
-  return y;
-}
-
 // ||a - b|| / ||b||, compared in double.
 template <typename A>
 double relative_to(const SpinorField<A>& a, const SpinorField<double>& b) {
-  SpinorField<double> d = converted<double>(a);
+  SpinorField<double> d = test::converted<double>(a);
   axpy(Complex<double>(-1.0), b, d);
   return std::sqrt(norm2(d) / norm2(b));
 }
@@ -45,15 +37,6 @@ int parity_of_lex(const Geometry& g, std::int64_t i) {
     i /= g.global[mu];
   }
   return sum & 1;
-}
-
-std::string error_of(auto&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
 }
 
 class HalfPrecisionTest : public ::testing::TestWithParam<Location> {};
@@ -72,11 +55,11 @@ TEST_P(HalfPrecisionTest, SpinorsKeepEverySiteToItsNorm) {
   const SpinorField<double> x = to_spinor_field(lex, geom, loc);
   for (Subset sub : {Subset::Full, Subset::Odd}) {
     const SpinorField<double> xs = sub == Subset::Full ? x.clone(loc) : x.parity_part(1);
-    const SpinorField<Half> h = converted<Half>(xs);
+    const SpinorField<Half> h = test::converted<Half>(xs);
     SpinorField<double> full(geom, loc, Subset::Full);
     set_zero(full);
-    if (sub == Subset::Full) full.copy_from(converted<double>(h));
-    else full.set_parity_part(1, converted<double>(h));
+    if (sub == Subset::Full) full.copy_from(test::converted<double>(h));
+    else full.set_parity_part(1, test::converted<double>(h));
     const LexicographicSpinor back = to_lexicographic(full);
     double worst_step = 0;  // the error of each real in units of its site's fixed-point step
     for (std::size_t i = 0; i < lex.size(); ++i) {
@@ -108,10 +91,10 @@ TEST_P(HalfPrecisionTest, VectorOperationsAgreeWithDouble) {
   const Location loc = GetParam();
   const SpinorField<double> x = to_spinor_field(test::random_spinor(geom, 1), geom, loc);
   const SpinorField<double> y = to_spinor_field(test::random_spinor(geom, 2), geom, loc);
-  const SpinorField<Half> xh = converted<Half>(x);
-  SpinorField<Half> yh = converted<Half>(y);
+  const SpinorField<Half> xh = test::converted<Half>(x);
+  SpinorField<Half> yh = test::converted<Half>(y);
   EXPECT_NEAR(norm2(xh) / norm2(x), 1.0, 1e-4);
-  const Complex<double> d = dot(x, y), dh = dot(xh, converted<Half>(y));
+  const Complex<double> d = dot(x, y), dh = dot(xh, test::converted<Half>(y));
   EXPECT_LT(abs(dh - d), 1e-4 * std::sqrt(norm2(x) * norm2(y)));
   axpy(Complex<double>(0.5, -2.0), xh, yh);
   SpinorField<double> want = y.clone(loc);
@@ -135,7 +118,7 @@ void expect_operator_matches_double(const GaugeField<double>& U, const WilsonPar
   const WilsonEvenOddOperator<double> reference(U, prm);
   const GaugeField<Real, LC> Uc = convert_links<Real, LC>(U);
   const WilsonEvenOddOperator<Real, LC> M(Uc, prm);
-  const SpinorField<Real> in_r = converted<Real>(in);
+  const SpinorField<Real> in_r = test::converted<Real>(in);
   for (int dagger = 0; dagger < 2; ++dagger) {
     SpinorField<double> want = in.like();
     SpinorField<Real> got = in_r.like();
@@ -209,7 +192,7 @@ TEST(HalfPrecision, CloverQuarksHaveNoHalfPrecisionOperator) {
   f.action = FermionAction::Clover;
   f.wilson.kappa = 0.12;
   f.csw = 1.0;
-  const std::string e = error_of([&] { make_dirac_operators(U, f, SloppyPrecision::Half); });
+  const std::string e = test::error_of([&] { make_dirac_operators(U, f, SloppyPrecision::Half); });
   EXPECT_NE(e.find("solver.precision"), std::string::npos) << e;
   EXPECT_EQ(solver_precision_from_name("half"), SolverPrecision::Half);
   EXPECT_EQ(solver_precision_name(SolverPrecision::Half), "half");
@@ -230,10 +213,10 @@ TEST(HalfPrecision, HostAndDeviceAgree) {
   const GaugeField<Half, 6> Lh = convert_links<Half, 6>(Uh), Ld = convert_links<Half, 6>(Ud);
   const WilsonEvenOddOperator<Half, 6> Mh(Lh, prm), Md(Ld, prm);
   SpinorField<Half> oh(geom, Location::Host, Subset::Even), od(geom, Location::Device, Subset::Even);
-  Mh.apply(oh, converted<Half>(eh));
-  Md.apply(od, converted<Half>(ed));
-  const SpinorField<double> host = converted<double>(oh);
-  EXPECT_LT(relative_to(converted<double>(od).clone(Location::Host), host), 1e-5);
+  Mh.apply(oh, test::converted<Half>(eh));
+  Md.apply(od, test::converted<Half>(ed));
+  const SpinorField<double> host = test::converted<double>(oh);
+  EXPECT_LT(relative_to(test::converted<double>(od).clone(Location::Host), host), 1e-5);
 }
 
 }  // namespace

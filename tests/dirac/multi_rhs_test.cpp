@@ -22,19 +22,11 @@
 namespace lqcd {
 namespace {
 
-template <typename To, typename From>
-SpinorField<To> converted(const SpinorField<From>& x) {
-  SpinorField<To> y(x.geometry(), x.location(), x.subset());
-  if constexpr (std::is_same_v<To, From>) y.copy_from(x);
-  else convert_precision(y, x);
-  return y;
-}
-
 // ||a - b|| / ||b||, compared in double.
 template <typename A, typename B>
 double relative_to(const SpinorField<A>& a, const SpinorField<B>& b) {
-  SpinorField<double> d = converted<double>(a);
-  const SpinorField<double> bd = converted<double>(b);
+  SpinorField<double> d = test::converted<double>(a);
+  const SpinorField<double> bd = test::converted<double>(b);
   axpy(Complex<double>(-1.0), bd, d);
   return std::sqrt(norm2(d) / norm2(bd));
 }
@@ -46,18 +38,9 @@ std::vector<SpinorField<Real>> random_fields(const Geometry& g, Location loc, Su
   std::vector<SpinorField<Real>> v;
   for (int j = 0; j < n; ++j) {
     const SpinorField<double> full = to_spinor_field(test::random_spinor(g, first_seed + std::uint64_t(j)), g, loc);
-    v.push_back(converted<Real>(subset == Subset::Full ? full.clone(loc) : full.parity_part(subset == Subset::Odd)));
+    v.push_back(test::converted<Real>(subset == Subset::Full ? full.clone(loc) : full.parity_part(subset == Subset::Odd)));
   }
   return v;
-}
-
-std::string error_of(auto&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
 }
 
 class MultiRhsTest : public ::testing::TestWithParam<Location> {};
@@ -121,8 +104,8 @@ void expect_kernel_matches_one_rhs(const GaugeField<double>& U, int n, double to
   const std::vector<SpinorField<double>> x_d = random_fields<double>(g, loc, Subset::Even, n, 200);
   std::vector<SpinorField<Real>> in, x;
   for (int j = 0; j < n; ++j) {
-    in.push_back(converted<Real>(in_d[std::size_t(j)]));
-    x.push_back(converted<Real>(x_d[std::size_t(j)]));
+    in.push_back(test::converted<Real>(in_d[std::size_t(j)]));
+    x.push_back(test::converted<Real>(x_d[std::size_t(j)]));
   }
   SpinorBlockField<Real> in_b(g, loc, n, Subset::Odd), x_b(g, loc, n, Subset::Even), out_b(g, loc, n, Subset::Even);
   pack_rhs<Real>(in_b, in);
@@ -178,7 +161,7 @@ TEST_P(MultiRhsTest, ADecomposedLatticeIsRefused) {
   const Location loc = GetParam();
   const GaugeField<float, 6> U(g, loc);
   SpinorBlockField<float> in(g, loc, 2, Subset::Odd), out(g, loc, 2, Subset::Even);
-  const std::string e = error_of([&] { hop_multi_rhs(U, out, in, nullptr, WilsonParams{}.boundary, 1.0, 1.0, 0.0, 0); });
+  const std::string e = test::error_of([&] { hop_multi_rhs(U, out, in, nullptr, WilsonParams{}.boundary, 1.0, 1.0, 0.0, 0); });
   EXPECT_NE(e.find("multi-RHS dslash: not yet on a decomposed lattice"), std::string::npos) << e;
 }
 
