@@ -114,7 +114,7 @@ Layout layout_of(const Header& h, std::uint64_t file_size, const std::filesystem
   info.format = "nersc";
   info.metadata = h.values;
 
-  const std::string& datatype = required(h, "DATATYPE", path);
+  const std::string datatype = required(h, "DATATYPE", path);
   if (datatype == kDatatypeFull)
     l.rows = 3;
   else if (datatype == kDatatypeTwoRows)
@@ -125,7 +125,7 @@ Layout layout_of(const Header& h, std::uint64_t file_size, const std::filesystem
 
   for (int mu = 0; mu < 4; ++mu) {
     const std::string key = fmt::format("DIMENSION_{}", mu + 1);
-    const std::string& text = required(h, key, path);
+    const std::string text = required(h, key, path);
     const auto v = parse_integer(text);
     if (!v || *v < 1 || *v > (std::int64_t(1) << 30))
       fail("{}: NERSC header key {} = '{}', expected a positive integer", path.string(), key, text);
