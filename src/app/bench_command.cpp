@@ -285,8 +285,7 @@ double link_bytes(int link_components) {
 template <typename Real>
 double relative_difference(const SpinorField<Real>& a, const SpinorField<double>& b) {
   SpinorField<double> d = b.like();
-  if constexpr (std::is_same_v<Real, double>) d.copy_from(a);
-  else convert_precision(d, a);
+  convert_precision(d, a);
   axpy(Complex<double>(-1.0), b, d);
   return std::sqrt(norm2(d) / norm2(b));
 }
@@ -313,13 +312,8 @@ nlohmann::json dirac_bench(const BenchCommandOptions& opt, const Geometry& geom,
   const SpinorField<double> src = gaussian_spinor(geom, loc, 7);
   const SpinorField<double> src_odd = src.parity_part(1), src_even = src.parity_part(0);
   SpinorField<Real> in_odd(geom, loc, Subset::Odd), in_even(geom, loc, Subset::Even);
-  if constexpr (std::is_same_v<Real, double>) {
-    in_odd.copy_from(src_odd);
-    in_even.copy_from(src_even);
-  } else {
-    convert_precision(in_odd, src_odd);
-    convert_precision(in_even, src_even);
-  }
+  convert_precision(in_odd, src_odd);
+  convert_precision(in_even, src_even);
   SpinorField<Real> out_even(geom, loc, Subset::Even);
   SpinorField<double> ref(geom, loc, Subset::Even);
   const double vh = double(geom.half_volume()), processes = double(geom.processes());
@@ -441,13 +435,8 @@ nlohmann::json dirac_bench_multi_rhs(const BenchCommandOptions& opt, const Geome
     const SpinorField<double> src = gaussian_spinor(geom, loc, 7 + std::uint64_t(j));
     const SpinorField<double> src_odd = src.parity_part(1), src_even = src.parity_part(0);
     SpinorField<Real> odd(geom, loc, Subset::Odd), even(geom, loc, Subset::Even);
-    if constexpr (std::is_same_v<Real, double>) {
-      odd.copy_from(src_odd);
-      even.copy_from(src_even);
-    } else {
-      convert_precision(odd, src_odd);
-      convert_precision(even, src_even);
-    }
+    convert_precision(odd, src_odd);
+    convert_precision(even, src_even);
     pack_rhs(in_odd, j, odd);
     pack_rhs(in_even, j, even);
     refs.emplace_back(geom, loc, Subset::Even);
@@ -514,7 +503,8 @@ nlohmann::json dirac_bench_as_asked(const BenchCommandOptions& opt, const Geomet
   if (opt.rhs > 1) return dirac_bench_multi_rhs_as_asked(opt, geom, loc, copy_gbps, meter);
   const int lc = opt.reconstruct / 2;
   if (opt.precision == "half") {
-    return lc == 6 ? dirac_bench<Half, 6>(opt, geom, loc, copy_gbps, meter) : dirac_bench<Half, 4>(opt, geom, loc, copy_gbps, meter);
+    return lc == 6 ? dirac_bench<Half, 6>(opt, geom, loc, copy_gbps, meter)
+                   : dirac_bench<Half, 4>(opt, geom, loc, copy_gbps, meter);
   }
   if (opt.precision == "single") {
     return lc == 9 ? dirac_bench<float, 9>(opt, geom, loc, copy_gbps, meter)

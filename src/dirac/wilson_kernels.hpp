@@ -95,8 +95,8 @@ LQCD_HOST_DEVICE ColorSpinor<T> wilson_site_result(const Links& U, const Source&
 }
 
 // Real = double, float or Half: the storage precision of links and spinors; the arithmetic is in
-// T = compute_t<Real> (float for Half; the coefficients are given in double and rounded once, at use). LinkComponents: 9 (18-real links) or 6 (12-real links,
-// third row rebuilt in registers).
+// T = compute_t<Real> (float for Half; the coefficients are given in double and rounded once, at use).
+// LinkComponents: 9, 6 or 4 (18-, 12- or 8-real links, the rest rebuilt in registers; gauge_view.hpp).
 template <typename Real, int LinkComponents = 9>
 struct WilsonHoppingKernel {
   // Occupancy over registers (exec_cuda.cuh). Double precision with 18-real links takes 134 registers,

@@ -9,8 +9,7 @@ namespace lqcd {
 template <typename Real, int LinkComponents>
 void hop_multi_rhs(const GaugeField<Real, LinkComponents>& U, SpinorBlockField<Real>& out,
                    const SpinorBlockField<Real>& in, const std::type_identity_t<SpinorBlockField<Real>>* x,
-                   const FermionBoundary& boundary,
-                   double alpha, double c0, double c5, int dagger) {
+                   const FermionBoundary& boundary, double alpha, double c0, double c5, int dagger) {
   if (out.geometry().has_halo() || in.geometry().has_halo() || U.geometry().has_halo())
     fail("multi-RHS dslash: not yet on a decomposed lattice");
   if (out.subset() == Subset::Full || in.subset() == Subset::Full || out.subset() == in.subset())
@@ -25,9 +24,10 @@ void hop_multi_rhs(const GaugeField<Real, LinkComponents>& U, SpinorBlockField<R
   for_each(out.location(), out.sites() * out.rhs(), k);
 }
 
-#define LQCD_INSTANTIATE_HOP_MULTI_RHS(Real, LC)                                                                     \
-  template void hop_multi_rhs<Real, LC>(const GaugeField<Real, LC>&, SpinorBlockField<Real>&,                        \
-                                        const SpinorBlockField<Real>&, const std::type_identity_t<SpinorBlockField<Real>>*,                 \
+#define LQCD_INSTANTIATE_HOP_MULTI_RHS(Real, LC)                                                       \
+  template void hop_multi_rhs<Real, LC>(const GaugeField<Real, LC>&, SpinorBlockField<Real>&,          \
+                                        const SpinorBlockField<Real>&,                                 \
+                                        const std::type_identity_t<SpinorBlockField<Real>>*,           \
                                         const FermionBoundary&, double, double, double, int);
 LQCD_INSTANTIATE_HOP_MULTI_RHS(double, 6)
 LQCD_INSTANTIATE_HOP_MULTI_RHS(float, 6)

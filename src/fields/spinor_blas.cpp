@@ -1,5 +1,7 @@
 #include "fields/spinor_blas.hpp"
 
+#include <type_traits>
+
 #include "comm/communicator.hpp"
 #include "core/dispatch.hpp"
 #include "fields/precision_kernels.hpp"
@@ -53,7 +55,9 @@ double norm2(const SpinorField<Real>& x) {
 template <typename To, typename From>
 void convert_precision(SpinorField<To>& out, const SpinorField<From>& in) {
   check_same_shape(out, in);
-  if constexpr (is_fixed_point_v<To> || is_fixed_point_v<From>) {
+  if constexpr (std::is_same_v<To, From>) {
+    out.copy_from(in);
+  } else if constexpr (is_fixed_point_v<To> || is_fixed_point_v<From>) {
     // Site by site (the norm of a half-precision site depends on all its components); half-precision
     // fields have no halo to keep current.
     for_each(in.location(), in.sites(), ConvertSpinorKernel<To, From>{out.view(), in.view()});
@@ -77,6 +81,7 @@ LQCD_INSTANTIATE_SPINOR_BLAS(float)
 LQCD_INSTANTIATE_SPINOR_BLAS(Half)
 #undef LQCD_INSTANTIATE_SPINOR_BLAS
 
+template void convert_precision<double, double>(SpinorField<double>&, const SpinorField<double>&);
 template void convert_precision<float, double>(SpinorField<float>&, const SpinorField<double>&);
 template void convert_precision<double, float>(SpinorField<double>&, const SpinorField<float>&);
 template void convert_precision<Half, double>(SpinorField<Half>&, const SpinorField<double>&);

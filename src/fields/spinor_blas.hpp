@@ -26,7 +26,8 @@ Complex<double> dot(const SpinorField<Real>& x, const SpinorField<Real>& y);
 template <typename Real>
 double norm2(const SpinorField<Real>& x);
 
-// out <- in in out's precision (the same sites and location; double -> float rounds to nearest).
+// out <- in in out's precision (the same sites and location; double -> float rounds to nearest; the
+// same precision is a copy).
 template <typename To, typename From>
 void convert_precision(SpinorField<To>& out, const SpinorField<From>& in);
 

@@ -273,14 +273,13 @@ SolverResult solve_multishift(const LinearOperator<double>& A, const std::vector
 }
 
 template <typename Sloppy>
-SolverResult solve_mixed(const LinearOperator<double>& M, const LinearOperator<Sloppy>& M_single,
+SolverResult solve_mixed(const LinearOperator<double>& M, const LinearOperator<Sloppy>& M_sloppy,
                          SpinorField<double>& x, const SpinorField<double>& b, const SolverParams& p) {
   constexpr bool half = is_fixed_point_v<Sloppy>;
-  const char* label = half ? "double/half" : "double/single";
   check_params(p);
   if (!(p.inner_tolerance > 0 && p.inner_tolerance < 1))
     fail("solver.inner_tolerance: expected a number between 0 and 1 (got {})", p.inner_tolerance);
-  if (!fits(M, x) || !fits(M, b) || !fits(M_single, b))
+  if (!fits(M, x) || !fits(M, b) || !fits(M_sloppy, b))
     fail("internal: solve_mixed: the fields and both operators must have one shape");
   const auto start = std::chrono::steady_clock::now();
   const double sites = double(b.sites());
@@ -295,7 +294,8 @@ SolverResult solve_mixed(const LinearOperator<double>& M, const LinearOperator<S
     return res;
   };
   auto fail_with = [&](const std::string& message) {
-    throw SolverError(fmt::format("{} ({}): {}", solver_type_name(p.type), label, message), finish(false));
+    throw SolverError(fmt::format("{} (double/{}): {}", solver_type_name(p.type), precision_name<Sloppy>(), message),
+                      finish(false));
   };
 
   const double b2 = norm2(b);
@@ -306,7 +306,7 @@ SolverResult solve_mixed(const LinearOperator<double>& M, const LinearOperator<S
     return finish(true);
   }
   SpinorField<double> r = M.make_field(), e = M.make_field();
-  SpinorField<Sloppy> r_single = M_single.make_field(), e_single = M_single.make_field();
+  SpinorField<Sloppy> r_sloppy = M_sloppy.make_field(), e_sloppy = M_sloppy.make_field();
   // r = b - M x in double: the residual every correction is measured by.
   auto true_residual = [&]() {
     M.apply(r, x);
@@ -320,27 +320,28 @@ SolverResult solve_mixed(const LinearOperator<double>& M, const LinearOperator<S
   double r2 = true_residual();
   res.residual_history = {res.true_residual};
   SolverParams inner = p;
-  inner.precision = SolverPrecision::Double;  // the inner solve works in M_single's own precision
+  inner.precision = SolverPrecision::Double;  // the inner solve works in M_sloppy's own precision
   while (!(res.true_residual <= p.tolerance)) {
     if (res.iterations >= p.max_iterations)
       fail_with(fmt::format("not converged in {} iterations (solver.max_iterations): true residual {:.2g}, tolerance "
                             "{:.2g}; raise solver.max_iterations, or kappa may be beyond critical",
                             res.iterations, res.true_residual, p.tolerance));
     // Aim a little below what is still needed, but never below what the inner precision can reach.
-    inner.tolerance = std::max({p.inner_tolerance, half ? kHalfInnerTolerance : 0.0, 0.5 * p.tolerance / res.true_residual});
+    inner.tolerance =
+        std::max({p.inner_tolerance, half ? kHalfInnerTolerance : 0.0, 0.5 * p.tolerance / res.true_residual});
     inner.max_iterations = p.max_iterations - res.iterations;
-    convert_precision(r_single, r);
-    set_zero(e_single);
+    convert_precision(r_sloppy, r);
+    set_zero(e_sloppy);
     SolverResult c;
     try {
-      c = solve(M_single, e_single, r_single, inner);
+      c = solve(M_sloppy, e_sloppy, r_sloppy, inner);
     } catch (const SolverError& err) {
       // An inner solve that stalls, breaks down or runs out of iterations may still have improved x;
       // the double-precision residual below decides.
       c = err.result();
     }
     flops += c.gflops * c.seconds * 1e9;
-    convert_precision(e, e_single);
+    convert_precision(e, e_sloppy);
     axpy(Complex<double>(1.0), e, x);
     flops += solver_detail::kAxpyFlops * sites;
     ++res.corrections;
@@ -353,7 +354,7 @@ SolverResult solve_mixed(const LinearOperator<double>& M, const LinearOperator<S
     if (!(r2_new <= 0.25 * r2) && !(res.true_residual <= p.tolerance))
       fail_with(fmt::format("a {}-precision correction reduced the residual by less than a factor 2, to {:.2g} "
                             "(tolerance {:.2g}); use solver.precision = \"double\"",
-                            half ? "half" : "single", res.true_residual, p.tolerance));
+                            precision_name<Sloppy>(), res.true_residual, p.tolerance));
     r2 = r2_new;
   }
   return finish(true);
