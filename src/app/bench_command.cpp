@@ -516,6 +516,37 @@ nlohmann::json dirac_bench_as_asked(const BenchCommandOptions& opt, const Geomet
                    : dirac_bench<double, 4>(opt, geom, loc, copy_gbps, meter);
 }
 
+// The system a solver benchmark solves with the double-precision even-odd operator M_hat and source b:
+// M_hat x = b by CGNR (p.hermitian = false), or the normal equations A x = M_hat^dag b, A = M_hat^dag
+// M_hat, by CG on A (p.hermitian = true, QUDA's "normal-operator" solve), whose tolerance is on A's
+// residual. solve() runs it in double (M_sloppy is M) or with corrections by M_sloppy.
+class SolveSystem {
+ public:
+  SolveSystem(const LinearOperator<double>& M, const SpinorField<double>& b, const SolverParams& p)
+      : M_(M), A_(M), b_(M.make_field()), p_(p) {
+    if (p.hermitian) M.apply_dagger(b_, b);
+    else b_.copy_from(b);
+  }
+  template <typename Sloppy>
+  SolverResult solve(SpinorField<double>& x, const LinearOperator<Sloppy>& M_sloppy) const {
+    const LinearOperator<double>& outer = p_.hermitian ? static_cast<const LinearOperator<double>&>(A_) : M_;
+    if constexpr (std::is_same_v<Sloppy, double>) {
+      return lqcd::solve(outer, x, b_, p_);
+    } else if (p_.hermitian) {
+      const NormalOperator<Sloppy> A_sloppy(M_sloppy);
+      return solve_mixed(outer, A_sloppy, x, b_, p_);
+    } else {
+      return solve_mixed(outer, M_sloppy, x, b_, p_);
+    }
+  }
+
+ private:
+  const LinearOperator<double>& M_;
+  NormalOperator<double> A_;
+  SpinorField<double> b_;
+  SolverParams p_;
+};
+
 // The even-odd Wilson / twisted-mass CG of solver_bench with links of LC complex components in every
 // precision: returns the median seconds per solve and the last result.
 template <int LC>
@@ -525,32 +556,32 @@ double wilson_solver_seconds(const BenchCommandOptions& opt, const GaugeField<do
   const Location loc = U.location();
   const GaugeField<double, LC> Ud = convert_links<double, LC>(U);
   const WilsonEvenOddOperator<double, LC> M(Ud, prm);
-  auto time_solves = [&](auto&& solve_once) {
+  // --system normal: CG on M_hat^dag M_hat x = M_hat^dag b (p.hermitian); matpc: CGNR on M_hat x = b.
+  const SolveSystem system(M, b, p);
+  auto time_solves = [&](const auto& M_sloppy) {
     return median_seconds(
         loc, opt.repetitions,
         [&] {
           set_zero(x);
-          last = solve_once();
+          last = system.solve(x, M_sloppy);
         },
         &energy);
   };
   if (opt.precision == "single") {
     const GaugeField<float, LC> Uf = convert_links<float, LC>(U);
-    const WilsonEvenOddOperator<float, LC> Ms(Uf, prm);
-    return time_solves([&] { return solve_mixed(M, Ms, x, b, p); });
+    return time_solves(WilsonEvenOddOperator<float, LC>(Uf, prm));
   }
   if (opt.precision == "half") {
     if constexpr (LC != 9) {
       const GaugeField<Half, LC> Uh = convert_links<Half, LC>(U);
-      const WilsonEvenOddOperator<Half, LC> Mh(Uh, prm);
-      return time_solves([&] { return solve_mixed(M, Mh, x, b, p); });
+      return time_solves(WilsonEvenOddOperator<Half, LC>(Uh, prm));
     }
     fail("internal: half precision with 18-real links");
   }
-  return time_solves([&] { return solve(M, x, b, p); });
+  return time_solves(M);
 }
 
-// CG on the even-odd normal equations (as QUDA's test): M_hat x = b from x = 0 to the tolerance, in
+// CG on the even-odd normal equations (as QUDA's test; --system, SolveSystem) from x = 0 to the tolerance, in
 // double or in double with single- or half-precision corrections; median time per solve after one
 // warm-up solve. Wilson and twisted mass use links with --reconstruct reals in every precision; clover
 // 18-real links, double or single.
@@ -568,6 +599,9 @@ nlohmann::json solver_bench(const BenchCommandOptions& opt, const Geometry& geom
   p.type = SolverType::CG;
   p.tolerance = opt.tolerance;
   p.precision = solver_precision_from_name(opt.precision, "--precision");
+  if (opt.system != "normal" && opt.system != "matpc")
+    fail("lqcd bench solver: --system must be normal or matpc (got \"{}\")", opt.system);
+  p.hermitian = opt.system == "normal";
   const SpinorField<double> b = gaussian_spinor(geom, loc, 9).parity_part(0);
   SpinorField<double> x(geom, loc, Subset::Even);
   SolverResult last;
@@ -575,11 +609,12 @@ nlohmann::json solver_bench(const BenchCommandOptions& opt, const Geometry& geom
   double t = 0;
   if (f.action == FermionAction::Clover) {
     const DiracOperators ops = make_dirac_operators(U, f, single ? SloppyPrecision::Single : SloppyPrecision::None);
+    const SolveSystem system(*ops.even_odd, b, p);
     t = median_seconds(
         loc, opt.repetitions,
         [&] {
           set_zero(x);
-          last = single ? solve_mixed(*ops.even_odd, *ops.even_odd_single, x, b, p) : solve(*ops.even_odd, x, b, p);
+          last = single ? system.solve(x, *ops.even_odd_single) : system.solve(x, *ops.even_odd);
         },
         &energy);
   } else {
@@ -592,6 +627,8 @@ nlohmann::json solver_bench(const BenchCommandOptions& opt, const Geometry& geom
   nlohmann::json r = {{"action", opt.action},         {"precision", precision},
                       {"reconstruct", opt.reconstruct}, {"kappa", opt.kappa},
                       {"tolerance", opt.tolerance},     {"seconds_per_solve", t},
+                      {"system", p.hermitian ? "normal: M_hat^dag M_hat x = M_hat^dag b, tolerance on its residual"
+                                             : "matpc: M_hat x = b by CGNR, tolerance on ||b - M_hat x|| / ||b||"},
                       {"iterations", last.iterations},  {"true_residual", last.true_residual},
                       {"corrections", last.corrections}, {"GFLOPS", last.gflops}};
   r.update(energy_fields("", energy, last.gflops));  // energy_joules: per solve

@@ -3,7 +3,8 @@
 // units include this header; they instantiate the kernels that host code declares extern.
 
 #include <cstdint>
-#include <vector>
+#include <map>
+#include <mutex>
 
 #include <cuda_runtime.h>
 
@@ -51,6 +52,36 @@ __global__ void __launch_bounds__(kBlock) reduce_kernel(std::int64_t n, F f, R* 
   if (threadIdx.x == 0) partial[blockIdx.x] = sh[0];
 }
 
+// Second pass of a reduction: partial[n] = sum of partial[0..n), in an order fixed by n alone.
+template <typename R>
+__global__ void __launch_bounds__(kBlock) reduce_partials_kernel(int n, R* partial) {
+  __shared__ alignas(16) unsigned char storage[kBlock * sizeof(R)];
+  R* sh = reinterpret_cast<R*>(storage);
+  R acc{};
+  for (int i = int(threadIdx.x); i < n; i += kBlock) acc += partial[i];
+  sh[threadIdx.x] = acc;
+  __syncthreads();
+  for (int s = kBlock / 2; s > 0; s >>= 1) {
+    if (int(threadIdx.x) < s) sh[threadIdx.x] += sh[threadIdx.x + s];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) partial[n] = sh[0];
+}
+
+// Device memory for the partial sums of reductions, kept for the life of the process (one buffer per
+// device, grown on demand). Allocating it per reduction cost a cudaMalloc/cudaFree pair, and
+// cudaFree synchronises the whole device: tens of microseconds, three times per CG iteration.
+inline void* reduce_scratch(std::size_t bytes) {
+  static std::mutex mutex;
+  static std::map<int, Buffer<unsigned char>> buffers;
+  int device = 0;
+  cudaGetDevice(&device);
+  const std::lock_guard<std::mutex> lock(mutex);
+  Buffer<unsigned char>& b = buffers[device];
+  if (b.size() < bytes) b = Buffer<unsigned char>(bytes, Location::Device);
+  return b.data();
+}
+
 inline void check_launch(const char* what) {
   const cudaError_t e = cudaGetLastError();
   // No fmt format strings here: nvcc cannot evaluate fmt's consteval format checks.
@@ -73,13 +104,14 @@ struct DeviceExec {
     std::int64_t blocks = (n + cuda_detail::kBlock - 1) / cuda_detail::kBlock;
     if (blocks > cuda_detail::kReduceBlocks) blocks = cuda_detail::kReduceBlocks;
     if (blocks < 1) blocks = 1;
-    Buffer<R> partial(std::size_t(blocks), Location::Device);
-    cuda_detail::reduce_kernel<R><<<unsigned(blocks), cuda_detail::kBlock>>>(n, f, partial.data());
+    // Both passes and the copy of the one result run in the default stream, in a fixed order.
+    R* partial = static_cast<R*>(cuda_detail::reduce_scratch(std::size_t(blocks + 1) * sizeof(R)));
+    cuda_detail::reduce_kernel<R><<<unsigned(blocks), cuda_detail::kBlock>>>(n, f, partial);
     cuda_detail::check_launch("reduce");
-    std::vector<R> host(static_cast<std::size_t>(blocks));
-    detail::copy_bytes(host.data(), Location::Host, partial.data(), Location::Device, partial.bytes());
+    cuda_detail::reduce_partials_kernel<R><<<1, cuda_detail::kBlock>>>(int(blocks), partial);
+    cuda_detail::check_launch("reduce (partial sums)");
     R total{};
-    for (const R& p : host) total += p;
+    detail::copy_bytes(&total, Location::Host, partial + blocks, Location::Device, sizeof(R));
     return total;
   }
 };

@@ -82,8 +82,8 @@ struct GaugeView {
     const Real n = norm2(a2) + norm2(a3);
     const Real a1_abs = sqrt(fmax(Real(0), Real(1) - n));
     const Real c1_abs = sqrt(fmax(Real(0), n - norm2(b1)));  // 1 - |a1|^2 - |b1|^2
-    const Complex<Real> a1(a1_abs * cos(phases.re), a1_abs * sin(phases.re));
-    const Complex<Real> c1(c1_abs * cos(phases.im), c1_abs * sin(phases.im));
+    const Complex<Real> a1 = a1_abs * unit_phase(phases.re);
+    const Complex<Real> c1 = c1_abs * unit_phase(phases.im);
     const Real inv = Real(1) / n;
     const Complex<Real> a1b1 = conj(a1) * b1, a1c1 = conj(a1) * c1;
     SU3<Real> u;

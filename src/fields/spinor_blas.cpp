@@ -52,6 +52,13 @@ double norm2(const SpinorField<Real>& x) {
   return comm::sum(x.geometry().grid, reduce<Sums<1>>(x.location(), x.sites(), Norm2Kernel<Real>{x.view()})[0]);
 }
 
+template <typename Real>
+double axpy_norm2(Complex<double> a, const SpinorField<Real>& x, SpinorField<Real>& y) {
+  check_same_shape(x, y);
+  const AxpyNorm2Kernel<Real> k{Complex<compute_t<Real>>(a), x.view(), y.view()};
+  return comm::sum(y.geometry().grid, reduce<Sums<1>>(y.location(), y.sites(), k)[0]);
+}
+
 template <typename To, typename From>
 void convert_precision(SpinorField<To>& out, const SpinorField<From>& in) {
   check_same_shape(out, in);
@@ -75,7 +82,8 @@ void convert_precision(SpinorField<To>& out, const SpinorField<From>& in) {
   template void scale<Real>(Complex<double>, SpinorField<Real>&);                           \
   template void set_zero<Real>(SpinorField<Real>&);                                         \
   template Complex<double> dot<Real>(const SpinorField<Real>&, const SpinorField<Real>&);   \
-  template double norm2<Real>(const SpinorField<Real>&);
+  template double norm2<Real>(const SpinorField<Real>&);                                    \
+  template double axpy_norm2<Real>(Complex<double>, const SpinorField<Real>&, SpinorField<Real>&);
 LQCD_INSTANTIATE_SPINOR_BLAS(double)
 LQCD_INSTANTIATE_SPINOR_BLAS(float)
 LQCD_INSTANTIATE_SPINOR_BLAS(Half)

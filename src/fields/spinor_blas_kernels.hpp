@@ -76,6 +76,23 @@ struct Norm2Kernel {
   }
 };
 
+// y <- a x + y, summing ||y||^2 as computed (before y is rounded to its storage precision): the
+// solvers' residual update and its norm in one pass over memory.
+template <typename Real>
+struct AxpyNorm2Kernel {
+  using T = compute_t<Real>;
+  Complex<T> a;
+  SpinorView<Real> x, y;
+  LQCD_HOST_DEVICE void operator()(std::int64_t i, Sums<1>& acc) const {
+    const int p = x.parity_of(i);
+    const std::int64_t s = x.cb_of(i);
+    ColorSpinor<T> r = y.load(p, s);
+    r += a * x.load(p, s);
+    y.store(p, s, r);
+    acc[0] += double(norm2(r));
+  }
+};
+
 // out <- in site by site, through the arithmetic precisions (for half-precision fields, whose
 // per-site norm depends on every component of the site).
 template <typename To, typename From>

@@ -58,4 +58,18 @@ LQCD_HOST_DEVICE constexpr Complex<T> conj_mul(const Complex<T>& a, const Comple
 template <typename T>
 LQCD_HOST_DEVICE constexpr Complex<T> times_i(const Complex<T>& a) { return {-a.im, a.re}; }
 
+// e^{i angle} for angle in radians. On the device through sincospi: its argument reduction is exact
+// and short, where sin/cos keep a slow path for large arguments (Payne-Hanek, with a local-memory
+// array) that costs the 8-real link reconstruction registers and stack even when never taken.
+template <typename T>
+LQCD_HOST_DEVICE inline Complex<T> unit_phase(T angle) {
+#ifdef __CUDA_ARCH__
+  T s, c;
+  sincospi(angle * T(0.318309886183790671537767526745028724), &s, &c);  // 1 / pi
+  return {c, s};
+#else
+  return {std::cos(angle), std::sin(angle)};
+#endif
+}
+
 }  // namespace lqcd

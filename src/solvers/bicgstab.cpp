@@ -57,8 +57,8 @@ SolverResult solve_bicgstab(const LinearOperator<Real>& M, SpinorField<Real>& x,
         return Stop::Breakdown;
       }
       alpha = divide(rho, r0v);
-      k.axpy(-alpha, v, r);  // r is now s = r - alpha v, the residual of x + alpha p
-      const double s2 = k.norm2(r);
+      // r is now s = r - alpha v, the residual of x + alpha p
+      const double s2 = k.axpy_norm2(-alpha, v, r);
       if (k.below(s2)) {
         k.axpy(alpha, dir, x);
         r2 = s2;
@@ -78,8 +78,7 @@ SolverResult solve_bicgstab(const LinearOperator<Real>& M, SpinorField<Real>& x,
       omega = ts * (1.0 / tt);
       k.axpy(alpha, dir, x);
       k.axpy(omega, r, x);
-      k.axpy(-omega, t, r);
-      r2 = k.norm2(r);
+      r2 = k.axpy_norm2(-omega, t, r);
       k.iterate(r2);
       if (k.below(r2)) return Stop::Estimate;
     }

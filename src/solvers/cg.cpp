@@ -37,8 +37,7 @@ SolverResult solve_cg(const LinearOperator<Real>& M, SpinorField<Real>& x, const
       }
       const double alpha = gamma / qq;
       k.axpy(alpha, dir, x);
-      k.axpy(-alpha, q, r);
-      r2 = k.norm2(r);
+      r2 = k.axpy_norm2(-alpha, q, r);
       k.iterate(r2);
       if (k.below(r2)) return Stop::Estimate;
       k.apply_dagger(z, r);
@@ -71,8 +70,7 @@ SolverResult solve_cg_hermitian(const LinearOperator<Real>& A, SpinorField<Real>
       }
       const double alpha = rho / pq;
       k.axpy(alpha, dir, x);
-      k.axpy(-alpha, q, r);
-      r2 = k.norm2(r);
+      r2 = k.axpy_norm2(-alpha, q, r);
       k.iterate(r2);
       if (k.below(r2)) return Stop::Estimate;
       k.xpay(r, r2 / rho, dir);  // p = r + beta p
@@ -85,6 +83,8 @@ template SolverResult solve_cg_hermitian<double>(const LinearOperator<double>&, 
                                                  const SpinorField<double>&, const SolverParams&);
 template SolverResult solve_cg_hermitian<float>(const LinearOperator<float>&, SpinorField<float>&,
                                                 const SpinorField<float>&, const SolverParams&);
+template SolverResult solve_cg_hermitian<Half>(const LinearOperator<Half>&, SpinorField<Half>&,
+                                               const SpinorField<Half>&, const SolverParams&);
 
 template SolverResult solve_cg<double>(const LinearOperator<double>&, SpinorField<double>&, const SpinorField<double>&,
                                    const SolverParams&);

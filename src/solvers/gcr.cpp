@@ -54,8 +54,7 @@ SolverResult solve_gcr(const LinearOperator<Real>& M, SpinorField<Real>& x, cons
       k.scale(inv, pi);
       const Complex<double> alpha = k.dot(qi, r);
       k.axpy(alpha, pi, x);
-      k.axpy(-alpha, qi, r);
-      r2 = k.norm2(r);
+      r2 = k.axpy_norm2(-alpha, qi, r);
       k.iterate(r2);
       if (k.below(r2)) return Stop::Estimate;
     }

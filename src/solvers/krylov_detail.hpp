@@ -83,6 +83,11 @@ class Krylov {
     blas_flops_ += kNorm2Flops;
     return lqcd::norm2(x);
   }
+  // y <- a x + y and ||y||^2 in one pass (counted as the axpy and the norm it replaces).
+  double axpy_norm2(Complex<double> a, const SpinorField<Real>& x, SpinorField<Real>& y) {
+    blas_flops_ += kAxpyFlops + kNorm2Flops;
+    return lqcd::axpy_norm2(a, x, y);
+  }
 
   // r <- b - M x; returns ||r||^2 (the true residual; throws on NaN/Inf).
   double true_residual(SpinorField<Real>& r, const SpinorField<Real>& x) {

@@ -118,6 +118,10 @@ SolverResult solve(const LinearOperator<Real>& M, SpinorField<Real>& x, const Sp
     fail("internal: solve: single-precision inner solves need the single-precision operator (solve_mixed)");
   if (!fits(M, x) || !fits(M, b))
     fail("internal: solve: the solution and source fields must have the operator's shape (M.make_field())");
+  if (p.hermitian) {
+    if (p.type != SolverType::CG) fail("internal: solve: a Hermitian system is solved by CG only");
+    return solver_detail::solve_cg_hermitian(M, x, b, p);
+  }
   switch (p.type) {
     case SolverType::CG: return solver_detail::solve_cg(M, x, b, p);
     case SolverType::BiCGStab: return solver_detail::solve_bicgstab(M, x, b, p);

@@ -54,6 +54,10 @@ struct SolverParams {
   // solve_mixed: relative residual reduction of each inner solve; half-precision inner solves aim at
   // no less than kHalfInnerTolerance, what 16-bit fixed point reaches reliably.
   double inner_tolerance = 1e-4;
+  // M is Hermitian and positive definite (e.g. NormalOperator): CG (type must be CG) iterates on M
+  // itself, one application per iteration, and the tolerance is on ||b - M x|| / ||b|| of that system
+  // (solve_hermitian). solve_mixed then corrects with CG on the sloppy M in the same way.
+  bool hermitian = false;
 };
 
 inline constexpr double kHalfInnerTolerance = 1e-3;

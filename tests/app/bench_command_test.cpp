@@ -73,7 +73,11 @@ TEST(BenchCommand, DiracBenchmarksReportTheirCountsAndTheCopyBandwidth) {
     EXPECT_LE(s["true_residual"].get<double>(), 1e-10);
     EXPECT_GT(s["iterations"].get<int>(), 0);
     EXPECT_GT(s["seconds_per_solve"].get<double>(), 0);
+    EXPECT_EQ(s["system"].get<std::string>().rfind("normal:", 0), 0u) << "the default is QUDA's normal-equation CG";
   }
+  const auto m = bench("solver --kappa 0.2 --reconstruct 12 --system matpc", dir);
+  EXPECT_EQ(m["system"].get<std::string>().rfind("matpc:", 0), 0u);
+  EXPECT_LE(m["true_residual"].get<double>(), 1e-10);
 }
 
 // dslash --rhs N: one kernel on N right-hand sides, the links counted once per site for all of them;
@@ -123,6 +127,7 @@ TEST(BenchCommand, UnimplementedOptionsAreErrors) {
                                   {"dslash --precision quarter", "--precision"},
                                   {"solver --precision half --reconstruct 12 --action clover", "--action clover"},
                                   {"matpc --action staggered", "--action"},
+                                  {"solver --system full", "--system"},
                                   {"dirac", "unknown benchmark"}}) {
     const auto r = run_lqcd("bench " + args + " --device cpu --dims 4,4,4,4", dir.path());
     EXPECT_NE(r.exit_code, 0) << args;

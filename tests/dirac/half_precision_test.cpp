@@ -182,6 +182,54 @@ TEST_P(HalfPrecisionTest, MixedDoubleHalfSolveReachesTheDoubleTolerance) {
   EXPECT_NE(r.summary().find("double/half"), std::string::npos) << r.summary();
 }
 
+// The normal equations A x = M^dag b, A = M^dag M, solved by CG on A itself (SolverParams::hermitian,
+// as lqcd bench solver --system normal): in double and with single and half corrections, each must meet
+// the tolerance on A's residual (recomputed here) and give M x = b's solution.
+TEST_P(HalfPrecisionTest, NormalEquationsByCgOnTheNormalOperatorInEveryPrecision) {
+  const Geometry geom = Geometry::single_process({4, 4, 4, 8});
+  const Location loc = GetParam();
+  const GaugeField<double> U = test::rough_gauge(geom, loc);
+  FermionParams f;
+  f.wilson.kappa = 0.124;
+  const DiracOperators ops_half = make_dirac_operators(U, f, SloppyPrecision::Half);
+  const DiracOperators ops_single = make_dirac_operators(U, f, SloppyPrecision::Single);
+  const NormalOperator<double> A(*ops_half.even_odd);
+  const SpinorField<double> b = to_spinor_field(test::random_spinor(geom, 5), geom, loc).parity_part(0);
+  SpinorField<double> b_normal = b.like();
+  ops_half.even_odd->apply_dagger(b_normal, b);
+  SolverParams p;
+  p.tolerance = 1e-10;
+  // The reference: CGNR on M x = b, to well below the tolerance checked below.
+  SpinorField<double> x_ref = b.like();
+  set_zero(x_ref);
+  SolverParams p_ref = p;
+  p_ref.tolerance = 1e-12;
+  solve(*ops_half.even_odd, x_ref, b, p_ref);
+  for (SolverPrecision precision : {SolverPrecision::Double, SolverPrecision::Single, SolverPrecision::Half}) {
+    SCOPED_TRACE(solver_precision_name(precision));
+    p.precision = precision;
+    p.hermitian = true;
+    SpinorField<double> x = b.like();
+    set_zero(x);
+    SolverResult r;
+    if (precision == SolverPrecision::Double) {
+      r = solve(A, x, b_normal, p);
+    } else if (precision == SolverPrecision::Single) {
+      r = solve_mixed(A, NormalOperator<float>(*ops_single.even_odd_single), x, b_normal, p);
+    } else {
+      r = solve_mixed(A, NormalOperator<Half>(*ops_half.even_odd_half), x, b_normal, p);
+    }
+    EXPECT_TRUE(r.converged);
+    SpinorField<double> res = b.like();
+    A.apply(res, x);
+    xpay(b_normal, Complex<double>(-1.0), res);
+    EXPECT_LE(std::sqrt(norm2(res) / norm2(b_normal)), 1e-10);
+    EXPECT_LT(test::relative_difference(x, x_ref), 1e-6) << "the solution of M x = b";
+    // One application of A (two of M) per iteration, as CGNR: comparable iteration counts.
+    EXPECT_GT(r.iterations, 10);
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, HalfPrecisionTest, ::testing::ValuesIn(test::locations()),
                          [](const auto& info) { return std::string(to_string(info.param)); });
 

@@ -22,6 +22,18 @@ TEST(FixedPoint, RoundsToNearestAndClamps) {
   EXPECT_FLOAT_EQ(from_fixed(-16384), -16384.0f / 32767.0f);
 }
 
+TEST(FixedPoint, MagicNumberConversionsEqualTheConversionInstructions) {
+  // fixed_value and to_fixed avoid I2F/F2I (precision.hpp): every 16-bit integer must come back as the
+  // float the conversion instruction gives, and rounding must be rintf's (ties to even).
+  for (int q = -32768; q <= 32767; ++q) ASSERT_EQ(fixed_value(std::int16_t(q)), float(q)) << q;
+  for (int i = -200000; i <= 200000; ++i) {
+    const float x = float(i) * (1.0f / 200000.0f);
+    ASSERT_EQ(to_fixed(x), std::int16_t(rintf(x * 32767.0f))) << x;
+  }
+  EXPECT_EQ(to_fixed(2.5f / 32767.0f), 2) << "2.5 rounds to the even neighbour";
+  EXPECT_EQ(to_fixed(-3.5f / 32767.0f), -4) << "-3.5 rounds to the even neighbour";
+}
+
 TEST(FixedPoint, RoundTripErrorIsHalfAStep) {
   // Every x in [-1, 1] comes back within half a step 1 / (2 * 32767) (plus float rounding).
   double worst = 0;
