@@ -8,7 +8,7 @@
 #   rm -rf .gpu-testdata && cp -r ../shared/testdata .gpu-testdata
 # and run there with .deps and .gpu-testdata carried:  bash scripts/gpu-check.sh "$OUT" [stages]
 # stages (default all but therm16/clover32/scaling): build test bench validate spectrum hmc dirac [therm16] [clover32]
-# [scaling] [mpitest] [fast] [rhs]
+# [scaling] [mpitest] [fast] [rhs] [sass]
 set -uo pipefail
 out=${1:?usage: gpu-check.sh OUTDIR [build] [test] [bench] [validate]}
 shift
@@ -267,6 +267,23 @@ if has rhs; then
   done
   note "multi-rhs benchmarks: $(wc -l <"$out/rhs.jsonl") results"
 fi
+if has sass; then
+  # Registers, stack and the SASS opcode histogram of every Wilson hopping kernel (issue 4's notes: no
+  # spills, the width of the global loads, the conversion instructions).
+  obj=build-gpu/CMakeFiles/lqcd_lib.dir/src/dirac/dirac_kernels.cu.o
+  export PATH=/usr/local/cuda/bin:$PATH
+  if command -v cuobjdump >/dev/null; then
+    cuobjdump -res-usage "$obj" 2>&1 | grep -A1 WilsonHopping >"$out/sass.txt"
+    for k in $(cuobjdump -sass "$obj" | grep -oE "Function : \S*WilsonHoppingKernel\S*" | awk '{print $3}'); do
+      echo "== $k" >>"$out/sass.txt"
+      cuobjdump -sass -fun "$k" "$obj" | grep -oE "^\s+/\*[0-9a-f]+\*/\s+(@!?P[0-9T] )?[A-Z0-9._]+" |
+        awk '{print $NF}' | sort | uniq -c | sort -rn | head -40 >>"$out/sass.txt"
+    done
+    note "sass: $(grep -c '^==' "$out/sass.txt") kernels in sass.txt"
+  else
+    note "sass: no cuobjdump on this machine"
+  fi
+fi
 if has fast; then
   # Issue 4's fast paths against QUDA's H100 figures: compressed links, single and half precision
   # (each result carries difference_to_double_18_real and the NVML energy), then the GPU tests of
@@ -287,10 +304,17 @@ if has fast; then
     "$bin" bench matpc --dims 32,32,32,32 --device gpu --precision $p --reconstruct $r --repetitions 50 --json \
       >>"$out/fast.jsonl" 2>>"$summary"
   done
+  # --system normal (the default): CG on the normal equations with the tolerance on their residual, as
+  # QUDA's test; matpc: CGNR on M_hat x = b (the figures recorded before 2026-11-23's fifth session).
   for pr in "double 18" "double 12" "single 12" "half 12" "half 8"; do
     read -r p r <<<"$pr"
     "$bin" bench solver --dims 32,32,32,32 --device gpu --kappa 0.22 --precision $p --reconstruct $r --repetitions 3 \
       --json >>"$out/fast.jsonl" 2>>"$summary"
+  done
+  for pr in "double 12" "single 12" "half 12"; do
+    read -r p r <<<"$pr"
+    "$bin" bench solver --dims 32,32,32,32 --device gpu --kappa 0.22 --precision $p --reconstruct $r --repetitions 3 \
+      --system matpc --json >>"$out/fast.jsonl" 2>>"$summary"
   done
   note "fast-path benchmarks: $(wc -l <"$out/fast.jsonl") results"
 fi

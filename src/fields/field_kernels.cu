@@ -11,7 +11,8 @@
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::ZeroKernel<Real>)                    \
   LQCD_INSTANTIATE_DEVICE_REDUCE(lqcd::Sums<2>, lqcd::DotKernel<Real>)        \
   LQCD_INSTANTIATE_DEVICE_REDUCE(lqcd::Sums<1>, lqcd::Norm2Kernel<Real>)      \
-  LQCD_INSTANTIATE_DEVICE_REDUCE(lqcd::Sums<1>, lqcd::AxpyNorm2Kernel<Real>)
+  LQCD_INSTANTIATE_DEVICE_REDUCE(lqcd::Sums<1>, lqcd::AxpyNorm2Kernel<Real>)  \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::AxpyXpayKernel<Real>)
 LQCD_INSTANTIATE_BLAS_KERNELS(double)
 LQCD_INSTANTIATE_BLAS_KERNELS(float)
 LQCD_INSTANTIATE_BLAS_KERNELS(lqcd::Half)

@@ -59,6 +59,15 @@ double axpy_norm2(Complex<double> a, const SpinorField<Real>& x, SpinorField<Rea
   return comm::sum(y.geometry().grid, reduce<Sums<1>>(y.location(), y.sites(), k)[0]);
 }
 
+template <typename Real>
+void axpy_xpay(Complex<double> a, SpinorField<Real>& p, SpinorField<Real>& x, const SpinorField<Real>& z,
+               Complex<double> b) {
+  check_same_shape(p, x);
+  check_same_shape(p, z);
+  for_each(p.location(), p.sites(),
+           AxpyXpayKernel<Real>{Complex<compute_t<Real>>(a), Complex<compute_t<Real>>(b), p.view(), x.view(), z.view()});
+}
+
 template <typename To, typename From>
 void convert_precision(SpinorField<To>& out, const SpinorField<From>& in) {
   check_same_shape(out, in);
@@ -83,7 +92,9 @@ void convert_precision(SpinorField<To>& out, const SpinorField<From>& in) {
   template void set_zero<Real>(SpinorField<Real>&);                                         \
   template Complex<double> dot<Real>(const SpinorField<Real>&, const SpinorField<Real>&);   \
   template double norm2<Real>(const SpinorField<Real>&);                                    \
-  template double axpy_norm2<Real>(Complex<double>, const SpinorField<Real>&, SpinorField<Real>&);
+  template double axpy_norm2<Real>(Complex<double>, const SpinorField<Real>&, SpinorField<Real>&); \
+  template void axpy_xpay<Real>(Complex<double>, SpinorField<Real>&, SpinorField<Real>&, const SpinorField<Real>&, \
+                                Complex<double>);
 LQCD_INSTANTIATE_SPINOR_BLAS(double)
 LQCD_INSTANTIATE_SPINOR_BLAS(float)
 LQCD_INSTANTIATE_SPINOR_BLAS(Half)

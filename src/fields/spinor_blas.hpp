@@ -30,6 +30,11 @@ double norm2(const SpinorField<Real>& x);
 template <typename Real>
 double axpy_norm2(Complex<double> a, const SpinorField<Real>& x, SpinorField<Real>& y);
 
+// x <- x + a p, then p <- z + b p, in one pass. FLOPs per site: 96 (two axpys).
+template <typename Real>
+void axpy_xpay(Complex<double> a, SpinorField<Real>& p, SpinorField<Real>& x, const SpinorField<Real>& z,
+               Complex<double> b);
+
 // out <- in in out's precision (the same sites and location; double -> float rounds to nearest; the
 // same precision is a copy).
 template <typename To, typename From>

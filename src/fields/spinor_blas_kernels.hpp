@@ -93,6 +93,24 @@ struct AxpyNorm2Kernel {
   }
 };
 
+// x <- x + a p, then p <- z + b p: CG's solution and search-direction updates in one pass (p is read
+// once; the x update waits until the new direction's coefficient b is known).
+template <typename Real>
+struct AxpyXpayKernel {
+  using T = compute_t<Real>;
+  Complex<T> a, b;
+  SpinorView<Real> p, x, z;
+  LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
+    const int par = p.parity_of(i);
+    const std::int64_t s = p.cb_of(i);
+    const ColorSpinor<T> v = p.load(par, s);
+    ColorSpinor<T> y = x.load(par, s);
+    y += a * v;
+    x.store(par, s, y);
+    p.store(par, s, z.load(par, s) + b * v);
+  }
+};
+
 // out <- in site by site, through the arithmetic precisions (for half-precision fields, whose
 // per-site norm depends on every component of the site).
 template <typename To, typename From>

@@ -8,7 +8,8 @@
 //   repeat: q = M p, alpha = gamma / ||q||^2, x += alpha p, r -= alpha q,
 //           z = M^dag r, gamma' = ||z||^2, p = z + (gamma' / gamma) p
 //
-// Two operator applications per iteration.
+// Two operator applications per iteration. The x update waits for beta, so that it and the new
+// direction are one pass over memory (axpy_xpay); the residual update carries its norm (axpy_norm2).
 #include "solvers/krylov_detail.hpp"
 
 namespace lqcd::solver_detail {
@@ -36,13 +37,15 @@ SolverResult solve_cg(const LinearOperator<Real>& M, SpinorField<Real>& x, const
         return Stop::Breakdown;
       }
       const double alpha = gamma / qq;
-      k.axpy(alpha, dir, x);
       r2 = k.axpy_norm2(-alpha, q, r);
       k.iterate(r2);
-      if (k.below(r2)) return Stop::Estimate;
+      if (k.below(r2)) {
+        k.axpy(alpha, dir, x);
+        return Stop::Estimate;
+      }
       k.apply_dagger(z, r);
       const double gamma_new = k.norm2(z);
-      k.xpay(z, gamma_new / gamma, dir);  // p = z + beta p
+      k.axpy_xpay(alpha, dir, x, z, gamma_new / gamma);  // x += alpha p, then p = z + beta p
       gamma = gamma_new;
     }
   });
@@ -69,11 +72,13 @@ SolverResult solve_cg_hermitian(const LinearOperator<Real>& A, SpinorField<Real>
         return Stop::Breakdown;
       }
       const double alpha = rho / pq;
-      k.axpy(alpha, dir, x);
       r2 = k.axpy_norm2(-alpha, q, r);
       k.iterate(r2);
-      if (k.below(r2)) return Stop::Estimate;
-      k.xpay(r, r2 / rho, dir);  // p = r + beta p
+      if (k.below(r2)) {
+        k.axpy(alpha, dir, x);
+        return Stop::Estimate;
+      }
+      k.axpy_xpay(alpha, dir, x, r, r2 / rho);  // x += alpha p, then p = r + beta p
       rho = r2;
     }
   });

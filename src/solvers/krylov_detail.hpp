@@ -83,6 +83,12 @@ class Krylov {
     blas_flops_ += kNorm2Flops;
     return lqcd::norm2(x);
   }
+  // x <- x + a p, then p <- z + b p, in one pass (counted as the two axpys).
+  void axpy_xpay(Complex<double> a, SpinorField<Real>& p, SpinorField<Real>& x, const SpinorField<Real>& z,
+                 Complex<double> b) {
+    lqcd::axpy_xpay(a, p, x, z, b);
+    blas_flops_ += 2 * kAxpyFlops;
+  }
   // y <- a x + y and ||y||^2 in one pass (counted as the axpy and the norm it replaces).
   double axpy_norm2(Complex<double> a, const SpinorField<Real>& x, SpinorField<Real>& y) {
     blas_flops_ += kAxpyFlops + kNorm2Flops;
