@@ -8,7 +8,7 @@
 #   rm -rf .gpu-testdata && cp -r ../shared/testdata .gpu-testdata
 # and run there with .deps and .gpu-testdata carried:  bash scripts/gpu-check.sh "$OUT" [stages]
 # stages (default all but therm16/clover32/scaling): build test bench validate spectrum hmc dirac [therm16] [clover32]
-# [scaling] [mpitest] [fast] [rhs] [sass]
+# [scaling] [mpitest] [fast] [rhs] [sass] [solver]
 set -uo pipefail
 out=${1:?usage: gpu-check.sh OUTDIR [build] [test] [bench] [validate]}
 shift
@@ -317,5 +317,23 @@ if has fast; then
       --system matpc --json >>"$out/fast.jsonl" 2>>"$summary"
   done
   note "fast-path benchmarks: $(wc -l <"$out/fast.jsonl") results"
+fi
+if has solver; then
+  # The CG benchmarks alone (QUDA's problem, --system normal), and the single-precision corrections'
+  # inner tolerance: each correction restarts the Krylov space, so fewer, deeper ones may cost fewer
+  # iterations.
+  : >"$out/solver.jsonl"
+  for pr in "double 12" "single 12" "half 12"; do
+    read -r p r <<<"$pr"
+    "$bin" bench solver --dims 32,32,32,32 --device gpu --kappa 0.22 --precision $p --reconstruct $r --repetitions 5 \
+      --json >>"$out/solver.jsonl" 2>>"$summary"
+  done
+  for it in 1e-5 1e-6; do
+    "$bin" bench solver --dims 32,32,32,32 --device gpu --kappa 0.22 --precision single --reconstruct 12 \
+      --repetitions 5 --inner-tolerance $it --json >>"$out/solver.jsonl" 2>>"$summary"
+  done
+  "$bin" bench solver --dims 32,32,32,32 --device gpu --kappa 0.22 --precision half --reconstruct 12 \
+    --repetitions 5 --inner-tolerance 1e-3 --json >>"$out/solver.jsonl" 2>>"$summary"
+  note "solver benchmarks: $(wc -l <"$out/solver.jsonl") results"
 fi
 cat "$summary"

@@ -598,6 +598,7 @@ nlohmann::json solver_bench(const BenchCommandOptions& opt, const Geometry& geom
   SolverParams p;
   p.type = SolverType::CG;
   p.tolerance = opt.tolerance;
+  p.inner_tolerance = opt.inner_tolerance;
   p.precision = solver_precision_from_name(opt.precision, "--precision");
   if (opt.system != "normal" && opt.system != "matpc")
     fail("lqcd bench solver: --system must be normal or matpc (got \"{}\")", opt.system);
@@ -627,6 +628,8 @@ nlohmann::json solver_bench(const BenchCommandOptions& opt, const Geometry& geom
   nlohmann::json r = {{"action", opt.action},         {"precision", precision},
                       {"reconstruct", opt.reconstruct}, {"kappa", opt.kappa},
                       {"tolerance", opt.tolerance},     {"seconds_per_solve", t},
+                      {"inner_tolerance", p.precision == SolverPrecision::Double ? nlohmann::json(nullptr)
+                                                                                   : nlohmann::json(p.inner_tolerance)},
                       {"system", p.hermitian ? "normal: M_hat^dag M_hat x = M_hat^dag b, tolerance on its residual"
                                              : "matpc: M_hat x = b by CGNR, tolerance on ||b - M_hat x|| / ||b||"},
                       {"iterations", last.iterations},  {"true_residual", last.true_residual},

@@ -147,6 +147,11 @@ int main(int argc, char** argv) {
   bench->add_option("--mu", bn.mu, "twisted mass (twisted_mass)")->capture_default_str();
   bench->add_option("--csw", bn.csw, "clover coefficient (clover)")->capture_default_str();
   bench->add_option("--tolerance", bn.tolerance, "solver: true relative residual")->capture_default_str();
+  bench->add_option("--inner-tolerance", bn.inner_tolerance,
+                    "solver, --precision single|half: residual reduction of each lower-precision correction "
+                    "(half: at least 1e-3)")
+      ->check(CLI::Range(1e-12, 0.5))
+      ->capture_default_str();
   bench->add_option("--system", bn.system,
                     "solver: normal = CG on M^dag M x = M^dag b with the tolerance on that residual (as QUDA's "
                     "CG test); matpc = CGNR on M x = b, tolerance on ||b - M x|| / ||b||")
