@@ -19,7 +19,7 @@ struct BenchCommandOptions {
   double mu = 0.01;                 // twisted_mass
   double csw = 1.0;                 // clover
   double tolerance = 1e-10;         // solver
-  double inner_tolerance = 1e-4;    // solver, mixed precision: each correction's residual reduction
+  double inner_tolerance = 1e-5;    // solver, mixed precision: each correction's residual reduction
   std::string system = "normal";    // solver: normal (CG on M^dag M x = M^dag b) | matpc (CGNR on M x = b)
   int repetitions = 10;
   bool json = false;

@@ -29,7 +29,7 @@ std::vector<KeySpec> quark_schema(const std::string& prefix) {
       {"solver.precision", "\"double\"",
        "double | single | half: single and half = double-precision residual and solution, corrections solved in "
        "single precision or 16-bit fixed point (same tolerance; half: wilson and twisted_mass, even-odd)"},
-      {"solver.inner_tolerance", "1e-4",
+      {"solver.inner_tolerance", "1e-5",
        "single, half: relative residual reduction of each correction (half: at least 1e-3)"},
       {"solver.even_odd", "true", "solve the even-odd (Schur) preconditioned system and reconstruct"},
       {"solver.gcr_restart", "16", "GCR restart length"},

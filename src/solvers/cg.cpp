@@ -65,8 +65,7 @@ SolverResult solve_cg_hermitian(const LinearOperator<Real>& A, SpinorField<Real>
     double rho = r2;
     for (;;) {
       if (k.at_limit()) return Stop::Limit;
-      k.apply(q, dir);
-      const double pq = k.dot(dir, q).re;
+      const double pq = k.apply_and_inner(q, dir);
       if (!(pq > 0)) {
         k.breakdown("<p, A p> <= 0");
         return Stop::Breakdown;

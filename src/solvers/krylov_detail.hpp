@@ -59,6 +59,12 @@ class Krylov {
     M_.apply(out, in);
     ++applications_;
   }
+  // out = M in and Re <in, M in> (LinearOperator::apply_and_inner; counted as an application and a dot).
+  double apply_and_inner(SpinorField<Real>& out, const SpinorField<Real>& in) {
+    ++applications_;
+    blas_flops_ += kDotFlops;
+    return M_.apply_and_inner(out, in);
+  }
   void apply_dagger(SpinorField<Real>& out, const SpinorField<Real>& in) {
     M_.apply_dagger(out, in);
     ++applications_;

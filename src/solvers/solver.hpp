@@ -53,7 +53,9 @@ struct SolverParams {
   SolverPrecision precision = SolverPrecision::Double;  // Single, Half: solve_mixed
   // solve_mixed: relative residual reduction of each inner solve; half-precision inner solves aim at
   // no less than kHalfInnerTolerance, what 16-bit fixed point reaches reliably.
-  double inner_tolerance = 1e-4;
+  // 1e-5: each correction restarts the Krylov space, and at 32^4, kappa = 0.22, tolerance 1e-10 two
+  // corrections of 1e-5 took 251 iterations against three of 1e-4 taking 261 (docs/performance.md).
+  double inner_tolerance = 1e-5;
   // M is Hermitian and positive definite (e.g. NormalOperator): CG (type must be CG) iterates on M
   // itself, one application per iteration, and the tolerance is on ||b - M x|| / ||b|| of that system
   // (solve_hermitian). solve_mixed then corrects with CG on the sloppy M in the same way.
