@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "dirac/linear_operator.hpp"
 #include "fields/spinor_blas.hpp"
 #include "fields/spinor_field.hpp"
 #include "gauge/update_kernels.hpp"
@@ -24,6 +25,15 @@ SpinorField<To> converted(const SpinorField<From>& x) {
   return y;
 }
 
+
+// ||b - M x|| / ||b||, computed without the solver.
+inline double relative_residual(const LinearOperator<double>& M, const SpinorField<double>& x,
+                                const SpinorField<double>& b) {
+  SpinorField<double> r = M.make_field();
+  M.apply(r, x);
+  axpy(Complex<double>(-1.0), b, r);
+  return std::sqrt(norm2(r) / norm2(b));
+}
 
 // Gaussian random spinor (host, lexicographic); `stream` separates the uses of one seed.
 inline LexicographicSpinor random_spinor(const Geometry& g, std::uint64_t seed, std::uint32_t stream = 7) {

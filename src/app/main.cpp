@@ -155,7 +155,6 @@ int main(int argc, char** argv) {
   bench->add_option("--system", bn.system,
                     "solver: normal = CG on M^dag M x = M^dag b with the tolerance on that residual (as QUDA's "
                     "CG test); matpc = CGNR on M x = b, tolerance on ||b - M x|| / ||b||")
-      ->check(CLI::IsMember({"normal", "matpc"}))
       ->capture_default_str();
   bench->add_option("--repetitions", bn.repetitions, "timed repetitions (the median is reported)")->capture_default_str();
   bench->add_flag("--json", bn.json, "one JSON object on stdout");

@@ -55,7 +55,7 @@ double norm2(const SpinorField<Real>& x) {
 template <typename Real>
 double axpy_norm2(Complex<double> a, const SpinorField<Real>& x, SpinorField<Real>& y) {
   check_same_shape(x, y);
-  const AxpyNorm2Kernel<Real> k{Complex<compute_t<Real>>(a), x.view(), y.view()};
+  const AxpyNorm2Kernel<Real> k{AxpyKernel<Real>{Complex<compute_t<Real>>(a), x.view(), y.view()}};
   return comm::sum(y.geometry().grid, reduce<Sums<1>>(y.location(), y.sites(), k)[0]);
 }
 

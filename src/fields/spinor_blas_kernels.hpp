@@ -13,13 +13,16 @@ struct AxpyKernel {  // y <- a x + y
   using T = compute_t<Real>;
   Complex<T> a;
   SpinorView<Real> x, y;
-  LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
+  // Updates site i and returns its new value as computed (before rounding to the storage precision).
+  LQCD_HOST_DEVICE ColorSpinor<T> update(std::int64_t i) const {
     const int p = x.parity_of(i);
     const std::int64_t s = x.cb_of(i);
     ColorSpinor<T> r = y.load(p, s);
     r += a * x.load(p, s);
     y.store(p, s, r);
+    return r;
   }
+  LQCD_HOST_DEVICE void operator()(std::int64_t i) const { update(i); }
 };
 
 template <typename Real>
@@ -80,17 +83,8 @@ struct Norm2Kernel {
 // solvers' residual update and its norm in one pass over memory.
 template <typename Real>
 struct AxpyNorm2Kernel {
-  using T = compute_t<Real>;
-  Complex<T> a;
-  SpinorView<Real> x, y;
-  LQCD_HOST_DEVICE void operator()(std::int64_t i, Sums<1>& acc) const {
-    const int p = x.parity_of(i);
-    const std::int64_t s = x.cb_of(i);
-    ColorSpinor<T> r = y.load(p, s);
-    r += a * x.load(p, s);
-    y.store(p, s, r);
-    acc[0] += double(norm2(r));
-  }
+  AxpyKernel<Real> axpy;
+  LQCD_HOST_DEVICE void operator()(std::int64_t i, Sums<1>& acc) const { acc[0] += double(norm2(axpy.update(i))); }
 };
 
 // x <- x + a p, then p <- z + b p: CG's solution and search-direction updates in one pass (p is read

@@ -38,15 +38,8 @@ SpinorField<double> random_field(const Geometry& g, Location loc, std::uint64_t 
 // Hot start + one heatbath sweep at beta = 5.5: a rough field far from the unit one.
 GaugeField<double> rough_gauge(const Geometry& g, Location loc) { return test::rough_gauge(g, loc, 31); }
 
-// ||b - M x|| / ||b||, computed without the solver.
-double relative_residual(const LinearOperator<double>& M, const SpinorField<double>& x, const SpinorField<double>& b) {
-  SpinorField<double> r = M.make_field();
-  M.apply(r, x);
-  axpy(Complex<double>(-1.0), b, r);
-  return std::sqrt(norm2(r) / norm2(b));
-}
-
 using test::relative_difference;
+using test::relative_residual;
 
 SolverParams params(SolverType type, double tol = 1e-10) {
   SolverParams p;
