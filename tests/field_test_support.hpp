@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <type_traits>
+#include <vector>
 
 #include "dirac/linear_operator.hpp"
 #include "fields/spinor_blas.hpp"
@@ -24,7 +25,6 @@ SpinorField<To> converted(const SpinorField<From>& x) {
   else convert_precision(y, x);
   return y;
 }
-
 
 // ||b - M x|| / ||b||, computed without the solver.
 inline double relative_residual(const LinearOperator<double>& M, const SpinorField<double>& x,
@@ -61,6 +61,18 @@ inline double max_norm(const LexicographicSpinor& a) {
   double m = 0;
   for (const auto& s : a) m = std::max(m, std::sqrt(norm2(s)));
   return m;
+}
+
+// N random fields of precision Real on `subset` (seeds first_seed, first_seed + 1, ...).
+template <typename Real>
+std::vector<SpinorField<Real>> random_fields(const Geometry& g, Location loc, Subset subset, int n,
+                                             std::uint64_t first_seed) {
+  std::vector<SpinorField<Real>> v;
+  for (int j = 0; j < n; ++j) {
+    const SpinorField<double> full = to_spinor_field(random_spinor(g, first_seed + std::uint64_t(j)), g, loc);
+    v.push_back(converted<Real>(subset == Subset::Full ? full.clone(loc) : full.parity_part(subset == Subset::Odd)));
+  }
+  return v;
 }
 
 // Hot start + one Wilson-action heatbath sweep: a rough field far from the unit one.

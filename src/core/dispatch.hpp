@@ -6,6 +6,7 @@
 // time, not at run time, and the GPU build compiles only the combinations in use.
 
 #include <cstdint>
+#include <vector>
 
 #include "core/error.hpp"
 #include "core/exec_host.hpp"
@@ -17,6 +18,8 @@ template <typename F>
 void device_for_each(std::int64_t n, const F& f);
 template <typename R, typename F>
 R device_reduce(std::int64_t n, const F& f);
+template <typename F>
+void device_reduce_each(std::int64_t count, int n, const F& f, double* out);
 
 template <typename F>
 void for_each(Location loc, std::int64_t n, const F& f) {
@@ -41,6 +44,23 @@ R reduce(Location loc, std::int64_t n, const F& f) {
 #endif
   }
   return HostExec::reduce<R>(n, f);
+}
+
+// n sums at once (the right-hand sides of a block, fields/spinor_block_field.hpp): f(i, double& acc)
+// adds element i's term (i < count) to sum i % n. Deterministic, as reduce.
+template <typename F>
+std::vector<double> reduce_each(Location loc, std::int64_t count, int n, const F& f) {
+  std::vector<double> out(static_cast<std::size_t>(n), 0.0);
+  if (loc == Location::Device) {
+#if LQCD_HAVE_CUDA
+    device_reduce_each(count, n, f, out.data());
+#else
+    fail("a device reduction was requested but this build has no CUDA backend");
+#endif
+  } else {
+    HostExec::reduce_each(count, n, f, out.data());
+  }
+  return out;
 }
 
 }  // namespace lqcd

@@ -68,6 +68,43 @@ __global__ void __launch_bounds__(kBlock) reduce_partials_kernel(int n, R* parti
   if (threadIdx.x == 0) partial[n] = sh[0];
 }
 
+// reduce_each (n sums, element i to sum i % n): blocks of n x (kBlock / n) threads, so that with the
+// grid-stride loop every thread's elements belong to one sum, that of threadIdx.x % n. Each block
+// writes its n partial sums to partial[block * n + j], adding its threads of rhs j in a fixed order.
+template <typename F>
+__global__ void __launch_bounds__(kBlock) reduce_each_kernel(std::int64_t count, int n, F f, double* partial) {
+  __shared__ double sh[kBlock];
+  double acc = 0;
+  for (std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
+       i += std::int64_t(gridDim.x) * blockDim.x)
+    f(i, acc);
+  sh[threadIdx.x] = acc;
+  __syncthreads();
+  if (int(threadIdx.x) < n) {
+    double s = 0;
+    for (int t = int(threadIdx.x); t < int(blockDim.x); t += n) s += sh[t];
+    partial[std::int64_t(blockIdx.x) * n + threadIdx.x] = s;
+  }
+}
+
+// Second pass of reduce_each: partial[blocks * n + j] = sum over b of partial[b * n + j], in an order
+// fixed by (blocks, n) alone. One block; thread t sums rhs t % n over blocks t / n, t / n + g, ...
+template <int Unused = 0>
+__global__ void __launch_bounds__(kBlock) reduce_each_partials_kernel(int blocks, int n, double* partial) {
+  __shared__ double sh[kBlock];
+  const int groups = kBlock / n, g = int(threadIdx.x) / n, j = int(threadIdx.x) % n;
+  double acc = 0;
+  if (g < groups)
+    for (int b = g; b < blocks; b += groups) acc += partial[std::int64_t(b) * n + j];
+  sh[threadIdx.x] = acc;
+  __syncthreads();
+  if (int(threadIdx.x) < n) {
+    double s = 0;
+    for (int h = 0; h < groups; ++h) s += sh[h * n + j];
+    partial[std::int64_t(blocks) * n + j] = s;
+  }
+}
+
 // Device memory for the partial sums of reductions, kept for the life of the process (one buffer per
 // device, grown on demand). Allocating it per reduction cost a cudaMalloc/cudaFree pair, and
 // cudaFree synchronises the whole device: tens of microseconds, three times per CG iteration.
@@ -114,6 +151,22 @@ struct DeviceExec {
     detail::copy_bytes(&total, Location::Host, partial + blocks, Location::Device, sizeof(R));
     return total;
   }
+
+  // As HostExec::reduce_each; n <= kBlock.
+  template <typename F>
+  static void reduce_each(std::int64_t count, int n, const F& f, double* out) {
+    if (n < 1 || n > cuda_detail::kBlock) throw Error("internal: reduce_each: 1 to 256 sums");
+    const int width = n * (cuda_detail::kBlock / n);
+    std::int64_t blocks = (count + width - 1) / width;
+    if (blocks > cuda_detail::kReduceBlocks) blocks = cuda_detail::kReduceBlocks;
+    if (blocks < 1) blocks = 1;
+    double* partial = static_cast<double*>(cuda_detail::reduce_scratch(std::size_t(blocks + 1) * n * sizeof(double)));
+    cuda_detail::reduce_each_kernel<<<unsigned(blocks), unsigned(width)>>>(count, n, f, partial);
+    cuda_detail::check_launch("reduce_each");
+    cuda_detail::reduce_each_partials_kernel<<<1, cuda_detail::kBlock>>>(int(blocks), n, partial);
+    cuda_detail::check_launch("reduce_each (partial sums)");
+    detail::copy_bytes(out, Location::Host, partial + blocks * n, Location::Device, std::size_t(n) * sizeof(double));
+  }
 };
 
 }  // namespace lqcd
@@ -128,6 +181,10 @@ template <typename R, typename F>
 R device_reduce(std::int64_t n, const F& f) {
   return DeviceExec::reduce<R>(n, f);
 }
+template <typename F>
+void device_reduce_each(std::int64_t count, int n, const F& f, double* out) {
+  DeviceExec::reduce_each(count, n, f, out);
+}
 
 }  // namespace lqcd
 
@@ -136,3 +193,5 @@ R device_reduce(std::int64_t n, const F& f) {
   template void lqcd::device_for_each<__VA_ARGS__>(std::int64_t, const __VA_ARGS__&);
 #define LQCD_INSTANTIATE_DEVICE_REDUCE(R, ...) \
   template R lqcd::device_reduce<R, __VA_ARGS__>(std::int64_t, const __VA_ARGS__&);
+#define LQCD_INSTANTIATE_DEVICE_REDUCE_EACH(...) \
+  template void lqcd::device_reduce_each<__VA_ARGS__>(std::int64_t, int, const __VA_ARGS__&, double*);

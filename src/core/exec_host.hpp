@@ -34,6 +34,25 @@ struct HostExec {
     for (const R& p : partial) total += p;
     return total;
   }
+
+  // n separate sums over i < count: element i adds to sum i % n (the right-hand sides of a block of
+  // fields, fields/spinor_block_field.hpp). f(i, acc) adds element i's term to acc. Chunks of kChunk
+  // whole groups of n, so the order is fixed as for reduce. out[0..n) receives the sums.
+  template <typename F>
+  static void reduce_each(std::int64_t count, int n, const F& f, double* out) {
+    const std::int64_t width = kChunk * n;
+    const std::int64_t chunks = (count + width - 1) / width;
+    std::vector<double> partial(static_cast<std::size_t>(chunks * n), 0.0);
+#pragma omp parallel for schedule(static)
+    for (std::int64_t c = 0; c < chunks; ++c) {
+      double* acc = partial.data() + c * n;
+      const std::int64_t end = (c + 1) * width < count ? (c + 1) * width : count;
+      for (std::int64_t i = c * width; i < end; ++i) f(i, acc[i % n]);
+    }
+    for (int j = 0; j < n; ++j) out[j] = 0;
+    for (std::int64_t c = 0; c < chunks; ++c)
+      for (int j = 0; j < n; ++j) out[j] += partial[static_cast<std::size_t>(c * n + j)];
+  }
 };
 
 // Declared here so that host code can name the device instantiations (extern template) without

@@ -21,6 +21,10 @@ void WilsonEvenOddOperator<Real, LC>::hop(SpinorField<Real>& out, const SpinorFi
 
 template <typename Real, int LC>
 void WilsonEvenOddOperator<Real, LC>::site_inverse(SpinorField<Real>& out, const SpinorField<Real>& in, int dagger) const {
+  if (params_.mu == 0) {  // A = 1: a pass over memory saved, twice per M_hat (a sixth of a CG iteration's traffic)
+    if (&out != &in) out.copy_from(in);
+    return;
+  }
   const double b = 2.0 * params_.kappa * params_.mu, n = 1.0 / (1.0 + b * b);
   for_each(U_.location(), out.sites(), TwistedSiteKernel<Real>{in.view(), out.view(), n, -b * n, dagger});
 }

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <span>
 
+#include "core/error_type.hpp"
 #include "fields/spinor_field.hpp"
 
 namespace lqcd {
@@ -66,6 +67,13 @@ class SpinorBlockField {
   }
   // A block of the same shape (uninitialised).
   SpinorBlockField like() const { return SpinorBlockField(geom_, location(), n_, subset_); }
+  // The numbers of a block of the same shape, wherever either lives.
+  void copy_from(const SpinorBlockField& o) {
+    if (o.n_ != n_ || o.subset_ != subset_ || o.stride_ != stride_)
+      throw Error("internal: SpinorBlockField::copy_from between blocks of different shapes");
+    data_.copy_from(o.data_);
+    norm_.copy_from(o.norm_);
+  }
 
  private:
   int blocks() const { return subset_ == Subset::Full ? 2 : 1; }

@@ -75,6 +75,11 @@ struct SolverResult {
   SolverType type = SolverType::CG;  // which solver produced it (named by summary())
   SolverPrecision precision = SolverPrecision::Double;
   int corrections = 0;  // solve_mixed: the inner solves (defect corrections) made
+  // Multi-RHS solves (multi_rhs_cg.hpp): per right-hand side, the true residual and the iterations it
+  // took (iterations above counts the lock-step iterations, the most of any rhs; true_residual is the
+  // largest). Empty for one-field solves.
+  std::vector<double> rhs_true_residuals;
+  std::vector<int> rhs_iterations;
 
   // One line: "cg: converged in 123 iterations, true residual 8.1e-11, 0.42 s, 12.3 GFLOPS".
   std::string summary() const;

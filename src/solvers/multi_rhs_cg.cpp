@@ -1,0 +1,329 @@
+// The lock-step CG of multi_rhs_cg.hpp. Per rhs j it is solve_cg_hermitian (cg.cpp) on A = M^dag M:
+//   p = r, rho = ||r||^2;  repeat: q = A p, alpha = rho / ||M p||^2, r -= alpha q (with ||r||^2),
+//                                  x += alpha p and p = r + (||r||^2 / rho) p in one pass.
+// A rhs whose iterated residual meets its tolerance gets alpha = beta = 0 from then on (frozen: x, r
+// unchanged, p = r); when no rhs is left iterating the true residuals are recomputed, and the rhs that
+// missed restart from p = r (reliable update) while the others stay frozen.
+#include "solvers/multi_rhs_cg.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+#include "fields/spinor_block_blas.hpp"
+#include "solvers/krylov_detail.hpp"
+
+namespace lqcd {
+
+namespace {
+
+using solver_detail::kAxpyFlops;
+using solver_detail::kMaxStalls;
+using solver_detail::kNorm2Flops;
+
+template <typename Real>
+void check_block(const BlockOperator<Real>& M, const SpinorBlockField<Real>& f, const char* what) {
+  if (f.subset() != M.subset() || f.location() != M.location() || !(f.geometry() == M.geometry()) ||
+      f.rhs() != M.rhs())
+    fail("internal: multi-RHS solve: {} does not have the operator's shape (M.make_block())", what);
+}
+
+void check_params(const SolverParams& p) {
+  if (p.type != SolverType::CG) fail("solver.type: the multi-RHS solver is CG (got \"{}\")", solver_type_name(p.type));
+  if (!(p.tolerance > 0 && p.tolerance < 1))
+    fail("solver.tolerance: expected a number between 0 and 1 (got {})", p.tolerance);
+  if (p.max_iterations < 1) fail("solver.max_iterations: expected a positive number (got {})", p.max_iterations);
+}
+
+// A = M^dag M on a block, with ||M in_j||^2 = <in_j, A in_j> on the way.
+template <typename Real>
+class NormalBlock {
+ public:
+  explicit NormalBlock(const BlockOperator<Real>& M) : M_(M), tmp_(M.make_block()) {}
+  std::vector<double> apply(SpinorBlockField<Real>& out, const SpinorBlockField<Real>& in) {
+    M_.apply(tmp_, in);
+    std::vector<double> mm = norm2_each(tmp_);
+    M_.apply_dagger(out, tmp_);
+    return mm;
+  }
+  // r = b - A x, returning ||r_j||^2.
+  std::vector<double> residual(SpinorBlockField<Real>& r, const SpinorBlockField<Real>& x,
+                               const SpinorBlockField<Real>& b) {
+    M_.apply(tmp_, x);
+    M_.apply_dagger(r, tmp_);
+    subtract_from(b, r);
+    return norm2_each(r);
+  }
+
+ private:
+  const BlockOperator<Real>& M_;
+  SpinorBlockField<Real> tmp_;
+};
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+double largest(const std::vector<double>& v) { return v.empty() ? 0.0 : *std::max_element(v.begin(), v.end()); }
+
+// x_j <- 0 where b_j = 0 (x_j - x_j: callers pass finite guesses).
+template <typename Real>
+void zero_where_source_is_zero(SpinorBlockField<Real>& x, const std::vector<double>& b2) {
+  std::vector<double> a(b2.size(), 0.0);
+  bool any = false;
+  for (std::size_t j = 0; j < b2.size(); ++j)
+    if (b2[j] == 0) a[j] = -1.0, any = true;
+  if (any) axpy_each<Real>(a, x, x);
+}
+
+// The lock-step CG to the relative tolerances tol[j] on ||b_j - A x_j|| / ||b_j||.
+template <typename Real>
+SolverResult lockstep_cg(const BlockOperator<Real>& M, SpinorBlockField<Real>& x, const SpinorBlockField<Real>& b,
+                         const std::vector<double>& tol, int max_iterations) {
+  const auto start = std::chrono::steady_clock::now();
+  const int n = M.rhs();
+  const std::size_t un = std::size_t(n);
+  const double sites = double(M.geometry().half_volume()) * M.geometry().processes();
+  const double a_flops = 2 * M.flops_per_site();
+  double flops = 0;
+  SolverResult res;
+  res.type = SolverType::CG;
+  res.rhs_iterations.assign(un, 0);
+  res.rhs_true_residuals.assign(un, 0.0);
+  const std::string label = fmt::format("multi-RHS cg ({}, {} right-hand sides)", precision_name<Real>(), n);
+  auto finish = [&](bool converged) {
+    res.converged = converged;
+    res.true_residual = largest(res.rhs_true_residuals);
+    res.seconds = seconds_since(start);
+    res.gflops = res.seconds > 0 ? flops * sites / res.seconds * 1e-9 : 0.0;
+    return res;
+  };
+  auto fail_with = [&](const std::string& message) { throw SolverError(label + ": " + message, finish(false)); };
+
+  const std::vector<double> b2 = norm2_each(b);
+  for (int j = 0; j < n; ++j)
+    if (!std::isfinite(b2[std::size_t(j)])) fail_with(fmt::format("NaN/Inf in source {}", j));
+  zero_where_source_is_zero(x, b2);
+  std::vector<double> target(un);  // tol_j^2 ||b_j||^2
+  for (std::size_t j = 0; j < un; ++j) target[j] = tol[j] * tol[j] * b2[j];
+
+  NormalBlock<Real> A(M);
+  SpinorBlockField<Real> r = M.make_block(), p = M.make_block(), q = M.make_block();
+  set_zero(p);  // finite, so that p = r + 0 p starts every cycle
+  auto true_residual = [&] {
+    std::vector<double> r2 = A.residual(r, x, b);
+    flops += double(n) * (a_flops + kAxpyFlops + kNorm2Flops);
+    for (std::size_t j = 0; j < un; ++j) {
+      if (!std::isfinite(r2[j])) fail_with(fmt::format("NaN/Inf in the residual of right-hand side {}", j));
+      res.rhs_true_residuals[j] = b2[j] > 0 ? std::sqrt(r2[j] / b2[j]) : 0.0;
+    }
+    return r2;
+  };
+  std::vector<double> r2 = true_residual();
+  res.residual_history.push_back(largest(res.rhs_true_residuals));
+  std::vector<char> done(un);
+  for (std::size_t j = 0; j < un; ++j) done[j] = b2[j] == 0 || r2[j] <= target[j];
+  std::vector<int> stalls(un, 0);
+  std::vector<double> last_failed(un, HUGE_VAL);
+  const std::vector<double> zeros(un, 0.0);
+
+  for (;;) {
+    std::vector<std::size_t> open;
+    for (std::size_t j = 0; j < un; ++j)
+      if (!done[j]) open.push_back(j);
+    if (open.empty()) return finish(true);
+    if (res.iterations >= max_iterations)
+      fail_with(fmt::format("right-hand side {} not converged in {} iterations (solver.max_iterations): true "
+                            "residual {:.2g}, tolerance {:.2g}; raise solver.max_iterations, or kappa may be beyond "
+                            "critical",
+                            open.front(), res.iterations, res.rhs_true_residuals[open.front()], tol[open.front()]));
+    // A cycle: p = r and rho = ||r||^2 for every rhs still open (the frozen ones keep x and r).
+    axpy_xpay_each<Real>(zeros, p, x, r, zeros);
+    flops += double(n) * 2 * kAxpyFlops;
+    std::vector<double> rho = r2, alpha(un), beta(un);
+    std::vector<char> active(un);
+    int iterating = 0;
+    for (std::size_t j : open) active[j] = 1, ++iterating;
+    while (iterating > 0 && res.iterations < max_iterations) {
+      const std::vector<double> pap = A.apply(q, p);
+      for (std::size_t j = 0; j < un; ++j) {
+        alpha[j] = 0;
+        if (!active[j]) continue;
+        if (pap[j] > 0 && std::isfinite(pap[j])) {
+          alpha[j] = rho[j] / pap[j];
+        } else {  // breakdown: <p, A p> <= 0; this rhs waits for the true-residual check
+          active[j] = 0;
+          --iterating;
+        }
+      }
+      for (std::size_t j = 0; j < un; ++j) alpha[j] = -alpha[j];
+      const std::vector<double> r2_new = axpy_norm2_each<Real>(alpha, q, r);
+      for (std::size_t j = 0; j < un; ++j) alpha[j] = -alpha[j];
+      ++res.iterations;
+      flops += double(iterating) * (a_flops + kNorm2Flops + kAxpyFlops + kNorm2Flops + 2 * kAxpyFlops);
+      double worst = 0;
+      for (std::size_t j = 0; j < un; ++j) {
+        beta[j] = 0;
+        if (!active[j]) continue;
+        if (!std::isfinite(r2_new[j])) fail_with(fmt::format("NaN/Inf in the iterated residual of right-hand side {}", j));
+        ++res.rhs_iterations[j];
+        worst = std::max(worst, std::sqrt(r2_new[j] / b2[j]));
+        r2[j] = r2_new[j];
+        if (r2_new[j] <= target[j]) {  // its estimate has converged: frozen after this x update
+          active[j] = 0;
+          --iterating;
+        } else {
+          beta[j] = r2_new[j] / rho[j];
+          rho[j] = r2_new[j];
+        }
+      }
+      res.residual_history.push_back(worst);
+      axpy_xpay_each<Real>(alpha, p, x, r, beta);  // x += alpha p, then p = r + beta p
+    }
+    r2 = true_residual();
+    for (std::size_t j : open) {
+      if (r2[j] <= target[j]) {
+        done[j] = 1;
+        continue;
+      }
+      // Missed after its estimate met the tolerance or after a breakdown: restart, but give up once
+      // kMaxStalls restarts in a row gained less than a factor 2 (the floating-point limit).
+      stalls[j] = r2[j] > 0.25 * last_failed[j] ? stalls[j] + 1 : 0;
+      last_failed[j] = r2[j];
+      if (stalls[j] >= kMaxStalls)
+        fail_with(fmt::format("right-hand side {} stagnates at true residual {:.2g} (tolerance {:.2g}): the "
+                              "tolerance is below what {} precision reaches on this system",
+                              j, res.rhs_true_residuals[j], tol[j], precision_name<Real>()));
+    }
+  }
+}
+
+}  // namespace
+
+template <typename Real>
+SolverResult solve_normal_multi_rhs(const BlockOperator<Real>& M, SpinorBlockField<Real>& x,
+                                    const SpinorBlockField<Real>& b, const SolverParams& p) {
+  check_params(p);
+  if (p.precision != SolverPrecision::Double)
+    fail("internal: solve_normal_multi_rhs works in the operator's precision (solve_normal_multi_rhs_mixed)");
+  check_block(M, x, "the solution");
+  check_block(M, b, "the source");
+  return lockstep_cg(M, x, b, std::vector<double>(std::size_t(M.rhs()), p.tolerance), p.max_iterations);
+}
+
+template <typename Sloppy>
+SolverResult solve_normal_multi_rhs_mixed(const BlockOperator<double>& M, const BlockOperator<Sloppy>& M_sloppy,
+                                          SpinorBlockField<double>& x, const SpinorBlockField<double>& b,
+                                          const SolverParams& p) {
+  constexpr bool half = is_fixed_point_v<Sloppy>;
+  check_params(p);
+  if (!(p.inner_tolerance > 0 && p.inner_tolerance < 1))
+    fail("solver.inner_tolerance: expected a number between 0 and 1 (got {})", p.inner_tolerance);
+  check_block(M, x, "the solution");
+  check_block(M, b, "the source");
+  if (M_sloppy.rhs() != M.rhs() || !(M_sloppy.geometry() == M.geometry()) || M_sloppy.location() != M.location())
+    fail("internal: multi-RHS solve: the two operators must act on blocks of one shape");
+  const auto start = std::chrono::steady_clock::now();
+  const int n = M.rhs();
+  const std::size_t un = std::size_t(n);
+  const double sites = double(M.geometry().half_volume()) * M.geometry().processes();
+  double flops = 0;
+  SolverResult res;
+  res.type = SolverType::CG;
+  res.precision = half ? SolverPrecision::Half : SolverPrecision::Single;
+  res.rhs_iterations.assign(un, 0);
+  res.rhs_true_residuals.assign(un, 0.0);
+  auto finish = [&](bool converged) {
+    res.converged = converged;
+    res.true_residual = largest(res.rhs_true_residuals);
+    res.seconds = seconds_since(start);
+    res.gflops = res.seconds > 0 ? flops / res.seconds * 1e-9 : 0.0;
+    return res;
+  };
+  auto fail_with = [&](const std::string& message) {
+    throw SolverError(fmt::format("multi-RHS cg (double/{}, {} right-hand sides): {}", precision_name<Sloppy>(), n,
+                                  message),
+                      finish(false));
+  };
+
+  const std::vector<double> b2 = norm2_each(b);
+  for (std::size_t j = 0; j < un; ++j)
+    if (!std::isfinite(b2[j])) fail_with(fmt::format("NaN/Inf in source {}", j));
+  zero_where_source_is_zero(x, b2);
+  NormalBlock<double> A(M);
+  SpinorBlockField<double> r = M.make_block(), e = M.make_block();
+  SpinorBlockField<Sloppy> r_sloppy = M_sloppy.make_block(), e_sloppy = M_sloppy.make_block();
+  auto true_residual = [&] {
+    std::vector<double> r2 = A.residual(r, x, b);
+    flops += double(n) * (2 * M.flops_per_site() + kAxpyFlops + kNorm2Flops) * sites;
+    for (std::size_t j = 0; j < un; ++j) {
+      if (!std::isfinite(r2[j])) fail_with(fmt::format("NaN/Inf in the residual of right-hand side {}", j));
+      res.rhs_true_residuals[j] = b2[j] > 0 ? std::sqrt(r2[j] / b2[j]) : 0.0;
+    }
+    return r2;
+  };
+  std::vector<double> r2 = true_residual();
+  res.residual_history = {largest(res.rhs_true_residuals)};
+  auto met = [&](std::size_t j) { return b2[j] == 0 || res.rhs_true_residuals[j] <= p.tolerance; };
+  for (;;) {
+    std::vector<double> inner(un, 0.5), zero_met(un, 0.0);
+    bool open = false;
+    for (std::size_t j = 0; j < un; ++j) {
+      if (met(j)) {
+        zero_met[j] = -1.0;  // its correction is zero: r_j <- 0
+      } else {
+        open = true;
+        // Aim a little below what is still needed, never below what the inner precision reaches.
+        inner[j] = std::max({p.inner_tolerance, half ? kHalfInnerTolerance : 0.0,
+                             0.5 * p.tolerance / res.rhs_true_residuals[j]});
+      }
+    }
+    if (!open) return finish(true);
+    if (res.iterations >= p.max_iterations)
+      fail_with(fmt::format("not converged in {} iterations (solver.max_iterations): largest true residual {:.2g}, "
+                            "tolerance {:.2g}; raise solver.max_iterations, or kappa may be beyond critical",
+                            res.iterations, largest(res.rhs_true_residuals), p.tolerance));
+    axpy_each<double>(zero_met, r, r);
+    convert_precision(r_sloppy, r);
+    set_zero(e_sloppy);
+    SolverResult c;
+    try {
+      c = lockstep_cg(M_sloppy, e_sloppy, r_sloppy, inner, p.max_iterations - res.iterations);
+    } catch (const SolverError& err) {
+      c = err.result();  // the double-precision residual below decides whether it helped
+    }
+    flops += c.gflops * c.seconds * 1e9;
+    convert_precision(e, e_sloppy);
+    axpy_each<double>(std::vector<double>(un, 1.0), e, x);
+    flops += double(n) * kAxpyFlops * sites;
+    ++res.corrections;
+    res.iterations += c.iterations;
+    for (std::size_t j = 0; j < un && j < c.rhs_iterations.size(); ++j) res.rhs_iterations[j] += c.rhs_iterations[j];
+    const std::vector<double> before = res.rhs_true_residuals;
+    const std::vector<double> r2_new = true_residual();
+    for (std::size_t j = 1; j < c.residual_history.size(); ++j)
+      res.residual_history.push_back(largest(before) * c.residual_history[j]);
+    for (std::size_t j = 0; j < un; ++j)
+      if (!(before[j] <= p.tolerance) && b2[j] > 0 && !(r2_new[j] <= 0.25 * r2[j]) && !met(j))
+        fail_with(fmt::format("a {}-precision correction reduced the residual of right-hand side {} by less than a "
+                              "factor 2, to {:.2g} (tolerance {:.2g}); use solver.precision = \"double\"",
+                              precision_name<Sloppy>(), j, res.rhs_true_residuals[j], p.tolerance));
+    r2 = r2_new;
+  }
+}
+
+template SolverResult solve_normal_multi_rhs<double>(const BlockOperator<double>&, SpinorBlockField<double>&,
+                                                     const SpinorBlockField<double>&, const SolverParams&);
+template SolverResult solve_normal_multi_rhs<float>(const BlockOperator<float>&, SpinorBlockField<float>&,
+                                                    const SpinorBlockField<float>&, const SolverParams&);
+template SolverResult solve_normal_multi_rhs_mixed<float>(const BlockOperator<double>&, const BlockOperator<float>&,
+                                                          SpinorBlockField<double>&, const SpinorBlockField<double>&,
+                                                          const SolverParams&);
+template SolverResult solve_normal_multi_rhs_mixed<Half>(const BlockOperator<double>&, const BlockOperator<Half>&,
+                                                         SpinorBlockField<double>&, const SpinorBlockField<double>&,
+                                                         const SolverParams&);
+
+}  // namespace lqcd
