@@ -8,7 +8,7 @@
 #   rm -rf .gpu-testdata && cp -r ../shared/testdata .gpu-testdata
 # and run there with .deps and .gpu-testdata carried:  bash scripts/gpu-check.sh "$OUT" [stages]
 # stages (default all but therm16/clover32/scaling): build test bench validate spectrum hmc dirac [therm16] [clover32]
-# [scaling] [mpitest] [fast] [rhs] [sass] [solver]
+# [scaling] [mpitest] [fast] [rhs] [sass] [solver] [blockcg]
 set -uo pipefail
 out=${1:?usage: gpu-check.sh OUTDIR [build] [test] [bench] [validate]}
 shift
@@ -335,5 +335,23 @@ if has solver; then
   "$bin" bench solver --dims 32,32,32,32 --device gpu --kappa 0.22 --precision half --reconstruct 12 \
     --repetitions 5 --inner-tolerance 1e-3 --json >>"$out/solver.jsonl" 2>>"$summary"
   note "solver benchmarks: $(wc -l <"$out/solver.jsonl") results"
+fi
+if has blockcg; then
+  # The multi-RHS CG (12 sources at once against the same 12 solves one at a time), then the one-field
+  # CG and M_hat / M_hat^dag M_hat after the Wilson site-inverse pass was dropped (mu = 0).
+  : >"$out/blockcg.jsonl"
+  for p in double single half; do
+    "$bin" bench solver --dims 32,32,32,32 --device gpu --kappa 0.22 --precision $p --reconstruct 12 --rhs 12 \
+      --repetitions 3 --json >>"$out/blockcg.jsonl" 2>>"$summary"
+  done
+  "$bin" bench solver --dims 32,32,32,32 --device gpu --kappa 0.22 --precision single --reconstruct 12 --rhs 4 \
+    --repetitions 3 --json >>"$out/blockcg.jsonl" 2>>"$summary"
+  for p in double single half; do
+    "$bin" bench solver --dims 32,32,32,32 --device gpu --kappa 0.22 --precision $p --reconstruct 12 --repetitions 5 \
+      --json >>"$out/blockcg.jsonl" 2>>"$summary"
+    "$bin" bench matpc --dims 32,32,32,32 --device gpu --precision $p --reconstruct 12 --repetitions 50 --json \
+      >>"$out/blockcg.jsonl" 2>>"$summary"
+  done
+  note "multi-RHS CG benchmarks: $(wc -l <"$out/blockcg.jsonl") results"
 fi
 cat "$summary"

@@ -31,7 +31,10 @@
 #include "dirac/face_exchange.hpp"
 #include "dirac/wilson_even_odd.hpp"
 #include "dirac/wilson_kernels.hpp"
+#include "dirac/wilson_even_odd_multi_rhs.hpp"
 #include "dirac/wilson_multi_rhs.hpp"
+#include "fields/spinor_block_blas.hpp"
+#include "solvers/multi_rhs_cg.hpp"
 #include "core/dispatch.hpp"
 #include "fields/spinor_blas.hpp"
 #include "fields/spinor_block_field.hpp"
@@ -581,6 +584,93 @@ double wilson_solver_seconds(const BenchCommandOptions& opt, const GaugeField<do
   return time_solves(M);
 }
 
+// The multi-RHS CG (solvers/multi_rhs_cg.hpp) on N = opt.rhs sources at once against the same N
+// solves one at a time, on the normal equations M_hat^dag M_hat x_j = M_hat^dag b_j (--system normal),
+// 12-real links, Wilson or twisted mass, double or double with single / half corrections: median
+// seconds per call of the block solve and of the N one-field solves (SolveSystem), and their ratio
+// per solve. The block solver's per-rhs iteration counts should equal the one-field ones.
+nlohmann::json multi_rhs_solver_bench(const BenchCommandOptions& opt, const Geometry& geom, Location loc,
+                                      const FermionParams& f, const SolverParams& p, EnergyMeter& meter) {
+  const int n = opt.rhs;
+  GaugeField<double> U(geom, loc);
+  set_hot_gauge(U, 1);
+  const GaugeField<double, 6> Ud = convert_links<double, 6>(U);
+  const WilsonEvenOddOperator<double, 6> M(Ud, f.wilson);
+  const WilsonEvenOddMultiRHS<double, 6> Mb(Ud, f.wilson, n);
+  std::vector<SpinorField<double>> b;  // M_hat^dag b_j: the normal equations' sources
+  SpinorBlockField<double> bb = Mb.make_block(), xb = Mb.make_block();
+  for (int j = 0; j < n; ++j) {
+    const SpinorField<double> g = gaussian_spinor(geom, loc, 9 + std::uint64_t(j)).parity_part(0);
+    b.push_back(M.make_field());
+    M.apply_dagger(b.back(), g);
+    pack_rhs(bb, j, b.back());
+  }
+  SolverResult block_result, one_result;
+  std::vector<int> one_iterations(std::size_t(n), 0);
+  RegionEnergy e_block{meter, geom.grid}, e_one{meter, geom.grid};
+  SpinorField<double> x = M.make_field();
+  SolverParams one = p;  // one field at a time: CG on A = M_hat^dag M_hat (SolveSystem with b already M_hat^dag b)
+  one.hermitian = true;
+  const NormalOperator<double> A(M);
+  auto time_both = [&]<typename Sloppy>(const WilsonEvenOddMultiRHS<Sloppy, 6>& Mb_sloppy,
+                                        const WilsonEvenOddOperator<Sloppy, 6>& M_sloppy) {
+    const double t_block = median_seconds(
+        loc, opt.repetitions,
+        [&] {
+          set_zero(xb);
+          if constexpr (std::is_same_v<Sloppy, double>) block_result = solve_normal_multi_rhs(Mb, xb, bb, p);
+          else block_result = solve_normal_multi_rhs_mixed(Mb, Mb_sloppy, xb, bb, p);
+        },
+        &e_block);
+    const NormalOperator<Sloppy> A_sloppy(M_sloppy);
+    const double t_one = median_seconds(
+        loc, opt.repetitions,
+        [&] {
+          for (int j = 0; j < n; ++j) {
+            set_zero(x);
+            if constexpr (std::is_same_v<Sloppy, double>) one_result = lqcd::solve(A, x, b[std::size_t(j)], one);
+            else one_result = solve_mixed(A, A_sloppy, x, b[std::size_t(j)], one);
+            one_iterations[std::size_t(j)] = one_result.iterations;
+          }
+        },
+        &e_one);
+    return std::pair{t_block, t_one};
+  };
+  std::pair<double, double> t;
+  if (opt.precision == "single") {
+    const GaugeField<float, 6> Uf = convert_links<float, 6>(U);
+    t = time_both(WilsonEvenOddMultiRHS<float, 6>(Uf, f.wilson, n), WilsonEvenOddOperator<float, 6>(Uf, f.wilson));
+  } else if (opt.precision == "half") {
+    const GaugeField<Half, 6> Uh = convert_links<Half, 6>(U);
+    t = time_both(WilsonEvenOddMultiRHS<Half, 6>(Uh, f.wilson, n), WilsonEvenOddOperator<Half, 6>(Uh, f.wilson));
+  } else {
+    t = time_both(Mb, M);
+  }
+  const auto [t_block, t_one] = t;
+  const std::string precision = opt.precision == "double" ? "double" : "double/" + opt.precision;
+  nlohmann::json r = {{"action", opt.action},
+                      {"precision", precision},
+                      {"reconstruct", 12},
+                      {"kappa", opt.kappa},
+                      {"tolerance", opt.tolerance},
+                      {"inner_tolerance", p.precision == SolverPrecision::Double ? nlohmann::json(nullptr)
+                                                                                   : nlohmann::json(p.inner_tolerance)},
+                      {"system", "normal: M_hat^dag M_hat x_j = M_hat^dag b_j, tolerance on each residual"},
+                      {"rhs", n},
+                      {"seconds_per_call", t_block},
+                      {"seconds_per_solve", t_block / n},
+                      {"seconds_per_solve_one_at_a_time", t_one / n},
+                      {"speedup_per_solve", t_one / t_block},
+                      {"iterations", block_result.iterations},
+                      {"rhs_iterations", block_result.rhs_iterations},
+                      {"one_at_a_time_iterations", one_iterations},
+                      {"true_residual", block_result.true_residual},
+                      {"corrections", block_result.corrections},
+                      {"GFLOPS", block_result.gflops}};
+  r.update(energy_fields("", e_block, block_result.gflops));  // energy_joules: per call (N solves)
+  return r;
+}
+
 // CG on the even-odd normal equations (as QUDA's test; --system, SolveSystem) from x = 0 to the tolerance, in
 // double or in double with single- or half-precision corrections; median time per solve after one
 // warm-up solve. Wilson and twisted mass use links with --reconstruct reals in every precision; clover
@@ -603,6 +693,7 @@ nlohmann::json solver_bench(const BenchCommandOptions& opt, const Geometry& geom
   if (opt.system != "normal" && opt.system != "matpc")
     fail("lqcd bench solver: --system must be normal or matpc (got \"{}\")", opt.system);
   p.hermitian = opt.system == "normal";
+  if (opt.rhs > 1) return multi_rhs_solver_bench(opt, geom, loc, f, p, meter);
   const SpinorField<double> b = gaussian_spinor(geom, loc, 9).parity_part(0);
   SpinorField<double> x(geom, loc, Subset::Even);
   SolverResult last;
@@ -662,9 +753,17 @@ int run_bench(const BenchCommandOptions& opt) {
     if (opt.precision == "half" && opt.reconstruct == 18)
       fail("--precision half: links are stored with 12 or 8 reals (--reconstruct 12 or 8)");
     if (opt.rhs < 1 || opt.rhs > 64) fail("--rhs: expected 1 to 64 right-hand sides (got {})", opt.rhs);
+    if (opt.rhs > 1 && opt.kernel == "solver") {
+      if (opt.rhs > kMaxBlockRhs)
+        fail("--rhs {}: the multi-RHS solver takes 2 to {} right-hand sides", opt.rhs, kMaxBlockRhs);
+      if (opt.action == "clover" || opt.reconstruct != 12 || opt.system != "normal")
+        fail("--rhs {}: the multi-RHS solver is built for --action wilson or twisted_mass, --reconstruct 12 and "
+             "--system normal (got --action {} --reconstruct {} --system {})",
+             opt.rhs, opt.action, opt.reconstruct, opt.system);
+    }
     if (opt.rhs > 1) {
-      if (opt.kernel != "dslash")
-        fail("--rhs {}: several right-hand sides per call are implemented for lqcd bench dslash only (not {})",
+      if (opt.kernel != "dslash" && opt.kernel != "solver")
+        fail("--rhs {}: several right-hand sides per call are implemented for lqcd bench dslash and solver (not {})",
              opt.rhs, opt.kernel);
       if (opt.action == "clover")
         fail("--rhs {}: the multi-right-hand-side dslash is implemented for --action wilson and twisted_mass "

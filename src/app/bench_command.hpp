@@ -14,7 +14,7 @@ struct BenchCommandOptions {
   std::string action = "wilson";    // heatbath: gauge action; dslash, matpc, solver: wilson | clover | twisted_mass
   std::string precision = "double";  // dslash, matpc: double | single | half; solver: the inner precision
   int reconstruct = 18;             // reals stored per link: 18 | 12 | 8
-  int rhs = 1;                      // right-hand sides per call (dslash: 1 to 64; matpc, solver: 1)
+  int rhs = 1;                      // right-hand sides per call (dslash: 1 to 64; solver: 1 to 32; matpc: 1)
   double kappa = 0.12;
   double mu = 0.01;                 // twisted_mass
   double csw = 1.0;                 // clover

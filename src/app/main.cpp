@@ -142,7 +142,10 @@ int main(int argc, char** argv) {
   bench->add_option("--precision", bn.precision, "double | single | half (16-bit fixed point; solver: single, half = double outer, single / half inner)")
       ->capture_default_str();
   bench->add_option("--reconstruct", bn.reconstruct, "reals stored per link: 18 | 12 | 8 (12 and 8: Wilson and twisted mass; half: 12 or 8)")->capture_default_str();
-  bench->add_option("--rhs", bn.rhs, "right-hand sides per call (dslash: 1 to 64, one kernel for all)")->capture_default_str();
+  bench->add_option("--rhs", bn.rhs,
+                    "right-hand sides per call (dslash: 1 to 64, one kernel for all; solver: 2 to 32, the multi-RHS "
+                    "CG against the same solves one at a time)")
+      ->capture_default_str();
   bench->add_option("--kappa", bn.kappa, "hopping parameter of the Dirac benchmarks")->capture_default_str();
   bench->add_option("--mu", bn.mu, "twisted mass (twisted_mass)")->capture_default_str();
   bench->add_option("--csw", bn.csw, "clover coefficient (clover)")->capture_default_str();

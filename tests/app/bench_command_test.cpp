@@ -3,6 +3,10 @@
 // that are not implemented are errors, not silently different benchmarks.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <string>
+#include <vector>
+
 #include <nlohmann/json.hpp>
 
 #include "cli_support.hpp"
@@ -111,6 +115,35 @@ TEST(BenchCommand, MultiRhsDslashCountsEachLinkOncePerSite) {
   EXPECT_LT(g["difference_to_double_18_real"].get<double>(), 1e-13);
 }
 
+// solver --rhs N: the multi-RHS CG against the same N solves one at a time: every rhs meets the
+// tolerance in the iterations of its own one-field solve (+-1: the sums' rounding order), in double
+// and with single and half corrections.
+TEST(BenchCommand, MultiRhsSolverTakesEachRhsThroughItsOwnIterations) {
+  test::TempDir dir;
+  for (const std::string precision : {"double", "single", "half"}) {
+    SCOPED_TRACE(precision);
+    const auto s = bench("solver --rhs 3 --kappa 0.2 --reconstruct 12 --precision " + precision, dir);
+    EXPECT_EQ(s["rhs"].get<int>(), 3);
+    EXPECT_LE(s["true_residual"].get<double>(), 1e-10);
+    const auto block = s["rhs_iterations"].get<std::vector<int>>();
+    const auto one = s["one_at_a_time_iterations"].get<std::vector<int>>();
+    ASSERT_EQ(block.size(), 3u);
+    ASSERT_EQ(one.size(), 3u);
+    for (std::size_t j = 0; j < 3; ++j) {
+      EXPECT_GT(block[j], 5);
+      if (precision == "double") {
+        EXPECT_LE(std::abs(block[j] - one[j]), 1) << j;
+      }
+    }
+    EXPECT_NEAR(s["seconds_per_solve"].get<double>() * 3, s["seconds_per_call"].get<double>(), 1e-12);
+    EXPECT_NEAR(s["speedup_per_solve"].get<double>(),
+                s["seconds_per_solve_one_at_a_time"].get<double>() / s["seconds_per_solve"].get<double>(), 1e-9);
+    if (precision != "double") {
+      EXPECT_GE(s["corrections"].get<int>(), 1);
+    }
+  }
+}
+
 TEST(BenchCommand, UnimplementedOptionsAreErrors) {
   test::TempDir dir;
   for (const auto& [args, key] : {std::pair<std::string, std::string>{"dslash --reconstruct 10", "--reconstruct"},
@@ -122,7 +155,9 @@ TEST(BenchCommand, UnimplementedOptionsAreErrors) {
                                   {"dslash --rhs 2 --action clover", "--rhs"},
                                   {"dslash --rhs 2 --reconstruct 8 --precision single", "--rhs"},
                                   {"matpc --rhs 2", "--rhs"},
-                                  {"solver --rhs 2 --reconstruct 12", "--rhs"},
+                                  {"solver --rhs 2 --reconstruct 12 --system matpc", "--system normal"},
+                                  {"solver --rhs 2 --reconstruct 18", "--reconstruct 12"},
+                                  {"solver --rhs 33 --reconstruct 12", "2 to 32"},
                                   {"dslash --precision half", "--reconstruct 12 or 8"},
                                   {"dslash --precision quarter", "--precision"},
                                   {"solver --precision half --reconstruct 12 --action clover", "--action clover"},
