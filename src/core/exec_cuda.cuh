@@ -72,7 +72,7 @@ __global__ void __launch_bounds__(kBlock) reduce_partials_kernel(int n, R* parti
 // grid-stride loop every thread's elements belong to one sum, that of threadIdx.x % n. Each block
 // writes its n partial sums to partial[block * n + j], adding its threads of rhs j in a fixed order.
 template <typename F>
-__global__ void __launch_bounds__(kBlock) reduce_each_kernel(std::int64_t count, int n, F f, double* partial) {
+__global__ void __launch_bounds__(kBlock, min_blocks_per_sm<F>()) reduce_each_kernel(std::int64_t count, int n, F f, double* partial) {
   __shared__ double sh[kBlock];
   double acc = 0;
   for (std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < count;

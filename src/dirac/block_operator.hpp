@@ -5,6 +5,10 @@
 
 #include "core/geometry.hpp"
 #include "core/memory.hpp"
+#include <span>
+#include <vector>
+
+#include "fields/spinor_block_blas.hpp"
 #include "fields/spinor_block_field.hpp"
 
 namespace lqcd {
@@ -21,6 +25,20 @@ class BlockOperator {
   virtual int rhs() const = 0;
   // FLOPs of one apply() per site of its subset and per right-hand side.
   virtual double flops_per_site() const = 0;
+
+  // The CG steps with their sums (multi_rhs_cg.cpp), which an operator may fuse into its last pass:
+  // out = M in, returning ||out_j||^2 (<p, M^dag M p> = ||M p||^2) ...
+  virtual std::vector<double> apply_norm2(SpinorBlockField<Real>& out, const SpinorBlockField<Real>& in) const {
+    apply(out, in);
+    return norm2_each(out);
+  }
+  // ... and y_j <- y_j + a_j (M^dag in)_j, returning ||y_j||^2 (the residual update r -= alpha M^dag M p).
+  virtual std::vector<double> apply_dagger_axpy_norm2(std::span<const double> a, const SpinorBlockField<Real>& in,
+                                                      SpinorBlockField<Real>& y) const {
+    SpinorBlockField<Real> t = make_block();
+    apply_dagger(t, in);
+    return axpy_norm2_each(a, t, y);
+  }
 
   // A block of the operator's shape (uninitialised).
   SpinorBlockField<Real> make_block() const { return SpinorBlockField<Real>(geometry(), location(), rhs(), subset()); }

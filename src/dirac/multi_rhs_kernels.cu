@@ -8,3 +8,8 @@ LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::WilsonHoppingKernelMultiRHS<double, 6>)
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::WilsonHoppingKernelMultiRHS<float, 6>)
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::WilsonHoppingKernelMultiRHS<lqcd::Half, 6>)
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::WilsonHoppingKernelMultiRHS<float, 9>)
+// The hopping term with its norm / axpy-and-norm (WilsonEvenOddMultiRHS's fused CG steps): 12-real
+// links in double, single and half.
+LQCD_INSTANTIATE_DEVICE_REDUCE_EACH(lqcd::WilsonHoppingNormKernelMultiRHS<double, 6>)
+LQCD_INSTANTIATE_DEVICE_REDUCE_EACH(lqcd::WilsonHoppingNormKernelMultiRHS<float, 6>)
+LQCD_INSTANTIATE_DEVICE_REDUCE_EACH(lqcd::WilsonHoppingNormKernelMultiRHS<lqcd::Half, 6>)

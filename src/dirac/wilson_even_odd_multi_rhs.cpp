@@ -15,18 +15,38 @@ WilsonEvenOddMultiRHS<Real, LC>::WilsonEvenOddMultiRHS(const GaugeField<Real, LC
 }
 
 template <typename Real, int LC>
-void WilsonEvenOddMultiRHS<Real, LC>::run(SpinorBlockField<Real>& out, const SpinorBlockField<Real>& in,
-                                          int dagger) const {
-  if (in.subset() != Subset::Even || out.subset() != Subset::Even)
-    fail("internal: WilsonEvenOddMultiRHS acts on even-site blocks");
-  const double k = params_.kappa, b = 2.0 * k * params_.mu;
+void WilsonEvenOddMultiRHS<Real, LC>::odd_part(const SpinorBlockField<Real>& in, int dagger) const {
+  if (in.subset() != Subset::Even) fail("internal: WilsonEvenOddMultiRHS acts on even-site blocks");
   hop_multi_rhs(U_, tmp_odd_, in, nullptr, params_.boundary, 1.0, 1.0, 0.0, dagger);  // H_oe in
   if (params_.mu != 0) {                                                                // A^{-1} H_oe in
-    const double n = 1.0 / (1.0 + b * b);
+    const double b = c5(), n = 1.0 / (1.0 + b * b);
     const SpinorView<Real> t = tmp_odd_.view().flat;
     for_each(location(), tmp_odd_.sites() * tmp_odd_.rhs(), TwistedSiteKernel<Real>{t, t, n, -b * n, dagger});
   }
-  hop_multi_rhs(U_, out, tmp_odd_, &in, params_.boundary, -k * k, 1.0, b, dagger);  // A in - kappa^2 H_eo A^{-1} H_oe in
+}
+
+template <typename Real, int LC>
+void WilsonEvenOddMultiRHS<Real, LC>::run(SpinorBlockField<Real>& out, const SpinorBlockField<Real>& in,
+                                          int dagger) const {
+  odd_part(in, dagger);
+  hop_multi_rhs(U_, out, tmp_odd_, &in, params_.boundary, alpha(), 1.0, c5(), dagger);  // A in - kappa^2 H_eo ...
+}
+
+template <typename Real, int LC>
+std::vector<double> WilsonEvenOddMultiRHS<Real, LC>::apply_norm2(SpinorBlockField<Real>& out,
+                                                                 const SpinorBlockField<Real>& in) const {
+  odd_part(in, 0);
+  return hop_multi_rhs_norm2(U_, out, tmp_odd_, &in, params_.boundary, alpha(), 1.0, c5(), 0);
+}
+
+template <typename Real, int LC>
+std::vector<double> WilsonEvenOddMultiRHS<Real, LC>::apply_dagger_axpy_norm2(std::span<const double> a,
+                                                                             const SpinorBlockField<Real>& in,
+                                                                             SpinorBlockField<Real>& y) const {
+  if (&y == &in) fail("internal: WilsonEvenOddMultiRHS::apply_dagger_axpy_norm2: y must not be in");
+  odd_part(in, 1);
+  // y_j + a_j (A^dag in_j - kappa^2 H^dag tmp_odd_j): the hopping kernel's site term is scaled by a_j too.
+  return hop_multi_rhs_norm2(U_, y, tmp_odd_, &in, params_.boundary, alpha(), 1.0, c5(), 1, a);
 }
 
 template class WilsonEvenOddMultiRHS<double, 6>;

@@ -21,6 +21,11 @@ class WilsonEvenOddMultiRHS : public BlockOperator<Real> {
   void apply_dagger(SpinorBlockField<Real>& out, const SpinorBlockField<Real>& in) const override {
     run(out, in, 1);
   }
+  // Fused: the last hopping term carries the norms / the axpy (hop_multi_rhs_norm2), so neither M p nor
+  // M^dag M p takes a pass of its own.
+  std::vector<double> apply_norm2(SpinorBlockField<Real>& out, const SpinorBlockField<Real>& in) const override;
+  std::vector<double> apply_dagger_axpy_norm2(std::span<const double> a, const SpinorBlockField<Real>& in,
+                                              SpinorBlockField<Real>& y) const override;
   Subset subset() const override { return Subset::Even; }
   const Geometry& geometry() const override { return U_.geometry(); }
   Location location() const override { return U_.location(); }
@@ -30,6 +35,11 @@ class WilsonEvenOddMultiRHS : public BlockOperator<Real> {
 
  private:
   void run(SpinorBlockField<Real>& out, const SpinorBlockField<Real>& in, int dagger) const;
+  // tmp_odd_ = A^{-1} H_oe in ((A^dag)^{-1} H^dag with dagger): the first half of M_hat.
+  void odd_part(const SpinorBlockField<Real>& in, int dagger) const;
+  // The second half's hopping term: A in - kappa^2 H_eo tmp_odd_ (its coefficients).
+  double alpha() const { return -params_.kappa * params_.kappa; }
+  double c5() const { return 2.0 * params_.kappa * params_.mu; }
 
   const GaugeField<Real, LinkComponents>& U_;
   WilsonParams params_;

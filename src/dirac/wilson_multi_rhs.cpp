@@ -1,15 +1,21 @@
 #include "dirac/wilson_multi_rhs.hpp"
 
+#include "comm/communicator.hpp"
 #include "core/dispatch.hpp"
 #include "core/error.hpp"
 #include "dirac/wilson_multi_rhs_kernels.hpp"
 
 namespace lqcd {
 
+namespace {
+
 template <typename Real, int LinkComponents>
-void hop_multi_rhs(const GaugeField<Real, LinkComponents>& U, SpinorBlockField<Real>& out,
-                   const SpinorBlockField<Real>& in, const std::type_identity_t<SpinorBlockField<Real>>* x,
-                   const FermionBoundary& boundary, double alpha, double c0, double c5, int dagger) {
+WilsonHoppingKernelMultiRHS<Real, LinkComponents> checked_kernel(const GaugeField<Real, LinkComponents>& U,
+                                                                 SpinorBlockField<Real>& out,
+                                                                 const SpinorBlockField<Real>& in,
+                                                                 const SpinorBlockField<Real>* x,
+                                                                 const FermionBoundary& boundary, double alpha,
+                                                                 double c0, double c5, int dagger) {
   if (out.geometry().has_halo() || in.geometry().has_halo() || U.geometry().has_halo())
     fail("multi-RHS dslash: not yet on a decomposed lattice");
   if (out.subset() == Subset::Full || in.subset() == Subset::Full || out.subset() == in.subset())
@@ -19,9 +25,34 @@ void hop_multi_rhs(const GaugeField<Real, LinkComponents>& U, SpinorBlockField<R
          x ? " (and the site term's must match out's)" : "");
   if (in.location() != out.location() || U.location() != out.location() || (x && x->location() != out.location()))
     fail("internal: multi-RHS dslash: fields in different memories");
-  const WilsonHoppingKernelMultiRHS<Real, LinkComponents> k{
-      U.view(), in.view(), out.view(), x ? x->view() : in.view(), boundary, alpha, c0, c5, x ? 1 : 0, dagger};
-  for_each(out.location(), out.sites() * out.rhs(), k);
+  return {U.view(), in.view(), out.view(), x ? x->view() : in.view(), boundary, alpha, c0, c5, x ? 1 : 0, dagger};
+}
+
+}  // namespace
+
+template <typename Real, int LinkComponents>
+void hop_multi_rhs(const GaugeField<Real, LinkComponents>& U, SpinorBlockField<Real>& out,
+                   const SpinorBlockField<Real>& in, const std::type_identity_t<SpinorBlockField<Real>>* x,
+                   const FermionBoundary& boundary, double alpha, double c0, double c5, int dagger) {
+  for_each(out.location(), out.sites() * out.rhs(), checked_kernel(U, out, in, x, boundary, alpha, c0, c5, dagger));
+}
+
+template <typename Real, int LinkComponents>
+std::vector<double> hop_multi_rhs_norm2(const GaugeField<Real, LinkComponents>& U, SpinorBlockField<Real>& out,
+                                        const SpinorBlockField<Real>& in,
+                                        const std::type_identity_t<SpinorBlockField<Real>>* x,
+                                        const FermionBoundary& boundary, double alpha, double c0, double c5,
+                                        int dagger, std::span<const double> a) {
+  const int n = out.rhs();
+  if (n > kMaxBlockRhs) fail("{} right-hand sides in a block: at most {} are supported", n, kMaxBlockRhs);
+  if (!a.empty() && std::int64_t(a.size()) != n) fail("internal: {} coefficients for {} right-hand sides", a.size(), n);
+  if (!a.empty() && x == &out) fail("internal: multi-RHS dslash: the accumulated block cannot be the site term's");
+  WilsonHoppingNormKernelMultiRHS<Real, LinkComponents> k{checked_kernel(U, out, in, x, boundary, alpha, c0, c5, dagger),
+                                                          {}, a.empty() ? 0 : 1};
+  for (std::size_t j = 0; j < a.size(); ++j) k.a.v[j] = compute_t<Real>(a[j]);
+  std::vector<double> sums = reduce_each(out.location(), out.sites() * n, n, k);
+  comm::sum(out.geometry().grid, sums);
+  return sums;
 }
 
 #define LQCD_INSTANTIATE_HOP_MULTI_RHS(Real, LC)                                                       \
@@ -33,5 +64,14 @@ LQCD_INSTANTIATE_HOP_MULTI_RHS(double, 6)
 LQCD_INSTANTIATE_HOP_MULTI_RHS(float, 6)
 LQCD_INSTANTIATE_HOP_MULTI_RHS(Half, 6)
 LQCD_INSTANTIATE_HOP_MULTI_RHS(float, 9)
+
+#define LQCD_INSTANTIATE_HOP_MULTI_RHS_NORM2(Real, LC)                                                    \
+  template std::vector<double> hop_multi_rhs_norm2<Real, LC>(                                            \
+      const GaugeField<Real, LC>&, SpinorBlockField<Real>&, const SpinorBlockField<Real>&,               \
+      const std::type_identity_t<SpinorBlockField<Real>>*, const FermionBoundary&, double, double, double, \
+      int, std::span<const double>);
+LQCD_INSTANTIATE_HOP_MULTI_RHS_NORM2(double, 6)
+LQCD_INSTANTIATE_HOP_MULTI_RHS_NORM2(float, 6)
+LQCD_INSTANTIATE_HOP_MULTI_RHS_NORM2(Half, 6)
 
 }  // namespace lqcd

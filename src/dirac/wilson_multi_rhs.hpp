@@ -2,7 +2,9 @@
 // The Wilson / twisted-mass hopping term on N right-hand sides at once (wilson_multi_rhs_kernels.hpp):
 // each link is loaded once per site for all of them.
 
+#include <span>
 #include <type_traits>
+#include <vector>
 
 #include "dirac/wilson_kernels.hpp"
 #include "fields/gauge_field.hpp"
@@ -20,5 +22,16 @@ void hop_multi_rhs(const GaugeField<Real, LinkComponents>& U, SpinorBlockField<R
                    const SpinorBlockField<Real>& in, const std::type_identity_t<SpinorBlockField<Real>>* x,
                    const FermionBoundary& boundary,
                    double alpha, double c0, double c5, int dagger);
+
+// The same with, in the same pass, the norms a solver needs next (WilsonHoppingNormKernelMultiRHS):
+// a empty: out_j = result_j, returning ||out_j||^2; a with one coefficient per rhs: out_j <- out_j +
+// a_j result_j, returning ||out_j||^2 (with x, out must not be x). Implemented for 12-real links in
+// double, single and half precision.
+template <typename Real, int LinkComponents>
+std::vector<double> hop_multi_rhs_norm2(const GaugeField<Real, LinkComponents>& U, SpinorBlockField<Real>& out,
+                                        const SpinorBlockField<Real>& in,
+                                        const std::type_identity_t<SpinorBlockField<Real>>* x,
+                                        const FermionBoundary& boundary, double alpha, double c0, double c5,
+                                        int dagger, std::span<const double> a = {});
 
 }  // namespace lqcd

@@ -17,6 +17,7 @@
 #include <type_traits>
 
 #include "dirac/wilson_kernels.hpp"
+#include "fields/spinor_block_blas_kernels.hpp"
 #include "fields/spinor_block_field.hpp"
 
 namespace lqcd {
@@ -36,16 +37,44 @@ struct WilsonHoppingKernelMultiRHS {
   int has_x;
   int dagger;
 
-  // i over out's sites times N.
-  LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
+  // The result for element i (site i / N, rhs i % N of out's sites), not stored.
+  LQCD_HOST_DEVICE ColorSpinor<T> result(std::int64_t i) const {
     const int j = int(i % out.n);
     const std::int64_t site = i / out.n;
     const int p = out.parity_of(site);
     const std::int64_t s = out.cb_of(site);
     int xc[4];
     U.idx.coords(p, s, xc);
-    out.store(p, s, j,
-              wilson_site_result<T>(U, in.rhs(j), x.rhs(j), boundary, alpha, c0, c5, has_x, dagger, p, s, xc));
+    return wilson_site_result<T>(U, in.rhs(j), x.rhs(j), boundary, alpha, c0, c5, has_x, dagger, p, s, xc);
+  }
+  // i over out's sites times N. The block is one parity: the flat index i is the checkerboard one.
+  LQCD_HOST_DEVICE void operator()(std::int64_t i) const { out.flat.store(out.flat.parity_of(i), i, result(i)); }
+};
+
+// The hopping term with the sum a solver needs next, in the same pass (issue 4: no extra pass over
+// memory), run by reduce_each (one sum per rhs):
+//   accumulate = 0:  out_j = hop_j, summing ||out_j||^2                (CG's <p, M^dag M p> = ||M p||^2)
+//   accumulate = 1:  out_j <- out_j + a_j hop_j, summing ||out_j||^2   (CG's r -= alpha M^dag (M p))
+// FLOPs per site and rhs: those of the hopping term (1320, + 96 with the twisted site term) + 24, + 48
+// with the accumulation. Bytes: the hopping term's, + one spinor read with the accumulation.
+template <typename Real, int LinkComponents = 9>
+struct WilsonHoppingNormKernelMultiRHS {
+  using T = compute_t<Real>;
+  static constexpr int kMinBlocksPerSM = WilsonHoppingKernelMultiRHS<Real, LinkComponents>::kMinBlocksPerSM;
+  WilsonHoppingKernelMultiRHS<Real, LinkComponents> hop;
+  RhsCoefficients<T> a;
+  int accumulate;
+  LQCD_HOST_DEVICE void operator()(std::int64_t i, double& acc) const {
+    const SpinorView<Real>& out = hop.out.flat;
+    const int p = out.parity_of(i);
+    ColorSpinor<T> v = hop.result(i);
+    if (accumulate) {
+      ColorSpinor<T> w = out.load(p, i);
+      w += Complex<T>(a.v[i % hop.out.n]) * v;
+      v = w;
+    }
+    out.store(p, i, v);
+    acc += double(norm2(v));
   }
 };
 

@@ -1,6 +1,8 @@
 // The lock-step CG of multi_rhs_cg.hpp. Per rhs j it is solve_cg_hermitian (cg.cpp) on A = M^dag M:
-//   p = r, rho = ||r||^2;  repeat: q = A p, alpha = rho / ||M p||^2, r -= alpha q (with ||r||^2),
-//                                  x += alpha p and p = r + (||r||^2 / rho) p in one pass.
+//   p = r, rho = ||r||^2;  repeat: t = M p (with ||t||^2), alpha = rho / ||t||^2, r -= alpha M^dag t
+//                                  (with ||r||^2), x += alpha p and p = r + (||r||^2 / rho) p in one pass.
+// The operator may fuse the norms and the residual update into its last pass (BlockOperator::
+// apply_norm2, apply_dagger_axpy_norm2): then A p is never stored.
 // A rhs whose iterated residual meets its tolerance gets alpha = beta = 0 from then on (frozen: x, r
 // unchanged, p = r); when no rhs is left iterating the true residuals are recomputed, and the rhs that
 // missed restart from p = r (reliable update) while the others stay frozen.
@@ -38,16 +40,19 @@ void check_params(const SolverParams& p) {
   if (p.max_iterations < 1) fail("solver.max_iterations: expected a positive number (got {})", p.max_iterations);
 }
 
-// A = M^dag M on a block, with ||M in_j||^2 = <in_j, A in_j> on the way.
+// A = M^dag M on a block.
 template <typename Real>
 class NormalBlock {
  public:
   explicit NormalBlock(const BlockOperator<Real>& M) : M_(M), tmp_(M.make_block()) {}
-  std::vector<double> apply(SpinorBlockField<Real>& out, const SpinorBlockField<Real>& in) {
-    M_.apply(tmp_, in);
-    std::vector<double> mm = norm2_each(tmp_);
-    M_.apply_dagger(out, tmp_);
-    return mm;
+  // r_j <- r_j - alpha_j A p_j, returning ||r_j||^2 (alpha_j = rho_j / ||M p_j||^2 from `step`, which
+  // gets ||M p_j||^2 and returns the alphas; with fusing operators: two passes of the operator, no others).
+  template <typename Step>
+  std::vector<double> residual_step(SpinorBlockField<Real>& r, const SpinorBlockField<Real>& p, Step&& step) {
+    const std::vector<double> alpha = step(M_.apply_norm2(tmp_, p));
+    std::vector<double> minus(alpha.size());
+    for (std::size_t j = 0; j < alpha.size(); ++j) minus[j] = -alpha[j];
+    return M_.apply_dagger_axpy_norm2(minus, tmp_, r);
   }
   // r = b - A x, returning ||r_j||^2.
   std::vector<double> residual(SpinorBlockField<Real>& r, const SpinorBlockField<Real>& x,
@@ -111,7 +116,7 @@ SolverResult lockstep_cg(const BlockOperator<Real>& M, SpinorBlockField<Real>& x
   for (std::size_t j = 0; j < un; ++j) target[j] = tol[j] * tol[j] * b2[j];
 
   NormalBlock<Real> A(M);
-  SpinorBlockField<Real> r = M.make_block(), p = M.make_block(), q = M.make_block();
+  SpinorBlockField<Real> r = M.make_block(), p = M.make_block();
   set_zero(p);  // finite, so that p = r + 0 p starts every cycle
   auto true_residual = [&] {
     std::vector<double> r2 = A.residual(r, x, b);
@@ -148,20 +153,19 @@ SolverResult lockstep_cg(const BlockOperator<Real>& M, SpinorBlockField<Real>& x
     int iterating = 0;
     for (std::size_t j : open) active[j] = 1, ++iterating;
     while (iterating > 0 && res.iterations < max_iterations) {
-      const std::vector<double> pap = A.apply(q, p);
-      for (std::size_t j = 0; j < un; ++j) {
-        alpha[j] = 0;
-        if (!active[j]) continue;
-        if (pap[j] > 0 && std::isfinite(pap[j])) {
-          alpha[j] = rho[j] / pap[j];
-        } else {  // breakdown: <p, A p> <= 0; this rhs waits for the true-residual check
-          active[j] = 0;
-          --iterating;
+      const std::vector<double> r2_new = A.residual_step(r, p, [&](const std::vector<double>& pap) {
+        for (std::size_t j = 0; j < un; ++j) {
+          alpha[j] = 0;
+          if (!active[j]) continue;
+          if (pap[j] > 0 && std::isfinite(pap[j])) {
+            alpha[j] = rho[j] / pap[j];
+          } else {  // breakdown: <p, A p> <= 0; this rhs waits for the true-residual check
+            active[j] = 0;
+            --iterating;
+          }
         }
-      }
-      for (std::size_t j = 0; j < un; ++j) alpha[j] = -alpha[j];
-      const std::vector<double> r2_new = axpy_norm2_each<Real>(alpha, q, r);
-      for (std::size_t j = 0; j < un; ++j) alpha[j] = -alpha[j];
+        return alpha;
+      });
       ++res.iterations;
       flops += double(iterating) * (a_flops + kNorm2Flops + kAxpyFlops + kNorm2Flops + 2 * kAxpyFlops);
       double worst = 0;
