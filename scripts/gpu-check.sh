@@ -8,7 +8,7 @@
 #   rm -rf .gpu-testdata && cp -r ../shared/testdata .gpu-testdata
 # and run there with .deps and .gpu-testdata carried:  bash scripts/gpu-check.sh "$OUT" [stages]
 # stages (default all but therm16/clover32/scaling): build test bench validate spectrum hmc dirac [therm16] [clover32]
-# [scaling] [mpitest] [fast] [rhs] [sass] [solver] [blockcg]
+# [scaling] [mpitest] [fast] [rhs] [sass] [solver] [blockcg] [ttile]
 set -uo pipefail
 out=${1:?usage: gpu-check.sh OUTDIR [build] [test] [bench] [validate]}
 shift
@@ -266,6 +266,22 @@ if has rhs; then
     done
   done
   note "multi-rhs benchmarks: $(wc -l <"$out/rhs.jsonl") results"
+fi
+if has ttile; then
+  # The multi-RHS hopping term's t-tiled visiting order (SiteIndexer::tiled_cb): 12 sources at 32^4
+  # with the tile forced to 1 (storage order) .. 32 slices (LQCD_T_TILE), then the default choice
+  # (TILES and PRECISIONS, as precision:reconstruct, narrow the sweep).
+  : >"$out/ttile.jsonl"
+  for pr in ${PRECISIONS:-single:12 single:18 double:12 half:12}; do
+    IFS=: read -r p r <<<"$pr"
+    for tile in ${TILES:-1 2 4 8 16 32 default}; do
+      if [ $tile = default ]; then unset LQCD_T_TILE; else export LQCD_T_TILE=$tile; fi
+      "$bin" bench dslash --dims 32,32,32,32 --device gpu --precision $p --reconstruct $r --rhs 12 --repetitions 50 \
+        --json | sed "s/^{/{\"t_tile_forced\":\"$tile\",/" >>"$out/ttile.jsonl" 2>>"$summary"
+    done
+  done
+  unset LQCD_T_TILE
+  note "t-tile benchmarks: $(wc -l <"$out/ttile.jsonl") results"
 fi
 if has sass; then
   # Registers, stack and the SASS opcode histogram of every Wilson hopping kernel (issue 4's notes: no

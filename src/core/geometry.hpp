@@ -136,6 +136,48 @@ struct SiteIndexer {
     x[3] = int(r / n[2]);
     x[0] = 2 * xh + ((par + x[1] + x[2] + x[3]) & 1);
   }
+  // The q-th site of a parity in the t-tiled visiting order (the checkerboard index a kernel thread q
+  // takes): rows of nxh sites as stored, then y, then t within a tile of t_tile slices, then z, then
+  // the tile; t_tile = 1 is the storage order. Why: a kernel reads the spinor at a site from its 8
+  // neighbours, and in storage order the t-neighbours lie a whole time slice apart. When a time slice
+  // of the input is larger than L2 can keep between the two reads (the multi-RHS blocks: 12 sources
+  // of 32^3 / 2 sites are 19 MB in single precision), every input spinor comes from DRAM up to three
+  // times. Within a tile the t-neighbours are a plane (nxh x n[1] sites) apart and the z-neighbours
+  // t_tile planes; only the two boundary slices of a tile miss, a fraction 2 / t_tile of the reads.
+  // n[3] % t_tile == 0 (tile_in_t).
+  // Its coordinates x and checkerboard index (returned) for parity p, in 32-bit arithmetic: a kernel
+  // spends fewer instructions on it than on 64-bit division, and a process's parity block has far
+  // fewer than 2^32 sites.
+  LQCD_HOST_DEVICE std::int64_t tiled_site(int p, std::int64_t q, int t_tile, int x[4]) const {
+    const unsigned nx = unsigned(nxh), n1 = unsigned(n[1]), n2 = unsigned(n[2]), tt = unsigned(t_tile);
+    unsigned r = unsigned(q);
+    const unsigned xh = r % nx;
+    r /= nx;
+    x[1] = int(r % n1);
+    r /= n1;
+    unsigned tl = 0;
+    if (tt > 1) {
+      tl = r % tt;
+      r /= tt;
+    }
+    x[2] = int(r % n2);
+    x[3] = int((r / n2) * tt + tl);
+    x[0] = int(2 * xh) + ((p + x[1] + x[2] + x[3]) & 1);
+    return std::int64_t(xh) + std::int64_t(nxh) * (x[1] + std::int64_t(n[1]) * (x[2] + std::int64_t(n[2]) * x[3]));
+  }
+  LQCD_HOST_DEVICE std::int64_t tiled_cb(std::int64_t q, int t_tile) const {
+    int x[4];
+    return tiled_site(0, q, t_tile, x);
+  }
+  // The largest divisor of n[3] with t_tile planes (nxh x n[1] sites of `site_bytes` each) within
+  // `plane_budget` bytes, at least 1.
+  int tile_in_t(std::int64_t site_bytes, std::int64_t plane_budget) const {
+    int best = 1;
+    const std::int64_t plane = std::int64_t(nxh) * n[1] * site_bytes;
+    for (int d = 1; d <= n[3]; ++d)
+      if (n[3] % d == 0 && d * plane <= plane_budget) best = d;
+    return best;
+  }
   // Coordinates of the lexicographic site.
   LQCD_HOST_DEVICE void coords_lex(std::int64_t i, int x[4]) const {
     x[0] = int(i % n[0]);

@@ -37,18 +37,32 @@ struct WilsonHoppingKernelMultiRHS {
   int has_x;
   int dagger;
 
-  // The result for element i (site i / N, rhs i % N of out's sites), not stored.
-  LQCD_HOST_DEVICE ColorSpinor<T> result(std::int64_t i) const {
-    const int j = int(i % out.n);
-    const std::int64_t site = i / out.n;
-    const int p = out.parity_of(site);
-    const std::int64_t s = out.cb_of(site);
+  int t_tile;  // the sites' visiting order (SiteIndexer::tiled_cb); 1: storage order
+
+  // Element i: rhs j = i % N of the (i / N)-th site of out's parity in the t-tiled order, with its
+  // coordinates. 32-bit index arithmetic: hop_multi_rhs checks that N x sites < 2^32.
+  struct Element {
+    int p;
+    std::int64_t s;
+    int j;
     int xc[4];
-    U.idx.coords(p, s, xc);
-    return wilson_site_result<T>(U, in.rhs(j), x.rhs(j), boundary, alpha, c0, c5, has_x, dagger, p, s, xc);
+  };
+  LQCD_HOST_DEVICE Element element(std::int64_t i) const {
+    Element e;
+    const unsigned n = unsigned(out.n), k = unsigned(i);
+    e.p = out.flat.parity;
+    e.j = int(k % n);
+    e.s = U.idx.tiled_site(e.p, k / n, t_tile, e.xc);
+    return e;
   }
-  // i over out's sites times N. The block is one parity: the flat index i is the checkerboard one.
-  LQCD_HOST_DEVICE void operator()(std::int64_t i) const { out.flat.store(out.flat.parity_of(i), i, result(i)); }
+  LQCD_HOST_DEVICE ColorSpinor<T> result(const Element& e) const {
+    return wilson_site_result<T>(U, in.rhs(e.j), x.rhs(e.j), boundary, alpha, c0, c5, has_x, dagger, e.p, e.s, e.xc);
+  }
+  // i over out's sites times N. The block is one parity (hop_multi_rhs checks).
+  LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
+    const Element e = element(i);
+    out.store(e.p, e.s, e.j, result(e));
+  }
 };
 
 // The hopping term with the sum a solver needs next, in the same pass (issue 4: no extra pass over
@@ -65,15 +79,14 @@ struct WilsonHoppingNormKernelMultiRHS {
   RhsCoefficients<T> a;
   int accumulate;
   LQCD_HOST_DEVICE void operator()(std::int64_t i, double& acc) const {
-    const SpinorView<Real>& out = hop.out.flat;
-    const int p = out.parity_of(i);
-    ColorSpinor<T> v = hop.result(i);
+    const auto e = hop.element(i);
+    ColorSpinor<T> v = hop.result(e);
     if (accumulate) {
-      ColorSpinor<T> w = out.load(p, i);
-      w += Complex<T>(a.v[i % hop.out.n]) * v;
+      ColorSpinor<T> w = hop.out.load(e.p, e.s, e.j);
+      w += Complex<T>(a.v[e.j]) * v;
       v = w;
     }
-    out.store(p, i, v);
+    hop.out.store(e.p, e.s, e.j, v);
     acc += double(norm2(v));
   }
 };

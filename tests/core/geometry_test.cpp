@@ -4,6 +4,7 @@
 #include <omp.h>
 
 #include <set>
+#include <vector>
 
 #include "core/exec_host.hpp"
 #include "core/error.hpp"
@@ -54,6 +55,41 @@ TEST(Geometry, CheckerboardIndexIsABijectionPerParity) {
   }
   EXPECT_EQ(std::int64_t(seen[0].size()), g.half_volume());
   EXPECT_EQ(std::int64_t(seen[1].size()), g.half_volume());
+}
+
+// The t-tiled visiting order (SiteIndexer::tiled_cb) visits every site of a parity once, keeps each
+// row of x in storage order, and visits the sites of one tile in the order (y, t, z): the t-neighbour
+// of a site inside a tile is one plane (nxh x Y sites) later, its z-neighbour t_tile planes later.
+TEST(Geometry, TiledVisitingOrderIsAPermutationThatKeepsTNeighboursClose) {
+  const Geometry g = Geometry::single_process({4, 6, 4, 12});
+  const SiteIndexer idx = SiteIndexer::from(g);
+  const std::int64_t plane = idx.nxh * 6;
+  for (int tile : {1, 2, 3, 4, 6, 12}) {
+    std::set<std::int64_t> seen;
+    std::vector<std::int64_t> position(std::size_t(g.half_volume()));
+    for (std::int64_t q = 0; q < g.half_volume(); ++q) {
+      const std::int64_t s = idx.tiled_cb(q, tile);
+      ASSERT_GE(s, 0);
+      ASSERT_LT(s, g.half_volume());
+      seen.insert(s);
+      position[std::size_t(s)] = q;
+      if (q % idx.nxh) {
+        EXPECT_EQ(s, idx.tiled_cb(q - 1, tile) + 1) << "rows stay in storage order";
+      }
+    }
+    EXPECT_EQ(std::int64_t(seen.size()), g.half_volume()) << "t_tile " << tile;
+    for (std::int64_t s = 0; s < g.half_volume(); ++s) {
+      int x[4];
+      idx.coords(0, s, x);
+      if ((x[3] + 1) % tile == 0) continue;  // the last slice of a tile: its t-neighbour is in the next tile
+      const int y[4] = {x[0], x[1], x[2], x[3] + 1};  // parity 1: the order is the same in both parities
+      EXPECT_EQ(position[std::size_t(idx.cb_index(y))] - position[std::size_t(s)], plane) << "t_tile " << tile;
+    }
+  }
+  EXPECT_EQ(idx.tile_in_t(1, 4 * plane), 4);    // 4 planes fit; 4 divides 12
+  EXPECT_EQ(idx.tile_in_t(1, 5 * plane), 4);    // 5 does not divide 12
+  EXPECT_EQ(idx.tile_in_t(1, plane - 1), 1);    // not even one plane: storage order
+  EXPECT_EQ(idx.tile_in_t(1, 100 * plane), 12);  // the whole extent
 }
 
 TEST(Geometry, ShiftsArePeriodicAndFlipParity) {
