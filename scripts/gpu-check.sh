@@ -269,18 +269,18 @@ if has rhs; then
 fi
 if has ttile; then
   # The multi-RHS hopping term's t-tiled visiting order (SiteIndexer::tiled_cb): 12 sources at 32^4
-  # with the tile forced to 1 (storage order) .. 32 slices (LQCD_T_TILE), then the default choice
+  # with the tile forced to 1 (storage order) .. 32 slices (LQCD_MULTI_RHS_T_TILE), then the default choice
   # (TILES and PRECISIONS, as precision:reconstruct, narrow the sweep).
   : >"$out/ttile.jsonl"
   for pr in ${PRECISIONS:-single:12 single:18 double:12 half:12}; do
     IFS=: read -r p r <<<"$pr"
     for tile in ${TILES:-1 2 4 8 16 32 default}; do
-      if [ $tile = default ]; then unset LQCD_T_TILE; else export LQCD_T_TILE=$tile; fi
+      if [ $tile = default ]; then unset LQCD_MULTI_RHS_T_TILE; else export LQCD_MULTI_RHS_T_TILE=$tile; fi
       "$bin" bench dslash --dims 32,32,32,32 --device gpu --precision $p --reconstruct $r --rhs 12 --repetitions 50 \
         --json | sed "s/^{/{\"t_tile_forced\":\"$tile\",/" >>"$out/ttile.jsonl" 2>>"$summary"
     done
   done
-  unset LQCD_T_TILE
+  unset LQCD_MULTI_RHS_T_TILE
   note "t-tile benchmarks: $(wc -l <"$out/ttile.jsonl") results"
 fi
 if has sass; then

@@ -19,10 +19,14 @@ constexpr int kBlock = 256;
 // Fixed grid for reductions (independent of the device) so that the summation order, and with it
 // the rounding, is the same on every GPU.
 constexpr int kReduceBlocks = 1024;
-// reduce_each's grid, fixed for the same reason. Larger, because reduce_each also runs the fused
-// multi-RHS hopping kernels (several blocks per SM at most): with 1024 blocks and 3 resident blocks per SM
-// the last of 2.6 waves on an H100 ran 59% full; with 8192 the waves are 98% full.
-constexpr int kReduceEachBlocks = 8192;
+// reduce_each's grid: one element per thread, as for_each, up to this many blocks (beyond, a
+// grid-stride loop). The grid is a function of the element count alone, so the order is still fixed.
+// Why not a fixed grid with a grid-stride loop, as reduce: the fused multi-RHS hopping kernels run
+// through reduce_each, and a grid-stride loop sends each resident block through several far-apart
+// stretches of the lattice, so the sites that share a neighbour are no longer in flight together and
+// L2 loses the neighbours (on the H100 the fused kernel took 1.55 ms against 0.83 ms for the plain
+// hopping term on the same sites with 8192 blocks; docs/performance.md).
+constexpr std::int64_t kReduceEachMaxBlocks = std::int64_t(1) << 20;
 
 // Blocks of kBlock threads that a kernel asks to fit on one SM at once (F::kMinBlocksPerSM, default 1):
 // ptxas then caps the registers per thread (65536 / (kBlock x blocks)). Bandwidth-bound kernels whose
@@ -92,21 +96,20 @@ __global__ void __launch_bounds__(kBlock, min_blocks_per_sm<F>()) reduce_each_ke
 }
 
 // Second pass of reduce_each: partial[blocks * n + j] = sum over b of partial[b * n + j], in an order
-// fixed by (blocks, n) alone. One block; thread t sums rhs t % n over blocks t / n, t / n + g, ...
+// fixed by (blocks, n) alone. Block j sums rhs j: thread t over b = t, t + kBlock, ..., then a tree.
 template <int Unused = 0>
 __global__ void __launch_bounds__(kBlock) reduce_each_partials_kernel(int blocks, int n, double* partial) {
   __shared__ double sh[kBlock];
-  const int groups = kBlock / n, g = int(threadIdx.x) / n, j = int(threadIdx.x) % n;
+  const int j = int(blockIdx.x);
   double acc = 0;
-  if (g < groups)
-    for (int b = g; b < blocks; b += groups) acc += partial[std::int64_t(b) * n + j];
+  for (int b = int(threadIdx.x); b < blocks; b += kBlock) acc += partial[std::int64_t(b) * n + j];
   sh[threadIdx.x] = acc;
   __syncthreads();
-  if (int(threadIdx.x) < n) {
-    double s = 0;
-    for (int h = 0; h < groups; ++h) s += sh[h * n + j];
-    partial[std::int64_t(blocks) * n + j] = s;
+  for (int half = kBlock / 2; half > 0; half /= 2) {
+    if (int(threadIdx.x) < half) sh[threadIdx.x] += sh[threadIdx.x + half];
+    __syncthreads();
   }
+  if (threadIdx.x == 0) partial[std::int64_t(blocks) * n + j] = sh[0];
 }
 
 // Device memory for the partial sums of reductions, kept for the life of the process (one buffer per
@@ -162,12 +165,12 @@ struct DeviceExec {
     if (n < 1 || n > cuda_detail::kBlock) throw Error("internal: reduce_each: 1 to 256 sums");
     const int width = n * (cuda_detail::kBlock / n);
     std::int64_t blocks = (count + width - 1) / width;
-    if (blocks > cuda_detail::kReduceEachBlocks) blocks = cuda_detail::kReduceEachBlocks;
+    if (blocks > cuda_detail::kReduceEachMaxBlocks) blocks = cuda_detail::kReduceEachMaxBlocks;
     if (blocks < 1) blocks = 1;
     double* partial = static_cast<double*>(cuda_detail::reduce_scratch(std::size_t(blocks + 1) * n * sizeof(double)));
     cuda_detail::reduce_each_kernel<<<unsigned(blocks), unsigned(width)>>>(count, n, f, partial);
     cuda_detail::check_launch("reduce_each");
-    cuda_detail::reduce_each_partials_kernel<<<1, cuda_detail::kBlock>>>(int(blocks), n, partial);
+    cuda_detail::reduce_each_partials_kernel<<<unsigned(n), cuda_detail::kBlock>>>(int(blocks), n, partial);
     cuda_detail::check_launch("reduce_each (partial sums)");
     detail::copy_bytes(out, Location::Host, partial + blocks * n, Location::Device, std::size_t(n) * sizeof(double));
   }

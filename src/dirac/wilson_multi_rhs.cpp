@@ -22,9 +22,14 @@ constexpr std::int64_t kTilePlanesBytes = std::int64_t(6) << 20;
 
 template <typename Real>
 int t_tile(const SpinorBlockField<Real>& in) {
-  if (const char* v = std::getenv("LQCD_T_TILE")) return std::atoi(v);  // EXPERIMENT
-  const std::int64_t spinor = 24 * sizeof(stored_t<Real>) + (is_fixed_point_v<Real> ? sizeof(float) : 0);
   const SiteIndexer idx = SiteIndexer::from(in.geometry());
+  if (const char* v = std::getenv("LQCD_MULTI_RHS_T_TILE")) {  // for measurements (docs/performance.md)
+    const int tile = std::atoi(v);
+    if (tile < 1 || idx.n[3] % tile != 0)
+      fail("LQCD_MULTI_RHS_T_TILE={}: expected a divisor of the local time extent {}", v, idx.n[3]);
+    return tile;
+  }
+  const std::int64_t spinor = 24 * sizeof(stored_t<Real>) + (is_fixed_point_v<Real> ? sizeof(float) : 0);
   const std::int64_t site = spinor * in.rhs(), slice = site * idx.vh / idx.n[3];
   return 2 * slice <= kSlicesInL2 ? 1 : idx.tile_in_t(site, kTilePlanesBytes);
 }
