@@ -8,28 +8,12 @@
 #include <string>
 
 #include "core/energy_meter.hpp"
+#include "test_support.hpp"
 
 namespace lqcd {
 namespace {
 
-// Sets an environment variable for the scope of the object and restores the previous value.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    setenv(name, value, 1);
-  }
-  ~ScopedEnv() {
-    if (old_) setenv(name_, old_->c_str(), 1);
-    else unsetenv(name_);
-  }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
+using test::ScopedEnv;
 
 void expect_unavailable(EnergyMeter& meter, const std::string& reason_part) {
   EXPECT_FALSE(meter.available());

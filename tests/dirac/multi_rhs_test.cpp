@@ -216,6 +216,58 @@ TEST_P(MultiRhsTest, EvenOddOperatorIsTheOneRhsOperatorOnEveryRhs) {
   }
 }
 
+// The sites' visiting order (SiteIndexer::tiled_site, forced with LQCD_MULTI_RHS_T_TILE) changes
+// which thread takes which site, not what a site gets: every tile gives the storage order's fields
+// bit for bit, and the fused sums up to their summation order. A tile that does not divide T is an
+// error naming the variable.
+template <typename Real>
+void expect_every_tile_gives_the_same_result(const GaugeField<double>& U) {
+  const Geometry& g = U.geometry();
+  const Location loc = U.location();
+  const GaugeField<Real, 6> Uc = convert_links<Real, 6>(U);
+  WilsonParams prm;
+  prm.kappa = 0.13;
+  prm.mu = 0.05;
+  const int n = 3;
+  const WilsonEvenOddMultiRHS<Real, 6> Mb(Uc, prm, n);
+  SpinorBlockField<Real> in = Mb.make_block();
+  pack_rhs<Real>(in, test::random_fields<Real>(g, loc, Subset::Even, n, 500));
+  auto run = [&](const char* tile, SpinorBlockField<Real>& out, SpinorBlockField<Real>& fused) {
+    const test::ScopedEnv env("LQCD_MULTI_RHS_T_TILE", tile);
+    Mb.apply(out, in);
+    return Mb.apply_norm2(fused, in);
+  };
+  SpinorBlockField<Real> out1 = Mb.make_block(), fused1 = Mb.make_block();
+  const std::vector<double> sums1 = run("1", out1, fused1);
+  for (const char* tile : {"2", "4", "8"}) {
+    SpinorBlockField<Real> out = Mb.make_block(), fused = Mb.make_block();
+    const std::vector<double> sums = run(tile, out, fused);
+    for (int j = 0; j < n; ++j) {
+      SpinorField<Real> a(g, loc, Subset::Even), b(g, loc, Subset::Even);
+      unpack_rhs(a, out, j);
+      unpack_rhs(b, out1, j);
+      EXPECT_EQ(relative_to(a, b), 0.0) << precision_name<Real>() << ", t_tile " << tile << ", rhs " << j;
+      unpack_rhs(a, fused, j);
+      unpack_rhs(b, fused1, j);
+      EXPECT_EQ(relative_to(a, b), 0.0) << precision_name<Real>() << ", fused, t_tile " << tile << ", rhs " << j;
+      EXPECT_NEAR(sums[std::size_t(j)], sums1[std::size_t(j)], 1e-12 * sums1[std::size_t(j)]);
+    }
+  }
+  SpinorBlockField<Real> out = Mb.make_block();
+  const test::ScopedEnv env("LQCD_MULTI_RHS_T_TILE", "3");
+  const std::string e = test::error_of([&] { Mb.apply(out, in); });
+  EXPECT_NE(e.find("LQCD_MULTI_RHS_T_TILE=3: expected a divisor of the local time extent 8"), std::string::npos) << e;
+}
+
+TEST_P(MultiRhsTest, EveryVisitingOrderGivesTheSameResult) {
+  const Geometry g = Geometry::single_process({4, 4, 6, 8});
+  GaugeField<double> U(g, GetParam());
+  set_hot_gauge(U, 9);
+  expect_every_tile_gives_the_same_result<double>(U);
+  expect_every_tile_gives_the_same_result<float>(U);
+  expect_every_tile_gives_the_same_result<Half>(U);
+}
+
 TEST_P(MultiRhsTest, ADecomposedLatticeIsRefused) {
   Geometry g = Geometry::single_process({4, 4, 4, 4});
   g.halo = {0, 0, 0, 1};
