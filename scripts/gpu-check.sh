@@ -8,7 +8,7 @@
 #   rm -rf .gpu-testdata && cp -r ../shared/testdata .gpu-testdata
 # and run there with .deps and .gpu-testdata carried:  bash scripts/gpu-check.sh "$OUT" [stages]
 # stages (default all but therm16/clover32/scaling): build test bench validate spectrum hmc dirac [therm16] [clover32]
-# [scaling] [mpitest] [fast] [rhs] [sass] [solver] [blockcg] [ttile]
+# [scaling] [mpitest] [fast] [rhs] [sass] [solver] [blockcg] [ttile] [quenched]
 set -uo pipefail
 out=${1:?usage: gpu-check.sh OUTDIR [build] [test] [bench] [validate]}
 shift
@@ -282,6 +282,23 @@ if has ttile; then
   done
   unset LQCD_MULTI_RHS_T_TILE
   note "t-tile benchmarks: $(wc -l <"$out/ttile.jsonl") results"
+fi
+if has quenched; then
+  # Issue 4's quenched record: a 32^4 beta = 6.0 configuration from the heatbath (examples/), then the
+  # CG at kappa = 0.155 on it in each precision, and the multi-RHS CG with 12 sources.
+  start=$(date +%s)
+  rm -rf runs/b6.0_32x32x32x32
+  "$bin" heatbath examples/quenched_wilson_b6.0_32x32x32x32.toml --device gpu >"$out/quenched.log" 2>&1
+  note "quenched 32^4: heatbath exit $? in $(( $(date +%s) - start )) s: $(grep 'average plaquette' "$out/quenched.log")"
+  conf=runs/b6.0_32x32x32x32/wilson.000600.ildg
+  : >"$out/quenched.jsonl"
+  for p in double single half; do
+    "$bin" bench solver --dims 32,32,32,32 --device gpu --config $conf --kappa 0.155 --precision $p --reconstruct 12 \
+      --repetitions 5 --json >>"$out/quenched.jsonl" 2>>"$summary"
+  done
+  "$bin" bench solver --dims 32,32,32,32 --device gpu --config $conf --kappa 0.155 --precision single --reconstruct 12 \
+    --rhs 12 --repetitions 3 --json >>"$out/quenched.jsonl" 2>>"$summary"
+  note "quenched solver benchmarks: $(wc -l <"$out/quenched.jsonl") results"
 fi
 if has sass; then
   # Registers, stack and the SASS opcode histogram of every Wilson hopping kernel (issue 4's notes: no

@@ -24,6 +24,7 @@
 #include "core/error.hpp"
 #include "core/timer.hpp"
 #include "gauge/observables.hpp"
+#include "measure/configuration.hpp"
 #include "gauge/updates.hpp"
 #include "core/site_random.hpp"
 #include "dirac/clover_even_odd.hpp"
@@ -274,6 +275,22 @@ SpinorField<double> gaussian_spinor(const Geometry& geom, Location loc, std::uin
   return to_spinor_field(lex, geom, loc);
 }
 
+// The links of the Dirac benchmarks: Haar-random (seed 1), or the configuration named by --config
+// (any format lqcd reads, checksum and header verified), whose dims must be --dims.
+GaugeField<double> benchmark_links(const BenchCommandOptions& opt, const Geometry& geom, Location loc) {
+  if (opt.config.empty()) {
+    GaugeField<double> U(geom, loc);
+    set_hot_gauge(U, 1);
+    return U;
+  }
+  LoadPolicy policy;
+  policy.location = loc;
+  policy.expected_dims = geom.global;
+  policy.geometry = geom;  // the benchmark's geometry (its halos where the run is decomposed)
+  LoadedConfiguration c = load_configuration(opt.config, policy);
+  return std::move(c.field);
+}
+
 // Bytes of one spinor and one link in storage precision Real with LC complex components per link.
 template <typename Real>
 double spinor_bytes() {
@@ -306,8 +323,7 @@ double relative_difference(const SpinorField<Real>& a, const SpinorField<double>
 template <typename Real, int LC>
 nlohmann::json dirac_bench(const BenchCommandOptions& opt, const Geometry& geom, Location loc, double copy_gbps,
                            EnergyMeter& meter) {
-  GaugeField<double> U(geom, loc);
-  set_hot_gauge(U, 1);
+  GaugeField<double> U = benchmark_links(opt, geom, loc);
   WilsonParams prm;
   prm.kappa = opt.kappa;
   const bool clover = opt.action == "clover", twisted = opt.action == "twisted_mass";
@@ -422,8 +438,7 @@ template <typename Real, int LC>
 nlohmann::json dirac_bench_multi_rhs(const BenchCommandOptions& opt, const Geometry& geom, Location loc,
                                      double copy_gbps, EnergyMeter& meter) {
   const int n = opt.rhs;
-  GaugeField<double> U(geom, loc);
-  set_hot_gauge(U, 1);
+  GaugeField<double> U = benchmark_links(opt, geom, loc);
   WilsonParams prm;
   prm.kappa = opt.kappa;
   const bool twisted = opt.action == "twisted_mass";
@@ -592,8 +607,7 @@ double wilson_solver_seconds(const BenchCommandOptions& opt, const GaugeField<do
 nlohmann::json multi_rhs_solver_bench(const BenchCommandOptions& opt, const Geometry& geom, Location loc,
                                       const FermionParams& f, const SolverParams& p, EnergyMeter& meter) {
   const int n = opt.rhs;
-  GaugeField<double> U(geom, loc);
-  set_hot_gauge(U, 1);
+  GaugeField<double> U = benchmark_links(opt, geom, loc);
   const GaugeField<double, 6> Ud = convert_links<double, 6>(U);
   const WilsonEvenOddOperator<double, 6> M(Ud, f.wilson);
   const WilsonEvenOddMultiRHS<double, 6> Mb(Ud, f.wilson, n);
@@ -676,8 +690,7 @@ nlohmann::json multi_rhs_solver_bench(const BenchCommandOptions& opt, const Geom
 // warm-up solve. Wilson and twisted mass use links with --reconstruct reals in every precision; clover
 // 18-real links, double or single.
 nlohmann::json solver_bench(const BenchCommandOptions& opt, const Geometry& geom, Location loc, EnergyMeter& meter) {
-  GaugeField<double> U(geom, loc);
-  set_hot_gauge(U, 1);
+  GaugeField<double> U = benchmark_links(opt, geom, loc);
   FermionParams f;
   f.action = fermion_action_from_name(opt.action, "--action");
   f.wilson.kappa = opt.kappa;
@@ -781,6 +794,11 @@ int run_bench(const BenchCommandOptions& opt) {
     dirac_geometry(opt);  // the lattice and process-grid errors before any measurement
   }
   if (opt.repetitions < 1) fail("--repetitions: expected a positive integer (got {})", opt.repetitions);
+  if (!opt.config.empty()) {
+    if (opt.kernel != "dslash" && opt.kernel != "matpc" && opt.kernel != "solver")
+      fail("--config: a gauge configuration is used by lqcd bench dslash, matpc and solver (not {})", opt.kernel);
+    io::detect_gauge_format(opt.config);  // a missing or unreadable file is an error before any measurement
+  }
   if (comm::size() > 1 && (opt.kernel == "heatbath" || opt.kernel == "copy"))
     fail("lqcd bench {}: runs on one process (this run has {}); dslash, matpc and solver run on several", opt.kernel,
          comm::size());
@@ -870,6 +888,7 @@ int run_bench(const BenchCommandOptions& opt) {
     result["dims"] = dims;
     result["grid"] = grid;
     result["local_dims"] = geom.local;
+    result["links"] = opt.config.empty() ? std::string("Haar-random (seed 1)") : opt.config;
     result["repetitions"] = opt.repetitions;
     if (opt.kernel == "solver") result.update(solver_bench(opt, geom, loc, meter));
     else result.update(dirac_bench_as_asked(opt, geom, loc, copy.gb_per_s, meter));

@@ -21,6 +21,7 @@ struct BenchCommandOptions {
   double tolerance = 1e-10;         // solver
   double inner_tolerance = 1e-5;    // solver, mixed precision: each correction's residual reduction
   std::string system = "normal";    // solver: normal (CG on M^dag M x = M^dag b) | matpc (CGNR on M x = b)
+  std::string config;               // dslash, matpc, solver: a gauge configuration instead of Haar-random links
   int repetitions = 10;
   bool json = false;
 };

@@ -159,6 +159,9 @@ int main(int argc, char** argv) {
                     "solver: normal = CG on M^dag M x = M^dag b with the tolerance on that residual (as QUDA's "
                     "CG test); matpc = CGNR on M x = b, tolerance on ||b - M x|| / ||b||")
       ->capture_default_str();
+  bench->add_option("--config", bn.config,
+                    "dslash, matpc, solver: gauge configuration to use (ILDG, SciDAC, NERSC, MILC, openQCD; its dims "
+                    "must be --dims) instead of Haar-random links");
   bench->add_option("--repetitions", bn.repetitions, "timed repetitions (the median is reported)")->capture_default_str();
   bench->add_flag("--json", bn.json, "one JSON object on stdout");
 

@@ -180,5 +180,38 @@ TEST(BenchCommand, AProcessGridLargerThanTheRunIsRefusedBeforeMeasuring) {
   EXPECT_EQ(r.out.find("copy bandwidth"), std::string::npos) << "no measurement before the error";
 }
 
+// --config: the Dirac benchmarks on a stored configuration (MILC's quenched 8^4 at beta = 6.0) instead
+// of Haar-random links. The record names the links; their dims must be --dims; a missing file is
+// refused before anything is measured.
+TEST(BenchCommand, DiracBenchmarksRunOnAStoredConfiguration) {
+  test::TempDir dir;
+  const std::string file = test::testdata("milc_l8888_b6.0.milc").string();
+  const auto r = run_lqcd("bench solver --device cpu --dims 8,8,8,8 --kappa 0.155 --reconstruct 12 --precision single "
+                          "--repetitions 1 --json --config " + file,
+                          dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto s = nlohmann::json::parse(r.out);
+  EXPECT_EQ(s["links"].get<std::string>(), file);
+  EXPECT_LE(s["true_residual"].get<double>(), 1e-10);
+  // The same solve on Haar-random links is a different problem: a rough field far from critical.
+  const auto h = run_lqcd("bench solver --device cpu --dims 8,8,8,8 --kappa 0.155 --reconstruct 12 --precision single "
+                          "--repetitions 1 --json",
+                          dir.path());
+  ASSERT_EQ(h.exit_code, 0) << h.err;
+  const auto hs = nlohmann::json::parse(h.out);
+  EXPECT_EQ(hs["links"].get<std::string>(), "Haar-random (seed 1)");
+  EXPECT_GT(s["iterations"].get<int>(), hs["iterations"].get<int>()) << "beta = 6.0 is closer to critical at 0.155";
+
+  const auto wrong = run_lqcd("bench dslash --device cpu --dims 8,8,8,16 --config " + file, dir.path());
+  EXPECT_NE(wrong.exit_code, 0);
+  EXPECT_NE(wrong.err.find("8x8x8x16"), std::string::npos) << wrong.err;
+  const auto missing = run_lqcd("bench matpc --device cpu --dims 8,8,8,8 --config nonexistent.lime", dir.path());
+  EXPECT_NE(missing.exit_code, 0);
+  EXPECT_NE(missing.err.find("nonexistent.lime"), std::string::npos) << missing.err;
+  EXPECT_EQ(missing.out.find("copy bandwidth"), std::string::npos) << "no measurement before the error";
+  const auto heatbath = run_lqcd("bench heatbath --device cpu --dims 8,8,8,8 --config " + file, dir.path());
+  EXPECT_NE(heatbath.err.find("--config"), std::string::npos) << heatbath.err;
+}
+
 }  // namespace
 }  // namespace lqcd
