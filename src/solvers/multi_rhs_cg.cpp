@@ -84,33 +84,59 @@ void zero_where_source_is_zero(SpinorBlockField<Real>& x, const std::vector<doub
   if (any) axpy_each<Real>(a, x, x);
 }
 
+// What both solvers keep about a block solve: the result with its per-rhs counts and true residuals,
+// the clock, the FLOPs, and the SolverError that carries the result so far.
+class BlockSolveRecord {
+ public:
+  BlockSolveRecord(std::string label, int n) : label_(std::move(label)), start_(std::chrono::steady_clock::now()) {
+    res_.type = SolverType::CG;
+    res_.rhs_iterations.assign(std::size_t(n), 0);
+    res_.rhs_true_residuals.assign(std::size_t(n), 0.0);
+  }
+  SolverResult& result() { return res_; }
+  void add_flops(double f) { flops_ += f; }
+  SolverResult finish(bool converged) {
+    res_.converged = converged;
+    res_.true_residual = largest(res_.rhs_true_residuals);
+    res_.seconds = seconds_since(start_);
+    res_.gflops = res_.seconds > 0 ? flops_ / res_.seconds * 1e-9 : 0.0;
+    return res_;
+  }
+  [[noreturn]] void fail(const std::string& message) { throw SolverError(label_ + ": " + message, finish(false)); }
+  // Sources with NaN/Inf norms are errors.
+  void check_sources(const std::vector<double>& b2) {
+    for (std::size_t j = 0; j < b2.size(); ++j)
+      if (!std::isfinite(b2[j])) fail(fmt::format("NaN/Inf in source {}", j));
+  }
+  // The relative true residuals from ||b_j - A x_j||^2 and ||b_j||^2; NaN/Inf is an error.
+  void record_true_residuals(const std::vector<double>& r2, const std::vector<double>& b2) {
+    for (std::size_t j = 0; j < r2.size(); ++j) {
+      if (!std::isfinite(r2[j])) fail(fmt::format("NaN/Inf in the residual of right-hand side {}", j));
+      res_.rhs_true_residuals[j] = b2[j] > 0 ? std::sqrt(r2[j] / b2[j]) : 0.0;
+    }
+  }
+
+ private:
+  std::string label_;
+  std::chrono::steady_clock::time_point start_;
+  SolverResult res_;
+  double flops_ = 0;
+};
+
 // The lock-step CG to the relative tolerances tol[j] on ||b_j - A x_j|| / ||b_j||.
 template <typename Real>
 SolverResult lockstep_cg(const BlockOperator<Real>& M, SpinorBlockField<Real>& x, const SpinorBlockField<Real>& b,
                          const std::vector<double>& tol, int max_iterations) {
-  const auto start = std::chrono::steady_clock::now();
   const int n = M.rhs();
   const std::size_t un = std::size_t(n);
   const double sites = double(M.geometry().half_volume()) * M.geometry().processes();
   const double a_flops = 2 * M.flops_per_site();
-  double flops = 0;
-  SolverResult res;
-  res.type = SolverType::CG;
-  res.rhs_iterations.assign(un, 0);
-  res.rhs_true_residuals.assign(un, 0.0);
-  const std::string label = fmt::format("multi-RHS cg ({}, {} right-hand sides)", precision_name<Real>(), n);
-  auto finish = [&](bool converged) {
-    res.converged = converged;
-    res.true_residual = largest(res.rhs_true_residuals);
-    res.seconds = seconds_since(start);
-    res.gflops = res.seconds > 0 ? flops * sites / res.seconds * 1e-9 : 0.0;
-    return res;
-  };
-  auto fail_with = [&](const std::string& message) { throw SolverError(label + ": " + message, finish(false)); };
+  BlockSolveRecord record(fmt::format("multi-RHS cg ({}, {} right-hand sides)", precision_name<Real>(), n), n);
+  SolverResult& res = record.result();
+  auto fail_with = [&](const std::string& message) { record.fail(message); };
 
   const std::vector<double> b2 = norm2_each(b);
-  for (int j = 0; j < n; ++j)
-    if (!std::isfinite(b2[std::size_t(j)])) fail_with(fmt::format("NaN/Inf in source {}", j));
+  record.check_sources(b2);
   zero_where_source_is_zero(x, b2);
   std::vector<double> target(un);  // tol_j^2 ||b_j||^2
   for (std::size_t j = 0; j < un; ++j) target[j] = tol[j] * tol[j] * b2[j];
@@ -120,11 +146,8 @@ SolverResult lockstep_cg(const BlockOperator<Real>& M, SpinorBlockField<Real>& x
   set_zero(p);  // finite, so that p = r + 0 p starts every cycle
   auto true_residual = [&] {
     std::vector<double> r2 = A.residual(r, x, b);
-    flops += double(n) * (a_flops + kAxpyFlops + kNorm2Flops);
-    for (std::size_t j = 0; j < un; ++j) {
-      if (!std::isfinite(r2[j])) fail_with(fmt::format("NaN/Inf in the residual of right-hand side {}", j));
-      res.rhs_true_residuals[j] = b2[j] > 0 ? std::sqrt(r2[j] / b2[j]) : 0.0;
-    }
+    record.add_flops(double(n) * (a_flops + kAxpyFlops + kNorm2Flops) * sites);
+    record.record_true_residuals(r2, b2);
     return r2;
   };
   std::vector<double> r2 = true_residual();
@@ -139,7 +162,7 @@ SolverResult lockstep_cg(const BlockOperator<Real>& M, SpinorBlockField<Real>& x
     std::vector<std::size_t> open;
     for (std::size_t j = 0; j < un; ++j)
       if (!done[j]) open.push_back(j);
-    if (open.empty()) return finish(true);
+    if (open.empty()) return record.finish(true);
     if (res.iterations >= max_iterations)
       fail_with(fmt::format("right-hand side {} not converged in {} iterations (solver.max_iterations): true "
                             "residual {:.2g}, tolerance {:.2g}; raise solver.max_iterations, or kappa may be beyond "
@@ -147,7 +170,7 @@ SolverResult lockstep_cg(const BlockOperator<Real>& M, SpinorBlockField<Real>& x
                             open.front(), res.iterations, res.rhs_true_residuals[open.front()], tol[open.front()]));
     // A cycle: p = r and rho = ||r||^2 for every rhs still open (the frozen ones keep x and r).
     axpy_xpay_each<Real>(zeros, p, x, r, zeros);
-    flops += double(n) * 2 * kAxpyFlops;
+    record.add_flops(double(n) * 2 * kAxpyFlops * sites);
     std::vector<double> rho = r2, alpha(un), beta(un);
     std::vector<char> active(un);
     int iterating = 0;
@@ -167,7 +190,7 @@ SolverResult lockstep_cg(const BlockOperator<Real>& M, SpinorBlockField<Real>& x
         return alpha;
       });
       ++res.iterations;
-      flops += double(iterating) * (a_flops + kNorm2Flops + kAxpyFlops + kNorm2Flops + 2 * kAxpyFlops);
+      record.add_flops(double(iterating) * (a_flops + kNorm2Flops + kAxpyFlops + kNorm2Flops + 2 * kAxpyFlops) * sites);
       double worst = 0;
       for (std::size_t j = 0; j < un; ++j) {
         beta[j] = 0;
@@ -230,43 +253,24 @@ SolverResult solve_normal_multi_rhs_mixed(const BlockOperator<double>& M, const 
   check_block(M, b, "the source");
   if (M_sloppy.rhs() != M.rhs() || !(M_sloppy.geometry() == M.geometry()) || M_sloppy.location() != M.location())
     fail("internal: multi-RHS solve: the two operators must act on blocks of one shape");
-  const auto start = std::chrono::steady_clock::now();
   const int n = M.rhs();
   const std::size_t un = std::size_t(n);
   const double sites = double(M.geometry().half_volume()) * M.geometry().processes();
-  double flops = 0;
-  SolverResult res;
-  res.type = SolverType::CG;
+  BlockSolveRecord record(fmt::format("multi-RHS cg (double/{}, {} right-hand sides)", precision_name<Sloppy>(), n), n);
+  SolverResult& res = record.result();
   res.precision = half ? SolverPrecision::Half : SolverPrecision::Single;
-  res.rhs_iterations.assign(un, 0);
-  res.rhs_true_residuals.assign(un, 0.0);
-  auto finish = [&](bool converged) {
-    res.converged = converged;
-    res.true_residual = largest(res.rhs_true_residuals);
-    res.seconds = seconds_since(start);
-    res.gflops = res.seconds > 0 ? flops / res.seconds * 1e-9 : 0.0;
-    return res;
-  };
-  auto fail_with = [&](const std::string& message) {
-    throw SolverError(fmt::format("multi-RHS cg (double/{}, {} right-hand sides): {}", precision_name<Sloppy>(), n,
-                                  message),
-                      finish(false));
-  };
+  auto fail_with = [&](const std::string& message) { record.fail(message); };
 
   const std::vector<double> b2 = norm2_each(b);
-  for (std::size_t j = 0; j < un; ++j)
-    if (!std::isfinite(b2[j])) fail_with(fmt::format("NaN/Inf in source {}", j));
+  record.check_sources(b2);
   zero_where_source_is_zero(x, b2);
   NormalBlock<double> A(M);
   SpinorBlockField<double> r = M.make_block(), e = M.make_block();
   SpinorBlockField<Sloppy> r_sloppy = M_sloppy.make_block(), e_sloppy = M_sloppy.make_block();
   auto true_residual = [&] {
     std::vector<double> r2 = A.residual(r, x, b);
-    flops += double(n) * (2 * M.flops_per_site() + kAxpyFlops + kNorm2Flops) * sites;
-    for (std::size_t j = 0; j < un; ++j) {
-      if (!std::isfinite(r2[j])) fail_with(fmt::format("NaN/Inf in the residual of right-hand side {}", j));
-      res.rhs_true_residuals[j] = b2[j] > 0 ? std::sqrt(r2[j] / b2[j]) : 0.0;
-    }
+    record.add_flops(double(n) * (2 * M.flops_per_site() + kAxpyFlops + kNorm2Flops) * sites);
+    record.record_true_residuals(r2, b2);
     return r2;
   };
   std::vector<double> r2 = true_residual();
@@ -285,7 +289,7 @@ SolverResult solve_normal_multi_rhs_mixed(const BlockOperator<double>& M, const 
                              0.5 * p.tolerance / res.rhs_true_residuals[j]});
       }
     }
-    if (!open) return finish(true);
+    if (!open) return record.finish(true);
     if (res.iterations >= p.max_iterations)
       fail_with(fmt::format("not converged in {} iterations (solver.max_iterations): largest true residual {:.2g}, "
                             "tolerance {:.2g}; raise solver.max_iterations, or kappa may be beyond critical",
@@ -299,10 +303,10 @@ SolverResult solve_normal_multi_rhs_mixed(const BlockOperator<double>& M, const 
     } catch (const SolverError& err) {
       c = err.result();  // the double-precision residual below decides whether it helped
     }
-    flops += c.gflops * c.seconds * 1e9;
+    record.add_flops(c.gflops * c.seconds * 1e9);
     convert_precision(e, e_sloppy);
     axpy_each<double>(std::vector<double>(un, 1.0), e, x);
-    flops += double(n) * kAxpyFlops * sites;
+    record.add_flops(double(n) * kAxpyFlops * sites);
     ++res.corrections;
     res.iterations += c.iterations;
     for (std::size_t j = 0; j < un && j < c.rhs_iterations.size(); ++j) res.rhs_iterations[j] += c.rhs_iterations[j];
