@@ -117,6 +117,12 @@ void pwrite_all(int fd, const std::uint8_t* p, std::size_t n, std::uint64_t offs
 // MPI counts are ints: larger independent accesses go in pieces.
 constexpr std::size_t kMaxChunk = std::size_t(1) << 30;
 
+// f(done, n) for the pieces [done, done + n) of [0, size), each at most kMaxChunk bytes.
+template <typename F>
+void for_each_chunk(std::size_t size, F&& f) {
+  for (std::size_t done = 0; done < size; done += kMaxChunk) f(done, int(std::min(kMaxChunk, size - done)));
+}
+
 }  // namespace
 
 ParallelFile::ParallelFile(const std::filesystem::path& path, Access access, const Dims& grid)
@@ -235,8 +241,7 @@ void ParallelFile::read_at(std::uint64_t offset, std::span<std::uint8_t> data) {
   if (!handle_) fail("{}: internal: access after close", path_.string());
 #if LQCD_HAVE_MPI
   if (collective(grid_)) {
-    for (std::size_t done = 0; done < data.size(); done += kMaxChunk) {
-      const int n = int(std::min(kMaxChunk, data.size() - done));
+    for_each_chunk(data.size(), [&](std::size_t done, int n) {
       MPI_Status status;
       const int code =
           MPI_File_read_at(handle_->file, MPI_Offset(offset + done), data.data() + done, n, MPI_BYTE, &status);
@@ -244,7 +249,7 @@ void ParallelFile::read_at(std::uint64_t offset, std::span<std::uint8_t> data) {
       int got = 0;
       MPI_Get_count(&status, MPI_BYTE, &got);
       if (got != n) fail("{}: read error: expected {} bytes at offset {}, the file ends", path_.string(), n, offset + done);
-    }
+    });
     return;
   }
 #endif
@@ -255,13 +260,12 @@ void ParallelFile::write_at(std::uint64_t offset, std::span<const std::uint8_t> 
   if (!handle_) fail("{}: internal: access after close", path_.string());
 #if LQCD_HAVE_MPI
   if (collective(grid_)) {
-    for (std::size_t done = 0; done < data.size(); done += kMaxChunk) {
-      const int n = int(std::min(kMaxChunk, data.size() - done));
+    for_each_chunk(data.size(), [&](std::size_t done, int n) {
       MPI_Status status;
       const int code =
           MPI_File_write_at(handle_->file, MPI_Offset(offset + done), data.data() + done, n, MPI_BYTE, &status);
       if (code != MPI_SUCCESS) fail("{}: writing at offset {} failed ({})", path_.string(), offset, mpi_error_text(code));
-    }
+    });
     return;
   }
 #endif
