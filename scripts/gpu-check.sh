@@ -277,7 +277,7 @@ if has ttile; then
     for tile in ${TILES:-1 2 4 8 16 32 default}; do
       if [ $tile = default ]; then unset LQCD_MULTI_RHS_T_TILE; else export LQCD_MULTI_RHS_T_TILE=$tile; fi
       "$bin" bench dslash --dims 32,32,32,32 --device gpu --precision $p --reconstruct $r --rhs 12 --repetitions 50 \
-        --json | sed "s/^{/{\"t_tile_forced\":\"$tile\",/" >>"$out/ttile.jsonl" 2>>"$summary"
+        --json 2>>"$summary" | sed "s/^{/{\"t_tile_forced\":\"$tile\",/" >>"$out/ttile.jsonl"
     done
   done
   unset LQCD_MULTI_RHS_T_TILE

@@ -1,6 +1,7 @@
 #include "app/bench_command.hpp"
 
 #include "app/input_values.hpp"
+#include "app/run_files.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -278,17 +279,10 @@ SpinorField<double> gaussian_spinor(const Geometry& geom, Location loc, std::uin
 // The links of the Dirac benchmarks: Haar-random (seed 1), or the configuration named by --config
 // (any format lqcd reads, checksum and header verified), whose dims must be --dims.
 GaugeField<double> benchmark_links(const BenchCommandOptions& opt, const Geometry& geom, Location loc) {
-  if (opt.config.empty()) {
-    GaugeField<double> U(geom, loc);
-    set_hot_gauge(U, 1);
-    return U;
-  }
-  LoadPolicy policy;
-  policy.location = loc;
-  policy.expected_dims = geom.global;
-  policy.geometry = geom;  // the benchmark's geometry (its halos where the run is decomposed)
-  LoadedConfiguration c = load_configuration(opt.config, policy);
-  return std::move(c.field);
+  GaugeField<double> U(geom, loc);
+  if (opt.config.empty()) set_hot_gauge(U, 1);
+  else U.copy_from(load_configuration(opt.config, load_policy_for(U)).field);
+  return U;
 }
 
 // Bytes of one spinor and one link in storage precision Real with LC complex components per link.
@@ -604,10 +598,11 @@ double wilson_solver_seconds(const BenchCommandOptions& opt, const GaugeField<do
 // 12-real links, Wilson or twisted mass, double or double with single / half corrections: median
 // seconds per call of the block solve and of the N one-field solves (SolveSystem), and their ratio
 // per solve. The block solver's per-rhs iteration counts should equal the one-field ones.
-nlohmann::json multi_rhs_solver_bench(const BenchCommandOptions& opt, const Geometry& geom, Location loc,
+nlohmann::json multi_rhs_solver_bench(const BenchCommandOptions& opt, const GaugeField<double>& U,
                                       const FermionParams& f, const SolverParams& p, EnergyMeter& meter) {
   const int n = opt.rhs;
-  GaugeField<double> U = benchmark_links(opt, geom, loc);
+  const Geometry& geom = U.geometry();
+  const Location loc = U.location();
   const GaugeField<double, 6> Ud = convert_links<double, 6>(U);
   const WilsonEvenOddOperator<double, 6> M(Ud, f.wilson);
   const WilsonEvenOddMultiRHS<double, 6> Mb(Ud, f.wilson, n);
@@ -706,7 +701,7 @@ nlohmann::json solver_bench(const BenchCommandOptions& opt, const Geometry& geom
   if (opt.system != "normal" && opt.system != "matpc")
     fail("lqcd bench solver: --system must be normal or matpc (got \"{}\")", opt.system);
   p.hermitian = opt.system == "normal";
-  if (opt.rhs > 1) return multi_rhs_solver_bench(opt, geom, loc, f, p, meter);
+  if (opt.rhs > 1) return multi_rhs_solver_bench(opt, U, f, p, meter);
   const SpinorField<double> b = gaussian_spinor(geom, loc, 9).parity_part(0);
   SpinorField<double> x(geom, loc, Subset::Even);
   SolverResult last;

@@ -1,6 +1,8 @@
 #include "dirac/wilson_multi_rhs.hpp"
 
+#include <charconv>
 #include <cstdlib>
+#include <cstring>
 
 #include "comm/communicator.hpp"
 #include "core/dispatch.hpp"
@@ -24,8 +26,9 @@ template <typename Real>
 int t_tile(const SpinorBlockField<Real>& in) {
   const SiteIndexer idx = SiteIndexer::from(in.geometry());
   if (const char* v = std::getenv("LQCD_MULTI_RHS_T_TILE")) {  // for measurements (docs/performance.md)
-    const int tile = std::atoi(v);
-    if (tile < 1 || idx.n[3] % tile != 0)
+    int tile = 0;
+    const char* end = v + std::strlen(v);
+    if (std::from_chars(v, end, tile).ptr != end || tile < 1 || idx.n[3] % tile != 0)
       fail("LQCD_MULTI_RHS_T_TILE={}: expected a divisor of the local time extent {}", v, idx.n[3]);
     return tile;
   }
@@ -49,7 +52,7 @@ WilsonHoppingKernelMultiRHS<Real, LinkComponents> checked_kernel(const GaugeFiel
     fail("internal: multi-RHS dslash: {} right-hand sides in, {} out{}", in.rhs(), out.rhs(),
          x ? " (and the site term's must match out's)" : "");
   if (out.sites() * out.rhs() >= (std::int64_t(1) << 32))
-    fail("multi-RHS dslash: {} sites x {} right-hand sides: at most 2^32 per process", out.sites(), out.rhs());
+    fail("multi-RHS dslash: {} sites x {} right-hand sides: fewer than 2^32 per process are supported", out.sites(), out.rhs());
   if (in.location() != out.location() || U.location() != out.location() || (x && x->location() != out.location()))
     fail("internal: multi-RHS dslash: fields in different memories");
   return {U.view(), in.view(), out.view(), x ? x->view() : in.view(), boundary, alpha, c0, c5, x ? 1 : 0, dagger,

@@ -3,7 +3,8 @@
 // and device (issue 4): out_j = (c0 + i c5 gamma_5) x_j + alpha H in_j for j = 0..N-1, the fields in
 // SpinorBlockFields (fields/spinor_block_field.hpp), rhs j of a site next to rhs j+1.
 //
-// Thread i takes rhs j = i % N of site i / N and computes exactly what WilsonHoppingKernel computes for
+// Thread i takes rhs j = i % N of the (i / N)-th site in the t-tiled visiting order
+// (SiteIndexer::tiled_site) and computes exactly what WilsonHoppingKernel computes for
 // that rhs (the same wilson_site_result / wilson_hop, with the rhs as the spinor source). Why it is
 // faster per rhs: the N consecutive threads of a site load the same 8 links at the same time, so a
 // link comes from DRAM once per site (one sector request serves the whole group, and the threads of

@@ -31,9 +31,6 @@ struct SpinorBlockView {
   LQCD_HOST_DEVICE void store(int p, std::int64_t s, int j, const ColorSpinor<T>& psi) const {
     flat.store(p, s * n + j, psi);
   }
-  // Parity and checkerboard index of the i-th site (i < sites of one rhs; as SpinorView's).
-  LQCD_HOST_DEVICE int parity_of(std::int64_t i) const { return flat.parity_of(i); }
-  LQCD_HOST_DEVICE std::int64_t cb_of(std::int64_t i) const { return flat.cb_of(i); }
 
   // Right-hand side j as a spinor source (load(p, s)), as the Wilson kernels' site functions take it.
   struct Rhs {

@@ -133,7 +133,6 @@ SolverResult lockstep_cg(const BlockOperator<Real>& M, SpinorBlockField<Real>& x
   const double a_flops = 2 * M.flops_per_site();
   BlockSolveRecord record(fmt::format("multi-RHS cg ({}, {} right-hand sides)", precision_name<Real>(), n), n);
   SolverResult& res = record.result();
-  auto fail_with = [&](const std::string& message) { record.fail(message); };
 
   const std::vector<double> b2 = norm2_each(b);
   record.check_sources(b2);
@@ -164,7 +163,7 @@ SolverResult lockstep_cg(const BlockOperator<Real>& M, SpinorBlockField<Real>& x
       if (!done[j]) open.push_back(j);
     if (open.empty()) return record.finish(true);
     if (res.iterations >= max_iterations)
-      fail_with(fmt::format("right-hand side {} not converged in {} iterations (solver.max_iterations): true "
+      record.fail(fmt::format("right-hand side {} not converged in {} iterations (solver.max_iterations): true "
                             "residual {:.2g}, tolerance {:.2g}; raise solver.max_iterations, or kappa may be beyond "
                             "critical",
                             open.front(), res.iterations, res.rhs_true_residuals[open.front()], tol[open.front()]));
@@ -195,7 +194,7 @@ SolverResult lockstep_cg(const BlockOperator<Real>& M, SpinorBlockField<Real>& x
       for (std::size_t j = 0; j < un; ++j) {
         beta[j] = 0;
         if (!active[j]) continue;
-        if (!std::isfinite(r2_new[j])) fail_with(fmt::format("NaN/Inf in the iterated residual of right-hand side {}", j));
+        if (!std::isfinite(r2_new[j])) record.fail(fmt::format("NaN/Inf in the iterated residual of right-hand side {}", j));
         ++res.rhs_iterations[j];
         worst = std::max(worst, std::sqrt(r2_new[j] / b2[j]));
         r2[j] = r2_new[j];
@@ -221,7 +220,7 @@ SolverResult lockstep_cg(const BlockOperator<Real>& M, SpinorBlockField<Real>& x
       stalls[j] = r2[j] > 0.25 * last_failed[j] ? stalls[j] + 1 : 0;
       last_failed[j] = r2[j];
       if (stalls[j] >= kMaxStalls)
-        fail_with(fmt::format("right-hand side {} stagnates at true residual {:.2g} (tolerance {:.2g}): the "
+        record.fail(fmt::format("right-hand side {} stagnates at true residual {:.2g} (tolerance {:.2g}): the "
                               "tolerance is below what {} precision reaches on this system",
                               j, res.rhs_true_residuals[j], tol[j], precision_name<Real>()));
     }
@@ -259,7 +258,6 @@ SolverResult solve_normal_multi_rhs_mixed(const BlockOperator<double>& M, const 
   BlockSolveRecord record(fmt::format("multi-RHS cg (double/{}, {} right-hand sides)", precision_name<Sloppy>(), n), n);
   SolverResult& res = record.result();
   res.precision = half ? SolverPrecision::Half : SolverPrecision::Single;
-  auto fail_with = [&](const std::string& message) { record.fail(message); };
 
   const std::vector<double> b2 = norm2_each(b);
   record.check_sources(b2);
@@ -291,7 +289,7 @@ SolverResult solve_normal_multi_rhs_mixed(const BlockOperator<double>& M, const 
     }
     if (!open) return record.finish(true);
     if (res.iterations >= p.max_iterations)
-      fail_with(fmt::format("not converged in {} iterations (solver.max_iterations): largest true residual {:.2g}, "
+      record.fail(fmt::format("not converged in {} iterations (solver.max_iterations): largest true residual {:.2g}, "
                             "tolerance {:.2g}; raise solver.max_iterations, or kappa may be beyond critical",
                             res.iterations, largest(res.rhs_true_residuals), p.tolerance));
     axpy_each<double>(zero_met, r, r);
@@ -316,7 +314,7 @@ SolverResult solve_normal_multi_rhs_mixed(const BlockOperator<double>& M, const 
       res.residual_history.push_back(largest(before) * c.residual_history[j]);
     for (std::size_t j = 0; j < un; ++j)
       if (!(before[j] <= p.tolerance) && b2[j] > 0 && !(r2_new[j] <= 0.25 * r2[j]) && !met(j))
-        fail_with(fmt::format("a {}-precision correction reduced the residual of right-hand side {} by less than a "
+        record.fail(fmt::format("a {}-precision correction reduced the residual of right-hand side {} by less than a "
                               "factor 2, to {:.2g} (tolerance {:.2g}); use solver.precision = \"double\"",
                               precision_name<Sloppy>(), j, res.rhs_true_residuals[j], p.tolerance));
     r2 = r2_new;
