@@ -288,7 +288,7 @@ GaugeField<double> benchmark_links(const BenchCommandOptions& opt, const Geometr
 // Bytes of one spinor and one link in storage precision Real with LC complex components per link.
 template <typename Real>
 double spinor_bytes() {
-  return 24.0 * sizeof(stored_t<Real>) + (is_fixed_point_v<Real> ? sizeof(float) : 0);  // + the norm of Half
+  return double(spinor_site_bytes<Real>());
 }
 template <typename Real>
 double link_bytes(int link_components) {

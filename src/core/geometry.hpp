@@ -137,10 +137,9 @@ struct SiteIndexer {
   // of 32^3 / 2 sites are 19 MB in single precision), every input spinor comes from DRAM up to three
   // times. Within a tile the t-neighbours are a plane (nxh x n[1] sites) apart and the z-neighbours
   // t_tile planes; only the two boundary slices of a tile miss, a fraction 2 / t_tile of the reads.
-  // n[3] % t_tile == 0 (tile_in_t).
-  // Its coordinates x and checkerboard index (returned) for parity p, in 32-bit arithmetic: a kernel
-  // spends fewer instructions on it than on 64-bit division, and a process's parity block has far
-  // fewer than 2^32 sites.
+  // Returns its checkerboard index and sets its coordinates x for parity p. n[3] % t_tile == 0
+  // (tile_in_t). 32-bit arithmetic: a kernel spends fewer instructions on it than on 64-bit division,
+  // and a process's parity block has far fewer than 2^32 sites.
   LQCD_HOST_DEVICE std::int64_t tiled_site(int p, std::int64_t q, int t_tile, int x[4]) const {
     const unsigned nx = unsigned(nxh), n1 = unsigned(n[1]), n2 = unsigned(n[2]), tt = unsigned(t_tile);
     unsigned r = unsigned(q);
@@ -157,10 +156,6 @@ struct SiteIndexer {
     x[3] = int((r / n2) * tt + tl);
     x[0] = int(2 * xh) + ((p + x[1] + x[2] + x[3]) & 1);
     return std::int64_t(xh) + std::int64_t(nxh) * (x[1] + std::int64_t(n[1]) * (x[2] + std::int64_t(n[2]) * x[3]));
-  }
-  LQCD_HOST_DEVICE std::int64_t tiled_cb(std::int64_t q, int t_tile) const {
-    int x[4];
-    return tiled_site(0, q, t_tile, x);
   }
   // The largest divisor of n[3] with t_tile planes (nxh x n[1] sites of `site_bytes` each) within
   // `plane_budget` bytes, at least 1.

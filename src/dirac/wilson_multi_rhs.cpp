@@ -13,7 +13,7 @@ namespace lqcd {
 
 namespace {
 
-// The t-tile of the sites' visiting order (SiteIndexer::tiled_cb). In storage order a site's input
+// The t-tile of the sites' visiting order (SiteIndexer::tiled_site). In storage order a site's input
 // spinor is read again by its t-neighbours a time slice later and earlier; while two time slices of the
 // input block fit in kSlicesInL2 bytes, L2 still has it, and the storage order is kept. Otherwise the
 // tile takes as many slices as fit in kTilePlanesBytes, which bounds the distance to the z-neighbours.
@@ -32,8 +32,7 @@ int t_tile(const SpinorBlockField<Real>& in) {
       fail("LQCD_MULTI_RHS_T_TILE={}: expected a divisor of the local time extent {}", v, idx.n[3]);
     return tile;
   }
-  const std::int64_t spinor = 24 * sizeof(stored_t<Real>) + (is_fixed_point_v<Real> ? sizeof(float) : 0);
-  const std::int64_t site = spinor * in.rhs(), slice = site * idx.vh / idx.n[3];
+  const std::int64_t site = spinor_site_bytes<Real>() * in.rhs(), slice = site * idx.vh / idx.n[3];
   return 2 * slice <= kSlicesInL2 ? 1 : idx.tile_in_t(site, kTilePlanesBytes);
 }
 

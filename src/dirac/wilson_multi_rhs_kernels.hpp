@@ -38,7 +38,7 @@ struct WilsonHoppingKernelMultiRHS {
   int has_x;
   int dagger;
 
-  int t_tile;  // the sites' visiting order (SiteIndexer::tiled_cb); 1: storage order
+  int t_tile;  // the sites' visiting order (SiteIndexer::tiled_site); 1: storage order
 
   // Element i: rhs j = i % N of the (i / N)-th site of out's parity in the t-tiled order, with its
   // coordinates. 32-bit index arithmetic: hop_multi_rhs checks that N x sites < 2^32.

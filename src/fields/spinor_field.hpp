@@ -23,6 +23,13 @@ enum class Subset { Even = 0, Odd = 1, Full = 2 };
 // exchange (the Dirac operators exchange spin-projected faces instead, face_exchange.hpp).
 [[noreturn]] void fail_half_halo();
 
+// Bytes of one stored spinor (24 reals, + the float norm of Half), as the byte counts of the
+// benchmarks and the kernels' cache budgets take it.
+template <typename Real>
+constexpr std::int64_t spinor_site_bytes() {
+  return 24 * std::int64_t(sizeof(stored_t<Real>)) + (is_fixed_point_v<Real> ? std::int64_t(sizeof(float)) : 0);
+}
+
 // Real: the storage precision, double, float or Half (math/precision.hpp); load() returns and store()
 // takes spinors in compute_t<Real>. Half stores 16-bit fixed point with one float norm per site (the
 // largest modulus of its 24 reals; norms of parity block p at norm + p * stride + s), its components

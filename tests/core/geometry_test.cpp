@@ -57,8 +57,8 @@ TEST(Geometry, CheckerboardIndexIsABijectionPerParity) {
   EXPECT_EQ(std::int64_t(seen[1].size()), g.half_volume());
 }
 
-// The t-tiled visiting order (SiteIndexer::tiled_cb) visits every site of a parity once, keeps each
-// row of x in storage order, and visits the sites of one tile in the order (y, t, z): the t-neighbour
+// The t-tiled visiting order (SiteIndexer::tiled_site) visits every site of a parity once, gives its
+// coordinates as coords does, keeps each row of x in storage order, and visits the sites of one tile in the order (y, t, z): the t-neighbour
 // of a site inside a tile is one plane (nxh x Y sites) later, its z-neighbour t_tile planes later.
 TEST(Geometry, TiledVisitingOrderIsAPermutationThatKeepsTNeighboursClose) {
   const Geometry g = Geometry::single_process({4, 6, 4, 12});
@@ -68,13 +68,16 @@ TEST(Geometry, TiledVisitingOrderIsAPermutationThatKeepsTNeighboursClose) {
     std::set<std::int64_t> seen;
     std::vector<std::int64_t> position(std::size_t(g.half_volume()));
     for (std::int64_t q = 0; q < g.half_volume(); ++q) {
-      const std::int64_t s = idx.tiled_cb(q, tile);
+      int x[4], y[4], prev[4];
+      const std::int64_t s = idx.tiled_site(1, q, tile, x);
       ASSERT_GE(s, 0);
       ASSERT_LT(s, g.half_volume());
       seen.insert(s);
       position[std::size_t(s)] = q;
+      idx.coords(1, s, y);
+      for (int mu = 0; mu < 4; ++mu) EXPECT_EQ(x[mu], y[mu]) << "t_tile " << tile << ", q " << q;
       if (q % idx.nxh) {
-        EXPECT_EQ(s, idx.tiled_cb(q - 1, tile) + 1) << "rows stay in storage order";
+        EXPECT_EQ(s, idx.tiled_site(1, q - 1, tile, prev) + 1) << "rows stay in storage order";
       }
     }
     EXPECT_EQ(std::int64_t(seen.size()), g.half_volume()) << "t_tile " << tile;
