@@ -8,7 +8,7 @@
 #   rm -rf .gpu-testdata && cp -r ../shared/testdata .gpu-testdata
 # and run there with .deps and .gpu-testdata carried:  bash scripts/gpu-check.sh "$OUT" [stages]
 # stages (default all but therm16/clover32/scaling): build test bench validate spectrum hmc dirac [therm16] [clover32]
-# [scaling] [mpitest] [fast] [rhs] [sass] [solver] [blockcg] [ttile] [quenched]
+# [scaling] [mpitest] [fast] [rhs] [sass] [solver] [blockcg] [ttile] [tune] [quenched]
 set -uo pipefail
 out=${1:?usage: gpu-check.sh OUTDIR [build] [test] [bench] [validate]}
 shift
@@ -282,6 +282,37 @@ if has ttile; then
   done
   unset LQCD_MULTI_RHS_T_TILE
   note "t-tile benchmarks: $(wc -l <"$out/ttile.jsonl") results"
+fi
+if has tune; then
+  # The launch tuner (core/launch_tuning.hpp): the one-RHS hopping terms at 16^4, 32^4 and 48^4 and M_hat,
+  # M_hat^dag M_hat at 32^4, tuned into a fresh cache that comes back (launch_tuning.tsv), then the same
+  # 32^4 kernels untuned (LQCD_TUNE=0: blocks of 256 threads) in the same call, for the comparison.
+  : >"$out/tune.jsonl"
+  export LQCD_TUNE_CACHE="$out/launch_tuning.tsv"
+  rm -f "$LQCD_TUNE_CACHE"
+  for tuning in 1 0; do
+    dims="16,16,16,16 32,32,32,32 48,48,48,48"
+    [ $tuning = 0 ] && dims=32,32,32,32
+    for d in $dims; do
+      for pr in ${PRECISIONS:-double:12 single:12 single:8 half:12 half:8}; do
+        IFS=: read -r p r <<<"$pr"
+        LQCD_TUNE=$tuning "$bin" bench dslash --dims $d --device gpu --precision $p --reconstruct $r --repetitions 100 \
+          --json >>"$out/tune.jsonl" 2>>"$summary"
+      done
+    done
+    for pr in "double 12" "single 12" "half 12"; do
+      read -r p r <<<"$pr"
+      LQCD_TUNE=$tuning "$bin" bench matpc --dims 32,32,32,32 --device gpu --precision $p --reconstruct $r \
+        --repetitions 50 --json >>"$out/tune.jsonl" 2>>"$summary"
+    done
+    for pa in "clover double" "clover single" "twisted_mass double" "twisted_mass single"; do
+      read -r a p <<<"$pa"
+      LQCD_TUNE=$tuning "$bin" bench dslash --dims 32,32,32,32 --device gpu --action $a --precision $p \
+        --repetitions 100 --json >>"$out/tune.jsonl" 2>>"$summary"
+    done
+  done
+  unset LQCD_TUNE_CACHE
+  note "tuning benchmarks: $(wc -l <"$out/tune.jsonl") results"
 fi
 if has quenched; then
   # Issue 4's quenched record: a 32^4 beta = 6.0 configuration from the heatbath (examples/), then the

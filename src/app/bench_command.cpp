@@ -22,6 +22,7 @@
 #include "core/bandwidth.hpp"
 #include "core/copy_stream.hpp"
 #include "core/energy_meter.hpp"
+#include "core/launch_tuning.hpp"
 #include "core/error.hpp"
 #include "core/timer.hpp"
 #include "gauge/observables.hpp"
@@ -74,6 +75,23 @@ void finish_region_energy(RegionEnergy& e, bool metered, long calls) {
   }
   e.reading.joules = comm::sum(e.grid, e.reading.joules);
   e.reading.seconds = comm::max(e.grid, e.reading.seconds);
+}
+
+// The launch tuner's state (core/launch_tuning.hpp) and the block sizes this run's tunable kernels
+// used: on this process; the kernels and lattices are the same on every process.
+nlohmann::json launch_tuning_fields() {
+  if (!launch_tuning_enabled()) return {{"launch_tuning", "off (LQCD_TUNE=0): blocks of 256 threads"}};
+  LaunchTuningCache& cache = launch_tuning();
+  nlohmann::json blocks = nlohmann::json::array();
+  for (const LaunchRecord& r : cache.used())
+    blocks.push_back({{"kernel", r.key.kernel},
+                      {"sites", r.key.sites},
+                      {"registers", r.key.registers},
+                      {"block", r.choice.block},
+                      {"tuned_microseconds", r.choice.microseconds},
+                      {"source", r.source}});
+  return {{"launch_tuning", cache.path().empty() ? std::string("on (no cache file)") : "on (cache " + cache.path() + ")"},
+          {"launch_blocks", blocks}};
 }
 
 template <typename F>
@@ -887,6 +905,7 @@ int run_bench(const BenchCommandOptions& opt) {
     result["repetitions"] = opt.repetitions;
     if (opt.kernel == "solver") result.update(solver_bench(opt, geom, loc, meter));
     else result.update(dirac_bench_as_asked(opt, geom, loc, copy.gb_per_s, meter));
+    if (loc == Location::Device) result.update(launch_tuning_fields());
     if (!opt.json && root) {
       std::cout << fmt::format("# {} benchmark: {} lattice over process grid {}, {} action, {} precision, median of {}\n",
                                opt.kernel, dims_string(dims), dims_string(grid), opt.action, opt.precision,

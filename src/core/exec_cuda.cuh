@@ -2,13 +2,17 @@
 // The CUDA execution policy of the single-source kernels (see exec_host.hpp). Only .cu translation
 // units include this header; they instantiate the kernels that host code declares extern.
 
+#include <concepts>
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <string>
+#include <typeinfo>
 
 #include <cuda_runtime.h>
 
 #include "core/error_type.hpp"
+#include "core/launch_tuning.hpp"
 #include "core/memory.hpp"
 
 namespace lqcd {
@@ -132,14 +136,87 @@ inline void check_launch(const char* what) {
   if (e != cudaSuccess) throw Error(std::string("CUDA kernel launch failed (") + what + "): " + cudaGetErrorString(e));
 }
 
+// A site kernel that may be tuned says so at run time: f.tunable() is true when running it again over
+// the same data gives the same result (it writes its output sites from inputs it does not write; an
+// in-place update is not tunable). The tuner runs such a kernel several times with each block size.
+template <typename F>
+concept TunableLaunch = requires(const F& f) {
+  { f.tunable() } -> std::convertible_to<bool>;
+};
+
+// The name of the current device (the tuning cache's first key).
+inline std::string current_device_name() {
+  static std::mutex mutex;
+  static std::map<int, std::string> names;
+  int device = 0;
+  cudaGetDevice(&device);
+  const std::lock_guard<std::mutex> lock(mutex);
+  auto it = names.find(device);
+  if (it == names.end()) {
+    cudaDeviceProp prop{};
+    if (cudaGetDeviceProperties(&prop, device) != cudaSuccess) throw Error("cudaGetDeviceProperties failed");
+    it = names.emplace(device, prop.name).first;
+  }
+  return it->second;
+}
+
+// Times f over n sites in blocks of `block` threads: one warm-up launch, then the mean of five, with
+// CUDA events (microseconds per launch).
+template <typename F>
+double time_launch(std::int64_t n, const F& f, int block) {
+  const unsigned blocks = unsigned((n + block - 1) / block);
+  for_each_kernel<<<blocks, unsigned(block)>>>(n, f);
+  cudaEvent_t start, stop;
+  cudaEventCreate(&start);
+  cudaEventCreate(&stop);
+  cudaEventRecord(start);
+  constexpr int kLaunches = 5;
+  for (int r = 0; r < kLaunches; ++r) for_each_kernel<<<blocks, unsigned(block)>>>(n, f);
+  cudaEventRecord(stop);
+  cudaEventSynchronize(stop);
+  float ms = 0;
+  cudaEventElapsedTime(&ms, start, stop);
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  check_launch("for_each (tuning)");
+  return 1e3 * double(ms) / kLaunches;
+}
+
+// Threads per block for f over n sites: the cached choice, or the fastest of the candidates (the
+// multiples of 32 up to kBlock, which __launch_bounds__ allows), measured now and cached. Fewer threads
+// per block can mean more resident warps: a kernel with 148 registers per thread fits one block of
+// 256 threads on an SM (8 warps) but three of 128 (12 warps).
+template <typename F>
+int tuned_block(std::int64_t n, const F& f) {
+  cudaFuncAttributes attributes{};
+  if (cudaFuncGetAttributes(&attributes, for_each_kernel<F>) != cudaSuccess)
+    throw Error("cudaFuncGetAttributes failed for " + readable_type_name(typeid(F).name()));
+  const LaunchKey key{current_device_name(), readable_type_name(typeid(F).name()), attributes.numRegs, n};
+  LaunchTuningCache& cache = launch_tuning();
+  if (const auto choice = cache.find(key)) return choice->block;
+  LaunchChoice best{kBlock, time_launch(n, f, kBlock)};
+  for (int block = 32; block < kBlock; block += 32) {
+    const double us = time_launch(n, f, block);
+    if (us < best.microseconds) best = {block, us};
+  }
+  cache.record(key, best);
+  return best.block;
+}
+
 }  // namespace cuda_detail
 
 struct DeviceExec {
+  // Blocks of 256 threads, or for a tunable kernel (cuda_detail::TunableLaunch) the tuned block size
+  // (core/launch_tuning.hpp).
   template <typename F>
   static void for_each(std::int64_t n, const F& f) {
     if (n <= 0) return;
-    const std::int64_t blocks = (n + cuda_detail::kBlock - 1) / cuda_detail::kBlock;
-    cuda_detail::for_each_kernel<<<unsigned(blocks), cuda_detail::kBlock>>>(n, f);
+    int block = cuda_detail::kBlock;
+    if constexpr (cuda_detail::TunableLaunch<F>) {
+      if (f.tunable() && launch_tuning_enabled()) block = cuda_detail::tuned_block(n, f);
+    }
+    const std::int64_t blocks = (n + block - 1) / block;
+    cuda_detail::for_each_kernel<<<unsigned(blocks), unsigned(block)>>>(n, f);
     cuda_detail::check_launch("for_each");
   }
 

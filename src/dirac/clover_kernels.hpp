@@ -407,6 +407,9 @@ struct WilsonCloverKernel {
   SpinorView<Real> x;
   int has_x;
 
+  // As WilsonHoppingKernel's: repeatable unless x is updated in place.
+  bool tunable() const { return hopping.in.data != hopping.out.data && !(has_x && x.data == hopping.out.data); }
+
   LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
     const int p = hopping.out.parity_of(i);
     const std::int64_t s = hopping.out.cb_of(i);

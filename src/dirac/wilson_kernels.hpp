@@ -115,6 +115,9 @@ struct WilsonHoppingKernel {
   int has_x;
   int dagger;
 
+  // The launch tuner may run the kernel repeatedly (exec_cuda.cuh) unless it updates x in place.
+  bool tunable() const { return in.data != out.data && !(has_x && x.data == out.data); }
+
   // The hopping term at site xc (checkerboard index s) of parity p (wilson_hop).
   LQCD_HOST_DEVICE ColorSpinor<T> hop(int p, std::int64_t s, const int xc[4]) const {
     return wilson_hop<T>(U, in, boundary, dagger, p, s, xc);

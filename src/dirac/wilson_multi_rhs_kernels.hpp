@@ -59,6 +59,9 @@ struct WilsonHoppingKernelMultiRHS {
   LQCD_HOST_DEVICE ColorSpinor<T> result(const Element& e) const {
     return wilson_site_result<T>(U, in.rhs(e.j), x.rhs(e.j), boundary, alpha, c0, c5, has_x, dagger, e.p, e.s, e.xc);
   }
+  // As WilsonHoppingKernel's: repeatable unless x is updated in place.
+  bool tunable() const { return in.flat.data != out.flat.data && !(has_x && x.flat.data == out.flat.data); }
+
   // i over out's sites times N. The block is one parity (hop_multi_rhs checks).
   LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
     const Element e = element(i);
