@@ -21,6 +21,7 @@
 #include "comm/process_grid.hpp"
 #include "core/bandwidth.hpp"
 #include "core/copy_stream.hpp"
+#include "core/device_timeline.hpp"
 #include "core/energy_meter.hpp"
 #include "core/launch_tuning.hpp"
 #include "core/error.hpp"
@@ -94,6 +95,31 @@ nlohmann::json launch_tuning_fields() {
           {"launch_blocks", blocks}};
 }
 
+// Sets of inputs a benchmark rotates over so that a call does not find the previous call's data in L2
+// (issue 4's notes): 1 where one call's minimal traffic exceeds twice the L2 (the data do not stay
+// there anyway), else enough copies to exceed it, at most 16. Host: 1.
+int l2_rotation_sets(Location loc, double bytes_per_call) {
+  const double l2 = loc == Location::Device ? double(device_l2_bytes()) : 0.0;
+  if (bytes_per_call >= 2 * l2) return 1;
+  return std::min(16, int(std::ceil(2 * l2 / bytes_per_call)));
+}
+
+// How device calls are timed (--timing; set once by run_bench before anything is measured):
+//   events: CUDA events between back-to-back calls (core/device_timeline.hpp), the calls queued without
+//           a host synchronisation between them: the device's time per call, as QUDA's tests measure;
+//   wall:   the host clock around each call and a device synchronisation after it: the device time plus
+//           one launch and one synchronisation latency (~10 us on the H100), the figures recorded
+//           before 2026-11-23's eighth session.
+// Host calls are always timed by the host clock.
+enum class DeviceTiming { Events, Wall };
+DeviceTiming device_timing = DeviceTiming::Events;
+
+const char* timing_description(Location loc) {
+  if (loc == Location::Host) return "host clock per call";
+  return device_timing == DeviceTiming::Events ? "CUDA events between back-to-back calls"
+                                               : "host clock per call, device synchronised after each";
+}
+
 template <typename F>
 double median_seconds(Location loc, int repetitions, F&& f, RegionEnergy* energy = nullptr) {
   f();  // warm-up
@@ -103,11 +129,21 @@ double median_seconds(Location loc, int repetitions, F&& f, RegionEnergy* energy
   if (metered) energy->meter.start();
   const Stopwatch loop;
   std::vector<double> t;
-  for (int r = 0; r < repetitions; ++r) {
-    const Stopwatch w;
-    f();
-    if (loc == Location::Device) detail::device_synchronize();
-    t.push_back(w.seconds());
+  if (loc == Location::Device && device_timing == DeviceTiming::Events) {
+    DeviceTimeline timeline(repetitions);
+    timeline.mark(0);
+    for (int r = 0; r < repetitions; ++r) {
+      f();
+      timeline.mark(r + 1);
+    }
+    t = timeline.seconds();  // waits for the last call
+  } else {
+    for (int r = 0; r < repetitions; ++r) {
+      const Stopwatch w;
+      f();
+      if (loc == Location::Device) detail::device_synchronize();
+      t.push_back(w.seconds());
+    }
   }
   long calls = repetitions;
   if (metered && comm::max(energy->grid, loop.seconds()) < 0.5) {
@@ -119,8 +155,9 @@ double median_seconds(Location loc, int repetitions, F&& f, RegionEnergy* energy
     while (comm::max(energy->grid, loop.seconds()) < 1.0) {
       for (int r = 0; r < repetitions; ++r) {
         f();
-        if (loc == Location::Device) detail::device_synchronize();
+        if (loc == Location::Device && device_timing == DeviceTiming::Wall) detail::device_synchronize();
       }
+      if (loc == Location::Device) detail::device_synchronize();
       calls += repetitions;
     }
   }
@@ -391,6 +428,7 @@ nlohmann::json dirac_bench(const BenchCommandOptions& opt, const Geometry& geom,
     const double link = link_bytes<Real>(LC), spinor = spinor_bytes<Real>();
     const double naive = 8 * link + 8 * spinor + spinor + site_bytes, minimal = 8 * link + 2 * spinor + site_bytes;
     double t = 0;
+    int sets = 1;
     nlohmann::json parts = nlohmann::json::object();
     RegionEnergy energy{meter, geom.grid};
     const double alpha = twisted ? -opt.kappa : 1.0, c5 = twisted ? 2 * opt.kappa * opt.mu : 0.0;
@@ -402,7 +440,33 @@ nlohmann::json dirac_bench(const BenchCommandOptions& opt, const Geometry& geom,
     } else {
       const WilsonHoppingKernel<Real, LC> k{Uc->view(), in_odd.view(), out_even.view(), in_even.view(), prm.boundary,
                                             alpha,      1.0,           c5,              twisted ? 1 : 0, 0};
-      parts = time_hopping_term(k, k.U, in_odd, out_even, loc, opt.repetitions, t, &energy);
+      sets = geom.has_halo() ? 1 : l2_rotation_sets(loc, minimal * vh);
+      if (sets > 1) {
+        // Copies of the links and fields, one call on each in turn: each call reads from DRAM, as on
+        // a lattice larger than L2, instead of finding the previous call's data in L2.
+        std::vector<GaugeField<Real, LC>> links;
+        std::vector<SpinorField<Real>> ins, xs, outs;
+        std::vector<WilsonHoppingKernel<Real, LC>> kernels{k};
+        for (int c = 1; c < sets; ++c) {
+          links.push_back(convert_links<Real, LC>(U));
+          ins.push_back(in_odd.clone(loc));
+          xs.push_back(in_even.clone(loc));
+          outs.push_back(out_even.like());
+        }
+        for (int c = 0; c + 1 < sets; ++c) {
+          WilsonHoppingKernel<Real, LC> kc = k;
+          kc.U = links[std::size_t(c)].view();
+          kc.in = ins[std::size_t(c)].view();
+          kc.x = xs[std::size_t(c)].view();
+          kc.out = outs[std::size_t(c)].view();
+          kernels.push_back(kc);
+        }
+        int call = 0;
+        t = median_seconds(
+            loc, opt.repetitions, [&] { for_each(loc, out_even.sites(), kernels[std::size_t(call++ % sets)]); }, &energy);
+      } else {
+        parts = time_hopping_term(k, k.U, in_odd, out_even, loc, opt.repetitions, t, &energy);
+      }
       W_ref.hop(ref, src_odd, twisted ? &src_even : nullptr, alpha, c5, 0);
     }
     // Per process (the copy bandwidth is one GPU's); GFLOPS counts all processes.
@@ -413,7 +477,8 @@ nlohmann::json dirac_bench(const BenchCommandOptions& opt, const Geometry& geom,
               {"GBps_naive", naive * vh / t * 1e-9},
               {"GBps_minimal", minimal * vh / t * 1e-9},
               {"fraction_of_copy", minimal * vh / t * 1e-9 / copy_gbps},
-              {"difference_to_double_18_real", relative_difference(out_even, ref)}});
+              {"difference_to_double_18_real", relative_difference(out_even, ref)},
+              {"l2_rotation_sets", sets}});
     r.update(energy_fields("", energy, flops * vh * processes / t * 1e-9));
     r.update(parts);
   } else {
@@ -807,6 +872,8 @@ int run_bench(const BenchCommandOptions& opt) {
     dirac_geometry(opt);  // the lattice and process-grid errors before any measurement
   }
   if (opt.repetitions < 1) fail("--repetitions: expected a positive integer (got {})", opt.repetitions);
+  if (opt.timing != "events" && opt.timing != "wall") fail("--timing: expected events or wall (got {})", opt.timing);
+  device_timing = opt.timing == "events" ? DeviceTiming::Events : DeviceTiming::Wall;
   if (!opt.config.empty()) {
     if (opt.kernel != "dslash" && opt.kernel != "matpc" && opt.kernel != "solver")
       fail("--config: a gauge configuration is used by lqcd bench dslash, matpc and solver (not {})", opt.kernel);
@@ -827,12 +894,15 @@ int run_bench(const BenchCommandOptions& opt) {
                            {"device", device},
                            {"copy_bandwidth_GBps", copy.gb_per_s},
                            {"copy_bytes", copy.bytes},
+                           {"timing", timing_description(loc)},
                            {"energy_note", meter.available()
                                                ? nlohmann::json(nullptr)
                                                : nlohmann::json("not measured (" + meter.unavailable_reason() + ")")}};
   if (!opt.json && root) {
-    std::cout << fmt::format("# {}\n# device: {}\n# copy bandwidth: {:.1f} GB/s (read + write, {} MiB buffers, median of {})\n",
-                             version_string(), device, copy.gb_per_s, copy.bytes >> 20, copy.repetitions);
+    std::cout << fmt::format("# {}\n# device: {}\n# copy bandwidth: {:.1f} GB/s (read + write, {} MiB buffers, median of {})\n"
+                             "# timing: {}\n",
+                             version_string(), device, copy.gb_per_s, copy.bytes >> 20, copy.repetitions,
+                             timing_description(loc));
     std::cout << (meter.available()
                       ? fmt::format("# energy: NVML counter of the GPU at {} over each timed loop (at least 1 s)\n",
                                     meter.pci_bus_id())

@@ -155,6 +155,11 @@ int main(int argc, char** argv) {
                     "(half: at least 1e-3)")
       ->check(CLI::Range(1e-12, 0.5))
       ->capture_default_str();
+  bench->add_option("--timing", bn.timing,
+                    "device calls: events = CUDA events between back-to-back calls (the device's time per call); "
+                    "wall = host clock around each call, synchronised after it (adds launch and sync latency)")
+      ->check(CLI::IsMember({"events", "wall"}))
+      ->capture_default_str();
   bench->add_option("--system", bn.system,
                     "solver: normal = CG on M^dag M x = M^dag b with the tolerance on that residual (as QUDA's "
                     "CG test); matpc = CGNR on M x = b, tolerance on ||b - M x|| / ||b||")

@@ -16,7 +16,8 @@ struct CopyBandwidth {
 };
 
 // Copies one buffer of `bytes` into another `repetitions` times (after a warm-up) and reports the
-// median. Host: an OpenMP-parallel copy; device: cudaMemcpy device-to-device.
+// median. Host: an OpenMP-parallel copy, timed by the host clock; device: cudaMemcpy device-to-device,
+// back to back, timed by CUDA events (as lqcd bench times the kernels, core/device_timeline.hpp).
 CopyBandwidth measure_copy_bandwidth(Location loc, std::size_t bytes, int repetitions);
 
 }  // namespace lqcd

@@ -58,6 +58,18 @@ std::string device_description() {
 #endif
 }
 
+std::int64_t device_l2_bytes() {
+#if LQCD_HAVE_CUDA
+  int dev = 0, bytes = 0;
+  if (!device_available() || cudaGetDevice(&dev) != cudaSuccess ||
+      cudaDeviceGetAttribute(&bytes, cudaDevAttrL2CacheSize, dev) != cudaSuccess)
+    return 0;
+  return bytes;
+#else
+  return 0;
+#endif
+}
+
 namespace detail {
 
 void* allocate_bytes(std::size_t bytes, Location loc) {

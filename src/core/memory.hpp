@@ -3,6 +3,7 @@
 // move-only); moving data between the two is always an explicit copy.
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <utility>
 
@@ -18,6 +19,9 @@ bool device_available();
 void select_device(int ordinal);
 // One line describing the device ("NVIDIA H100 80GB HBM3, sm_90, 79.1 GiB") or why there is none.
 std::string device_description();
+// Bytes of the current device's L2 cache (0 without a device): benchmarks rotate their inputs over
+// more than this so that a call does not find the previous call's data in L2.
+std::int64_t device_l2_bytes();
 
 namespace detail {
 void* allocate_bytes(std::size_t bytes, Location loc);

@@ -10,6 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_support.hpp"
+#include "core/memory.hpp"
+#include "test_support.hpp"
 
 namespace lqcd {
 namespace {
@@ -39,6 +41,10 @@ TEST(BenchCommand, DiracBenchmarksReportTheirCountsAndTheCopyBandwidth) {
                   1e-9);
       EXPECT_NEAR(d["fraction_of_copy"].get<double>(),
                   d["GBps_minimal"].get<double>() / d["copy_bandwidth_GBps"].get<double>(), 1e-12);
+      // The host times each call by its clock; nothing to rotate (no L2 to flatter), nothing to tune.
+      EXPECT_EQ(d["timing"].get<std::string>(), "host clock per call");
+      EXPECT_EQ(d["l2_rotation_sets"].get<int>(), 1);
+      EXPECT_FALSE(d.contains("launch_blocks"));
       // Every run checks its result against the double-precision 18-real operator.
       EXPECT_LT(d["difference_to_double_18_real"].get<double>(), std::string(precision) == "double" ? 1e-13 : 1e-5);
       const auto m = bench(std::string("matpc --action ") + action + " --precision " + precision, dir);
@@ -144,6 +150,40 @@ TEST(BenchCommand, MultiRhsSolverTakesEachRhsThroughItsOwnIterations) {
   }
 }
 
+// On the GPU: CUDA-event timing, inputs rotated over more than twice the L2 on a small lattice, and the
+// block size the launch tuner chose for the hopping kernel (GPU machine only).
+TEST(BenchCommand, GpuDslashIsEventTimedRotatedAndTuned) {
+  if (!device_available()) GTEST_SKIP() << "no GPU";
+  test::TempDir dir;
+  const test::ScopedEnv cache("LQCD_TUNE_CACHE", (dir / "tuning.tsv").c_str());
+  const auto r = run_lqcd("bench dslash --device gpu --dims 8,8,8,8 --precision single --reconstruct 12 --repetitions 5 "
+                          "--json", dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto d = nlohmann::json::parse(r.out);
+  EXPECT_EQ(d["timing"].get<std::string>(), "CUDA events between back-to-back calls");
+  EXPECT_EQ(d["l2_rotation_sets"].get<int>(), 16);  // 8^4 is far below the L2: the most sets
+  EXPECT_LT(d["difference_to_double_18_real"].get<double>(), 1e-5);
+  bool tuned = false;
+  for (const auto& b : d["launch_blocks"])
+    if (b["kernel"].get<std::string>() == "lqcd::WilsonHoppingKernel<float, 6>") {
+      tuned = true;
+      EXPECT_EQ(b["sites"].get<int>(), 8 * 8 * 8 * 4);
+      EXPECT_EQ(b["block"].get<int>() % 32, 0);
+      EXPECT_EQ(b["source"].get<std::string>(), "tuned");
+    }
+  EXPECT_TRUE(tuned) << r.out;
+  const auto w = run_lqcd("bench dslash --device gpu --dims 8,8,8,8 --precision single --reconstruct 12 --repetitions 5 "
+                          "--timing wall --json", dir.path());
+  ASSERT_EQ(w.exit_code, 0) << w.err;
+  EXPECT_EQ(nlohmann::json::parse(w.out)["timing"].get<std::string>(),
+            "host clock per call, device synchronised after each");
+  const test::ScopedEnv off("LQCD_TUNE", "0");
+  const auto u = run_lqcd("bench dslash --device gpu --dims 8,8,8,8 --precision single --reconstruct 12 --repetitions 5 "
+                          "--json", dir.path());
+  ASSERT_EQ(u.exit_code, 0) << u.err;
+  EXPECT_EQ(nlohmann::json::parse(u.out)["launch_tuning"].get<std::string>().rfind("off", 0), 0u);
+}
+
 TEST(BenchCommand, UnimplementedOptionsAreErrors) {
   test::TempDir dir;
   for (const auto& [args, key] : {std::pair<std::string, std::string>{"dslash --reconstruct 10", "--reconstruct"},
@@ -163,6 +203,7 @@ TEST(BenchCommand, UnimplementedOptionsAreErrors) {
                                   {"solver --precision half --reconstruct 12 --action clover", "--action clover"},
                                   {"matpc --action staggered", "--action"},
                                   {"solver --system full", "--system"},
+                                  {"dslash --timing cpu", "--timing"},
                                   {"dirac", "unknown benchmark"}}) {
     const auto r = run_lqcd("bench " + args + " --device cpu --dims 4,4,4,4", dir.path());
     EXPECT_NE(r.exit_code, 0) << args;
