@@ -44,3 +44,4 @@ LQCD_INSTANTIATE_DEVICE_REDUCE(double, lqcd::LinkReconstructionErrorKernel<lqcd:
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::HaloCopyKernel<lqcd::Complex<double>>)
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::HaloCopyKernel<lqcd::Complex<float>>)
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::HaloCopyKernel<lqcd::FixedPair>)
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::HaloCopyKernel<lqcd::FloatPair>)

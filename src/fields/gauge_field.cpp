@@ -76,7 +76,8 @@ GaugeField<To> convert_precision(const GaugeField<From>& u) {
   GaugeField<To> out(u.geometry(), u.location());
   const std::int64_t vh = u.geometry().stored_half_volume();  // halo sites too: they stay current
   for_each(u.location(), 8 * 9 * vh,
-           ConvertComponentsKernel<To, From>{out.view().data, out.stride(), u.view().data, u.stride(), vh});
+           ConvertComponentsKernel<To, From>{out.view().data, out.stride(), u.view().data, u.stride(), vh,
+                                             stored_in_pairs_v<To, 9>, stored_in_pairs_v<From, 9>});
   return out;
 }
 

@@ -57,11 +57,11 @@ class GaugeField {
     if (!geom_.has_halo()) return;
     const Dims& h = geom_.halo;
     const int depth = std::max(std::max(h[0], h[1]), std::max(h[2], h[3]));
-    if constexpr (is_fixed_point_v<Real>) {
-      // Fixed point stores its components in pairs (math/precision.hpp): the pairs are the units.
+    if constexpr (stored_in_pairs_v<Real, Components>) {
+      // Components stored in pairs (math/precision.hpp): the pairs are the units.
       constexpr int pairs = Components / 2;
       const HaloLayout l{stride_, 4, pairs, 2 * pairs * stride_, pairs * stride_, -1};
-      lqcd::exchange_halo(reinterpret_cast<FixedPair*>(data_.data()), location(), geom_, l, depth);
+      lqcd::exchange_halo(reinterpret_cast<component_pair_t<Real>*>(data_.data()), location(), geom_, l, depth);
     } else {
       const HaloLayout l{stride_, 4, Components, 2 * Components * stride_, Components * stride_, -1};
       lqcd::exchange_halo(data_.data(), location(), geom_, l, depth);

@@ -96,5 +96,6 @@ void exchange_halo(T* data, Location loc, const Geometry& g, const HaloLayout& l
 template void exchange_halo<Complex<double>>(Complex<double>*, Location, const Geometry&, const HaloLayout&, int);
 template void exchange_halo<Complex<float>>(Complex<float>*, Location, const Geometry&, const HaloLayout&, int);
 template void exchange_halo<FixedPair>(FixedPair*, Location, const Geometry&, const HaloLayout&, int);
+template void exchange_halo<FloatPair>(FloatPair*, Location, const Geometry&, const HaloLayout&, int);
 
 }  // namespace lqcd

@@ -19,7 +19,7 @@ namespace lqcd {
 // exchange's bytes are 2 x this x (component vectors) x (bytes per component), per direction.
 std::int64_t halo_message_sites(const Geometry& g, int mu, int depth);
 
-template <typename T>  // Complex<double>, Complex<float> or FixedPair (half-precision links)
+template <typename T>  // Complex<double>, Complex<float>, or FixedPair / FloatPair (components in pairs)
 void exchange_halo(T* data, Location loc, const Geometry& g, const HaloLayout& layout, int depth);
 
 }  // namespace lqcd

@@ -1,6 +1,7 @@
 #pragma once
 // Precision conversion of a field's component vectors. Every field of the layout (DESIGN.md) is a
-// sequence of component vectors, component c of checkerboard site s at data + c * stride + s, with a
+// sequence of component vectors, component c of checkerboard site s at data + c * stride + s (or in
+// pairs, math/precision.hpp), with a
 // stride that depends on the precision (256-byte padding): gauge links 8 x 9 components (direction,
 // parity, matrix entry), spinors 12 per parity block, the clover term 72 per parity. One kernel
 // converts any of them. FLOPs: none; bytes per component: sizeof(From) + sizeof(To) complex numbers.
@@ -13,6 +14,8 @@
 
 namespace lqcd {
 
+// out_paired / in_paired: the field stores its components in pairs (math/precision.hpp,
+// stored_in_pairs_v: single-precision spinors and compressed links).
 template <typename To, typename From>
 struct ConvertComponentsKernel {
   Complex<To>* out;
@@ -20,10 +23,13 @@ struct ConvertComponentsKernel {
   const Complex<From>* in;
   std::int64_t in_stride;
   std::int64_t sites;  // per component (sites of one parity)
+  int out_paired = 0;
+  int in_paired = 0;
 
   LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
-    const std::int64_t c = i / sites, s = i % sites;
-    out[c * out_stride + s] = Complex<To>(in[c * in_stride + s]);
+    const std::int64_t s = i % sites;
+    const int c = int(i / sites);
+    out[component_offset(out_paired, c, out_stride, s)] = Complex<To>(in[component_offset(in_paired, c, in_stride, s)]);
   }
 };
 

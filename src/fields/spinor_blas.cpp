@@ -81,7 +81,8 @@ void convert_precision(SpinorField<To>& out, const SpinorField<From>& in) {
     const std::int64_t vh = in.geometry().stored_half_volume();  // halo sites too: they stay current
     const std::int64_t components = 12 * (in.subset() == Subset::Full ? 2 : 1);
     for_each(in.location(), components * vh,
-             ConvertComponentsKernel<To, From>{out.view().data, out.view().stride, in.view().data, in.view().stride, vh});
+             ConvertComponentsKernel<To, From>{out.view().data, out.view().stride, in.view().data, in.view().stride, vh,
+                                               stored_in_pairs_v<To, 12>, stored_in_pairs_v<From, 12>});
   }
 }
 

@@ -99,7 +99,8 @@ void convert_precision(SpinorBlockField<To>& out, const SpinorBlockField<From>& 
     const SpinorView<From> i = in.view().flat;
     const std::int64_t p = in.subset() == Subset::Odd ? 1 : 0;
     for_each(in.location(), 12 * elements(in),
-             ConvertComponentsKernel<To, From>{o.block(int(p)), o.stride, i.block(int(p)), i.stride, elements(in)});
+             ConvertComponentsKernel<To, From>{o.block(int(p)), o.stride, i.block(int(p)), i.stride, elements(in),
+                                               stored_in_pairs_v<To, 12>, stored_in_pairs_v<From, 12>});
   }
 }
 

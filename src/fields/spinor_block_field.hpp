@@ -5,8 +5,8 @@
 // consecutive words. With the per-rhs stride of a SpinorField (padded_stride of the parity's sites),
 // component k (0..11) of checkerboard site s of rhs j in parity block p lives at
 //   block(p) + (k * stride + s) * N + j
-// (Half: components in pairs, pair g at FixedPair word (g * stride + s) * N + j, and the norm of
-// (p, s, j) at norm_block(p) + s * N + j). That is exactly a SpinorField's layout for a field of
+// (single precision and Half: components in pairs, pair g at FloatPair / FixedPair word
+// (g * stride + s) * N + j; Half's norm of (p, s, j) at norm_block(p) + s * N + j). That is exactly a SpinorField's layout for a field of
 // N x sites "sites" with stride N x stride, whose site s * N + j is (s, j): SpinorBlockView keeps such a
 // SpinorView (`flat`) and reuses its load/store, so the encoding (precision, Half norms, pairs) is
 // SpinorView's, not a copy of it.

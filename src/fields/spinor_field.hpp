@@ -2,8 +2,10 @@
 // Colour-spinor fields psi(x) on the full lattice or on one parity (even-odd preconditioning),
 // on the host or the device, move-only. Layout as the gauge field's (DESIGN.md): per parity block,
 // component c (0..11 = spin * 3 + colour, one complex number) of checkerboard site s at
-// block + c * stride + s. Kernels see only SpinorView::load/store. Stored in double, float or Half
-// (16-bit fixed point with a norm per site), computed in double or float (math/precision.hpp).
+// block + c * stride + s; single precision and Half pair the components (pair c / 2 at pair word
+// c / 2 * stride + s, math/precision.hpp), so that each load is a 16- or 8-byte word. Kernels see only
+// SpinorView::load/store. Stored in double, float or Half (16-bit fixed point with a norm per site),
+// computed in double or float (math/precision.hpp).
 
 #include <cstdint>
 #include <vector>
@@ -120,6 +122,9 @@ class SpinorField {
     if (!geom_.has_halo()) return;
     if constexpr (is_fixed_point_v<Real>) {
       fail_half_halo();
+    } else if constexpr (stored_in_pairs_v<Real, 12>) {  // single precision: 6 pairs are the units
+      const HaloLayout l{stride_, 1, 6, 0, 6 * stride_, subset_ == Subset::Full ? -1 : int(subset_)};
+      lqcd::exchange_halo(reinterpret_cast<FloatPair*>(data_.data()), location(), geom_, l, depth);
     } else {
       const HaloLayout l{stride_, 1, 12, 0, 12 * stride_, subset_ == Subset::Full ? -1 : int(subset_)};
       lqcd::exchange_halo(data_.data(), location(), geom_, l, depth);

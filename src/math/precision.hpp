@@ -98,22 +98,39 @@ LQCD_HOST_DEVICE inline Complex<stored_t<P>> encode(const Complex<compute_t<P>>&
   else return z;
 }
 
-// The N stored components of one site in a component-major block (component c of site s at
-// c * stride + s), into raw[] and back. Fixed point stores components in pairs, one 8-byte word (pair
-// g of site s at word g * stride + s: the same bytes per block), so that a thread moves its site with
-// N / 2 eight-byte accesses instead of N four-byte ones, coalesced across a warp (QUDA's short4).
+// How the N stored components of one site lie in a component-major block (component c of site s at
+// c * stride + s). Fixed point always, and single precision where N is even, store them in pairs: pair
+// g of site s is one word at g * stride + s (the same bytes per block), so that a thread moves its
+// site with N / 2 wide accesses instead of N narrow ones, coalesced across a warp (QUDA's short4 and
+// float4): 8-byte words of two 16-bit complex numbers, 16-byte words of two complex floats (one
+// LDG.E.128 per pair instead of two LDG.E.64). Double precision never pairs: a complex double is a
+// 16-byte word already. Single precision with N odd (18-real links) stays unpaired.
 struct alignas(8) FixedPair {
   Complex<std::int16_t> z[2];
 };
+struct alignas(16) FloatPair {
+  Complex<float> z[2];
+};
+template <typename P, int N>
+inline constexpr bool stored_in_pairs_v = is_fixed_point_v<P> || (std::is_same_v<P, float> && N % 2 == 0);
+template <typename P>
+using component_pair_t = std::conditional_t<is_fixed_point_v<P>, FixedPair, FloatPair>;
+
+// The position of component c of site s, in stored complex numbers from the start of the block.
+LQCD_HOST_DEVICE inline std::int64_t component_offset(bool paired, int c, std::int64_t stride, std::int64_t s) {
+  return paired ? 2 * ((c / 2) * stride + s) + c % 2 : c * stride + s;
+}
+
 template <typename P, int N>
 LQCD_HOST_DEVICE inline void load_components(const Complex<stored_t<P>>* block, std::int64_t stride, std::int64_t s,
                                              Complex<stored_t<P>> (&raw)[N]) {
-  if constexpr (is_fixed_point_v<P>) {
-    static_assert(N % 2 == 0, "fixed point stores components in pairs");
-    const FixedPair* q = reinterpret_cast<const FixedPair*>(block) + s;
+  if constexpr (stored_in_pairs_v<P, N>) {
+    static_assert(N % 2 == 0, "components are paired only where N is even");
+    using Pair = component_pair_t<P>;
+    const Pair* q = reinterpret_cast<const Pair*>(block) + s;
     LQCD_UNROLL
     for (int g = 0; g < N / 2; ++g) {
-      const FixedPair v = q[g * stride];
+      const Pair v = q[g * stride];
       raw[2 * g] = v.z[0];
       raw[2 * g + 1] = v.z[1];
     }
@@ -125,11 +142,12 @@ LQCD_HOST_DEVICE inline void load_components(const Complex<stored_t<P>>* block, 
 template <typename P, int N>
 LQCD_HOST_DEVICE inline void store_components(Complex<stored_t<P>>* block, std::int64_t stride, std::int64_t s,
                                               const Complex<stored_t<P>> (&raw)[N]) {
-  if constexpr (is_fixed_point_v<P>) {
-    static_assert(N % 2 == 0, "fixed point stores components in pairs");
-    FixedPair* q = reinterpret_cast<FixedPair*>(block) + s;
+  if constexpr (stored_in_pairs_v<P, N>) {
+    static_assert(N % 2 == 0, "components are paired only where N is even");
+    using Pair = component_pair_t<P>;
+    Pair* q = reinterpret_cast<Pair*>(block) + s;
     LQCD_UNROLL
-    for (int g = 0; g < N / 2; ++g) q[g * stride] = FixedPair{{raw[2 * g], raw[2 * g + 1]}};
+    for (int g = 0; g < N / 2; ++g) q[g * stride] = Pair{{raw[2 * g], raw[2 * g + 1]}};
   } else {
     LQCD_UNROLL
     for (int c = 0; c < N; ++c) block[c * stride + s] = raw[c];

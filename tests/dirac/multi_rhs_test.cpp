@@ -60,12 +60,19 @@ void expect_round_trip_is_exact(const Geometry& g, Location loc) {
             EXPECT_EQ(u.s[k / 3].c[k % 3].re, w.s[k / 3].c[k % 3].re);
             EXPECT_EQ(u.s[k / 3].c[k % 3].im, w.s[k / 3].c[k % 3].im);
           }
-          // The documented layout: component k of (p, s, j) at block(p) + (k * stride + s) * N + j.
+          // The documented layout: element s * N + j of a field with stride stride * N, i.e. component k
+          // of (p, s, j) at block(p) + (k * stride + s) * N + j, or in pairs (single precision) pair
+          // k / 2 at pair word (k / 2 * stride + s) * N + j.
           if constexpr (!is_fixed_point_v<Real>) {
             const std::int64_t stride = b.flat.stride / n;
             EXPECT_EQ(stride, f.stride);
-            for (int k = 0; k < 12; ++k)
-              EXPECT_EQ(b.flat.block(p)[(k * stride + s) * n + j].re, f.block(p)[k * stride + s].re);
+            constexpr bool paired = stored_in_pairs_v<Real, 12>;
+            EXPECT_EQ(paired, (std::is_same_v<Real, float>));
+            for (int k = 0; k < 12; ++k) {
+              const std::int64_t in_block = paired ? 2 * ((k / 2 * stride + s) * n + j) + k % 2 : (k * stride + s) * n + j;
+              EXPECT_EQ(b.flat.block(p)[in_block].re, f.block(p)[component_offset(paired, k, stride, s)].re);
+              EXPECT_EQ(in_block, component_offset(paired, k, stride * n, s * n + j));
+            }
           } else {
             EXPECT_EQ(b.flat.norm_block(p)[s * n + j], f.norm_block(p)[s]);
           }
