@@ -8,7 +8,7 @@
 #   rm -rf .gpu-testdata && cp -r ../shared/testdata .gpu-testdata
 # and run there with .deps and .gpu-testdata carried:  bash scripts/gpu-check.sh "$OUT" [stages]
 # stages (default all but therm16/clover32/scaling): build test bench validate spectrum hmc dirac [therm16] [clover32]
-# [scaling] [mpitest] [fast] [rhs] [sass] [solver] [blockcg] [ttile] [tune] [quenched]
+# [scaling] [mpitest] [fast] [rhs] [sass] [solver] [blockcg] [ttile] [tune] [htile] [quenched]
 set -uo pipefail
 out=${1:?usage: gpu-check.sh OUTDIR [build] [test] [bench] [validate]}
 shift
@@ -317,6 +317,24 @@ if has tune; then
   done
   unset LQCD_TUNE_CACHE
   note "tuning benchmarks: $(wc -l <"$out/tune.jsonl") results"
+fi
+if has htile; then
+  # The one-RHS hopping term's t-tiled visiting order (dirac/visiting_order.hpp): tiles forced with
+  # LQCD_HOPPING_T_TILE against the default choice, at 32^4 and 48^4 (launch tuning cached in OUTDIR).
+  : >"$out/htile.jsonl"
+  export LQCD_TUNE_CACHE="$out/launch_tuning.tsv"
+  for d in 32 48; do
+    for pr in double:12 single:12; do
+      IFS=: read -r p r <<<"$pr"
+      for tile in 1 2 4 8 default; do
+        if [ $tile = default ]; then unset LQCD_HOPPING_T_TILE; else export LQCD_HOPPING_T_TILE=$tile; fi
+        "$bin" bench dslash --dims $d,$d,$d,$d --device gpu --precision $p --reconstruct $r --repetitions 100 \
+          --json 2>>"$summary" | sed "s/^{/{\"t_tile_forced\":\"$tile\",/" >>"$out/htile.jsonl"
+      done
+    done
+  done
+  unset LQCD_HOPPING_T_TILE LQCD_TUNE_CACHE
+  note "one-RHS t-tile benchmarks: $(wc -l <"$out/htile.jsonl") results"
 fi
 if has quenched; then
   # Issue 4's quenched record: a 32^4 beta = 6.0 configuration from the heatbath (examples/), then the

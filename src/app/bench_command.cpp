@@ -32,6 +32,7 @@
 #include "core/site_random.hpp"
 #include "dirac/clover_even_odd.hpp"
 #include "dirac/dirac_operator_factory.hpp"
+#include "dirac/visiting_order.hpp"
 #include "dirac/face_exchange.hpp"
 #include "dirac/wilson_even_odd.hpp"
 #include "dirac/wilson_kernels.hpp"
@@ -439,7 +440,10 @@ nlohmann::json dirac_bench(const BenchCommandOptions& opt, const Geometry& geom,
       }
     } else {
       const WilsonHoppingKernel<Real, LC> k{Uc->view(), in_odd.view(), out_even.view(), in_even.view(), prm.boundary,
-                                            alpha,      1.0,           c5,              twisted ? 1 : 0, 0};
+                                            alpha,      1.0,           c5,              twisted ? 1 : 0, 0,
+                                            hopping_t_tile(SiteIndexer::from(geom), geom.has_halo(),
+                                                           hopping_traffic_bytes<Real, LC>())};
+      r["t_tile"] = k.t_tile;
       sets = geom.has_halo() ? 1 : l2_rotation_sets(loc, minimal * vh);
       if (sets > 1) {
         // Copies of the links and fields, one call on each in turn: each call reads from DRAM, as on

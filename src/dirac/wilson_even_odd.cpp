@@ -2,12 +2,16 @@
 
 #include "core/dispatch.hpp"
 #include "dirac/face_exchange.hpp"
+#include "dirac/visiting_order.hpp"
 
 namespace lqcd {
 
 template <typename Real, int LC>
 WilsonEvenOddOperator<Real, LC>::WilsonEvenOddOperator(const GaugeField<Real, LC>& U, const WilsonParams& params)
-    : U_(U), params_(params), tmp_odd_(U.geometry(), U.location(), Subset::Odd) {
+    : U_(U),
+      params_(params),
+      tmp_odd_(U.geometry(), U.location(), Subset::Odd),
+      t_tile_(hopping_t_tile(SiteIndexer::from(U.geometry()), U.geometry().has_halo(), hopping_traffic_bytes<Real, LC>())) {
   if (!(params.kappa > 0)) fail("fermion.kappa: must be positive (got {})", params.kappa);
 }
 
@@ -15,7 +19,7 @@ template <typename Real, int LC>
 void WilsonEvenOddOperator<Real, LC>::hop(SpinorField<Real>& out, const SpinorField<Real>& in, const SpinorField<Real>* x,
                                 double alpha, double c5, int dagger) const {
   const WilsonHoppingKernel<Real, LC> k{U_.view(), in.view(), out.view(), x ? x->view() : out.view(), params_.boundary,
-                              alpha,     1.0,       c5,         x ? 1 : 0,                  dagger};
+                              alpha,     1.0,       c5,         x ? 1 : 0,                  dagger, t_tile_};
   run_hopping_term(k, k.U, in, out, params_.boundary, alpha, dagger);
 }
 

@@ -46,6 +46,7 @@ class WilsonEvenOddOperator : public SchurOperator<Real> {
   const GaugeField<Real, LinkComponents>& U_;
   WilsonParams params_;
   mutable SpinorField<Real> tmp_odd_;  // work space of apply()
+  int t_tile_;                         // the hopping kernel's visiting order (dirac/visiting_order.hpp)
 };
 
 }  // namespace lqcd

@@ -114,6 +114,9 @@ struct WilsonHoppingKernel {
   double c0, c5;
   int has_x;
   int dagger;
+  // The sites' visiting order on a parity field (SiteIndexer::tiled_site, dirac/visiting_order.hpp);
+  // 1: storage order (always on a full field).
+  int t_tile = 1;
 
   // The launch tuner may run the kernel repeatedly (exec_cuda.cuh) unless it updates x in place.
   bool tunable() const { return in.data != out.data && !(has_x && x.data == out.data); }
@@ -125,12 +128,18 @@ struct WilsonHoppingKernel {
 
   LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
     const int p = out.parity_of(i);
-    const std::int64_t s = out.cb_of(i);
     int xc[4];
-    U.idx.coords(p, s, xc);
+    const std::int64_t s = U.idx.tiled_site(p, out.cb_of(i), t_tile, xc);
     out.store(p, s, wilson_site_result<T>(U, in, x, boundary, alpha, c0, c5, has_x, dagger, p, s, xc));
   }
 };
+
+// The hopping term's DRAM traffic per output site at best: the 8 links once, the input spinor once
+// (L2 serving its other 7 reads), the output once (what dirac/visiting_order.hpp budgets).
+template <typename Real, int LinkComponents>
+constexpr std::int64_t hopping_traffic_bytes() {
+  return 8 * 2 * LinkComponents * std::int64_t(sizeof(stored_t<Real>)) + 2 * spinor_site_bytes<Real>();
+}
 
 }  // namespace lqcd
 

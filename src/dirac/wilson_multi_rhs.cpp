@@ -1,12 +1,9 @@
 #include "dirac/wilson_multi_rhs.hpp"
 
-#include <charconv>
-#include <cstdlib>
-#include <cstring>
-
 #include "comm/communicator.hpp"
 #include "core/dispatch.hpp"
 #include "core/error.hpp"
+#include "dirac/visiting_order.hpp"
 #include "dirac/wilson_multi_rhs_kernels.hpp"
 
 namespace lqcd {
@@ -25,13 +22,7 @@ constexpr std::int64_t kTilePlanesBytes = std::int64_t(6) << 20;
 template <typename Real>
 int t_tile(const SpinorBlockField<Real>& in) {
   const SiteIndexer idx = SiteIndexer::from(in.geometry());
-  if (const char* v = std::getenv("LQCD_MULTI_RHS_T_TILE")) {  // for measurements (docs/performance.md)
-    int tile = 0;
-    const char* end = v + std::strlen(v);
-    if (std::from_chars(v, end, tile).ptr != end || tile < 1 || idx.n[3] % tile != 0)
-      fail("LQCD_MULTI_RHS_T_TILE={}: expected a divisor of the local time extent {}", v, idx.n[3]);
-    return tile;
-  }
+  if (const int forced = forced_t_tile("LQCD_MULTI_RHS_T_TILE", idx)) return forced;  // for measurements
   const std::int64_t site = spinor_site_bytes<Real>() * in.rhs(), slice = site * idx.vh / idx.n[3];
   return 2 * slice <= kSlicesInL2 ? 1 : idx.tile_in_t(site, kTilePlanesBytes);
 }
