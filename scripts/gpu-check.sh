@@ -267,20 +267,29 @@ if has rhs; then
   done
   note "multi-rhs benchmarks: $(wc -l <"$out/rhs.jsonl") results"
 fi
+# A sweep of a hopping kernel's t-tile: tile_sweep FILE VARIABLE DIMS "PRECISION:RECONSTRUCT ..." "TILE ..."
+# [bench options]: lqcd bench dslash on DIMS with VARIABLE set to each tile ("default": unset), one JSON
+# line per run with the forced tile first.
+tile_sweep() {
+  local file=$1 variable=$2 dims=$3 precisions=$4 tiles=$5
+  shift 5
+  for pr in $precisions; do
+    IFS=: read -r p r <<<"$pr"
+    for tile in $tiles; do
+      if [ $tile = default ]; then unset $variable; else export $variable=$tile; fi
+      "$bin" bench dslash --dims $dims --device gpu --precision $p --reconstruct $r "$@" --json 2>>"$summary" |
+        sed "s/^{/{\"t_tile_forced\":\"$tile\",/" >>"$file"
+    done
+  done
+  unset $variable
+}
 if has ttile; then
-  # The multi-RHS hopping term's t-tiled visiting order (SiteIndexer::tiled_cb): 12 sources at 32^4
+  # The multi-RHS hopping term's t-tiled visiting order (SiteIndexer::tiled_site): 12 sources at 32^4
   # with the tile forced to 1 (storage order) .. 32 slices (LQCD_MULTI_RHS_T_TILE), then the default choice
   # (TILES and PRECISIONS, as precision:reconstruct, narrow the sweep).
   : >"$out/ttile.jsonl"
-  for pr in ${PRECISIONS:-single:12 single:18 double:12 half:12}; do
-    IFS=: read -r p r <<<"$pr"
-    for tile in ${TILES:-1 2 4 8 16 32 default}; do
-      if [ $tile = default ]; then unset LQCD_MULTI_RHS_T_TILE; else export LQCD_MULTI_RHS_T_TILE=$tile; fi
-      "$bin" bench dslash --dims 32,32,32,32 --device gpu --precision $p --reconstruct $r --rhs 12 --repetitions 50 \
-        --json 2>>"$summary" | sed "s/^{/{\"t_tile_forced\":\"$tile\",/" >>"$out/ttile.jsonl"
-    done
-  done
-  unset LQCD_MULTI_RHS_T_TILE
+  tile_sweep "$out/ttile.jsonl" LQCD_MULTI_RHS_T_TILE 32,32,32,32 "${PRECISIONS:-single:12 single:18 double:12 half:12}" \
+    "${TILES:-1 2 4 8 16 32 default}" --rhs 12 --repetitions 50
   note "t-tile benchmarks: $(wc -l <"$out/ttile.jsonl") results"
 fi
 if has tune; then
@@ -324,16 +333,9 @@ if has htile; then
   : >"$out/htile.jsonl"
   export LQCD_TUNE_CACHE="$out/launch_tuning.tsv"
   for d in 32 48; do
-    for pr in double:12 single:12; do
-      IFS=: read -r p r <<<"$pr"
-      for tile in 1 2 4 8 default; do
-        if [ $tile = default ]; then unset LQCD_HOPPING_T_TILE; else export LQCD_HOPPING_T_TILE=$tile; fi
-        "$bin" bench dslash --dims $d,$d,$d,$d --device gpu --precision $p --reconstruct $r --repetitions 100 \
-          --json 2>>"$summary" | sed "s/^{/{\"t_tile_forced\":\"$tile\",/" >>"$out/htile.jsonl"
-      done
-    done
+    tile_sweep "$out/htile.jsonl" LQCD_HOPPING_T_TILE $d,$d,$d,$d "double:12 single:12" "1 2 4 8 default" --repetitions 100
   done
-  unset LQCD_HOPPING_T_TILE LQCD_TUNE_CACHE
+  unset LQCD_TUNE_CACHE
   note "one-RHS t-tile benchmarks: $(wc -l <"$out/htile.jsonl") results"
 fi
 if has quenched; then

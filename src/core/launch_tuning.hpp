@@ -8,7 +8,9 @@
 //   device  kernel  registers  sites  block  microseconds
 // e.g. "NVIDIA H100 80GB HBM3<TAB>lqcd::WilsonHoppingKernel<double, 6><TAB>148<TAB>524288<TAB>128<TAB>231.5".
 // The registers are part of the key so that a rebuilt kernel with another register count (which sets
-// how many blocks fit on an SM, the main reason one block size beats another) is tuned again.
+// how many blocks fit on an SM, the main reason one block size beats another) is tuned again. Not in
+// the key: a kernel's run-time parameters, such as a forced visiting order (LQCD_HOPPING_T_TILE): a
+// measurement that forces one should use a cache file of its own.
 //
 // Where: LQCD_TUNE_CACHE=FILE, else $XDG_CACHE_HOME/lqcd/launch_tuning.tsv, else
 // $HOME/.cache/lqcd/launch_tuning.tsv; with none of these the choices are kept in memory only.
