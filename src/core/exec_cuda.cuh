@@ -196,9 +196,8 @@ int tuned_block(std::int64_t n, const F& f) {
   const LaunchKey key{current_device_name(), readable_type_name(typeid(F).name()), attributes.numRegs, n};
   LaunchTuningCache& cache = launch_tuning();
   if (const auto choice = cache.find(key)) return choice->block;
-  // Three rounds over all candidates, each candidate's best round counting. One pass of five launches
-  // each chose, for the clover kernel on the H100, a block size that then ran 7% slower in lqcd bench
-  // than 256 threads; the likely cause is the clock, which follows the power draw within milliseconds.
+  // Three rounds over all candidates, each candidate's best round counting, so that one slow
+  // measurement (the clock follows the power draw within milliseconds) does not decide.
   constexpr int kRounds = 3;
   std::vector<double> best_us(kBlock / 32, 1e300);
   for (int round = 0; round < kRounds; ++round)
