@@ -8,6 +8,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <tuple>
 #include <typeinfo>
 #include <vector>
 
@@ -189,7 +190,7 @@ double time_launch(std::int64_t n, const F& f, int block) {
 // per block can mean more resident warps: a kernel with 148 registers per thread fits one block of
 // 256 threads on an SM (8 warps) but three of 128 (12 warps).
 template <typename F>
-int tuned_block(std::int64_t n, const F& f) {
+int find_or_tune_block(std::int64_t n, const F& f) {
   cudaFuncAttributes attributes{};
   if (cudaFuncGetAttributes(&attributes, for_each_kernel<F>) != cudaSuccess)
     throw Error("cudaFuncGetAttributes failed for " + readable_type_name(typeid(F).name()));
@@ -201,12 +202,33 @@ int tuned_block(std::int64_t n, const F& f) {
   constexpr int kRounds = 3;
   std::vector<double> best_us(kBlock / 32, 1e300);
   for (int round = 0; round < kRounds; ++round)
-    for (int c = 0; c < kBlock / 32; ++c) best_us[std::size_t(c)] = std::min(best_us[std::size_t(c)], time_launch(n, f, 32 * (c + 1)));
+    for (int c = 0; c < kBlock / 32; ++c)
+      best_us[std::size_t(c)] = std::min(best_us[std::size_t(c)], time_launch(n, f, 32 * (c + 1)));
   LaunchChoice best{kBlock, best_us.back()};
   for (int c = 0; c < kBlock / 32; ++c)
     if (best_us[std::size_t(c)] < best.microseconds) best = {32 * (c + 1), best_us[std::size_t(c)]};
   cache.record(key, best);
   return best.block;
+}
+
+// Threads per block for f over n sites (find_or_tune_block on the first launch of each lattice).
+template <typename F>
+int tuned_block(std::int64_t n, const F& f) {
+  // This kernel's choices so far, by (generation, device, sites): every launch after the first on a
+  // lattice costs one lookup here, not the cache's (kernel name, registers, file).
+  static std::mutex memo_mutex;
+  static std::map<std::tuple<std::uint64_t, int, std::int64_t>, int> memo;
+  int device = 0;
+  cudaGetDevice(&device);
+  const auto memo_key = std::make_tuple(launch_tuning_generation(), device, n);
+  {
+    const std::lock_guard<std::mutex> lock(memo_mutex);
+    if (const auto it = memo.find(memo_key); it != memo.end()) return it->second;
+  }
+  const int block = find_or_tune_block(n, f);
+  const std::lock_guard<std::mutex> lock(memo_mutex);
+  memo[memo_key] = block;
+  return block;
 }
 
 }  // namespace cuda_detail

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -152,6 +153,9 @@ struct ProcessTuning {
   bool configured = false;
   bool enabled = true;
   std::unique_ptr<LaunchTuningCache> cache;
+  // Read on every tunable launch without the mutex: -1 not yet configured, 0 off, 1 on.
+  std::atomic<int> state{-1};
+  std::atomic<std::uint64_t> generation{0};
 };
 
 ProcessTuning& process_tuning() {
@@ -168,12 +172,15 @@ void configure_from_environment(ProcessTuning& t) {
   t.enabled = value != "0";
   t.cache = std::make_unique<LaunchTuningCache>(t.enabled ? launch_tuning_path_from_environment() : "");
   t.configured = true;
+  t.state = t.enabled ? 1 : 0;
 }
 
 }  // namespace
 
 bool launch_tuning_enabled() {
   ProcessTuning& t = process_tuning();
+  const int state = t.state.load();
+  if (state >= 0) return state == 1;
   const std::lock_guard<std::mutex> lock(t.mutex);
   configure_from_environment(t);
   return t.enabled;
@@ -192,7 +199,11 @@ void configure_launch_tuning(bool enabled, const std::string& path) {
   t.cache = std::make_unique<LaunchTuningCache>(path);
   t.enabled = enabled;
   t.configured = true;
+  t.state = enabled ? 1 : 0;
+  ++t.generation;
 }
+
+std::uint64_t launch_tuning_generation() { return process_tuning().generation.load(); }
 
 std::string readable_type_name(const char* mangled) {
   int status = 0;

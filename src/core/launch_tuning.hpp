@@ -87,6 +87,9 @@ std::string launch_tuning_path_from_environment();
 bool launch_tuning_enabled();
 LaunchTuningCache& launch_tuning();
 void configure_launch_tuning(bool enabled, const std::string& path);
+// Counts configure_launch_tuning calls: the launch code keeps each kernel's choices in memory for the
+// current generation, so that a launch costs no lookup in the cache after the first.
+std::uint64_t launch_tuning_generation();
 
 // The readable name of a type from its typeid name (the demangled C++ name where the ABI allows).
 std::string readable_type_name(const char* mangled);
