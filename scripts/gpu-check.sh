@@ -269,19 +269,22 @@ if has rhs; then
 fi
 # A sweep of a hopping kernel's t-tile: tile_sweep FILE VARIABLE DIMS "PRECISION:RECONSTRUCT ..." "TILE ..."
 # [bench options]: lqcd bench dslash on DIMS with VARIABLE set to each tile ("default": unset), one JSON
-# line per run with the forced tile first.
+# line per run with the forced tile first. Each tile has a launch-tuning cache of its own (the cache's key
+# does not include the visiting order, core/launch_tuning.hpp).
 tile_sweep() {
-  local file=$1 variable=$2 dims=$3 precisions=$4 tiles=$5
+  local file=$1 variable=$2 dims=$3 precisions=$4 tiles=$5 caches
   shift 5
+  caches=$(mktemp -d)
   for pr in $precisions; do
     IFS=: read -r p r <<<"$pr"
     for tile in $tiles; do
       if [ $tile = default ]; then unset $variable; else export $variable=$tile; fi
-      "$bin" bench dslash --dims $dims --device gpu --precision $p --reconstruct $r "$@" --json 2>>"$summary" |
-        sed "s/^{/{\"t_tile_forced\":\"$tile\",/" >>"$file"
+      LQCD_TUNE_CACHE="$caches/$variable.$tile.tsv" "$bin" bench dslash --dims $dims --device gpu --precision $p \
+        --reconstruct $r "$@" --json 2>>"$summary" | sed "s/^{/{\"t_tile_forced\":\"$tile\",/" >>"$file"
     done
   done
   unset $variable
+  rm -rf "$caches"
 }
 if has ttile; then
   # The multi-RHS hopping term's t-tiled visiting order (SiteIndexer::tiled_site): 12 sources at 32^4
@@ -329,13 +332,11 @@ if has tune; then
 fi
 if has htile; then
   # The one-RHS hopping term's t-tiled visiting order (dirac/visiting_order.hpp): tiles forced with
-  # LQCD_HOPPING_T_TILE against the default choice, at 32^4 and 48^4 (launch tuning cached in OUTDIR).
+  # LQCD_HOPPING_T_TILE against the default choice, at 32^4 and 48^4.
   : >"$out/htile.jsonl"
-  export LQCD_TUNE_CACHE="$out/launch_tuning.tsv"
   for d in 32 48; do
     tile_sweep "$out/htile.jsonl" LQCD_HOPPING_T_TILE $d,$d,$d,$d "double:12 single:12" "1 2 4 8 default" --repetitions 100
   done
-  unset LQCD_TUNE_CACHE
   note "one-RHS t-tile benchmarks: $(wc -l <"$out/htile.jsonl") results"
 fi
 if has quenched; then

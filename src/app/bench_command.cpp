@@ -83,16 +83,16 @@ void finish_region_energy(RegionEnergy& e, bool metered, long calls) {
 // used: on this process; the kernels and lattices are the same on every process.
 nlohmann::json launch_tuning_fields() {
   if (!launch_tuning_enabled()) return {{"launch_tuning", "off (LQCD_TUNE=0): blocks of 256 threads"}};
-  LaunchTuningCache& cache = launch_tuning();
+  const std::shared_ptr<LaunchTuningCache> cache = launch_tuning();
   nlohmann::json blocks = nlohmann::json::array();
-  for (const LaunchRecord& r : cache.used())
+  for (const LaunchRecord& r : cache->used())
     blocks.push_back({{"kernel", r.key.kernel},
                       {"sites", r.key.sites},
                       {"registers", r.key.registers},
                       {"block", r.choice.block},
                       {"tuned_microseconds", r.choice.microseconds},
                       {"source", r.source}});
-  return {{"launch_tuning", cache.path().empty() ? std::string("on (no cache file)") : "on (cache " + cache.path() + ")"},
+  return {{"launch_tuning", cache->path().empty() ? std::string("on (no cache file)") : "on (cache " + cache->path() + ")"},
           {"launch_blocks", blocks}};
 }
 

@@ -157,7 +157,9 @@ inline std::string current_device_name() {
   auto it = names.find(device);
   if (it == names.end()) {
     cudaDeviceProp prop{};
-    if (cudaGetDeviceProperties(&prop, device) != cudaSuccess) throw Error("cudaGetDeviceProperties failed");
+    const cudaError_t e = cudaGetDeviceProperties(&prop, device);
+    if (e != cudaSuccess)
+      throw Error("cudaGetDeviceProperties of device " + std::to_string(device) + ": " + cudaGetErrorString(e));
     it = names.emplace(device, prop.name).first;
   }
   return it->second;
@@ -167,21 +169,31 @@ inline std::string current_device_name() {
 // CUDA events (microseconds per launch).
 template <typename F>
 double time_launch(std::int64_t n, const F& f, int block) {
+  const std::string what = "launch tuning of " + readable_type_name(typeid(F).name()) + " with " +
+                           std::to_string(block) + " threads per block";
+  const auto check = [&](cudaError_t e) {
+    if (e != cudaSuccess) throw Error(what + ": " + cudaGetErrorString(e));
+  };
   const unsigned blocks = unsigned((n + block - 1) / block);
   for_each_kernel<<<blocks, unsigned(block)>>>(n, f);
-  cudaEvent_t start, stop;
-  cudaEventCreate(&start);
-  cudaEventCreate(&stop);
-  cudaEventRecord(start);
-  constexpr int kLaunches = 5;
-  for (int r = 0; r < kLaunches; ++r) for_each_kernel<<<blocks, unsigned(block)>>>(n, f);
-  cudaEventRecord(stop);
-  cudaEventSynchronize(stop);
+  check(cudaGetLastError());
+  cudaEvent_t start = nullptr, stop = nullptr;
+  check(cudaEventCreate(&start));
+  const cudaError_t created = cudaEventCreate(&stop);
   float ms = 0;
-  cudaEventElapsedTime(&ms, start, stop);
+  cudaError_t e = created;
+  if (e == cudaSuccess) e = cudaEventRecord(start);
+  constexpr int kLaunches = 5;
+  for (int r = 0; r < kLaunches && e == cudaSuccess; ++r) {
+    for_each_kernel<<<blocks, unsigned(block)>>>(n, f);
+    e = cudaGetLastError();
+  }
+  if (e == cudaSuccess) e = cudaEventRecord(stop);
+  if (e == cudaSuccess) e = cudaEventSynchronize(stop);
+  if (e == cudaSuccess) e = cudaEventElapsedTime(&ms, start, stop);
   cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  check_launch("for_each (tuning)");
+  if (created == cudaSuccess) cudaEventDestroy(stop);
+  check(e);
   return 1e3 * double(ms) / kLaunches;
 }
 
@@ -192,11 +204,11 @@ double time_launch(std::int64_t n, const F& f, int block) {
 template <typename F>
 int find_or_tune_block(std::int64_t n, const F& f) {
   cudaFuncAttributes attributes{};
-  if (cudaFuncGetAttributes(&attributes, for_each_kernel<F>) != cudaSuccess)
-    throw Error("cudaFuncGetAttributes failed for " + readable_type_name(typeid(F).name()));
+  if (const cudaError_t e = cudaFuncGetAttributes(&attributes, for_each_kernel<F>); e != cudaSuccess)
+    throw Error("cudaFuncGetAttributes of " + readable_type_name(typeid(F).name()) + ": " + cudaGetErrorString(e));
   const LaunchKey key{current_device_name(), readable_type_name(typeid(F).name()), attributes.numRegs, n};
-  LaunchTuningCache& cache = launch_tuning();
-  if (const auto choice = cache.find(key)) return choice->block;
+  const std::shared_ptr<LaunchTuningCache> cache = launch_tuning();
+  if (const auto choice = cache->find(key)) return choice->block;
   // Three rounds over all candidates, each candidate's best round counting, so that one slow
   // measurement (the clock follows the power draw within milliseconds) does not decide.
   constexpr int kRounds = 3;
@@ -207,7 +219,7 @@ int find_or_tune_block(std::int64_t n, const F& f) {
   LaunchChoice best{kBlock, best_us.back()};
   for (int c = 0; c < kBlock / 32; ++c)
     if (best_us[std::size_t(c)] < best.microseconds) best = {32 * (c + 1), best_us[std::size_t(c)]};
-  cache.record(key, best);
+  cache->record(key, best);
   return best.block;
 }
 

@@ -106,7 +106,10 @@ void LaunchTuningCache::write_file() {
     for (const auto& [k, c] : choices_) merged[k] = c;
     const fs::path target(path_);
     if (target.has_parent_path()) fs::create_directories(target.parent_path());
-    const std::string temporary = path_ + ".tmp." + std::to_string(::getpid());
+    // Host and process in the name: ranks on several nodes may share one home directory.
+    char host[256] = "host";
+    ::gethostname(host, sizeof(host) - 1);
+    const std::string temporary = path_ + ".tmp." + host + "." + std::to_string(::getpid());
     {
       std::ofstream out(temporary, std::ios::trunc);
       out << kHeader << '\n';
@@ -152,7 +155,7 @@ struct ProcessTuning {
   std::mutex mutex;
   bool configured = false;
   bool enabled = true;
-  std::unique_ptr<LaunchTuningCache> cache;
+  std::shared_ptr<LaunchTuningCache> cache;
   // Read on every tunable launch without the mutex: -1 not yet configured, 0 off, 1 on.
   std::atomic<int> state{-1};
   std::atomic<std::uint64_t> generation{0};
@@ -170,7 +173,7 @@ void configure_from_environment(ProcessTuning& t) {
   const std::string value = v ? v : "";
   if (!value.empty() && value != "0" && value != "1") fail("LQCD_TUNE={}: expected 0 (off) or 1 (on)", value);
   t.enabled = value != "0";
-  t.cache = std::make_unique<LaunchTuningCache>(t.enabled ? launch_tuning_path_from_environment() : "");
+  t.cache = std::make_shared<LaunchTuningCache>(t.enabled ? launch_tuning_path_from_environment() : "");
   t.configured = true;
   t.state = t.enabled ? 1 : 0;
 }
@@ -186,17 +189,17 @@ bool launch_tuning_enabled() {
   return t.enabled;
 }
 
-LaunchTuningCache& launch_tuning() {
+std::shared_ptr<LaunchTuningCache> launch_tuning() {
   ProcessTuning& t = process_tuning();
   const std::lock_guard<std::mutex> lock(t.mutex);
   configure_from_environment(t);
-  return *t.cache;
+  return t.cache;
 }
 
 void configure_launch_tuning(bool enabled, const std::string& path) {
   ProcessTuning& t = process_tuning();
   const std::lock_guard<std::mutex> lock(t.mutex);
-  t.cache = std::make_unique<LaunchTuningCache>(path);
+  t.cache = std::make_shared<LaunchTuningCache>(path);
   t.enabled = enabled;
   t.configured = true;
   t.state = enabled ? 1 : 0;

@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -83,9 +84,9 @@ std::string launch_tuning_path_from_environment();
 
 // The process's tuning: on unless LQCD_TUNE=0, with the cache at launch_tuning_path_from_environment(),
 // both read on first use. configure_launch_tuning replaces them (tests, and programs that want another
-// file); it forgets the choices of the previous cache.
+// file); it forgets the choices of the previous cache (a holder of the old one keeps it alive).
 bool launch_tuning_enabled();
-LaunchTuningCache& launch_tuning();
+std::shared_ptr<LaunchTuningCache> launch_tuning();
 void configure_launch_tuning(bool enabled, const std::string& path);
 // Counts configure_launch_tuning calls: the launch code keeps each kernel's choices in memory for the
 // current generation, so that a launch costs no lookup in the cache after the first.

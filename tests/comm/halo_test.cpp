@@ -3,6 +3,7 @@
 // the MPI decomposition (interior, faces, edges, corners) without MPI; tests/mpi runs them across ranks.
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <set>
 
 #include "dirac/dirac_operator_factory.hpp"
@@ -82,6 +83,87 @@ TEST(Halo, ExchangeFillsHaloLinksAndSpinorsWithTheirPeriodicImages) {
             for (int k = 0; k < 3; ++k) worst_spinor = std::max(worst_spinor, abs(a.s[s].c[k] - b.s[s].c[k]));
         }
     EXPECT_EQ(worst_spinor, 0.0) << to_string(loc);
+  }
+}
+
+// Single precision stores spinors and compressed links in 16-byte pairs (math/precision.hpp), and the
+// exchange moves the pairs: every halo site, poisoned with NaN first, equals its periodic image in the
+// same field to the bit.
+TEST(Halo, SinglePrecisionPairsAreExchangedExactly) {
+  const Geometry plain = Geometry::single_process({4, 4, 6, 4});
+  const Geometry g = with_halo(plain.local, {1, 2, 0, 2});
+  const GaugeField<double> U = to_gauge_field(to_lexicographic(test::rough_gauge(plain, Location::Host)), g,
+                                              Location::Host);
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  auto outside = [&](const int c[4]) {
+    for (int mu = 0; mu < 4; ++mu)
+      if (c[mu] < 0 || c[mu] >= plain.local[mu]) return true;
+    return false;
+  };
+  for (Location loc : test::locations()) {
+    // Links, 12 reals: convert_links fills the box only; the halo is poisoned, then exchanged.
+    GaugeField<float, 6> L = convert_links<float, 6>(U).clone(Location::Host);
+    SU3<float> poison;
+    for (auto& row : poison.m)
+      for (auto& z : row) z = Complex<float>(nan, nan);
+    for (int t = -2; t < 6; ++t)
+      for (int y = -2; y < 6; ++y)
+        for (int x = -1; x < 5; ++x)
+          for (int z = 0; z < 6; ++z) {
+            const int c[4] = {x, y, z, t};
+            if (outside(c))
+              for (int mu = 0; mu < 4; ++mu) L.view().store(mu, SiteIndexer::parity(c), L.view().idx.cb_index(c), poison);
+          }
+    GaugeField<float, 6> Ld = L.clone(loc);
+    Ld.exchange_halo();
+    const GaugeField<float, 6> back = Ld.clone(Location::Host);
+    int mismatches = 0;
+    for (int t = -2; t < 6; ++t)
+      for (int y = -2; y < 6; ++y)
+        for (int x = -1; x < 5; ++x)
+          for (int z = 0; z < 6; ++z) {
+            int c[4] = {x, y, z, t}, w[4] = {x, y, z, t};
+            wrap(w, plain.local);
+            for (int mu = 0; mu < 4; ++mu) {
+              const SU3<float> a = back.view().link(c, mu), b = back.view().link(w, mu);
+              for (int i = 0; i < 2; ++i)  // the stored rows
+                for (int j = 0; j < 3; ++j)
+                  mismatches += !(a.m[i][j].re == b.m[i][j].re && a.m[i][j].im == b.m[i][j].im);
+            }
+          }
+    EXPECT_EQ(mismatches, 0) << "links, " << to_string(loc);
+
+    // A parity spinor field, depth 2.
+    SpinorField<float> f(g, Location::Host, Subset::Odd);
+    convert_precision(f, to_spinor_field(test::random_spinor(plain, 3), g, Location::Host).parity_part(1));
+    ColorSpinor<float> bad;
+    for (auto& sp : bad.s)
+      for (auto& z : sp.c) z = Complex<float>(nan, nan);
+    for (int t = -2; t < 6; ++t)
+      for (int y = -2; y < 6; ++y)
+        for (int x = -1; x < 5; ++x)
+          for (int z = 0; z < 6; ++z) {
+            const int c[4] = {x, y, z, t};
+            if (outside(c) && SiteIndexer::parity(c) == 1) f.view().store(1, f.view().idx.cb_index(c), bad);
+          }
+    const SpinorField<float> fd = f.clone(loc);
+    fd.exchange_halo(2);
+    const SpinorField<float> fh = fd.clone(Location::Host);
+    mismatches = 0;
+    for (int t = -2; t < 6; ++t)
+      for (int y = -2; y < 6; ++y)
+        for (int x = -1; x < 5; ++x)
+          for (int z = 0; z < 6; ++z) {
+            int c[4] = {x, y, z, t}, w[4] = {x, y, z, t};
+            if (SiteIndexer::parity(c) != 1) continue;
+            wrap(w, plain.local);
+            const ColorSpinor<float> a = fh.view().load(1, fh.view().idx.cb_index(c));
+            const ColorSpinor<float> b = fh.view().load(1, fh.view().idx.cb_index(w));
+            for (int sp = 0; sp < 4; ++sp)
+              for (int k = 0; k < 3; ++k)
+                mismatches += !(a.s[sp].c[k].re == b.s[sp].c[k].re && a.s[sp].c[k].im == b.s[sp].c[k].im);
+          }
+    EXPECT_EQ(mismatches, 0) << "spinors, " << to_string(loc);
   }
 }
 

@@ -3,6 +3,9 @@
 // and records the choice, a later process takes it from the file. Device only.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <string>
+
 #include "core/launch_tuning.hpp"
 #include "dirac/wilson_even_odd.hpp"
 #include "field_test_support.hpp"
@@ -22,9 +25,12 @@ LexicographicSpinor hop_even(const GaugeField<double>& U, const SpinorField<doub
   return to_lexicographic(full);
 }
 
-// Restores the environment's tuning when the test ends.
+// Restores the environment's tuning (LQCD_TUNE, the cache file) when the test ends.
 struct RestoreTuning {
-  ~RestoreTuning() { configure_launch_tuning(true, launch_tuning_path_from_environment()); }
+  ~RestoreTuning() {
+    const char* v = std::getenv("LQCD_TUNE");
+    configure_launch_tuning(!(v && std::string(v) == "0"), launch_tuning_path_from_environment());
+  }
 };
 
 TEST(LaunchTuningDevice, TunedCachedAndForcedBlocksGiveTheUntunedResult) {
@@ -49,7 +55,7 @@ TEST(LaunchTuningDevice, TunedCachedAndForcedBlocksGiveTheUntunedResult) {
   const std::string path = (dir / "tuning.tsv").string();
   configure_launch_tuning(true, path);
   EXPECT_TRUE(equal(hop_even(U, in), untuned));
-  std::vector<LaunchRecord> used = launch_tuning().used();
+  std::vector<LaunchRecord> used = launch_tuning()->used();
   ASSERT_EQ(used.size(), 1u);
   EXPECT_EQ(used[0].key.kernel, "lqcd::WilsonHoppingKernel<double, 9>");
   EXPECT_EQ(used[0].key.sites, g.half_volume());
@@ -66,7 +72,7 @@ TEST(LaunchTuningDevice, TunedCachedAndForcedBlocksGiveTheUntunedResult) {
   // The next process reads the choice instead of tuning.
   configure_launch_tuning(true, path);
   EXPECT_TRUE(equal(hop_even(U, in), untuned));
-  used = launch_tuning().used();
+  used = launch_tuning()->used();
   ASSERT_EQ(used.size(), 1u);
   EXPECT_EQ(used[0].source, "file");
 
@@ -76,8 +82,8 @@ TEST(LaunchTuningDevice, TunedCachedAndForcedBlocksGiveTheUntunedResult) {
     { LaunchTuningCache forced(path); forced.record(key, {block, 1.0}); }
     configure_launch_tuning(true, path);
     EXPECT_TRUE(equal(hop_even(U, in), untuned)) << block;
-    ASSERT_EQ(launch_tuning().used().size(), 1u);
-    EXPECT_EQ(launch_tuning().used()[0].choice.block, block);
+    ASSERT_EQ(launch_tuning()->used().size(), 1u);
+    EXPECT_EQ(launch_tuning()->used()[0].choice.block, block);
   }
 }
 
