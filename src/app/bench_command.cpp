@@ -427,7 +427,9 @@ nlohmann::json dirac_bench(const BenchCommandOptions& opt, const Geometry& geom,
                               : twisted ? spinor_bytes<Real>()
                                         : 0;
     const double link = link_bytes<Real>(LC), spinor = spinor_bytes<Real>();
-    const double naive = 8 * link + 8 * spinor + spinor + site_bytes, minimal = 8 * link + 2 * spinor + site_bytes;
+    // Minimal: the hopping term's own (links and input once, output once: what the visiting order budgets).
+    const double naive = 8 * link + 8 * spinor + spinor + site_bytes,
+                 minimal = double(hopping_traffic_bytes<Real, LC>()) + site_bytes;
     double t = 0;
     int sets = 1;
     nlohmann::json parts = nlohmann::json::object();
