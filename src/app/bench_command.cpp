@@ -443,8 +443,7 @@ nlohmann::json dirac_bench(const BenchCommandOptions& opt, const Geometry& geom,
     } else {
       const WilsonHoppingKernel<Real, LC> k{Uc->view(), in_odd.view(), out_even.view(), in_even.view(), prm.boundary,
                                             alpha,      1.0,           c5,              twisted ? 1 : 0, 0,
-                                            hopping_t_tile(SiteIndexer::from(geom), geom.has_halo(),
-                                                           hopping_traffic_bytes<Real, LC>())};
+                                            hopping_t_tile(geom, hopping_traffic_bytes<Real, LC>())};
       r["t_tile"] = k.t_tile;
       sets = geom.has_halo() ? 1 : l2_rotation_sets(loc, minimal * vh);
       if (sets > 1) {
@@ -452,19 +451,14 @@ nlohmann::json dirac_bench(const BenchCommandOptions& opt, const Geometry& geom,
         // a lattice larger than L2, instead of finding the previous call's data in L2.
         std::vector<GaugeField<Real, LC>> links;
         std::vector<SpinorField<Real>> ins, xs, outs;
+        // (A view holds the device pointers, which moving a field into its vector keeps.)
         std::vector<WilsonHoppingKernel<Real, LC>> kernels{k};
         for (int c = 1; c < sets; ++c) {
-          links.push_back(convert_links<Real, LC>(U));
-          ins.push_back(in_odd.clone(loc));
-          xs.push_back(in_even.clone(loc));
-          outs.push_back(out_even.like());
-        }
-        for (int c = 0; c + 1 < sets; ++c) {
           WilsonHoppingKernel<Real, LC> kc = k;
-          kc.U = links[std::size_t(c)].view();
-          kc.in = ins[std::size_t(c)].view();
-          kc.x = xs[std::size_t(c)].view();
-          kc.out = outs[std::size_t(c)].view();
+          kc.U = links.emplace_back(convert_links<Real, LC>(U)).view();
+          kc.in = ins.emplace_back(in_odd.clone(loc)).view();
+          kc.x = xs.emplace_back(in_even.clone(loc)).view();
+          kc.out = outs.emplace_back(out_even.like()).view();
           kernels.push_back(kc);
         }
         int call = 0;

@@ -11,7 +11,6 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
-#include <sstream>
 
 #include "core/error.hpp"
 
@@ -152,9 +151,7 @@ std::string launch_tuning_path_from_environment() {
 namespace {
 
 struct ProcessTuning {
-  std::mutex mutex;
-  bool configured = false;
-  bool enabled = true;
+  std::mutex mutex;  // guards cache, and the first configuration
   std::shared_ptr<LaunchTuningCache> cache;
   // Read on every tunable launch without the mutex: -1 not yet configured, 0 off, 1 on.
   std::atomic<int> state{-1};
@@ -168,25 +165,23 @@ ProcessTuning& process_tuning() {
 
 // Reads LQCD_TUNE and the cache on first use (under t.mutex).
 void configure_from_environment(ProcessTuning& t) {
-  if (t.configured) return;
+  if (t.state >= 0) return;
   const char* v = std::getenv("LQCD_TUNE");
   const std::string value = v ? v : "";
   if (!value.empty() && value != "0" && value != "1") fail("LQCD_TUNE={}: expected 0 (off) or 1 (on)", value);
-  t.enabled = value != "0";
-  t.cache = std::make_shared<LaunchTuningCache>(t.enabled ? launch_tuning_path_from_environment() : "");
-  t.configured = true;
-  t.state = t.enabled ? 1 : 0;
+  const bool enabled = value != "0";
+  t.cache = std::make_shared<LaunchTuningCache>(enabled ? launch_tuning_path_from_environment() : "");
+  t.state = enabled ? 1 : 0;
 }
 
 }  // namespace
 
 bool launch_tuning_enabled() {
   ProcessTuning& t = process_tuning();
-  const int state = t.state.load();
-  if (state >= 0) return state == 1;
+  if (const int state = t.state.load(); state >= 0) return state == 1;
   const std::lock_guard<std::mutex> lock(t.mutex);
   configure_from_environment(t);
-  return t.enabled;
+  return t.state == 1;
 }
 
 std::shared_ptr<LaunchTuningCache> launch_tuning() {
@@ -200,8 +195,6 @@ void configure_launch_tuning(bool enabled, const std::string& path) {
   ProcessTuning& t = process_tuning();
   const std::lock_guard<std::mutex> lock(t.mutex);
   t.cache = std::make_shared<LaunchTuningCache>(path);
-  t.enabled = enabled;
-  t.configured = true;
   t.state = enabled ? 1 : 0;
   ++t.generation;
 }

@@ -16,10 +16,10 @@ namespace lqcd {
 // Error when it is not a divisor of the local time extent.
 int forced_t_tile(const char* variable, const SiteIndexer& idx);
 
-// The one-right-hand-side hopping term on a parity of `idx` (single process: 1 with a halo), with
-// `traffic_bytes` of DRAM traffic per site (links, input and output spinors): storage order while a time
-// slice's traffic stays within kSliceTrafficInL2, else the most slices whose planes' traffic fits in
-// kTilePlanesTraffic. LQCD_HOPPING_T_TILE forces a tile.
-int hopping_t_tile(const SiteIndexer& idx, bool has_halo, std::int64_t traffic_bytes);
+// The one-right-hand-side hopping term on a parity of `g` (1 with a halo), with `traffic_bytes` of DRAM
+// traffic per site (links, input and output spinors: hopping_traffic_bytes): storage order while a
+// time slice's traffic stays within kSliceTrafficInL2, else the most slices whose planes' traffic fits
+// in kTilePlanesTraffic. LQCD_HOPPING_T_TILE forces a tile.
+int hopping_t_tile(const Geometry& g, std::int64_t traffic_bytes);
 
 }  // namespace lqcd

@@ -11,7 +11,7 @@ WilsonEvenOddOperator<Real, LC>::WilsonEvenOddOperator(const GaugeField<Real, LC
     : U_(U),
       params_(params),
       tmp_odd_(U.geometry(), U.location(), Subset::Odd),
-      t_tile_(hopping_t_tile(SiteIndexer::from(U.geometry()), U.geometry().has_halo(), hopping_traffic_bytes<Real, LC>())) {
+      t_tile_(hopping_t_tile(U.geometry(), hopping_traffic_bytes<Real, LC>())) {
   if (!(params.kappa > 0)) fail("fermion.kappa: must be positive (got {})", params.kappa);
 }
 
