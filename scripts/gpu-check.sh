@@ -10,6 +10,7 @@
 # stages (default all but therm16/clover32/scaling): build test bench validate spectrum hmc dirac [therm16] [clover32]
 # [scaling] [mpitest] [fast] [rhs] [sass] [solver] [blockcg] [ttile] [tune] [htile] [quenched]
 set -uo pipefail
+export NCCL_NVLS_ENABLE=0  # NVLink multicast stays off on the shared multi-GPU hosts (device KINDS.md)
 out=${1:?usage: gpu-check.sh OUTDIR [build] [test] [bench] [validate]}
 shift
 stages=${*:-build test bench validate spectrum hmc dirac}
@@ -196,36 +197,45 @@ fi
 if has scaling; then
   # Issue 6: the Dirac operator and mixed-precision CG on one and on two GPUs (one MPI rank per GPU; run on
   # the two-GPU machine). Weak scaling: 32^4 per GPU (32^3 x 64 over grid 1,1,1,2); strong: 48^4 in all.
-  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=4
+  # Faces go through NCCL where it is built in (the default); the second pass stages them through host
+  # memory and MPI (LQCD_FACE_TRANSPORT=host) for comparison. NVLink multicast stays off (KINDS.md).
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=4 NCCL_NVLS_ENABLE=0
   : >"$out/scaling.jsonl"
   ngpu=$(nvidia-smi -L | wc -l)
   note "scaling: $ngpu GPUs"
+  nvidia-smi topo -m >>"$summary" 2>&1
   run_bench() {  # np args...
-    local np=$1
+    local np=$1 start
     shift
+    start=$(date +%s)
     if [ "$np" = 1 ]; then "$bin" bench "$@" --device gpu --json >>"$out/scaling.jsonl" 2>>"$summary"
-    else mpiexec -np "$np" --oversubscribe --bind-to none "$bin" bench "$@" --device gpu --json \
-      >>"$out/scaling.jsonl" 2>>"$summary"; fi
-    note "  np $np bench $*: exit $?"
+    else mpiexec -np "$np" --oversubscribe --bind-to none -x NCCL_NVLS_ENABLE -x LQCD_FACE_TRANSPORT \
+      "$bin" bench "$@" --device gpu --json >>"$out/scaling.jsonl" 2>>"$summary"; fi
+    note "  np $np ${LQCD_FACE_TRANSPORT:-auto} bench $*: exit $? in $(( $(date +%s) - start )) s"
   }
-  for pr in "double 18" "single 18" "single 12"; do
+  export LQCD_FACE_TRANSPORT=auto
+  for pr in "double 18" "double 12" "single 18" "single 12" "half 12"; do
     set -- $pr
-    run_bench 1 dslash --dims 32,32,32,32 --precision $1 --reconstruct $2 --repetitions 50
-    run_bench 2 dslash --dims 32,32,32,64 --grid 1,1,1,2 --precision $1 --reconstruct $2 --repetitions 50
-    run_bench 1 dslash --dims 48,48,48,48 --precision $1 --reconstruct $2 --repetitions 50
-    run_bench 2 dslash --dims 48,48,48,48 --grid 1,1,1,2 --precision $1 --reconstruct $2 --repetitions 50
+    run_bench 1 dslash --dims 32,32,32,32 --precision $1 --reconstruct $2 --repetitions 100
+    run_bench 2 dslash --dims 32,32,32,64 --grid 1,1,1,2 --precision $1 --reconstruct $2 --repetitions 100
+    run_bench 1 dslash --dims 48,48,48,48 --precision $1 --reconstruct $2 --repetitions 100
+    run_bench 2 dslash --dims 48,48,48,48 --grid 1,1,1,2 --precision $1 --reconstruct $2 --repetitions 100
   done
-  # The same with messages staged through host memory even where MPI is CUDA-aware (for comparison).
-  LQCD_MPI_CUDA_AWARE=0 run_bench 2 dslash --dims 32,32,32,64 --grid 1,1,1,2 --precision single --reconstruct 12 \
-    --repetitions 50
-  LQCD_MPI_CUDA_AWARE=0 run_bench 2 dslash --dims 48,48,48,48 --grid 1,1,1,2 --precision single --reconstruct 12 \
-    --repetitions 50
-  for p in double single; do
-    run_bench 1 solver --dims 32,32,32,32 --kappa 0.22 --precision $p --repetitions 3
-    run_bench 2 solver --dims 32,32,32,64 --grid 1,1,1,2 --kappa 0.22 --precision $p --repetitions 3
-    run_bench 1 solver --dims 48,48,48,48 --kappa 0.22 --precision $p --repetitions 3
-    run_bench 2 solver --dims 48,48,48,48 --grid 1,1,1,2 --kappa 0.22 --precision $p --repetitions 3
+  for p in double single half; do
+    run_bench 1 solver --dims 32,32,32,32 --kappa 0.22 --precision $p --reconstruct 12 --repetitions 3
+    run_bench 2 solver --dims 32,32,32,64 --grid 1,1,1,2 --kappa 0.22 --precision $p --reconstruct 12 --repetitions 3
+    run_bench 1 solver --dims 48,48,48,48 --kappa 0.22 --precision $p --reconstruct 12 --repetitions 3
+    run_bench 2 solver --dims 48,48,48,48 --grid 1,1,1,2 --kappa 0.22 --precision $p --reconstruct 12 --repetitions 3
   done
+  export LQCD_FACE_TRANSPORT=host
+  for pr in "double 12" "single 12"; do
+    set -- $pr
+    run_bench 2 dslash --dims 32,32,32,64 --grid 1,1,1,2 --precision $1 --reconstruct $2 --repetitions 100
+    run_bench 2 dslash --dims 48,48,48,48 --grid 1,1,1,2 --precision $1 --reconstruct $2 --repetitions 100
+  done
+  run_bench 2 solver --dims 32,32,32,64 --grid 1,1,1,2 --kappa 0.22 --precision single --reconstruct 12 --repetitions 3
+  run_bench 2 solver --dims 48,48,48,48 --grid 1,1,1,2 --kappa 0.22 --precision single --reconstruct 12 --repetitions 3
+  unset LQCD_FACE_TRANSPORT
 fi
 if has dirac; then
   # Dirac-operator and solver benchmarks (issue 4's reference problems), one JSON object per line.
@@ -250,7 +260,7 @@ if has dirac; then
   done
   for p in double single; do
     "$bin" bench matpc --dims 32,32,32,32 --device gpu --precision $p --repetitions 50 --json >>"$out/dirac.jsonl" 2>>"$summary"
-    "$bin" bench solver --dims 32,32,32,32 --device gpu --kappa 0.22 --precision $p --repetitions 3 --json \
+    "$bin" bench solver --dims 32,32,32,32 --device gpu --kappa 0.22 --precision $p --reconstruct 12 --repetitions 3 --json \
       >>"$out/dirac.jsonl" 2>>"$summary"
   done
   note "dirac benchmarks: $(wc -l <"$out/dirac.jsonl") results"
