@@ -210,10 +210,11 @@ if has scaling; then
     start=$(date +%s)
     if [ "$np" = 1 ]; then "$bin" bench "$@" --device gpu --json >>"$out/scaling.jsonl" 2>>"$summary"
     else mpiexec -np "$np" --oversubscribe --bind-to none -x NCCL_NVLS_ENABLE -x LQCD_FACE_TRANSPORT \
+      -x LQCD_COPY_STREAM_PRIORITY \
       "$bin" bench "$@" --device gpu --json >>"$out/scaling.jsonl" 2>>"$summary"; fi
-    note "  np $np ${LQCD_FACE_TRANSPORT:-auto} bench $*: exit $? in $(( $(date +%s) - start )) s"
+    note "  np $np $LQCD_FACE_TRANSPORT, $LQCD_COPY_STREAM_PRIORITY priority: bench $*: exit $? in $(( $(date +%s) - start )) s"
   }
-  export LQCD_FACE_TRANSPORT=auto
+  export LQCD_FACE_TRANSPORT=auto LQCD_COPY_STREAM_PRIORITY=high
   for pr in "double 18" "double 12" "single 18" "single 12" "half 12"; do
     set -- $pr
     run_bench 1 dslash --dims 32,32,32,32 --precision $1 --reconstruct $2 --repetitions 100
@@ -235,7 +236,15 @@ if has scaling; then
   done
   run_bench 2 solver --dims 32,32,32,64 --grid 1,1,1,2 --kappa 0.22 --precision single --reconstruct 12 --repetitions 3
   run_bench 2 solver --dims 48,48,48,48 --grid 1,1,1,2 --kappa 0.22 --precision single --reconstruct 12 --repetitions 3
-  unset LQCD_FACE_TRANSPORT
+  # NCCL again with the message stream at the default stream's priority (the overlap's comparison).
+  export LQCD_FACE_TRANSPORT=auto LQCD_COPY_STREAM_PRIORITY=normal
+  for pr in "double 12" "single 12"; do
+    set -- $pr
+    run_bench 2 dslash --dims 32,32,32,64 --grid 1,1,1,2 --precision $1 --reconstruct $2 --repetitions 100
+    run_bench 2 dslash --dims 48,48,48,48 --grid 1,1,1,2 --precision $1 --reconstruct $2 --repetitions 100
+  done
+  run_bench 2 solver --dims 32,32,32,64 --grid 1,1,1,2 --kappa 0.22 --precision single --reconstruct 12 --repetitions 3
+  unset LQCD_FACE_TRANSPORT LQCD_COPY_STREAM_PRIORITY
 fi
 if has dirac; then
   # Dirac-operator and solver benchmarks (issue 4's reference problems), one JSON object per line.

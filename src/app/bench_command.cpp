@@ -296,6 +296,7 @@ nlohmann::json time_hopping_term(const Kernel& k, const GaugeView<Real, LC>& U, 
           {"hidden_fraction", std::clamp((t_serial - seconds) / t_exchange, 0.0, 1.0)},
           {"interior_seconds", t_interior},
           {"mpi_cuda_aware", comm::cuda_aware()},
+          {"copy_stream_priority", loc == Location::Device ? copy_stream_priority() : "none (host fields)"},
           {"face_transport", loc == Location::Host ? "mpi (host fields)"
                              : comm::device_messages_available() ? "nccl"
                              : comm::cuda_aware() ? "mpi (CUDA-aware)"

@@ -6,6 +6,7 @@
 // Without CUDA both are plain host memory and synchronous copies.
 
 #include <cstddef>
+#include <string>
 
 #include "core/memory.hpp"
 
@@ -31,6 +32,10 @@ class PinnedBuffer {
   std::size_t bytes_ = 0;
   bool pinned_ = false;  // cudaMallocHost, or aligned host memory (no CUDA or no device)
 };
+
+// The CopyStream's priority against the default stream's kernels: "high" (the default) or "normal",
+// from LQCD_COPY_STREAM_PRIORITY; anything else is an error naming the variable.
+std::string copy_stream_priority();
 
 class CopyStream {
  public:
