@@ -8,7 +8,7 @@
 #   rm -rf .gpu-testdata && cp -r ../shared/testdata .gpu-testdata
 # and run there with .deps and .gpu-testdata carried:  bash scripts/gpu-check.sh "$OUT" [stages]
 # stages (default all but therm16/clover32/scaling): build test bench validate spectrum hmc dirac [therm16] [clover32]
-# [scaling] [mpitest] [fast] [rhs] [sass] [solver] [blockcg] [ttile] [tune] [htile] [quenched]
+# [scaling] [strong48] [mpitest] [fast] [rhs] [sass] [solver] [blockcg] [ttile] [tune] [htile] [quenched]
 set -uo pipefail
 export NCCL_NVLS_ENABLE=0  # NVLink multicast stays off on the shared multi-GPU hosts (device KINDS.md)
 out=${1:?usage: gpu-check.sh OUTDIR [build] [test] [bench] [validate]}
@@ -194,15 +194,12 @@ if has clover32; then
   cp runs/gpu-check/clover32.jsonl runs/gpu-check/clover32.log "$out/" 2>/dev/null
   tail -5 runs/gpu-check/clover32.log | tee -a "$summary"
 fi
-if has scaling; then
-  # Issue 6: the Dirac operator and mixed-precision CG on one and on two GPUs (one MPI rank per GPU; run on
-  # the two-GPU machine). Weak scaling: 32^4 per GPU (32^3 x 64 over grid 1,1,1,2); strong: 48^4 in all.
-  # Faces go through NCCL where it is built in (the default); the second pass stages them through host
-  # memory and MPI (LQCD_FACE_TRANSPORT=host) for comparison. NVLink multicast stays off (KINDS.md).
-  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=4 NCCL_NVLS_ENABLE=0
+# The multi-GPU stages (issue 6): one MPI rank per GPU, one JSON line per run in scaling.jsonl.
+if has scaling || has strong48; then
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=4
+  export LQCD_FACE_TRANSPORT=auto LQCD_COPY_STREAM_PRIORITY=high
   : >"$out/scaling.jsonl"
-  ngpu=$(nvidia-smi -L | wc -l)
-  note "scaling: $ngpu GPUs"
+  note "$(nvidia-smi -L | wc -l) GPUs"
   nvidia-smi topo -m >>"$summary" 2>&1
   run_bench() {  # np args...
     local np=$1 start
@@ -214,7 +211,22 @@ if has scaling; then
       "$bin" bench "$@" --device gpu --json >>"$out/scaling.jsonl" 2>>"$summary"; fi
     note "  np $np $LQCD_FACE_TRANSPORT, $LQCD_COPY_STREAM_PRIORITY priority: bench $*: exit $? in $(( $(date +%s) - start )) s"
   }
-  export LQCD_FACE_TRANSPORT=auto LQCD_COPY_STREAM_PRIORITY=high
+fi
+if has strong48; then
+  # Strong scaling only (48^4 on one GPU and on two), the 12-real links and the mixed CG.
+  for pr in "double 18" "double 12" "single 18" "single 12" "half 12"; do
+    set -- $pr
+    [ "$2" = 12 ] && run_bench 1 dslash --dims 48,48,48,48 --precision $1 --reconstruct $2 --repetitions 100
+    run_bench 2 dslash --dims 48,48,48,48 --grid 1,1,1,2 --precision $1 --reconstruct $2 --repetitions 100
+  done
+  for p in double single half; do
+    run_bench 2 solver --dims 48,48,48,48 --grid 1,1,1,2 --kappa 0.22 --precision $p --reconstruct 12 --repetitions 3
+  done
+fi
+if has scaling; then
+  # Weak scaling: 32^4 per GPU (32^3 x 64 over grid 1,1,1,2); strong: 48^4 in all. Faces go through NCCL
+  # where it is built in (the default); a second pass stages them through host memory and MPI
+  # (LQCD_FACE_TRANSPORT=host), a third keeps the message stream at normal priority, for comparison.
   for pr in "double 18" "double 12" "single 18" "single 12" "half 12"; do
     set -- $pr
     run_bench 1 dslash --dims 32,32,32,32 --precision $1 --reconstruct $2 --repetitions 100
@@ -244,8 +256,8 @@ if has scaling; then
     run_bench 2 dslash --dims 48,48,48,48 --grid 1,1,1,2 --precision $1 --reconstruct $2 --repetitions 100
   done
   run_bench 2 solver --dims 32,32,32,64 --grid 1,1,1,2 --kappa 0.22 --precision single --reconstruct 12 --repetitions 3
-  unset LQCD_FACE_TRANSPORT LQCD_COPY_STREAM_PRIORITY
 fi
+unset LQCD_FACE_TRANSPORT LQCD_COPY_STREAM_PRIORITY
 if has dirac; then
   # Dirac-operator and solver benchmarks (issue 4's reference problems), one JSON object per line.
   : >"$out/dirac.jsonl"

@@ -27,7 +27,6 @@ int forced_t_tile(const char* variable, const SiteIndexer& idx) {
 }
 
 int hopping_t_tile(const Geometry& g, std::int64_t traffic_bytes) {
-  if (g.has_halo()) return 1;  // the face kernels index the box in storage order
   const SiteIndexer idx = SiteIndexer::from(g);
   if (const int forced = forced_t_tile("LQCD_HOPPING_T_TILE", idx)) return forced;
   const std::int64_t slice = traffic_bytes * idx.vh / idx.n[3];

@@ -16,7 +16,8 @@ namespace lqcd {
 // Error when it is not a divisor of the local time extent.
 int forced_t_tile(const char* variable, const SiteIndexer& idx);
 
-// The one-right-hand-side hopping term on a parity of `g` (1 with a halo), with `traffic_bytes` of DRAM
+// The one-right-hand-side hopping term on a parity of `g` (the local box of a decomposed lattice: the
+// tile orders the interior kernel's sites; the face hops run after it), with `traffic_bytes` of DRAM
 // traffic per site (links, input and output spinors: hopping_traffic_bytes): storage order while a
 // time slice's traffic stays within kSliceTrafficInL2, else the most slices whose planes' traffic fits
 // in kTilePlanesTraffic. LQCD_HOPPING_T_TILE forces a tile.
