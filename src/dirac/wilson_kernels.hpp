@@ -37,9 +37,23 @@ LQCD_HOST_DEVICE ColorSpinor<T> color_adj_multiply(const SU3<T>& u, const ColorS
   return r;
 }
 
+// A neighbour for wilson_hop, divided by `scale`, which it sets: the source's load_unscaled where it
+// has one (half precision: the stored integers, the norm applied later in add_reconstructed), else
+// load() and scale = 1, which the compiler folds away.
+template <typename T, typename Source>
+LQCD_HOST_DEVICE ColorSpinor<T> load_for_hop(const Source& in, int p, std::int64_t s, T& scale) {
+  if constexpr (requires { in.load_unscaled(p, s, scale); }) {
+    return in.load_unscaled(p, s, scale);
+  } else {
+    scale = T(1);
+    return in.load(p, s);
+  }
+}
+
 // The hopping term (H psi)(x) at site xc (checkerboard index s) of parity p, with the links of U and
 // the neighbours read from `in` at parity 1 - p: any spinor source with
 //   ColorSpinor<T> load(int parity, std::int64_t cb) const
+// (and optionally load_unscaled, load_for_hop)
 // (a SpinorView, or one right-hand side of a SpinorBlockView, wilson_multi_rhs_kernels.hpp), so that
 // the single- and the multi-right-hand-side kernels share this one implementation. Each hop is
 // spin-projected first (half_spinor.hpp): two colour vectors are multiplied by the link instead of
@@ -59,20 +73,22 @@ LQCD_HOST_DEVICE ColorSpinor<T> wilson_hop(const Links& U, const Source& in, con
     if (!(split && xc[mu] == idx.n[mu] - 1)) {
       int y[4] = {xc[0], xc[1], xc[2], xc[3]};
       y[mu] = xc[mu] + 1 == idx.n[mu] ? 0 : xc[mu] + 1;
-      const ColorSpinor<T> psi = in.load(1 - p, idx.lex(y) >> 1);
+      T scale;
+      const ColorSpinor<T> psi = load_for_hop<T>(in, 1 - p, idx.lex(y) >> 1, scale);
       HalfSpinor<T> h = color_multiply(U.load(mu, p, s), spin_project_half(mu, sign, psi));
       if (xc[mu] + idx.off[mu] == idx.gn[mu] - 1) h = Complex<T>(boundary.phase[mu]) * h;
-      acc += spin_reconstruct(mu, sign, h);
+      add_reconstructed(acc, mu, sign, h, scale);
     }
     // backward: (1 + gamma_mu) U_mu(x - mu)^dag psi(x - mu)
     if (!(split && xc[mu] == 0)) {
       int z[4] = {xc[0], xc[1], xc[2], xc[3]};
       z[mu] = xc[mu] == 0 ? idx.n[mu] - 1 : xc[mu] - 1;
       const std::int64_t sz = idx.lex(z) >> 1;
-      const ColorSpinor<T> psi = in.load(1 - p, sz);
+      T scale;
+      const ColorSpinor<T> psi = load_for_hop<T>(in, 1 - p, sz, scale);
       HalfSpinor<T> h = color_adj_multiply(U.load(mu, 1 - p, sz), spin_project_half(mu, -sign, psi));
       if (xc[mu] + idx.off[mu] == 0) h = Complex<T>(conj(boundary.phase[mu])) * h;
-      acc += spin_reconstruct(mu, -sign, h);
+      add_reconstructed(acc, mu, -sign, h, scale);
     }
   }
   return acc;

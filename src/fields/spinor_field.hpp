@@ -60,6 +60,24 @@ struct SpinorView {
     for (int k = 0; k < 12; ++k) psi.s[k / 3].c[k % 3] = decode<Real>(raw[k], scale);
     return psi;
   }
+  // The site's spinor as load() gives it divided by `scale`, which it sets: for Half the stored
+  // integers themselves (exact in float) and scale = norm / 32767, so that a kernel can apply the scale
+  // once, after the projection and the link multiply, in the FMAs of its accumulation (wilson_hop);
+  // otherwise load() and scale = 1.
+  LQCD_HOST_DEVICE ColorSpinor<T> load_unscaled(int p, std::int64_t s, T& scale) const {
+    if constexpr (is_fixed_point_v<Real>) {
+      Complex<stored_t<Real>> raw[12];
+      load_components<Real>(block(p), stride, s, raw);
+      scale = norm_block(p)[s] * (T(1) / kFixedPointMax);
+      ColorSpinor<T> psi;
+      LQCD_UNROLL
+      for (int k = 0; k < 12; ++k) psi.s[k / 3].c[k % 3] = {fixed_value(raw[k].re), fixed_value(raw[k].im)};
+      return psi;
+    } else {
+      scale = T(1);
+      return load(p, s);
+    }
+  }
   LQCD_HOST_DEVICE void store(int p, std::int64_t s, const ColorSpinor<T>& psi) const {
     T inverse = T(1);
     if constexpr (is_fixed_point_v<Real>) {
