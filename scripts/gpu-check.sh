@@ -225,8 +225,7 @@ if has strong48; then
 fi
 if has scaling; then
   # Weak scaling: 32^4 per GPU (32^3 x 64 over grid 1,1,1,2); strong: 48^4 in all. Faces go through NCCL
-  # where it is built in (the default); a second pass stages them through host memory and MPI
-  # (LQCD_FACE_TRANSPORT=host), a third keeps the message stream at normal priority, for comparison.
+  # where it is built in (the default).
   for pr in "double 18" "double 12" "single 18" "single 12" "half 12"; do
     set -- $pr
     run_bench 1 dslash --dims 32,32,32,32 --precision $1 --reconstruct $2 --repetitions 100
@@ -240,22 +239,19 @@ if has scaling; then
     run_bench 1 solver --dims 48,48,48,48 --kappa 0.22 --precision $p --reconstruct 12 --repetitions 3
     run_bench 2 solver --dims 48,48,48,48 --grid 1,1,1,2 --kappa 0.22 --precision $p --reconstruct 12 --repetitions 3
   done
-  export LQCD_FACE_TRANSPORT=host
-  for pr in "double 12" "single 12"; do
-    set -- $pr
-    run_bench 2 dslash --dims 32,32,32,64 --grid 1,1,1,2 --precision $1 --reconstruct $2 --repetitions 100
-    run_bench 2 dslash --dims 48,48,48,48 --grid 1,1,1,2 --precision $1 --reconstruct $2 --repetitions 100
+  # For comparison, the 12-real dslash and the double/single CG with the faces staged through host memory
+  # and MPI, then through NCCL with the message stream at the default stream's priority.
+  for setting in "host high" "auto normal"; do
+    read -r LQCD_FACE_TRANSPORT LQCD_COPY_STREAM_PRIORITY <<<"$setting"
+    for pr in "double 12" "single 12"; do
+      set -- $pr
+      run_bench 2 dslash --dims 32,32,32,64 --grid 1,1,1,2 --precision $1 --reconstruct $2 --repetitions 100
+      run_bench 2 dslash --dims 48,48,48,48 --grid 1,1,1,2 --precision $1 --reconstruct $2 --repetitions 100
+    done
+    for d in 32,32,32,64 48,48,48,48; do
+      run_bench 2 solver --dims $d --grid 1,1,1,2 --kappa 0.22 --precision single --reconstruct 12 --repetitions 3
+    done
   done
-  run_bench 2 solver --dims 32,32,32,64 --grid 1,1,1,2 --kappa 0.22 --precision single --reconstruct 12 --repetitions 3
-  run_bench 2 solver --dims 48,48,48,48 --grid 1,1,1,2 --kappa 0.22 --precision single --reconstruct 12 --repetitions 3
-  # NCCL again with the message stream at the default stream's priority (the overlap's comparison).
-  export LQCD_FACE_TRANSPORT=auto LQCD_COPY_STREAM_PRIORITY=normal
-  for pr in "double 12" "single 12"; do
-    set -- $pr
-    run_bench 2 dslash --dims 32,32,32,64 --grid 1,1,1,2 --precision $1 --reconstruct $2 --repetitions 100
-    run_bench 2 dslash --dims 48,48,48,48 --grid 1,1,1,2 --precision $1 --reconstruct $2 --repetitions 100
-  done
-  run_bench 2 solver --dims 32,32,32,64 --grid 1,1,1,2 --kappa 0.22 --precision single --reconstruct 12 --repetitions 3
 fi
 unset LQCD_FACE_TRANSPORT LQCD_COPY_STREAM_PRIORITY
 if has dirac; then
