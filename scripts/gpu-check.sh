@@ -239,8 +239,9 @@ if has scaling; then
     run_bench 1 solver --dims 48,48,48,48 --kappa 0.22 --precision $p --reconstruct 12 --repetitions 3
     run_bench 2 solver --dims 48,48,48,48 --grid 1,1,1,2 --kappa 0.22 --precision $p --reconstruct 12 --repetitions 3
   done
-  # For comparison, the 12-real dslash and the double/single CG with the faces staged through host memory
-  # and MPI, then through NCCL with the message stream at the default stream's priority.
+  # For comparison, the 12-real dslash and the double/single CG with the faces sent through MPI (staged
+  # through host memory where MPI is not CUDA-aware, as here; face_transport in the JSON says which),
+  # then through NCCL with the message stream at the default stream's priority.
   for setting in "host high" "auto normal"; do
     read -r LQCD_FACE_TRANSPORT LQCD_COPY_STREAM_PRIORITY <<<"$setting"
     for pr in "double 12" "single 12"; do

@@ -53,7 +53,7 @@ LQCD_HOST_DEVICE ColorSpinor<T> load_for_hop(const Source& in, int p, std::int64
 // The hopping term (H psi)(x) at site xc (checkerboard index s) of parity p, with the links of U and
 // the neighbours read from `in` at parity 1 - p: any spinor source with
 //   ColorSpinor<T> load(int parity, std::int64_t cb) const
-// (and optionally load_unscaled, load_for_hop)
+// and optionally load_unscaled (read through load_for_hop)
 // (a SpinorView, or one right-hand side of a SpinorBlockView, wilson_multi_rhs_kernels.hpp), so that
 // the single- and the multi-right-hand-side kernels share this one implementation. Each hop is
 // spin-projected first (half_spinor.hpp): two colour vectors are multiplied by the link instead of
