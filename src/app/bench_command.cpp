@@ -257,7 +257,8 @@ ModelParts message_model_parts(const Geometry& g, int parities, std::size_t site
 }
 
 // Times one hopping-term call (kernel k with its face exchange overlapped, as the operators run it)
-// into `seconds`; `out` holds that call's result on return. On a decomposed lattice also its parts, each a median over `repetitions` calls:
+// into `seconds`; `out` holds that call's result on return. On a decomposed lattice also its parts,
+// each a median over `repetitions` calls:
 //   exchange_seconds: the face messages alone (pack, copies, MPI, copies back);
 //   compute_seconds:  the kernels alone (interior and face hops, the messages already there);
 //   serial_seconds:   exchange, then kernels, without overlap;
