@@ -12,15 +12,17 @@
 
 namespace lqcd {
 
-// The tile the environment variable `variable` forces (for measurements), or 0 when it is not set; an
-// Error when it is not a divisor of the local time extent.
-int forced_t_tile(const char* variable, const SiteIndexer& idx);
+// The tile for a kernel on a parity of `g` (the local box of a decomposed lattice: the tile orders the
+// interior kernel's sites; the face hops run after it): the tile the environment variable `variable`
+// forces (for measurements; an Error unless it divides the local time extent); else storage order (1)
+// while a time slice's `slice_bytes` per site stay within kSliceTrafficInL2, else the most slices
+// whose planes of `plane_bytes` per site fit in kTilePlanesTraffic.
+int t_tile(const Geometry& g, const char* variable, std::int64_t slice_bytes, std::int64_t plane_bytes);
 
-// The one-right-hand-side hopping term on a parity of `g` (the local box of a decomposed lattice: the
-// tile orders the interior kernel's sites; the face hops run after it), with `traffic_bytes` of DRAM
-// traffic per site (links, input and output spinors: hopping_traffic_bytes): storage order while a
-// time slice's traffic stays within kSliceTrafficInL2, else the most slices whose planes' traffic fits
-// in kTilePlanesTraffic. LQCD_HOPPING_T_TILE forces a tile.
-int hopping_t_tile(const Geometry& g, std::int64_t traffic_bytes);
+// The one-right-hand-side hopping term with `traffic_bytes` of DRAM traffic per site (links, input and
+// output spinors: hopping_traffic_bytes) for both; LQCD_HOPPING_T_TILE forces a tile.
+inline int hopping_t_tile(const Geometry& g, std::int64_t traffic_bytes) {
+  return t_tile(g, "LQCD_HOPPING_T_TILE", traffic_bytes, traffic_bytes);
+}
 
 }  // namespace lqcd

@@ -10,21 +10,13 @@ namespace lqcd {
 
 namespace {
 
-// The t-tile of the sites' visiting order (SiteIndexer::tiled_site). In storage order a site's input
-// spinor is read again by its t-neighbours a time slice later and earlier; while two time slices of the
-// input block fit in kSlicesInL2 bytes, L2 still has it, and the storage order is kept. Otherwise the
-// tile takes as many slices as fit in kTilePlanesBytes, which bounds the distance to the z-neighbours.
-// Measured on the H100 at 32^4 with 12 sources (docs/performance.md): single (19 MB per slice) gains
-// 12% with 8 slices, double (38 MB) 7% with 4; half (10 MB) loses 3-4% with any tile.
-constexpr std::int64_t kSlicesInL2 = std::int64_t(24) << 20;
-constexpr std::int64_t kTilePlanesBytes = std::int64_t(6) << 20;
-
+// The t-tile of the sites' visiting order (dirac/visiting_order.hpp). The input block is what L2 must
+// keep: in storage order a site's spinors are read again by its t-neighbours a time slice later and
+// earlier, so two slices of the block count against L2, and a tile's planes hold the block's sites.
 template <typename Real>
-int t_tile(const SpinorBlockField<Real>& in) {
-  const SiteIndexer idx = SiteIndexer::from(in.geometry());
-  if (const int forced = forced_t_tile("LQCD_MULTI_RHS_T_TILE", idx)) return forced;  // for measurements
-  const std::int64_t site = spinor_site_bytes<Real>() * in.rhs(), slice = site * idx.vh / idx.n[3];
-  return 2 * slice <= kSlicesInL2 ? 1 : idx.tile_in_t(site, kTilePlanesBytes);
+int block_t_tile(const SpinorBlockField<Real>& in) {
+  const std::int64_t site = spinor_site_bytes<Real>() * in.rhs();
+  return t_tile(in.geometry(), "LQCD_MULTI_RHS_T_TILE", 2 * site, site);
 }
 
 template <typename Real, int LinkComponents>
@@ -46,7 +38,7 @@ WilsonHoppingKernelMultiRHS<Real, LinkComponents> checked_kernel(const GaugeFiel
   if (in.location() != out.location() || U.location() != out.location() || (x && x->location() != out.location()))
     fail("internal: multi-RHS dslash: fields in different memories");
   return {U.view(), in.view(), out.view(), x ? x->view() : in.view(), boundary, alpha, c0, c5, x ? 1 : 0, dagger,
-          t_tile(in)};
+          block_t_tile(in)};
 }
 
 }  // namespace
