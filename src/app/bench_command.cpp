@@ -131,13 +131,7 @@ double median_seconds(Location loc, int repetitions, F&& f, RegionEnergy* energy
   const Stopwatch loop;
   std::vector<double> t;
   if (loc == Location::Device && device_timing == DeviceTiming::Events) {
-    DeviceTimeline timeline(repetitions);
-    timeline.mark(0);
-    for (int r = 0; r < repetitions; ++r) {
-      f();
-      timeline.mark(r + 1);
-    }
-    t = timeline.seconds();  // waits for the last call
+    t = device_seconds_per_call(repetitions, f);
   } else {
     for (int r = 0; r < repetitions; ++r) {
       const Stopwatch w;

@@ -36,13 +36,7 @@ CopyBandwidth measure_copy_bandwidth(Location loc, std::size_t bytes, int repeti
   if (loc == Location::Device) {
     // As lqcd bench times the kernels: CUDA events between back-to-back copies.
     detail::device_synchronize();
-    DeviceTimeline timeline(repetitions);
-    timeline.mark(0);
-    for (int r = 0; r < repetitions; ++r) {
-      copy();
-      timeline.mark(r + 1);
-    }
-    times = timeline.seconds();
+    times = device_seconds_per_call(repetitions, copy);
   } else {
     for (int r = 0; r < repetitions; ++r) {
       const Stopwatch w;

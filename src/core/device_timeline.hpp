@@ -6,6 +6,7 @@
 // the host themselves (a solver's reductions) measure their wall time either way.
 //
 //   DeviceTimeline t(n);  t.mark(0);  for (i < n) { f(); t.mark(i + 1); }  t.seconds() -> n intervals
+// (device_seconds_per_call below does exactly that).
 //
 // The build without CUDA has no device: constructing one is an error.
 
@@ -31,5 +32,17 @@ class DeviceTimeline {
   void release();
   std::vector<void*> events_;  // cudaEvent_t
 };
+
+// The device seconds of each of `calls` back-to-back calls of f.
+template <typename F>
+std::vector<double> device_seconds_per_call(int calls, F&& f) {
+  DeviceTimeline timeline(calls);
+  timeline.mark(0);
+  for (int i = 0; i < calls; ++i) {
+    f();
+    timeline.mark(i + 1);
+  }
+  return timeline.seconds();  // waits for the last call
+}
 
 }  // namespace lqcd
