@@ -8,7 +8,7 @@
 #   rm -rf .gpu-testdata && cp -r ../shared/testdata .gpu-testdata
 # and run there with .deps and .gpu-testdata carried:  bash scripts/gpu-check.sh "$OUT" [stages]
 # stages (default all but therm16/clover32/scaling): build test bench validate spectrum hmc dirac [therm16] [clover32]
-# [scaling] [strong48] [mpitest] [fast] [rhs] [sass] [solver] [blockcg] [ttile] [tune] [htile] [quenched]
+# [scaling] [strong48] [mpitest] [fast] [rhs] [sass] [solver] [blockcg] [ttile] [tune] [htile] [split] [quenched]
 set -uo pipefail
 export NCCL_NVLS_ENABLE=0  # NVLink multicast stays off on the shared multi-GPU hosts (device KINDS.md)
 out=${1:?usage: gpu-check.sh OUTDIR [build] [test] [bench] [validate]}
@@ -295,11 +295,12 @@ if has rhs; then
   done
   note "multi-rhs benchmarks: $(wc -l <"$out/rhs.jsonl") results"
 fi
-# A sweep of a hopping kernel's t-tile: tile_sweep FILE VARIABLE DIMS "PRECISION:RECONSTRUCT ..." "TILE ..."
+# A sweep of a hopping kernel's launch setting (the t-tile, the threads per site), forced through an
+# environment variable: env_sweep FILE VARIABLE DIMS "PRECISION:RECONSTRUCT ..." "VALUE ... default"
 # [bench options]: lqcd bench dslash on DIMS with VARIABLE set to each tile ("default": unset), one JSON
 # line per run with the forced tile first. Each tile has a launch-tuning cache of its own (the cache's key
 # does not include the visiting order, core/launch_tuning.hpp).
-tile_sweep() {
+env_sweep() {
   local file=$1 variable=$2 dims=$3 precisions=$4 tiles=$5 caches
   shift 5
   caches=$(mktemp -d)
@@ -308,7 +309,7 @@ tile_sweep() {
     for tile in $tiles; do
       if [ $tile = default ]; then unset $variable; else export $variable=$tile; fi
       LQCD_TUNE_CACHE="$caches/$variable.$tile.tsv" "$bin" bench dslash --dims $dims --device gpu --precision $p \
-        --reconstruct $r "$@" --json 2>>"$summary" | sed "s/^{/{\"t_tile_forced\":\"$tile\",/" >>"$file"
+        --reconstruct $r "$@" --json 2>>"$summary" | sed "s/^{/{\"forced\":\"$variable=$tile\",/" >>"$file"
     done
   done
   unset $variable
@@ -319,7 +320,7 @@ if has ttile; then
   # with the tile forced to 1 (storage order) .. 32 slices (LQCD_MULTI_RHS_T_TILE), then the default choice
   # (TILES and PRECISIONS, as precision:reconstruct, narrow the sweep).
   : >"$out/ttile.jsonl"
-  tile_sweep "$out/ttile.jsonl" LQCD_MULTI_RHS_T_TILE 32,32,32,32 "${PRECISIONS:-single:12 single:18 double:12 half:12}" \
+  env_sweep "$out/ttile.jsonl" LQCD_MULTI_RHS_T_TILE 32,32,32,32 "${PRECISIONS:-single:12 single:18 double:12 half:12}" \
     "${TILES:-1 2 4 8 16 32 default}" --rhs 12 --repetitions 50
   note "t-tile benchmarks: $(wc -l <"$out/ttile.jsonl") results"
 fi
@@ -363,9 +364,23 @@ if has htile; then
   # LQCD_HOPPING_T_TILE against the default choice, at 32^4 and 48^4.
   : >"$out/htile.jsonl"
   for d in 32 48; do
-    tile_sweep "$out/htile.jsonl" LQCD_HOPPING_T_TILE $d,$d,$d,$d "double:12 single:12" "1 2 4 8 default" --repetitions 100
+    env_sweep "$out/htile.jsonl" LQCD_HOPPING_T_TILE $d,$d,$d,$d "double:12 single:12" "1 2 4 8 default" --repetitions 100
   done
   note "one-RHS t-tile benchmarks: $(wc -l <"$out/htile.jsonl") results"
+fi
+if has split; then
+  # The one-RHS hopping term with four threads per site (dirac/split_hopping.cuh) against one, and the
+  # default choice, from 16^4 (where one thread per site leaves the GPU half empty) to 32^4.
+  : >"$out/split.jsonl"
+  for d in 16 20 24 32; do
+    env_sweep "$out/split.jsonl" LQCD_HOPPING_SPLIT $d,$d,$d,$d "${PRECISIONS:-double:12 single:12 single:8 half:12 half:8}" \
+      "0 1 default" --repetitions 200
+  done
+  for d in 16 24; do
+    "$bin" bench matpc --dims $d,$d,$d,$d --device gpu --precision single --reconstruct 12 --repetitions 200 --json \
+      >>"$out/split.jsonl" 2>>"$summary"
+  done
+  note "split hopping benchmarks: $(wc -l <"$out/split.jsonl") results"
 fi
 if has quenched; then
   # Issue 4's quenched record: a 32^4 beta = 6.0 configuration from the heatbath (examples/), then the

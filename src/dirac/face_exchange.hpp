@@ -19,6 +19,7 @@
 #include "comm/device_messages.hpp"
 #include "core/dispatch.hpp"
 #include "dirac/face_kernels.hpp"
+#include "dirac/hopping_launch.hpp"
 
 namespace lqcd {
 
@@ -86,11 +87,11 @@ void run_hopping_term(const Kernel& k, const GaugeView<Real, LinkComponents>& U,
                       SpinorField<Real>& out, const FermionBoundary& boundary, double alpha, int dagger) {
   const Location loc = out.location();
   if (!out.geometry().has_halo()) {
-    for_each(loc, out.sites(), k);
+    hopping_for_each(loc, out.sites(), k);
     return;
   }
   FaceExchange<Real, LinkComponents> faces(U, in, out, dagger);
-  for_each(loc, out.sites(), k);
+  hopping_for_each(loc, out.sites(), k);
   faces.wait();
   faces.add_face_hops(U, out, boundary, alpha, dagger);
 }
