@@ -8,7 +8,7 @@
 #   rm -rf .gpu-testdata && cp -r ../shared/testdata .gpu-testdata
 # and run there with .deps and .gpu-testdata carried:  bash scripts/gpu-check.sh "$OUT" [stages]
 # stages (default all but therm16/clover32/scaling): build test bench validate spectrum hmc dirac [therm16] [clover32]
-# [scaling] [strong48] [mpitest] [fast] [rhs] [sass] [solver] [blockcg] [ttile] [tune] [htile] [split] [quenched]
+# [scaling] [strong48] [mpitest] [fast] [rhs] [sass] [solver] [blockcg] [ttile] [tune] [htile] [quenched]
 set -uo pipefail
 export NCCL_NVLS_ENABLE=0  # NVLink multicast stays off on the shared multi-GPU hosts (device KINDS.md)
 out=${1:?usage: gpu-check.sh OUTDIR [build] [test] [bench] [validate]}
@@ -295,7 +295,7 @@ if has rhs; then
   done
   note "multi-rhs benchmarks: $(wc -l <"$out/rhs.jsonl") results"
 fi
-# A sweep of a hopping kernel's launch setting (the t-tile, the threads per site), forced through an
+# A sweep of a hopping kernel's launch setting (its t-tile), forced through an
 # environment variable: env_sweep FILE VARIABLE DIMS "PRECISION:RECONSTRUCT ..." "VALUE ... default"
 # [bench options]: lqcd bench dslash on DIMS with VARIABLE set to each tile ("default": unset), one JSON
 # line per run with the forced tile first. Each tile has a launch-tuning cache of its own (the cache's key
@@ -367,20 +367,6 @@ if has htile; then
     env_sweep "$out/htile.jsonl" LQCD_HOPPING_T_TILE $d,$d,$d,$d "double:12 single:12" "1 2 4 8 default" --repetitions 100
   done
   note "one-RHS t-tile benchmarks: $(wc -l <"$out/htile.jsonl") results"
-fi
-if has split; then
-  # The one-RHS hopping term with four threads per site (dirac/split_hopping.cuh) against one, and the
-  # default choice, from 16^4 (where one thread per site leaves the GPU half empty) to 32^4.
-  : >"$out/split.jsonl"
-  for d in 16 20 24 32; do
-    env_sweep "$out/split.jsonl" LQCD_HOPPING_SPLIT $d,$d,$d,$d "${PRECISIONS:-double:12 single:12 single:8 half:12 half:8}" \
-      "0 1 default" --repetitions 200
-  done
-  for d in 16 24; do
-    "$bin" bench matpc --dims $d,$d,$d,$d --device gpu --precision single --reconstruct 12 --repetitions 200 --json \
-      >>"$out/split.jsonl" 2>>"$summary"
-  done
-  note "split hopping benchmarks: $(wc -l <"$out/split.jsonl") results"
 fi
 if has quenched; then
   # Issue 4's quenched record: a 32^4 beta = 6.0 configuration from the heatbath (examples/), then the

@@ -32,7 +32,6 @@
 #include "core/site_random.hpp"
 #include "dirac/clover_even_odd.hpp"
 #include "dirac/dirac_operator_factory.hpp"
-#include "dirac/hopping_launch.hpp"
 #include "dirac/visiting_order.hpp"
 #include "dirac/face_exchange.hpp"
 #include "dirac/wilson_even_odd.hpp"
@@ -272,17 +271,17 @@ nlohmann::json time_hopping_term(const Kernel& k, const GaugeView<Real, LC>& U, 
   const double bytes = faces.bytes_sent();
   const double t_exchange = median_seconds(loc, repetitions, [&] { FaceExchange<Real, LC>(U, in, out, k.dagger).wait(); });
   const double t_compute = median_seconds(loc, repetitions, [&] {
-    hopping_for_each(loc, out.sites(), k);
+    for_each(loc, out.sites(), k);
     faces.add_face_hops(U, out, k.boundary, k.alpha, k.dagger);
   });
   const double t_serial = median_seconds(loc, repetitions, [&] {
     FaceExchange<Real, LC> f(U, in, out, k.dagger);
     f.wait();
     if (loc == Location::Device) detail::device_synchronize();
-    hopping_for_each(loc, out.sites(), k);
+    for_each(loc, out.sites(), k);
     f.add_face_hops(U, out, k.boundary, k.alpha, k.dagger);
   });
-  const double t_interior = median_seconds(loc, repetitions, [&] { hopping_for_each(loc, out.sites(), k); });
+  const double t_interior = median_seconds(loc, repetitions, [&] { for_each(loc, out.sites(), k); });
   // The interior alone left `out` without the face hops: the whole call again, so that the caller
   // compares the result (difference_to_double_18_real) and not the timing's by-product.
   run_hopping_term(k, U, in, out, k.boundary, k.alpha, k.dagger);
@@ -445,7 +444,6 @@ nlohmann::json dirac_bench(const BenchCommandOptions& opt, const Geometry& geom,
                                             alpha,      1.0,           c5,              twisted ? 1 : 0, 0,
                                             hopping_t_tile(geom, hopping_traffic_bytes<Real, LC>())};
       r["t_tile"] = k.t_tile;
-      r["threads_per_site"] = hopping_threads_per_site(loc, out_even.sites());
       sets = geom.has_halo() ? 1 : l2_rotation_sets(loc, minimal * vh);
       if (sets > 1) {
         // Copies of the links and fields, one call on each in turn: each call reads from DRAM, as on
@@ -464,8 +462,7 @@ nlohmann::json dirac_bench(const BenchCommandOptions& opt, const Geometry& geom,
         }
         int call = 0;
         t = median_seconds(
-            loc, opt.repetitions, [&] { hopping_for_each(loc, out_even.sites(), kernels[std::size_t(call++ % sets)]); },
-            &energy);
+            loc, opt.repetitions, [&] { for_each(loc, out_even.sites(), kernels[std::size_t(call++ % sets)]); }, &energy);
       } else {
         parts = time_hopping_term(k, k.U, in_odd, out_even, loc, opt.repetitions, t, &energy);
       }

@@ -4,7 +4,6 @@
 #include "core/exec_cuda.cuh"
 #include "dirac/clover_kernels.hpp"
 #include "dirac/face_kernels.hpp"
-#include "dirac/split_hopping.cuh"
 #include "dirac/wilson_kernels.hpp"
 
 #define LQCD_INSTANTIATE_DIRAC_KERNELS(Real)                          \
@@ -24,16 +23,6 @@ LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::WilsonHoppingKernel<float, 4>)
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::WilsonHoppingKernel<lqcd::Half, 6>)
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::WilsonHoppingKernel<lqcd::Half, 4>)
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::TwistedSiteKernel<lqcd::Half>)
-
-// The hopping kernels' launch (dirac/hopping_launch.hpp): a thread per site, or four on small lattices.
-LQCD_INSTANTIATE_DEVICE_HOPPING(lqcd::WilsonHoppingKernel<double>)
-LQCD_INSTANTIATE_DEVICE_HOPPING(lqcd::WilsonHoppingKernel<float>)
-LQCD_INSTANTIATE_DEVICE_HOPPING(lqcd::WilsonHoppingKernel<double, 6>)
-LQCD_INSTANTIATE_DEVICE_HOPPING(lqcd::WilsonHoppingKernel<float, 6>)
-LQCD_INSTANTIATE_DEVICE_HOPPING(lqcd::WilsonHoppingKernel<double, 4>)
-LQCD_INSTANTIATE_DEVICE_HOPPING(lqcd::WilsonHoppingKernel<float, 4>)
-LQCD_INSTANTIATE_DEVICE_HOPPING(lqcd::WilsonHoppingKernel<lqcd::Half, 6>)
-LQCD_INSTANTIATE_DEVICE_HOPPING(lqcd::WilsonHoppingKernel<lqcd::Half, 4>)
 
 // The face messages of the hopping term on a decomposed lattice (face_exchange.hpp), for every link
 // storage the hopping kernel has.

@@ -19,7 +19,6 @@
 #include "comm/device_messages.hpp"
 #include "core/dispatch.hpp"
 #include "dirac/face_kernels.hpp"
-#include "dirac/hopping_launch.hpp"
 
 namespace lqcd {
 
@@ -87,11 +86,11 @@ void run_hopping_term(const Kernel& k, const GaugeView<Real, LinkComponents>& U,
                       SpinorField<Real>& out, const FermionBoundary& boundary, double alpha, int dagger) {
   const Location loc = out.location();
   if (!out.geometry().has_halo()) {
-    hopping_for_each(loc, out.sites(), k);
+    for_each(loc, out.sites(), k);
     return;
   }
   FaceExchange<Real, LinkComponents> faces(U, in, out, dagger);
-  hopping_for_each(loc, out.sites(), k);
+  for_each(loc, out.sites(), k);
   faces.wait();
   faces.add_face_hops(U, out, boundary, alpha, dagger);
 }

@@ -50,83 +50,64 @@ LQCD_HOST_DEVICE ColorSpinor<T> load_for_hop(const Source& in, int p, std::int64
   }
 }
 
-// The two hops in direction mu of the hopping term (H psi)(x) at site xc (checkerboard index s) of
-// parity p, added to acc: (1 - gamma_mu) U_mu(x) psi(x + mu) + (1 + gamma_mu) U_mu(x - mu)^dag psi(x - mu),
-// with the links of U and the neighbours read from `in` at parity 1 - p: any spinor source with
+// The hopping term (H psi)(x) at site xc (checkerboard index s) of parity p, with the links of U and
+// the neighbours read from `in` at parity 1 - p: any spinor source with
 //   ColorSpinor<T> load(int parity, std::int64_t cb) const
 // and optionally load_unscaled (read through load_for_hop)
 // (a SpinorView, or one right-hand side of a SpinorBlockView, wilson_multi_rhs_kernels.hpp), so that
-// the single- and the multi-right-hand-side kernels, and the kernel that gives each direction a thread
-// of its own (dirac/split_hopping.cuh), share this one implementation. Each hop is spin-projected first
-// (half_spinor.hpp): two colour vectors are multiplied by the link instead of four. Where mu is split
-// over processes (halo depth r_mu > 0), the hops leaving the box are left out: FaceHopKernel adds them
-// from the neighbours' messages, so this only reads sites inside the box (periodic wrap where mu is not
-// split) and needs no halo-aware indexing. H^dag with dagger = 1. mu must be a compile-time constant
-// after inlining (an unrolled loop, a switch): it indexes the coordinate arrays.
-template <typename T, typename Links, typename Source>
-LQCD_HOST_DEVICE LQCD_FORCEINLINE void add_wilson_hops(ColorSpinor<T>& acc, int mu, const Links& U, const Source& in,
-                                                       const FermionBoundary& boundary, int dagger, int p,
-                                                       std::int64_t s, const int xc[4]) {
-  const int sign = dagger ? -1 : 1;
-  const SiteIndexer& idx = U.idx;
-  const bool split = idx.r[mu] > 0;
-  // forward: (1 - gamma_mu) U_mu(x) psi(x + mu)
-  if (!(split && xc[mu] == idx.n[mu] - 1)) {
-    int y[4] = {xc[0], xc[1], xc[2], xc[3]};
-    y[mu] = xc[mu] + 1 == idx.n[mu] ? 0 : xc[mu] + 1;
-    T scale;
-    const ColorSpinor<T> psi = load_for_hop<T>(in, 1 - p, idx.lex(y) >> 1, scale);
-    HalfSpinor<T> h = color_multiply(U.load(mu, p, s), spin_project_half(mu, sign, psi));
-    if (xc[mu] + idx.off[mu] == idx.gn[mu] - 1) h = Complex<T>(boundary.phase[mu]) * h;
-    add_reconstructed(acc, mu, sign, h, scale);
-  }
-  // backward: (1 + gamma_mu) U_mu(x - mu)^dag psi(x - mu)
-  if (!(split && xc[mu] == 0)) {
-    int z[4] = {xc[0], xc[1], xc[2], xc[3]};
-    z[mu] = xc[mu] == 0 ? idx.n[mu] - 1 : xc[mu] - 1;
-    const std::int64_t sz = idx.lex(z) >> 1;
-    T scale;
-    const ColorSpinor<T> psi = load_for_hop<T>(in, 1 - p, sz, scale);
-    HalfSpinor<T> h = color_adj_multiply(U.load(mu, 1 - p, sz), spin_project_half(mu, -sign, psi));
-    if (xc[mu] + idx.off[mu] == 0) h = Complex<T>(conj(boundary.phase[mu])) * h;
-    add_reconstructed(acc, mu, -sign, h, scale);
-  }
-}
-
-// The hopping term (H psi)(x): the hops of all four directions (add_wilson_hops).
+// the single- and the multi-right-hand-side kernels share this one implementation. Each hop is
+// spin-projected first (half_spinor.hpp): two colour vectors are multiplied by the link instead of
+// four. Where mu is split over processes (halo depth r_mu > 0), the hops leaving the box are left
+// out: FaceHopKernel adds them from the neighbours' messages, so this only reads sites inside the box
+// (periodic wrap where mu is not split) and needs no halo-aware indexing. H^dag with dagger = 1.
 template <typename T, typename Links, typename Source>
 LQCD_HOST_DEVICE ColorSpinor<T> wilson_hop(const Links& U, const Source& in, const FermionBoundary& boundary,
                                            int dagger, int p, std::int64_t s, const int xc[4]) {
+  const int sign = dagger ? -1 : 1;
+  const SiteIndexer& idx = U.idx;
   ColorSpinor<T> acc{};
   LQCD_UNROLL
-  for (int mu = 0; mu < 4; ++mu) add_wilson_hops<T>(acc, mu, U, in, boundary, dagger, p, s, xc);
+  for (int mu = 0; mu < 4; ++mu) {
+    const bool split = idx.r[mu] > 0;
+    // forward: (1 - gamma_mu) U_mu(x) psi(x + mu)
+    if (!(split && xc[mu] == idx.n[mu] - 1)) {
+      int y[4] = {xc[0], xc[1], xc[2], xc[3]};
+      y[mu] = xc[mu] + 1 == idx.n[mu] ? 0 : xc[mu] + 1;
+      T scale;
+      const ColorSpinor<T> psi = load_for_hop<T>(in, 1 - p, idx.lex(y) >> 1, scale);
+      HalfSpinor<T> h = color_multiply(U.load(mu, p, s), spin_project_half(mu, sign, psi));
+      if (xc[mu] + idx.off[mu] == idx.gn[mu] - 1) h = Complex<T>(boundary.phase[mu]) * h;
+      add_reconstructed(acc, mu, sign, h, scale);
+    }
+    // backward: (1 + gamma_mu) U_mu(x - mu)^dag psi(x - mu)
+    if (!(split && xc[mu] == 0)) {
+      int z[4] = {xc[0], xc[1], xc[2], xc[3]};
+      z[mu] = xc[mu] == 0 ? idx.n[mu] - 1 : xc[mu] - 1;
+      const std::int64_t sz = idx.lex(z) >> 1;
+      T scale;
+      const ColorSpinor<T> psi = load_for_hop<T>(in, 1 - p, sz, scale);
+      HalfSpinor<T> h = color_adj_multiply(U.load(mu, 1 - p, sz), spin_project_half(mu, -sign, psi));
+      if (xc[mu] + idx.off[mu] == 0) h = Complex<T>(conj(boundary.phase[mu])) * h;
+      add_reconstructed(acc, mu, -sign, h, scale);
+    }
+  }
   return acc;
 }
 
-// The kernels' result at one site from its hopping term `hop` = H in: (c0 + i c5 gamma_5) x + alpha hop
-// (c5 -> -c5 with dagger; without has_x only alpha hop), x read from any spinor source at the site
-// itself (as wilson_hop's `in`).
-template <typename T, typename Source>
-LQCD_HOST_DEVICE ColorSpinor<T> wilson_site_term(const ColorSpinor<T>& hop, const Source& x, double alpha,
-                                                 double c0, double c5, int has_x, int dagger, int p,
-                                                 std::int64_t s) {
-  ColorSpinor<T> r = Complex<T>(T(alpha)) * hop;
+// The kernels' result at one site: (c0 + i c5 gamma_5) x + alpha H in (c5 -> -c5 with dagger; without
+// has_x only alpha H in), x read from any spinor source at the site itself (as wilson_hop's `in`).
+template <typename T, typename Links, typename Source>
+LQCD_HOST_DEVICE ColorSpinor<T> wilson_site_result(const Links& U, const Source& in, const Source& x,
+                                                   const FermionBoundary& boundary, double alpha, double c0,
+                                                   double c5, int has_x, int dagger, int p, std::int64_t s,
+                                                   const int xc[4]) {
+  ColorSpinor<T> r = Complex<T>(T(alpha)) * wilson_hop<T>(U, in, boundary, dagger, p, s, xc);
   if (has_x) {
     const ColorSpinor<T> v = x.load(p, s);
     r += Complex<T>(T(c0)) * v;
     if (c5 != 0.0) r += Complex<T>(0, T(dagger ? -c5 : c5)) * apply_gamma(kGamma5, v);
   }
   return r;
-}
-
-// wilson_site_term of the site's hopping term (wilson_hop).
-template <typename T, typename Links, typename Source>
-LQCD_HOST_DEVICE ColorSpinor<T> wilson_site_result(const Links& U, const Source& in, const Source& x,
-                                                   const FermionBoundary& boundary, double alpha, double c0,
-                                                   double c5, int has_x, int dagger, int p, std::int64_t s,
-                                                   const int xc[4]) {
-  return wilson_site_term<T>(wilson_hop<T>(U, in, boundary, dagger, p, s, xc), x, alpha, c0, c5, has_x, dagger, p,
-                             s);
 }
 
 // Real = double, float or Half: the storage precision of links and spinors; the arithmetic is in
@@ -161,25 +142,11 @@ struct WilsonHoppingKernel {
     return wilson_hop<T>(U, in, boundary, dagger, p, s, xc);
   }
 
-  // The three steps of a site, which the kernel with a thread per direction (dirac/split_hopping.cuh)
-  // spreads over four threads: the i-th site in the visiting order (its parity p, coordinates xc and
-  // checkerboard index, returned); the hops in mu (add_wilson_hops); the site term and the store.
-  LQCD_HOST_DEVICE std::int64_t site(std::int64_t i, int& p, int xc[4]) const {
-    p = out.parity_of(i);
-    return U.idx.tiled_site(p, out.cb_of(i), t_tile, xc);
-  }
-  LQCD_HOST_DEVICE LQCD_FORCEINLINE void add_hops(ColorSpinor<T>& acc, int mu, int p, std::int64_t s,
-                                                  const int xc[4]) const {
-    add_wilson_hops<T>(acc, mu, U, in, boundary, dagger, p, s, xc);
-  }
-  LQCD_HOST_DEVICE void finish(int p, std::int64_t s, const ColorSpinor<T>& hop_sum) const {
-    out.store(p, s, wilson_site_term<T>(hop_sum, x, alpha, c0, c5, has_x, dagger, p, s));
-  }
-
   LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
-    int p, xc[4];
-    const std::int64_t s = site(i, p, xc);
-    finish(p, s, hop(p, s, xc));
+    const int p = out.parity_of(i);
+    int xc[4];
+    const std::int64_t s = U.idx.tiled_site(p, out.cb_of(i), t_tile, xc);
+    out.store(p, s, wilson_site_result<T>(U, in, x, boundary, alpha, c0, c5, has_x, dagger, p, s, xc));
   }
 };
 
