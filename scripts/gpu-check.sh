@@ -8,7 +8,7 @@
 #   rm -rf .gpu-testdata && cp -r ../shared/testdata .gpu-testdata
 # and run there with .deps and .gpu-testdata carried:  bash scripts/gpu-check.sh "$OUT" [stages]
 # stages (default all but therm16/clover32/scaling): build test bench validate spectrum hmc dirac [therm16] [clover32]
-# [scaling] [strong48] [mpitest] [fast] [rhs] [sass] [solver] [blockcg] [ttile] [tune] [htile] [quenched]
+# [scaling] [strong48] [mpitest] [fast] [rhs] [sass] [solver] [blockcg] [ttile] [tune] [htile] [launch] [pdltest] [quenched]
 set -uo pipefail
 export NCCL_NVLS_ENABLE=0  # NVLink multicast stays off on the shared multi-GPU hosts (device KINDS.md)
 out=${1:?usage: gpu-check.sh OUTDIR [build] [test] [bench] [validate]}
@@ -367,6 +367,35 @@ if has htile; then
     env_sweep "$out/htile.jsonl" LQCD_HOPPING_T_TILE $d,$d,$d,$d "double:12 single:12" "1 2 4 8 default" --repetitions 100
   done
   note "one-RHS t-tile benchmarks: $(wc -l <"$out/htile.jsonl") results"
+fi
+if has pdltest; then  # the whole suite again with programmatic dependent launches (core/exec_cuda.cuh)
+  start=$(date +%s)
+  (cd build-gpu && LQCD_PROGRAMMATIC_LAUNCH=1 ctest --output-on-failure -j 4 --timeout 600) >"$out/ctest-pdl.log" 2>&1
+  note "ctest with LQCD_PROGRAMMATIC_LAUNCH=1: exit $? in $(( $(date +%s) - start )) s: $(grep -E 'tests passed|tests failed' "$out/ctest-pdl.log")"
+fi
+if has launch; then
+  # What sets the time of a small lattice's hopping term: the inputs rotated (DRAM) or not (--rotation-sets 1,
+  # L2), an event between calls or batches of 10 without (--timing batched), and programmatic dependent
+  # launches (LQCD_PROGRAMMATIC_LAUNCH=1); host_queue_seconds_per_call says whether the host kept up.
+  : >"$out/launch.jsonl"
+  for d in 16 32; do
+    for pr in single:12 double:12 half:12; do
+      IFS=: read -r p r <<<"$pr"
+      for setting in "0 events 0" "0 events 1" "0 batched 0" "0 batched 1" "1 batched 0" "1 batched 1"; do
+        read -r pdl timing sets <<<"$setting"
+        LQCD_PROGRAMMATIC_LAUNCH=$pdl "$bin" bench dslash --dims $d,$d,$d,$d --device gpu --precision $p --reconstruct $r \
+          --timing $timing --rotation-sets $sets --repetitions 200 --json 2>>"$summary" |
+          sed "s/^{/{\"programmatic_launch\":$pdl,/" >>"$out/launch.jsonl"
+      done
+    done
+    for p in double single half; do
+      for pdl in 0 1; do
+        LQCD_PROGRAMMATIC_LAUNCH=$pdl "$bin" bench solver --dims $d,$d,$d,$d --device gpu --kappa 0.22 --precision $p \
+          --reconstruct 12 --repetitions 5 --json 2>>"$summary" | sed "s/^{/{\"programmatic_launch\":$pdl,/" >>"$out/launch.jsonl"
+      done
+    done
+  done
+  note "launch benchmarks: $(wc -l <"$out/launch.jsonl") results"
 fi
 if has quenched; then
   # Issue 4's quenched record: a 32^4 beta = 6.0 configuration from the heatbath (examples/), then the

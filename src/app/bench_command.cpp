@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <type_traits>
@@ -111,14 +112,23 @@ int l2_rotation_sets(Location loc, double bytes_per_call) {
 //   wall:   the host clock around each call and a device synchronisation after it: the device time plus
 //           one launch and one synchronisation latency (~10 us on the H100), the figures recorded
 //           before 2026-11-23's eighth session.
+//   batched: CUDA events around batches of kTimingBatch back-to-back calls, none between the calls of a
+//           batch (as in a solver's loop): the median over the batches of the time per call.
 // Host calls are always timed by the host clock.
-enum class DeviceTiming { Events, Wall };
+enum class DeviceTiming { Events, Wall, Batched };
 DeviceTiming device_timing = DeviceTiming::Events;
+constexpr int kTimingBatch = 10;
+// The host's time per call to queue the last device calls timed with events (median_seconds): a
+// device time per call close to it means the host's launch rate set the pace.
+double host_queue_seconds_per_call = std::numeric_limits<double>::quiet_NaN();
 
 const char* timing_description(Location loc) {
   if (loc == Location::Host) return "host clock per call";
-  return device_timing == DeviceTiming::Events ? "CUDA events between back-to-back calls"
-                                               : "host clock per call, device synchronised after each";
+  switch (device_timing) {
+    case DeviceTiming::Events: return "CUDA events between back-to-back calls";
+    case DeviceTiming::Batched: return "CUDA events around batches of 10 back-to-back calls";
+    default: return "host clock per call, device synchronised after each";
+  }
 }
 
 template <typename F>
@@ -130,8 +140,9 @@ double median_seconds(Location loc, int repetitions, F&& f, RegionEnergy* energy
   if (metered) energy->meter.start();
   const Stopwatch loop;
   std::vector<double> t;
-  if (loc == Location::Device && device_timing == DeviceTiming::Events) {
-    t = device_seconds_per_call(repetitions, f);
+  if (loc == Location::Device && device_timing != DeviceTiming::Wall) {
+    t = device_seconds_per_call(repetitions, f, device_timing == DeviceTiming::Batched ? kTimingBatch : 1,
+                                &host_queue_seconds_per_call);
   } else {
     for (int r = 0; r < repetitions; ++r) {
       const Stopwatch w;
@@ -444,7 +455,7 @@ nlohmann::json dirac_bench(const BenchCommandOptions& opt, const Geometry& geom,
                                             alpha,      1.0,           c5,              twisted ? 1 : 0, 0,
                                             hopping_t_tile(geom, hopping_traffic_bytes<Real, LC>())};
       r["t_tile"] = k.t_tile;
-      sets = geom.has_halo() ? 1 : l2_rotation_sets(loc, minimal * vh);
+      sets = geom.has_halo() ? 1 : opt.rotation_sets > 0 ? opt.rotation_sets : l2_rotation_sets(loc, minimal * vh);
       if (sets > 1) {
         // Copies of the links and fields, one call on each in turn: each call reads from DRAM, as on
         // a lattice larger than L2, instead of finding the previous call's data in L2.
@@ -477,7 +488,10 @@ nlohmann::json dirac_bench(const BenchCommandOptions& opt, const Geometry& geom,
               {"GBps_minimal", minimal * vh / t * 1e-9},
               {"fraction_of_copy", minimal * vh / t * 1e-9 / copy_gbps},
               {"difference_to_double_18_real", relative_difference(out_even, ref)},
-              {"l2_rotation_sets", sets}});
+              {"l2_rotation_sets", sets},
+              {"host_queue_seconds_per_call", loc == Location::Device && device_timing != DeviceTiming::Wall
+                                                  ? nlohmann::json(host_queue_seconds_per_call)
+                                                  : nlohmann::json(nullptr)}});
     r.update(energy_fields("", energy, flops * vh * processes / t * 1e-9));
     r.update(parts);
   } else {
@@ -871,8 +885,13 @@ int run_bench(const BenchCommandOptions& opt) {
     dirac_geometry(opt);  // the lattice and process-grid errors before any measurement
   }
   if (opt.repetitions < 1) fail("--repetitions: expected a positive integer (got {})", opt.repetitions);
-  if (opt.timing != "events" && opt.timing != "wall") fail("--timing: expected events or wall (got {})", opt.timing);
-  device_timing = opt.timing == "events" ? DeviceTiming::Events : DeviceTiming::Wall;
+  if (opt.timing != "events" && opt.timing != "wall" && opt.timing != "batched")
+    fail("--timing: expected events, batched or wall (got {})", opt.timing);
+  device_timing = opt.timing == "events"    ? DeviceTiming::Events
+                  : opt.timing == "batched" ? DeviceTiming::Batched
+                                            : DeviceTiming::Wall;
+  if (opt.rotation_sets < 0 || opt.rotation_sets > 64)
+    fail("--rotation-sets: expected 0 (automatic) to 64 (got {})", opt.rotation_sets);
   if (!opt.config.empty()) {
     if (opt.kernel != "dslash" && opt.kernel != "matpc" && opt.kernel != "solver")
       fail("--config: a gauge configuration is used by lqcd bench dslash, matpc and solver (not {})", opt.kernel);

@@ -23,7 +23,8 @@ struct BenchCommandOptions {
   std::string system = "normal";    // solver: normal (CG on M^dag M x = M^dag b) | matpc (CGNR on M x = b)
   std::string config;               // dslash, matpc, solver: a gauge configuration instead of Haar-random links
   int repetitions = 10;
-  std::string timing = "events";    // device calls: events (back to back, CUDA events) | wall (host clock, synchronised)
+  std::string timing = "events";    // device calls: events (back to back, CUDA events) | batched | wall (host clock, synchronised)
+  int rotation_sets = 0;            // dslash: copies of the inputs the timed calls rotate through (0: automatic)
   bool json = false;
 };
 

@@ -157,8 +157,10 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   bench->add_option("--timing", bn.timing,
                     "device calls: events = CUDA events between back-to-back calls (the device's time per call); "
-                    "wall = host clock around each call, synchronised after it (adds launch and sync latency)")
-      ->check(CLI::IsMember({"events", "wall"}))
+                    "batched = CUDA events around batches of 10 back-to-back calls, none between them (as in a "
+                    "solver's loop); wall = host clock around each call, synchronised after it (adds launch and "
+                    "sync latency)")
+      ->check(CLI::IsMember({"events", "batched", "wall"}))
       ->capture_default_str();
   bench->add_option("--system", bn.system,
                     "solver: normal = CG on M^dag M x = M^dag b with the tolerance on that residual (as QUDA's "
@@ -167,6 +169,11 @@ int main(int argc, char** argv) {
   bench->add_option("--config", bn.config,
                     "dslash, matpc, solver: gauge configuration to use (ILDG, SciDAC, NERSC, MILC, openQCD; its dims "
                     "must be --dims) instead of Haar-random links");
+  bench->add_option("--rotation-sets", bn.rotation_sets,
+                    "dslash: copies of links and fields that the timed calls take in turn, so that each call reads "
+                    "DRAM (0: enough copies to exceed twice the L2; 1: the same inputs every call, L2-resident on "
+                    "small lattices)")
+      ->capture_default_str();
   bench->add_option("--repetitions", bn.repetitions, "timed repetitions (the median is reported)")->capture_default_str();
   bench->add_flag("--json", bn.json, "one JSON object on stdout");
 

@@ -44,8 +44,23 @@ constexpr int min_blocks_per_sm() {
   else return 1;
 }
 
+// Programmatic dependent launch (sm_90; CUDA programming guide, "Programmatic Dependent Launch"): a
+// kernel launched with cudaLaunchAttributeProgrammaticStreamSerialization may be scheduled before the
+// kernel ahead of it in the stream has finished, once every block of that one has signalled
+// (launch_dependents); it then waits (wait) until that kernel has completed and its writes are
+// visible. Every for_each kernel does both at its start, so that the next one's launch and block
+// scheduling overlap this one's last wave, and a kernel never reads what the previous one has not yet
+// written. Without the attribute both are no-ops.
+__device__ __forceinline__ void programmatic_launch_prologue() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
 template <typename F>
 __global__ void __launch_bounds__(kBlock, min_blocks_per_sm<F>()) for_each_kernel(std::int64_t n, F f) {
+  programmatic_launch_prologue();
   const std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < n) f(i);
 }
@@ -256,7 +271,20 @@ struct DeviceExec {
       if (f.tunable() && launch_tuning_enabled()) block = cuda_detail::tuned_block(n, f);
     }
     const std::int64_t blocks = (n + block - 1) / block;
-    cuda_detail::for_each_kernel<<<unsigned(blocks), unsigned(block)>>>(n, f);
+    if (programmatic_launch_enabled()) {
+      cudaLaunchConfig_t config{};
+      config.gridDim = dim3(unsigned(blocks));
+      config.blockDim = dim3(unsigned(block));
+      cudaLaunchAttribute attribute[1];
+      attribute[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+      attribute[0].val.programmaticStreamSerializationAllowed = 1;
+      config.attrs = attribute;
+      config.numAttrs = 1;
+      const cudaError_t e = cudaLaunchKernelEx(&config, cuda_detail::for_each_kernel<F>, n, f);
+      if (e != cudaSuccess) throw Error(std::string("CUDA kernel launch failed (for_each, programmatic): ") + cudaGetErrorString(e));
+    } else {
+      cuda_detail::for_each_kernel<<<unsigned(blocks), unsigned(block)>>>(n, f);
+    }
     cuda_detail::check_launch("for_each");
   }
 

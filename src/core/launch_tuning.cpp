@@ -191,6 +191,17 @@ std::shared_ptr<LaunchTuningCache> launch_tuning() {
   return t.cache;
 }
 
+bool programmatic_launch_enabled() {
+  static const bool enabled = [] {
+    const char* v = std::getenv("LQCD_PROGRAMMATIC_LAUNCH");
+    const std::string value = v ? v : "";
+    if (!value.empty() && value != "0" && value != "1")
+      fail("LQCD_PROGRAMMATIC_LAUNCH={}: expected 1 (programmatic dependent launches) or 0", value);
+    return value == "1";
+  }();
+  return enabled;
+}
+
 void configure_launch_tuning(bool enabled, const std::string& path) {
   ProcessTuning& t = process_tuning();
   const std::lock_guard<std::mutex> lock(t.mutex);

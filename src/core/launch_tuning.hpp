@@ -92,6 +92,10 @@ void configure_launch_tuning(bool enabled, const std::string& path);
 // current generation, so that a launch costs no lookup in the cache after the first.
 std::uint64_t launch_tuning_generation();
 
+// Whether device site kernels are launched as programmatic dependent launches (exec_cuda.cuh):
+// LQCD_PROGRAMMATIC_LAUNCH=1 on, =0 off (the default), read once; any other value is an Error.
+bool programmatic_launch_enabled();
+
 // The readable name of a type from its typeid name (the demangled C++ name where the ABI allows).
 std::string readable_type_name(const char* mangled);
 
