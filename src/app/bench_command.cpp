@@ -83,7 +83,8 @@ void finish_region_energy(RegionEnergy& e, bool metered, long calls) {
 // The launch tuner's state (core/launch_tuning.hpp) and the block sizes this run's tunable kernels
 // used: on this process; the kernels and lattices are the same on every process.
 nlohmann::json launch_tuning_fields() {
-  if (!launch_tuning_enabled()) return {{"launch_tuning", "off (LQCD_TUNE=0): blocks of 256 threads"}};
+  if (!launch_tuning_enabled())
+    return {{"launch_tuning", "off (LQCD_TUNE=0): blocks of 256 threads"}, {"programmatic_launch", programmatic_launch_enabled()}};
   const std::shared_ptr<LaunchTuningCache> cache = launch_tuning();
   nlohmann::json blocks = nlohmann::json::array();
   for (const LaunchRecord& r : cache->used())
@@ -94,7 +95,8 @@ nlohmann::json launch_tuning_fields() {
                       {"tuned_microseconds", r.choice.microseconds},
                       {"source", r.source}});
   return {{"launch_tuning", cache->path().empty() ? std::string("on (no cache file)") : "on (cache " + cache->path() + ")"},
-          {"launch_blocks", blocks}};
+          {"launch_blocks", blocks},
+          {"programmatic_launch", programmatic_launch_enabled()}};
 }
 
 // Sets of inputs a benchmark rotates over so that a call does not find the previous call's data in L2

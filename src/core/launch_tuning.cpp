@@ -2,6 +2,10 @@
 
 #include <unistd.h>
 
+#if LQCD_HAVE_CUDA
+#include <cuda_runtime.h>
+#endif
+
 #include <atomic>
 #include <charconv>
 #include <cmath>
@@ -197,7 +201,15 @@ bool programmatic_launch_enabled() {
     const std::string value = v ? v : "";
     if (!value.empty() && value != "0" && value != "1")
       fail("LQCD_PROGRAMMATIC_LAUNCH={}: expected 1 (programmatic dependent launches) or 0", value);
-    return value == "1";
+    if (value == "0") return false;
+#if LQCD_HAVE_CUDA
+    // The launch attribute needs compute capability 9.0 (Hopper) or later.
+    int device = 0, major = 0;
+    return cudaGetDevice(&device) == cudaSuccess &&
+           cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess && major >= 9;
+#else
+    return false;
+#endif
   }();
   return enabled;
 }

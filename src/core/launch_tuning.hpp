@@ -92,8 +92,9 @@ void configure_launch_tuning(bool enabled, const std::string& path);
 // current generation, so that a launch costs no lookup in the cache after the first.
 std::uint64_t launch_tuning_generation();
 
-// Whether device site kernels are launched as programmatic dependent launches (exec_cuda.cuh):
-// LQCD_PROGRAMMATIC_LAUNCH=1 on, =0 off (the default), read once; any other value is an Error.
+// Whether device site kernels are launched as programmatic dependent launches (exec_cuda.cuh): on a
+// GPU of compute capability 9.0 or later unless LQCD_PROGRAMMATIC_LAUNCH=0 (read once, on the first
+// launch); a value other than 0 or 1 is an Error.
 bool programmatic_launch_enabled();
 
 // The readable name of a type from its typeid name (the demangled C++ name where the ABI allows).
