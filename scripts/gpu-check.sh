@@ -8,7 +8,7 @@
 #   rm -rf .gpu-testdata && cp -r ../shared/testdata .gpu-testdata
 # and run there with .deps and .gpu-testdata carried:  bash scripts/gpu-check.sh "$OUT" [stages]
 # stages (default all but therm16/clover32/scaling): build test bench validate spectrum hmc dirac [therm16] [clover32]
-# [scaling] [strong48] [mpitest] [fast] [rhs] [sass] [solver] [blockcg] [ttile] [tune] [htile] [launch] [pdltest] [quenched]
+# [scaling] [strong48] [mpitest] [fast] [rhs] [sass] [solver] [blockcg] [ttile] [tune] [htile] [launch] [table] [pdltest] [quenched]
 set -uo pipefail
 export NCCL_NVLS_ENABLE=0  # NVLink multicast stays off on the shared multi-GPU hosts (device KINDS.md)
 out=${1:?usage: gpu-check.sh OUTDIR [build] [test] [bench] [validate]}
@@ -367,6 +367,27 @@ if has htile; then
     env_sweep "$out/htile.jsonl" LQCD_HOPPING_T_TILE $d,$d,$d,$d "double:12 single:12" "1 2 4 8 default" --repetitions 100
   done
   note "one-RHS t-tile benchmarks: $(wc -l <"$out/htile.jsonl") results"
+fi
+if has table; then
+  # Issue 4's one-RHS table at 16^4 and 32^4 with the default launch (programmatic on Hopper), timed
+  # with an event between calls (the default) and around batches of 10 calls; M_hat and the CG.
+  : >"$out/table.jsonl"
+  for d in 16 32; do
+    for pr in double:12 single:12 single:8 half:12 half:8; do
+      IFS=: read -r p r <<<"$pr"
+      for timing in events batched; do
+        "$bin" bench dslash --dims $d,$d,$d,$d --device gpu --precision $p --reconstruct $r --timing $timing \
+          --repetitions 200 --json >>"$out/table.jsonl" 2>>"$summary"
+      done
+    done
+  done
+  "$bin" bench matpc --dims 32,32,32,32 --device gpu --precision single --reconstruct 12 --repetitions 100 --json \
+    >>"$out/table.jsonl" 2>>"$summary"
+  for p in double single half; do
+    "$bin" bench solver --dims 32,32,32,32 --device gpu --kappa 0.22 --precision $p --reconstruct 12 --repetitions 5 \
+      --json >>"$out/table.jsonl" 2>>"$summary"
+  done
+  note "table benchmarks: $(wc -l <"$out/table.jsonl") results"
 fi
 if has pdltest; then  # the whole suite again with programmatic dependent launches (core/exec_cuda.cuh)
   start=$(date +%s)
