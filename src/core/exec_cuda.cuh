@@ -9,6 +9,7 @@
 #include <mutex>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <typeinfo>
 #include <vector>
 
@@ -16,6 +17,7 @@
 
 #include "core/error_type.hpp"
 #include "core/launch_tuning.hpp"
+#include "core/copy_stream.hpp"
 #include "core/memory.hpp"
 
 namespace lqcd {
@@ -70,6 +72,7 @@ __global__ void __launch_bounds__(kBlock, min_blocks_per_sm<F>()) for_each_kerne
 
 template <typename R, typename F>
 __global__ void __launch_bounds__(kBlock) reduce_kernel(std::int64_t n, F f, R* partial) {
+  programmatic_launch_prologue();
   __shared__ alignas(16) unsigned char storage[kBlock * sizeof(R)];
   R* sh = reinterpret_cast<R*>(storage);
   R acc{};
@@ -85,9 +88,10 @@ __global__ void __launch_bounds__(kBlock) reduce_kernel(std::int64_t n, F f, R* 
   if (threadIdx.x == 0) partial[blockIdx.x] = sh[0];
 }
 
-// Second pass of a reduction: partial[n] = sum of partial[0..n), in an order fixed by n alone.
+// Second pass of a reduction: *result = sum of partial[0..n), in an order fixed by n alone.
 template <typename R>
-__global__ void __launch_bounds__(kBlock) reduce_partials_kernel(int n, R* partial) {
+__global__ void __launch_bounds__(kBlock) reduce_partials_kernel(int n, const R* partial, R* result) {
+  programmatic_launch_prologue();
   __shared__ alignas(16) unsigned char storage[kBlock * sizeof(R)];
   R* sh = reinterpret_cast<R*>(storage);
   R acc{};
@@ -98,7 +102,7 @@ __global__ void __launch_bounds__(kBlock) reduce_partials_kernel(int n, R* parti
     if (int(threadIdx.x) < s) sh[threadIdx.x] += sh[threadIdx.x + s];
     __syncthreads();
   }
-  if (threadIdx.x == 0) partial[n] = sh[0];
+  if (threadIdx.x == 0) *result = sh[0];
 }
 
 // reduce_each (n sums, element i to sum i % n): blocks of n x (kBlock / n) threads, so that with the
@@ -106,6 +110,7 @@ __global__ void __launch_bounds__(kBlock) reduce_partials_kernel(int n, R* parti
 // writes its n partial sums to partial[block * n + j], adding its threads of rhs j in a fixed order.
 template <typename F>
 __global__ void __launch_bounds__(kBlock, min_blocks_per_sm<F>()) reduce_each_kernel(std::int64_t count, int n, F f, double* partial) {
+  programmatic_launch_prologue();
   __shared__ double sh[kBlock];
   double acc = 0;
   for (std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
@@ -120,10 +125,12 @@ __global__ void __launch_bounds__(kBlock, min_blocks_per_sm<F>()) reduce_each_ke
   }
 }
 
-// Second pass of reduce_each: partial[blocks * n + j] = sum over b of partial[b * n + j], in an order
-// fixed by (blocks, n) alone. Block j sums rhs j: thread t over b = t, t + kBlock, ..., then a tree.
+// Second pass of reduce_each: result[j] = sum over b of partial[b * n + j], in an order fixed by
+// (blocks, n) alone. Block j sums rhs j: thread t over b = t, t + kBlock, ..., then a tree.
 template <int Unused = 0>
-__global__ void __launch_bounds__(kBlock) reduce_each_partials_kernel(int blocks, int n, double* partial) {
+__global__ void __launch_bounds__(kBlock) reduce_each_partials_kernel(int blocks, int n, const double* partial,
+                                                                      double* result) {
+  programmatic_launch_prologue();
   __shared__ double sh[kBlock];
   const int j = int(blockIdx.x);
   double acc = 0;
@@ -134,7 +141,7 @@ __global__ void __launch_bounds__(kBlock) reduce_each_partials_kernel(int blocks
     if (int(threadIdx.x) < half) sh[threadIdx.x] += sh[threadIdx.x + half];
     __syncthreads();
   }
-  if (threadIdx.x == 0) partial[std::int64_t(blocks) * n + j] = sh[0];
+  if (threadIdx.x == 0) result[j] = sh[0];
 }
 
 // Device memory for the partial sums of reductions, kept for the life of the process (one buffer per
@@ -155,6 +162,46 @@ inline void check_launch(const char* what) {
   const cudaError_t e = cudaGetLastError();
   // No fmt format strings here: nvcc cannot evaluate fmt's consteval format checks.
   if (e != cudaSuccess) throw Error(std::string("CUDA kernel launch failed (") + what + "): " + cudaGetErrorString(e));
+}
+
+// Page-locked host memory for the results of reductions, which their last pass writes directly (the
+// device reaches page-locked memory through unified addressing): the host then waits for the stream
+// and reads, instead of a cudaMemcpy from device memory into pageable memory after the kernels. One
+// buffer per device, grown on demand, for the life of the process.
+inline void* reduce_result(std::size_t bytes) {
+  static std::mutex mutex;
+  static std::map<int, PinnedBuffer> buffers;
+  int device = 0;
+  cudaGetDevice(&device);
+  const std::lock_guard<std::mutex> lock(mutex);
+  return buffers[device].reserve(bytes);
+}
+
+// The host waits for the default stream (where the reductions run).
+inline void wait_for_default_stream(const char* what) {
+  const cudaError_t e = cudaStreamSynchronize(0);
+  if (e != cudaSuccess) throw Error(std::string("CUDA error after ") + what + ": " + cudaGetErrorString(e));
+}
+
+// kernel<<<grid, block>>>(args...) on the default stream, as a programmatic dependent launch where
+// programmatic_launch_enabled() (every kernel launched here starts with programmatic_launch_prologue).
+template <typename... Params, typename... Args>
+void launch(void (*kernel)(Params...), std::int64_t grid, int block, const char* what, Args&&... args) {
+  if (programmatic_launch_enabled()) {
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(unsigned(grid));
+    config.blockDim = dim3(unsigned(block));
+    cudaLaunchAttribute attribute[1];
+    attribute[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attribute[0].val.programmaticStreamSerializationAllowed = 1;
+    config.attrs = attribute;
+    config.numAttrs = 1;
+    const cudaError_t e = cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
+    if (e != cudaSuccess) throw Error(std::string("CUDA kernel launch failed (") + what + "): " + cudaGetErrorString(e));
+  } else {
+    kernel<<<unsigned(grid), unsigned(block)>>>(std::forward<Args>(args)...);
+  }
+  check_launch(what);
 }
 
 // A site kernel that may be tuned says so at run time: f.tunable() is true when running it again over
@@ -274,21 +321,7 @@ struct DeviceExec {
       if (f.tunable() && launch_tuning_enabled()) block = cuda_detail::tuned_block(n, f);
     }
     const std::int64_t blocks = (n + block - 1) / block;
-    if (programmatic_launch_enabled()) {
-      cudaLaunchConfig_t config{};
-      config.gridDim = dim3(unsigned(blocks));
-      config.blockDim = dim3(unsigned(block));
-      cudaLaunchAttribute attribute[1];
-      attribute[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-      attribute[0].val.programmaticStreamSerializationAllowed = 1;
-      config.attrs = attribute;
-      config.numAttrs = 1;
-      const cudaError_t e = cudaLaunchKernelEx(&config, cuda_detail::for_each_kernel<F>, n, f);
-      if (e != cudaSuccess) throw Error(std::string("CUDA kernel launch failed (for_each, programmatic): ") + cudaGetErrorString(e));
-    } else {
-      cuda_detail::for_each_kernel<<<unsigned(blocks), unsigned(block)>>>(n, f);
-    }
-    cuda_detail::check_launch("for_each");
+    cuda_detail::launch(cuda_detail::for_each_kernel<F>, blocks, block, "for_each", n, f);
   }
 
   template <typename R, typename F>
@@ -296,15 +329,14 @@ struct DeviceExec {
     std::int64_t blocks = (n + cuda_detail::kBlock - 1) / cuda_detail::kBlock;
     if (blocks > cuda_detail::kReduceBlocks) blocks = cuda_detail::kReduceBlocks;
     if (blocks < 1) blocks = 1;
-    // Both passes and the copy of the one result run in the default stream, in a fixed order.
-    R* partial = static_cast<R*>(cuda_detail::reduce_scratch(std::size_t(blocks + 1) * sizeof(R)));
-    cuda_detail::reduce_kernel<R><<<unsigned(blocks), cuda_detail::kBlock>>>(n, f, partial);
-    cuda_detail::check_launch("reduce");
-    cuda_detail::reduce_partials_kernel<R><<<1, cuda_detail::kBlock>>>(int(blocks), partial);
-    cuda_detail::check_launch("reduce (partial sums)");
-    R total{};
-    detail::copy_bytes(&total, Location::Host, partial + blocks, Location::Device, sizeof(R));
-    return total;
+    // Both passes run in the default stream, in a fixed order; the second writes the result to the host.
+    R* partial = static_cast<R*>(cuda_detail::reduce_scratch(std::size_t(blocks) * sizeof(R)));
+    R* result = static_cast<R*>(cuda_detail::reduce_result(sizeof(R)));
+    cuda_detail::launch(cuda_detail::reduce_kernel<R, F>, blocks, cuda_detail::kBlock, "reduce", n, f, partial);
+    cuda_detail::launch(cuda_detail::reduce_partials_kernel<R>, 1, cuda_detail::kBlock, "reduce (partial sums)",
+                        int(blocks), static_cast<const R*>(partial), result);
+    cuda_detail::wait_for_default_stream("reduce");
+    return *result;
   }
 
   // As HostExec::reduce_each; n <= kBlock.
@@ -315,12 +347,13 @@ struct DeviceExec {
     std::int64_t blocks = (count + width - 1) / width;
     if (blocks > cuda_detail::kReduceEachMaxBlocks) blocks = cuda_detail::kReduceEachMaxBlocks;
     if (blocks < 1) blocks = 1;
-    double* partial = static_cast<double*>(cuda_detail::reduce_scratch(std::size_t(blocks + 1) * n * sizeof(double)));
-    cuda_detail::reduce_each_kernel<<<unsigned(blocks), unsigned(width)>>>(count, n, f, partial);
-    cuda_detail::check_launch("reduce_each");
-    cuda_detail::reduce_each_partials_kernel<<<unsigned(n), cuda_detail::kBlock>>>(int(blocks), n, partial);
-    cuda_detail::check_launch("reduce_each (partial sums)");
-    detail::copy_bytes(out, Location::Host, partial + blocks * n, Location::Device, std::size_t(n) * sizeof(double));
+    double* partial = static_cast<double*>(cuda_detail::reduce_scratch(std::size_t(blocks) * n * sizeof(double)));
+    double* result = static_cast<double*>(cuda_detail::reduce_result(std::size_t(n) * sizeof(double)));
+    cuda_detail::launch(cuda_detail::reduce_each_kernel<F>, blocks, width, "reduce_each", count, n, f, partial);
+    cuda_detail::launch(cuda_detail::reduce_each_partials_kernel<0>, n, cuda_detail::kBlock,
+                        "reduce_each (partial sums)", int(blocks), n, static_cast<const double*>(partial), result);
+    cuda_detail::wait_for_default_stream("reduce_each");
+    std::copy(result, result + n, out);
   }
 };
 
