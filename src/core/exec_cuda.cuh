@@ -9,15 +9,15 @@
 #include <mutex>
 #include <string>
 #include <tuple>
-#include <utility>
 #include <typeinfo>
+#include <utility>
 #include <vector>
 
 #include <cuda_runtime.h>
 
+#include "core/copy_stream.hpp"
 #include "core/error_type.hpp"
 #include "core/launch_tuning.hpp"
-#include "core/copy_stream.hpp"
 #include "core/memory.hpp"
 
 namespace lqcd {
@@ -50,7 +50,8 @@ constexpr int min_blocks_per_sm() {
 // kernel launched with cudaLaunchAttributeProgrammaticStreamSerialization may be scheduled before the
 // kernel ahead of it in the stream has finished, once every block of that one has signalled
 // (launch_dependents); it then waits (wait) until that kernel has completed and its writes are
-// visible. Every for_each kernel does both at its start, the wait first, so that the next kernel's
+// visible. Every kernel launched through launch() below (site kernels and both passes of reductions)
+// does both at its start, the wait first, so that the next kernel's
 // launch and block scheduling overlap this one's work, a kernel never reads what the previous one has
 // not yet written, and at most two kernels hold SM slots at once. (Signalling first let every queued
 // kernel launch at once, each waiting on the one before with its blocks resident: at 16^4 the hopping
