@@ -51,12 +51,11 @@ constexpr int min_blocks_per_sm() {
 // kernel ahead of it in the stream has finished, once every block of that one has signalled
 // (launch_dependents); it then waits (wait) until that kernel has completed and its writes are
 // visible. Every kernel launched through launch() below (site kernels and both passes of reductions)
-// does both at its start, the wait first, so that the next kernel's
-// launch and block scheduling overlap this one's work, a kernel never reads what the previous one has
-// not yet written, and at most two kernels hold SM slots at once. (Signalling first let every queued
-// kernel launch at once, each waiting on the one before with its blocks resident: at 16^4 the hopping
-// term took 10.1 us per call instead of 8.5; docs/performance.md, tenth session.) Without the
-// attribute both are no-ops.
+// does both at its start, the wait first, so that the next kernel's launch and block scheduling
+// overlap this one's work, a kernel never reads what the previous one has not yet written, and at
+// most two kernels hold SM slots at once. (Signalling first let every queued kernel launch at once,
+// each waiting on the one before with its blocks resident: at 16^4 the hopping term took 10.1 us per
+// call instead of 8.5; docs/performance.md, tenth session.) Without the attribute both are no-ops.
 __device__ __forceinline__ void programmatic_launch_prologue() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.wait;" ::: "memory");
