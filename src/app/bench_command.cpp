@@ -128,7 +128,10 @@ const char* timing_description(Location loc) {
   if (loc == Location::Host) return "host clock per call";
   switch (device_timing) {
     case DeviceTiming::Events: return "CUDA events between back-to-back calls";
-    case DeviceTiming::Batched: return "CUDA events around batches of 10 back-to-back calls";
+    case DeviceTiming::Batched: {
+      static const std::string batched = fmt::format("CUDA events around batches of {} back-to-back calls", kTimingBatch);
+      return batched.c_str();
+    }
     default: return "host clock per call, device synchronised after each";
   }
 }
