@@ -167,13 +167,19 @@ ProcessTuning& process_tuning() {
   return t;
 }
 
+// An on/off environment variable: unset or empty gives `otherwise`, 0 off, 1 on; anything else is an
+// Error naming the variable.
+bool switch_from_environment(const char* name, bool otherwise) {
+  const char* v = std::getenv(name);
+  const std::string value = v ? v : "";
+  if (!value.empty() && value != "0" && value != "1") fail("{}={}: expected 0 (off) or 1 (on)", name, value);
+  return value.empty() ? otherwise : value == "1";
+}
+
 // Reads LQCD_TUNE and the cache on first use (under t.mutex).
 void configure_from_environment(ProcessTuning& t) {
   if (t.state >= 0) return;
-  const char* v = std::getenv("LQCD_TUNE");
-  const std::string value = v ? v : "";
-  if (!value.empty() && value != "0" && value != "1") fail("LQCD_TUNE={}: expected 0 (off) or 1 (on)", value);
-  const bool enabled = value != "0";
+  const bool enabled = switch_from_environment("LQCD_TUNE", true);
   t.cache = std::make_shared<LaunchTuningCache>(enabled ? launch_tuning_path_from_environment() : "");
   t.state = enabled ? 1 : 0;
 }
@@ -197,11 +203,7 @@ std::shared_ptr<LaunchTuningCache> launch_tuning() {
 
 bool programmatic_launch_enabled() {
   static const bool enabled = [] {
-    const char* v = std::getenv("LQCD_PROGRAMMATIC_LAUNCH");
-    const std::string value = v ? v : "";
-    if (!value.empty() && value != "0" && value != "1")
-      fail("LQCD_PROGRAMMATIC_LAUNCH={}: expected 1 (programmatic dependent launches) or 0", value);
-    if (value == "0") return false;
+    if (!switch_from_environment("LQCD_PROGRAMMATIC_LAUNCH", true)) return false;
 #if LQCD_HAVE_CUDA
     // The launch attribute needs compute capability 9.0 (Hopper) or later.
     int device = 0, major = 0;

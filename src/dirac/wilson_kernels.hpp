@@ -37,23 +37,11 @@ LQCD_HOST_DEVICE ColorSpinor<T> color_adj_multiply(const SU3<T>& u, const ColorS
   return r;
 }
 
-// A neighbour for wilson_hop, divided by `scale`, which it sets: the source's load_unscaled where it
-// has one (half precision: the stored integers, the norm applied later in add_reconstructed), else
-// load() and scale = 1, which the compiler folds away.
-template <typename T, typename Source>
-LQCD_HOST_DEVICE ColorSpinor<T> load_for_hop(const Source& in, int p, std::int64_t s, T& scale) {
-  if constexpr (requires { in.load_unscaled(p, s, scale); }) {
-    return in.load_unscaled(p, s, scale);
-  } else {
-    scale = T(1);
-    return in.load(p, s);
-  }
-}
-
 // The hopping term (H psi)(x) at site xc (checkerboard index s) of parity p, with the links of U and
 // the neighbours read from `in` at parity 1 - p: any spinor source with
 //   ColorSpinor<T> load(int parity, std::int64_t cb) const
-// and optionally load_unscaled (read through load_for_hop)
+//   ColorSpinor<T> load_unscaled(int parity, std::int64_t cb, T& scale) const  (load() / scale; the hop
+//                  applies the scale in add_reconstructed: half precision's norm, else 1)
 // (a SpinorView, or one right-hand side of a SpinorBlockView, wilson_multi_rhs_kernels.hpp), so that
 // the single- and the multi-right-hand-side kernels share this one implementation. Each hop is
 // spin-projected first (half_spinor.hpp): two colour vectors are multiplied by the link instead of
@@ -74,7 +62,7 @@ LQCD_HOST_DEVICE ColorSpinor<T> wilson_hop(const Links& U, const Source& in, con
       int y[4] = {xc[0], xc[1], xc[2], xc[3]};
       y[mu] = xc[mu] + 1 == idx.n[mu] ? 0 : xc[mu] + 1;
       T scale;
-      const ColorSpinor<T> psi = load_for_hop<T>(in, 1 - p, idx.lex(y) >> 1, scale);
+      const ColorSpinor<T> psi = in.load_unscaled(1 - p, idx.lex(y) >> 1, scale);
       HalfSpinor<T> h = color_multiply(U.load(mu, p, s), spin_project_half(mu, sign, psi));
       if (xc[mu] + idx.off[mu] == idx.gn[mu] - 1) h = Complex<T>(boundary.phase[mu]) * h;
       add_reconstructed(acc, mu, sign, h, scale);
@@ -85,7 +73,7 @@ LQCD_HOST_DEVICE ColorSpinor<T> wilson_hop(const Links& U, const Source& in, con
       z[mu] = xc[mu] == 0 ? idx.n[mu] - 1 : xc[mu] - 1;
       const std::int64_t sz = idx.lex(z) >> 1;
       T scale;
-      const ColorSpinor<T> psi = load_for_hop<T>(in, 1 - p, sz, scale);
+      const ColorSpinor<T> psi = in.load_unscaled(1 - p, sz, scale);
       HalfSpinor<T> h = color_adj_multiply(U.load(mu, 1 - p, sz), spin_project_half(mu, -sign, psi));
       if (xc[mu] + idx.off[mu] == 0) h = Complex<T>(conj(boundary.phase[mu])) * h;
       add_reconstructed(acc, mu, -sign, h, scale);
