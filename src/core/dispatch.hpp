@@ -18,6 +18,8 @@ template <typename F>
 void device_for_each(std::int64_t n, const F& f);
 template <typename R, typename F>
 R device_reduce(std::int64_t n, const F& f);
+template <typename R, typename F, typename Finish>
+void device_reduce_into(std::int64_t n, const F& f, const Finish& finish);
 template <typename F>
 void device_reduce_each(std::int64_t count, int n, const F& f, double* out);
 
@@ -44,6 +46,22 @@ R reduce(Location loc, std::int64_t n, const F& f) {
 #endif
   }
   return HostExec::reduce<R>(n, f);
+}
+
+// As reduce, but the sum goes to finish(sum) (core/reduction.hpp), called once where the kernels run,
+// and the host does not wait for it: device kernels queued after this one read what finish stored
+// (on the host, finish runs before reduce_into returns). Deterministic, as reduce.
+template <typename R, typename F, typename Finish>
+void reduce_into(Location loc, std::int64_t n, const F& f, const Finish& finish) {
+  if (loc == Location::Device) {
+#if LQCD_HAVE_CUDA
+    device_reduce_into<R>(n, f, finish);
+    return;
+#else
+    fail("a device reduction was requested but this build has no CUDA backend");
+#endif
+  }
+  finish(HostExec::reduce<R>(n, f));
 }
 
 // n sums at once (the right-hand sides of a block, fields/spinor_block_field.hpp): f(i, double& acc)

@@ -19,6 +19,7 @@
 #include "core/error_type.hpp"
 #include "core/launch_tuning.hpp"
 #include "core/memory.hpp"
+#include "core/reduction.hpp"
 
 namespace lqcd {
 
@@ -88,9 +89,10 @@ __global__ void __launch_bounds__(kBlock) reduce_kernel(std::int64_t n, F f, R* 
   if (threadIdx.x == 0) partial[blockIdx.x] = sh[0];
 }
 
-// Second pass of a reduction: *result = sum of partial[0..n), in an order fixed by n alone.
-template <typename R>
-__global__ void __launch_bounds__(kBlock) reduce_partials_kernel(int n, const R* partial, R* result) {
+// Second pass of a reduction: finish(sum of partial[0..n)), the sum in an order fixed by n alone; finish
+// runs once, in thread 0 (StoreSum, or the finisher of reduce_into).
+template <typename R, typename Finish>
+__global__ void __launch_bounds__(kBlock) reduce_partials_kernel(int n, const R* partial, Finish finish) {
   programmatic_launch_prologue();
   __shared__ alignas(16) unsigned char storage[kBlock * sizeof(R)];
   R* sh = reinterpret_cast<R*>(storage);
@@ -102,7 +104,7 @@ __global__ void __launch_bounds__(kBlock) reduce_partials_kernel(int n, const R*
     if (int(threadIdx.x) < s) sh[threadIdx.x] += sh[threadIdx.x + s];
     __syncthreads();
   }
-  if (threadIdx.x == 0) *result = sh[0];
+  if (threadIdx.x == 0) finish(sh[0]);
 }
 
 // reduce_each (n sums, element i to sum i % n): blocks of n x (kBlock / n) threads, so that with the
@@ -326,17 +328,24 @@ struct DeviceExec {
 
   template <typename R, typename F>
   static R reduce(std::int64_t n, const F& f) {
+    // The second pass writes the result to the host, which then waits for the stream.
+    R* result = static_cast<R*>(cuda_detail::reduce_result(sizeof(R)));
+    reduce_into<R>(n, f, StoreSum<R>{result});
+    cuda_detail::wait_for_default_stream("reduce");
+    return *result;
+  }
+
+  // Both passes of a reduction in the default stream, in a fixed order, the sum handed to finish in the
+  // second; the host does not wait.
+  template <typename R, typename F, typename Finish>
+  static void reduce_into(std::int64_t n, const F& f, const Finish& finish) {
     std::int64_t blocks = (n + cuda_detail::kBlock - 1) / cuda_detail::kBlock;
     if (blocks > cuda_detail::kReduceBlocks) blocks = cuda_detail::kReduceBlocks;
     if (blocks < 1) blocks = 1;
-    // Both passes run in the default stream, in a fixed order; the second writes the result to the host.
     R* partial = static_cast<R*>(cuda_detail::reduce_scratch(std::size_t(blocks) * sizeof(R)));
-    R* result = static_cast<R*>(cuda_detail::reduce_result(sizeof(R)));
     cuda_detail::launch(cuda_detail::reduce_kernel<R, F>, blocks, cuda_detail::kBlock, "reduce", n, f, partial);
-    cuda_detail::launch(cuda_detail::reduce_partials_kernel<R>, 1, cuda_detail::kBlock, "reduce (partial sums)",
-                        int(blocks), static_cast<const R*>(partial), result);
-    cuda_detail::wait_for_default_stream("reduce");
-    return *result;
+    cuda_detail::launch(cuda_detail::reduce_partials_kernel<R, Finish>, 1, cuda_detail::kBlock,
+                        "reduce (partial sums)", int(blocks), static_cast<const R*>(partial), finish);
   }
 
   // As HostExec::reduce_each; n <= kBlock.
@@ -369,6 +378,10 @@ template <typename R, typename F>
 R device_reduce(std::int64_t n, const F& f) {
   return DeviceExec::reduce<R>(n, f);
 }
+template <typename R, typename F, typename Finish>
+void device_reduce_into(std::int64_t n, const F& f, const Finish& finish) {
+  DeviceExec::reduce_into<R>(n, f, finish);
+}
 template <typename F>
 void device_reduce_each(std::int64_t count, int n, const F& f, double* out) {
   DeviceExec::reduce_each(count, n, f, out);
@@ -381,5 +394,8 @@ void device_reduce_each(std::int64_t count, int n, const F& f, double* out) {
   template void lqcd::device_for_each<__VA_ARGS__>(std::int64_t, const __VA_ARGS__&);
 #define LQCD_INSTANTIATE_DEVICE_REDUCE(R, ...) \
   template R lqcd::device_reduce<R, __VA_ARGS__>(std::int64_t, const __VA_ARGS__&);
+// R and Finish must be written without commas (Sums<1>, a finisher's name); the kernel comes last.
+#define LQCD_INSTANTIATE_DEVICE_REDUCE_INTO(R, Finish, ...) \
+  template void lqcd::device_reduce_into<R, __VA_ARGS__, Finish>(std::int64_t, const __VA_ARGS__&, const Finish&);
 #define LQCD_INSTANTIATE_DEVICE_REDUCE_EACH(...) \
   template void lqcd::device_reduce_each<__VA_ARGS__>(std::int64_t, int, const __VA_ARGS__&, double*);

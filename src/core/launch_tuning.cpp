@@ -16,6 +16,7 @@
 #include <fstream>
 #include <memory>
 
+#include "core/environment_switch.hpp"
 #include "core/error.hpp"
 
 namespace lqcd {
@@ -165,15 +166,6 @@ struct ProcessTuning {
 ProcessTuning& process_tuning() {
   static ProcessTuning t;
   return t;
-}
-
-// An on/off environment variable: unset or empty gives `otherwise`, 0 off, 1 on; anything else is an
-// Error naming the variable.
-bool switch_from_environment(const char* name, bool otherwise) {
-  const char* v = std::getenv(name);
-  const std::string value = v ? v : "";
-  if (!value.empty() && value != "0" && value != "1") fail("{}={}: expected 0 (off) or 1 (on)", name, value);
-  return value.empty() ? otherwise : value == "1";
 }
 
 // Reads LQCD_TUNE and the cache on first use (under t.mutex).

@@ -4,6 +4,8 @@
 // (subset Even), in double and in single precision (Real = double, float: the precision of the
 // links, the fields and the arithmetic). The solvers layer depends on this interface only.
 
+#include <utility>
+
 #include "core/geometry.hpp"
 #include "core/memory.hpp"
 #include "fields/spinor_blas.hpp"
@@ -24,11 +26,18 @@ class LinearOperator {
   // FLOPs of one apply() per site of its subset (for GFLOPS in logs and benchmarks).
   virtual double flops_per_site() const = 0;
 
-  // out = A in, returning Re <in, A in> (CG's <p, A p>). The default takes a separate pass over both
-  // fields; an operator that has the number on the way (NormalOperator: ||M in||^2) overrides it.
-  virtual double apply_and_inner(SpinorField<Real>& out, const SpinorField<Real>& in) const {
+  // out = A in, returning the two fields whose inner product Re <a, b> is Re <in, A in> (CG's
+  // <p, A p>): (in, out) by default; an operator that has the number on the way overrides it
+  // (NormalOperator: (M in, M in), a norm that reads one field instead of two).
+  using InnerPair = std::pair<const SpinorField<Real>*, const SpinorField<Real>*>;
+  virtual InnerPair apply_for_inner(SpinorField<Real>& out, const SpinorField<Real>& in) const {
     apply(out, in);
-    return dot(in, out).re;
+    return {&in, &out};
+  }
+  // out = A in, returning Re <in, A in> (through apply_for_inner).
+  double apply_and_inner(SpinorField<Real>& out, const SpinorField<Real>& in) const {
+    const auto [a, b] = apply_for_inner(out, in);
+    return a == b ? norm2(*a) : dot(*a, *b).re;
   }
 
   // A field of the operator's shape (uninitialised).
@@ -57,10 +66,11 @@ class NormalOperator : public LinearOperator<Real> {
   }
   void apply_dagger(SpinorField<Real>& out, const SpinorField<Real>& in) const override { apply(out, in); }
   // <in, M^dag M in> = ||M in||^2: one field read instead of two.
-  double apply_and_inner(SpinorField<Real>& out, const SpinorField<Real>& in) const override {
+  typename LinearOperator<Real>::InnerPair apply_for_inner(SpinorField<Real>& out,
+                                                           const SpinorField<Real>& in) const override {
     M_.apply(tmp_, in);
     M_.apply_dagger(out, tmp_);
-    return norm2(tmp_);
+    return {&tmp_, &tmp_};
   }
   Subset subset() const override { return M_.subset(); }
   const Geometry& geometry() const override { return M_.geometry(); }

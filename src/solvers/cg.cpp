@@ -54,12 +54,16 @@ SolverResult solve_cg(const LinearOperator<Real>& M, SpinorField<Real>& x, const
 // Plain CG (Hestenes-Stiefel) for a Hermitian positive-definite A:
 //   p = r, rho = ||r||^2;  repeat: q = A p, alpha = rho / <p, q>, x += alpha p, r -= alpha q,
 //                                  rho' = ||r||^2, p = r + (rho' / rho) p.
+// On the device in one process the same iteration runs stream-resident (resident_cg.cpp: no host
+// round trip per iteration); below is the host loop, which waits for each reduction.
 template <typename Real>
 SolverResult solve_cg_hermitian(const LinearOperator<Real>& A, SpinorField<Real>& x, const SpinorField<Real>& b,
                                 const SolverParams& p) {
   Krylov<Real> k(SolverType::CG, A, b, p);
   SpinorField<Real> r = A.make_field(), dir = A.make_field(), q = A.make_field();
   const std::string hint = "<p, A p> <= 0: the operator is not positive definite (check kappa and the gauge field)";
+  if (stream_resident_cg(A.location(), A.geometry().processes()))
+    return drive(k, x, r, hint, [&](double& r2) { return resident_cg_cycle(k, A, x, r, dir, q, r2); });
   return drive(k, x, r, hint, [&](double& r2) {
     dir.copy_from(r);
     double rho = r2;

@@ -51,8 +51,11 @@ class Krylov {
   }
 
   bool zero_source() const { return b2_ == 0; }
-  bool below(double r2) const { return r2 <= tol2_ * b2_; }
+  // ||r||^2 at or below which the iterated residual meets the tolerance.
+  double threshold() const { return tol2_ * b2_; }
+  bool below(double r2) const { return r2 <= threshold(); }
   bool at_limit() const { return iterations_ >= p_.max_iterations; }
+  int iterations_left() const { return p_.max_iterations - iterations_; }
 
   // Counted operations.
   void apply(SpinorField<Real>& out, const SpinorField<Real>& in) {
@@ -61,9 +64,19 @@ class Krylov {
   }
   // out = M in and Re <in, M in> (LinearOperator::apply_and_inner; counted as an application and a dot).
   double apply_and_inner(SpinorField<Real>& out, const SpinorField<Real>& in) {
-    ++applications_;
-    blas_flops_ += kDotFlops;
+    count(1, kDotFlops);
     return M_.apply_and_inner(out, in);
+  }
+  // out = M in and the pair of fields whose inner product is <in, M in>, which the caller computes
+  // (LinearOperator::apply_for_inner; counted as an application and a dot).
+  typename LinearOperator<Real>::InnerPair apply_for_inner(SpinorField<Real>& out, const SpinorField<Real>& in) {
+    count(1, kDotFlops);
+    return M_.apply_for_inner(out, in);
+  }
+  // Work done outside the counted calls (the stream-resident CG's own kernels).
+  void count(double applications, double blas_flops_per_site) {
+    applications_ += applications;
+    blas_flops_ += blas_flops_per_site;
   }
   void apply_dagger(SpinorField<Real>& out, const SpinorField<Real>& in) {
     M_.apply_dagger(out, in);
@@ -210,6 +223,13 @@ SolverResult solve_cg(const LinearOperator<Real>& M, SpinorField<Real>& x, const
 template <typename Real>
 SolverResult solve_cg_hermitian(const LinearOperator<Real>& A, SpinorField<Real>& x, const SpinorField<Real>& b,
                                 const SolverParams& p);
+// One cycle of CG on the Hermitian positive-definite A (drive()'s contract; r = b - A x with
+// ||r||^2 = r2 on entry, p and q scratch fields), with CG's scalars on the device: the host queues
+// the iterations ahead and follows their residuals as the device publishes them.
+template <typename Real>
+Stop resident_cg_cycle(Krylov<Real>& k, const LinearOperator<Real>& A, SpinorField<Real>& x, SpinorField<Real>& r,
+                       SpinorField<Real>& p, SpinorField<Real>& q, double& r2);
+
 template <typename Real>
 SolverResult solve_bicgstab(const LinearOperator<Real>& M, SpinorField<Real>& x, const SpinorField<Real>& b,
                             const SolverParams& p);

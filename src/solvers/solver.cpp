@@ -150,6 +150,8 @@ template SolverResult solve_hermitian<double>(const LinearOperator<double>&, Spi
                                               const SpinorField<double>&, const SolverParams&);
 template SolverResult solve_hermitian<float>(const LinearOperator<float>&, SpinorField<float>&,
                                              const SpinorField<float>&, const SolverParams&);
+template SolverResult solve_hermitian<Half>(const LinearOperator<Half>&, SpinorField<Half>&, const SpinorField<Half>&,
+                                            const SolverParams&);
 
 namespace {
 

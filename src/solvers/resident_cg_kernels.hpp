@@ -1,0 +1,129 @@
+#pragma once
+// Site kernels and reduction finishers of the stream-resident CG (resident_cg.cpp): CG's scalars live
+// in device memory (CgScalars), where the reductions' finishers write them and the update kernels read
+// them, so that the host queues iteration after iteration without waiting for any of them. The host
+// learns each iteration's ||r||^2 and whether the cycle has stopped from CgProgress, which the
+// residual's finisher writes to page-locked host memory (core/device_counter.hpp).
+//
+// Iteration k of a cycle (Hestenes-Stiefel, as solve_cg_hermitian):
+//   q = A p;  pAp = <p, q>                        (reduce_into, StorePAp)
+//   alpha = rho_k / pAp;  r -= alpha q;  ||r||^2   (CgResidualUpdate, then CgResidualFinish: rho_k+1)
+//   x += alpha p;  p = r + (rho_k+1 / rho_k) p     (CgSolutionUpdate)
+// rho is double-buffered (rho_k in rho[k % 2]), so no kernel overwrites a value another still reads.
+// The host may have queued an iteration or two past the one that stops the cycle; the residual and
+// solution updates of those skip (they read stop_iteration), so x and r stay as the stopping
+// iteration left them and only q, pAp and the operator's scratch fields see the extra work.
+//
+// The arithmetic is that of solve_cg_hermitian's host loop: alpha and beta in double, rounded to the
+// field's arithmetic precision in the same kernels (AxpyKernel, AxpyXpayKernel), the reductions the
+// same kernels with the same grid. The two give the same iterates bit for bit.
+
+#include <cfloat>
+#include <climits>
+
+#include "core/device_counter.hpp"
+#include "core/reduction.hpp"
+#include "fields/spinor_blas_kernels.hpp"
+
+namespace lqcd::solver_detail {
+
+enum CgStatus : int { kCgRunning = 0, kCgConverged = 1, kCgBreakdown = 2, kCgNotFinite = 3 };
+
+// In device memory (host memory for host fields).
+struct CgScalars {
+  double rho[2];       // ||r||^2 before iteration k in rho[k % 2]
+  double pAp;          // <p, A p> of the current iteration
+  int stop_iteration;  // the iteration that stopped the cycle; INT_MAX while it runs
+  int status;          // CgStatus
+};
+
+// In page-locked host memory, written by the device for the host.
+inline constexpr int kCgProgressRing = 4;  // more than the iterations the host queues ahead (2)
+struct CgProgress {
+  double r2[kCgProgressRing];  // ||r||^2 after iteration k in r2[k % kCgProgressRing]
+  int status[kCgProgressRing];  // CgStatus of iteration k, likewise
+  int completed;               // iterations whose r2 and status are written (publish_count)
+};
+
+// The start of a cycle: rho_0 = ||r||^2 of the cycle's (true) residual. One thread.
+struct CgStartKernel {
+  CgScalars* s;
+  double r2;
+  LQCD_HOST_DEVICE void operator()(std::int64_t) const {
+    s->rho[0] = r2;
+    s->rho[1] = 0;
+    s->pAp = 0;
+    s->stop_iteration = INT_MAX;
+    s->status = kCgRunning;
+  }
+};
+
+// pAp = Re <a, b> from the reduction of a Norm2Kernel (Sums<1>) or a DotKernel (Sums<2>).
+struct StorePAp {
+  CgScalars* s;
+  template <int N>
+  LQCD_HOST_DEVICE void operator()(const Sums<N>& sum) const {
+    s->pAp = sum[0];
+  }
+};
+
+// r <- r - alpha q, alpha = rho_k / pAp, summing ||r||^2; nothing once the cycle has stopped or when
+// pAp <= 0 (CgResidualFinish reports the breakdown).
+template <typename Real>
+struct CgResidualUpdate {
+  using T = compute_t<Real>;
+  const CgScalars* s;
+  int k;
+  SpinorView<Real> q, r;
+  LQCD_HOST_DEVICE void operator()(std::int64_t i, Sums<1>& acc) const {
+    const double pAp = s->pAp;
+    if (k >= s->stop_iteration || !(pAp > 0)) return;
+    const AxpyKernel<Real> axpy{Complex<T>(Complex<double>(-(s->rho[k & 1] / pAp))), q, r};
+    acc[0] += double(norm2(axpy.update(i)));
+  }
+};
+
+// Stores rho_k+1 = ||r||^2, decides whether iteration k stops the cycle (threshold: tolerance^2 ||b||^2,
+// as Krylov::below), and reports to the host.
+struct CgResidualFinish {
+  CgScalars* s;
+  CgProgress* progress;
+  int k;
+  double threshold;
+  LQCD_HOST_DEVICE void operator()(const Sums<1>& sum) const {
+    if (k >= s->stop_iteration) return;  // queued past the end of the cycle
+    const double r2 = sum[0];
+    const int status = !(s->pAp > 0)        ? kCgBreakdown
+                       : !(r2 <= DBL_MAX)   ? kCgNotFinite  // NaN or Inf
+                       : r2 <= threshold    ? kCgConverged
+                                            : kCgRunning;
+    s->rho[(k + 1) & 1] = r2;
+    if (status != kCgRunning) {
+      s->stop_iteration = k;
+      s->status = status;
+    }
+    progress->r2[k % kCgProgressRing] = r2;
+    progress->status[k % kCgProgressRing] = status;
+    publish_count(&progress->completed, k + 1);
+  }
+};
+
+// x <- x + alpha p, then p <- r + beta p, beta = rho_k+1 / rho_k; also in the iteration that
+// converged (x takes its last step), in none after.
+template <typename Real>
+struct CgSolutionUpdate {
+  using T = compute_t<Real>;
+  const CgScalars* s;
+  int k;
+  SpinorView<Real> p, x, r;
+  LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
+    const int stop = s->stop_iteration;
+    if (k > stop || (k == stop && s->status != kCgConverged)) return;
+    const double rho = s->rho[k & 1];
+    const AxpyXpayKernel<Real> update{Complex<T>(Complex<double>(rho / s->pAp)),
+                                      Complex<T>(Complex<double>(s->rho[(k + 1) & 1] / rho)), p, x, r};
+    update(i);
+  }
+};
+
+}  // namespace lqcd::solver_detail

@@ -1,0 +1,236 @@
+// The stream-resident CG (solvers/resident_cg.cpp: CG's scalars on the device, the host queuing ahead)
+// against the host loop of the same CG (LQCD_STREAM_RESIDENT_CG=0). The two do the same arithmetic in
+// the same kernels, so they must agree bit for bit: the residual history, the iterations and the
+// solution, in every precision, through both ways of computing <p, A p>, inside mixed-precision
+// solves, and in the errors (breakdown, iteration limit). On the host LQCD_STREAM_RESIDENT_CG=1 runs
+// the resident cycle too (without queuing ahead), which checks its bookkeeping on every CI run; on a
+// GPU it is the default.
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <string>
+
+#include "dirac/dirac_operator_factory.hpp"
+#include "fields/spinor_blas.hpp"
+#include "solvers/solver.hpp"
+#include "field_test_support.hpp"
+#include "test_support.hpp"
+
+namespace lqcd {
+namespace {
+
+using test::ScopedEnv;
+
+// A Hermitian operator that only forwards apply(): CG then takes <p, A p> as the dot product of p and
+// A p (LinearOperator's default apply_for_inner), not as NormalOperator's ||M p||^2.
+template <typename Real>
+class ForwardingOperator : public LinearOperator<Real> {
+ public:
+  explicit ForwardingOperator(const LinearOperator<Real>& A, double sign = 1) : A_(A), sign_(sign) {}
+  void apply(SpinorField<Real>& out, const SpinorField<Real>& in) const override {
+    A_.apply(out, in);
+    if (sign_ != 1) scale(Complex<double>(sign_), out);
+  }
+  void apply_dagger(SpinorField<Real>& out, const SpinorField<Real>& in) const override { apply(out, in); }
+  Subset subset() const override { return A_.subset(); }
+  const Geometry& geometry() const override { return A_.geometry(); }
+  Location location() const override { return A_.location(); }
+  double flops_per_site() const override { return A_.flops_per_site(); }
+
+ private:
+  const LinearOperator<Real>& A_;
+  double sign_;
+};
+
+struct Outcome {
+  std::optional<SolverResult> result;  // a converged solve
+  std::string error;                   // or the SolverError's message
+  SolverResult failed;                 // and its result
+  SpinorField<double> x;               // the solution (or where it stopped), in double
+};
+
+// Solves A x = b from x = 0 with LQCD_STREAM_RESIDENT_CG = setting (nullptr: unset).
+template <typename Real>
+Outcome cg_with(const char* setting, const LinearOperator<Real>& A, const SpinorField<Real>& b, const SolverParams& p) {
+  std::optional<ScopedEnv> env;
+  std::optional<ScopedEnv> unset;
+  if (setting) env.emplace("LQCD_STREAM_RESIDENT_CG", setting);
+  else unset.emplace("LQCD_STREAM_RESIDENT_CG", "");
+  SpinorField<Real> x = A.make_field();
+  set_zero(x);
+  Outcome o{std::nullopt, "", {}, SpinorField<double>(A.geometry(), A.location(), A.subset())};
+  try {
+    o.result = solve_hermitian(A, x, b, p);
+  } catch (const SolverError& e) {
+    o.error = e.what();
+    o.failed = e.result();
+  }
+  convert_precision(o.x, x);
+  return o;
+}
+
+// The resident settings to compare with the host loop where: "1" everywhere, and on the device the
+// default (unset) too.
+std::vector<const char*> resident_settings(Location loc) {
+  if (loc == Location::Device) return {"1", nullptr};
+  return {"1"};
+}
+
+void expect_same(const Outcome& host_loop, const Outcome& resident) {
+  ASSERT_EQ(host_loop.result.has_value(), resident.result.has_value()) << host_loop.error << " | " << resident.error;
+  EXPECT_EQ(host_loop.error, resident.error);
+  const SolverResult& a = host_loop.result ? *host_loop.result : host_loop.failed;
+  const SolverResult& b = resident.result ? *resident.result : resident.failed;
+  EXPECT_EQ(a.iterations, b.iterations);
+  EXPECT_EQ(a.residual_history, b.residual_history);  // bit for bit
+  EXPECT_EQ(a.true_residual, b.true_residual);
+  SpinorField<double> d = resident.x.clone(resident.x.location());
+  axpy(Complex<double>(-1.0), host_loop.x, d);
+  EXPECT_EQ(norm2(d), 0.0);  // x may be 0 (a breakdown at the first iteration)
+}
+
+class ResidentCgTest : public ::testing::TestWithParam<Location> {
+ protected:
+  // Rough 4^3 x 8 field, Wilson kappa = 0.124: CG on M^dag M takes some 25 iterations to 1e-10.
+  Geometry geom = Geometry::single_process({4, 4, 4, 8});
+  GaugeField<double> U = test::rough_gauge(geom, GetParam());
+  FermionParams f = [] {
+    FermionParams q;
+    q.wilson.kappa = 0.124;
+    return q;
+  }();
+  SpinorField<double> b = to_spinor_field(test::random_spinor(geom, 21), geom, GetParam()).parity_part(0);
+
+  template <typename Real>
+  SpinorField<Real> source() const {
+    SpinorField<Real> s(geom, GetParam(), Subset::Even);
+    convert_precision(s, b);
+    return s;
+  }
+  // Runs the host loop and every resident setting on A x = source and compares them; returns the
+  // host loop's outcome.
+  template <typename Real>
+  Outcome compare(const LinearOperator<Real>& A, const SolverParams& p) const {
+    const SpinorField<Real> src = source<Real>();
+    Outcome host_loop = cg_with("0", A, src, p);
+    for (const char* setting : resident_settings(GetParam())) {
+      SCOPED_TRACE(setting ? setting : "unset");
+      expect_same(host_loop, cg_with(setting, A, src, p));
+    }
+    return host_loop;
+  }
+};
+
+TEST_P(ResidentCgTest, SameIteratesAsTheHostLoopInEveryPrecision) {
+  const DiracOperators single = make_dirac_operators(U, f, SloppyPrecision::Single);
+  const DiracOperators half = make_dirac_operators(U, f, SloppyPrecision::Half);
+  SolverParams p;
+  {
+    SCOPED_TRACE("double, <p, A p> = ||M p||^2");
+    p.tolerance = 1e-10;
+    const NormalOperator<double> A(*single.even_odd);
+    const Outcome o = compare(A, p);
+    ASSERT_TRUE(o.result);
+    EXPECT_GT(o.result->iterations, 20);
+    EXPECT_LE(o.result->true_residual, p.tolerance);
+    {
+      SCOPED_TRACE("double, <p, A p> as a dot product");
+      const ForwardingOperator<double> A_dot(A);
+      const Outcome d = compare(A_dot, p);
+      ASSERT_TRUE(d.result);
+      // The other reduction rounds differently, but solves the same system.
+      EXPECT_NEAR(d.result->iterations, o.result->iterations, 3);
+    }
+  }
+  {
+    SCOPED_TRACE("single");
+    p.tolerance = 1e-5;
+    const Outcome o = compare(NormalOperator<float>(*single.even_odd_single), p);
+    ASSERT_TRUE(o.result);
+    EXPECT_GT(o.result->iterations, 10);
+  }
+  {
+    SCOPED_TRACE("half");
+    p.tolerance = kHalfInnerTolerance;
+    const Outcome o = compare(NormalOperator<Half>(*half.even_odd_half), p);
+    ASSERT_TRUE(o.result);
+    EXPECT_GT(o.result->iterations, 5);
+  }
+}
+
+// solve_mixed's inner solves are the same CG: the corrections, and so the whole solve, agree too.
+TEST_P(ResidentCgTest, MixedPrecisionSolvesAgreeWithTheHostLoop) {
+  const DiracOperators single = make_dirac_operators(U, f, SloppyPrecision::Single);
+  const NormalOperator<double> A(*single.even_odd);
+  const NormalOperator<float> A_single(*single.even_odd_single);
+  SolverParams p;
+  p.tolerance = 1e-10;
+  p.hermitian = true;
+  p.precision = SolverPrecision::Single;
+  const auto mixed = [&](const char* setting) {
+    std::optional<ScopedEnv> env;
+    if (setting) env.emplace("LQCD_STREAM_RESIDENT_CG", setting);
+    SpinorField<double> x = A.make_field();
+    set_zero(x);
+    const SolverResult r = solve_mixed(A, A_single, x, b, p);
+    return std::make_pair(r, std::move(x));
+  };
+  const auto [r0, x0] = mixed("0");
+  EXPECT_LE(r0.true_residual, p.tolerance);
+  EXPECT_GE(r0.corrections, 2);
+  for (const char* setting : resident_settings(GetParam())) {
+    SCOPED_TRACE(setting ? setting : "unset");
+    const auto [r1, x1] = mixed(setting);
+    EXPECT_EQ(r1.corrections, r0.corrections);
+    EXPECT_EQ(r1.iterations, r0.iterations);
+    EXPECT_EQ(r1.residual_history, r0.residual_history);
+    EXPECT_EQ(test::relative_difference(x1, x0), 0.0);
+  }
+}
+
+// -A (negative definite): <p, A p> < 0 at the first iteration, a breakdown each cycle, and the error
+// after the restarts; and an iteration limit that cuts a solve short. Same messages, same state.
+TEST_P(ResidentCgTest, BreakdownAndIterationLimitAsTheHostLoop) {
+  const DiracOperators ops = make_dirac_operators(U, f);
+  const NormalOperator<double> A(*ops.even_odd);
+  SolverParams p;
+  {
+    SCOPED_TRACE("breakdown");
+    const Outcome o = compare(ForwardingOperator<double>(A, -1), p);
+    EXPECT_FALSE(o.result);
+    EXPECT_EQ(o.error.find("cg: breakdown at iteration 0 (<p, A p> <= 0)"), 0u) << o.error;
+  }
+  {
+    SCOPED_TRACE("iteration limit");
+    p.max_iterations = 7;
+    const Outcome o = compare(A, p);
+    EXPECT_FALSE(o.result);
+    EXPECT_NE(o.error.find("not converged in 7 iterations"), std::string::npos) << o.error;
+    EXPECT_EQ(o.failed.residual_history.size(), 8u);
+  }
+}
+
+TEST(ResidentCg, SettingIsOnOrOffOrAnError) {
+  const Geometry geom = Geometry::single_process({4, 4, 4, 4});
+  const GaugeField<double> U = test::rough_gauge(geom, Location::Host);
+  FermionParams f;
+  f.wilson.kappa = 0.12;
+  const DiracOperators ops = make_dirac_operators(U, f);
+  const NormalOperator<double> A(*ops.even_odd);
+  SpinorField<double> b = to_spinor_field(test::random_spinor(geom, 3), geom, Location::Host).parity_part(0);
+  SpinorField<double> x = A.make_field();
+  set_zero(x);
+  const ScopedEnv env("LQCD_STREAM_RESIDENT_CG", "yes");
+  try {
+    solve_hermitian(A, x, b, SolverParams{});
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "LQCD_STREAM_RESIDENT_CG=yes: expected 0 (off) or 1 (on)");
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, ResidentCgTest, ::testing::ValuesIn(test::locations()),
+                         [](const auto& info) { return std::string(to_string(info.param)); });
+
+}  // namespace
+}  // namespace lqcd
