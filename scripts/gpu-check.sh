@@ -8,7 +8,7 @@
 #   rm -rf .gpu-testdata && cp -r ../shared/testdata .gpu-testdata
 # and run there with .deps and .gpu-testdata carried:  bash scripts/gpu-check.sh "$OUT" [stages]
 # stages (default all but therm16/clover32/scaling): build test bench validate spectrum hmc dirac [therm16] [clover32]
-# [scaling] [strong48] [mpitest] [fast] [rhs] [sass] [solver] [blockcg] [ttile] [tune] [htile] [launch] [table] [pdltest] [quenched]
+# [scaling] [strong48] [mpitest] [fast] [rhs] [sass] [solver] [resident] [blockcg] [ttile] [tune] [htile] [launch] [table] [pdltest] [quenched]
 set -uo pipefail
 export NCCL_NVLS_ENABLE=0  # NVLink multicast stays off on the shared multi-GPU hosts (device KINDS.md)
 out=${1:?usage: gpu-check.sh OUTDIR [build] [test] [bench] [validate]}
@@ -503,6 +503,26 @@ if has solver; then
   "$bin" bench solver --dims 32,32,32,32 --device gpu --kappa 0.22 --precision half --reconstruct 12 \
     --repetitions 5 --inner-tolerance 1e-3 --json >>"$out/solver.jsonl" 2>>"$summary"
   note "solver benchmarks: $(wc -l <"$out/solver.jsonl") results"
+fi
+if has resident; then
+  # The stream-resident CG (solvers/resident_cg.cpp) against the host loop (LQCD_STREAM_RESIDENT_CG=0),
+  # back to back on the same problem, at 16^4 and 32^4 in each precision (ROUNDS times, alternating).
+  : >"$out/resident.jsonl"
+  for round in $(seq ${ROUNDS:-1}); do
+    for d in 16,16,16,16 32,32,32,32; do
+      reps=5; [ $d = 16,16,16,16 ] && reps=20
+      for p in double single half; do
+        for s in 0 default; do
+          if [ $s = default ]; then unset LQCD_STREAM_RESIDENT_CG; else export LQCD_STREAM_RESIDENT_CG=$s; fi
+          "$bin" bench solver --dims $d --device gpu --kappa 0.22 --precision $p --reconstruct 12 --repetitions $reps \
+            --json 2>>"$summary" | sed "s/^{/{\"forced\":\"LQCD_STREAM_RESIDENT_CG=$s\",\"round\":$round,/" \
+            >>"$out/resident.jsonl"
+        done
+      done
+    done
+  done
+  unset LQCD_STREAM_RESIDENT_CG
+  note "stream-resident CG benchmarks: $(wc -l <"$out/resident.jsonl") results"
 fi
 if has blockcg; then
   # The multi-RHS CG (12 sources at once against the same 12 solves one at a time), then the one-field
