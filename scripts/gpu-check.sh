@@ -506,17 +506,20 @@ if has solver; then
 fi
 if has resident; then
   # The stream-resident CG (solvers/resident_cg.cpp) against the host loop (LQCD_STREAM_RESIDENT_CG=0),
-  # back to back on the same problem, at 16^4 and 32^4 in each precision (ROUNDS times, alternating).
+  # back to back on the same problem, at 16^4 and 32^4 in each precision, CG on M_hat^dag M_hat
+  # (SYSTEMS: normal) and CGNR on M_hat (matpc), ROUNDS times, alternating.
   : >"$out/resident.jsonl"
   for round in $(seq ${ROUNDS:-1}); do
-    for d in 16,16,16,16 32,32,32,32; do
-      reps=5; [ $d = 16,16,16,16 ] && reps=20
-      for p in double single half; do
-        for s in 0 default; do
-          if [ $s = default ]; then unset LQCD_STREAM_RESIDENT_CG; else export LQCD_STREAM_RESIDENT_CG=$s; fi
-          "$bin" bench solver --dims $d --device gpu --kappa 0.22 --precision $p --reconstruct 12 --repetitions $reps \
-            --json 2>>"$summary" | sed "s/^{/{\"forced\":\"LQCD_STREAM_RESIDENT_CG=$s\",\"round\":$round,/" \
-            >>"$out/resident.jsonl"
+    for system in ${SYSTEMS:-normal}; do
+      for d in 16,16,16,16 32,32,32,32; do
+        reps=5; [ $d = 16,16,16,16 ] && reps=20
+        for p in double single half; do
+          for s in 0 default; do
+            if [ $s = default ]; then unset LQCD_STREAM_RESIDENT_CG; else export LQCD_STREAM_RESIDENT_CG=$s; fi
+            "$bin" bench solver --dims $d --device gpu --kappa 0.22 --precision $p --reconstruct 12 --system $system \
+              --repetitions $reps --json 2>>"$summary" |
+              sed "s/^{/{\"forced\":\"LQCD_STREAM_RESIDENT_CG=$s\",\"round\":$round,/" >>"$out/resident.jsonl"
+          done
         done
       done
     done

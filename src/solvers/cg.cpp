@@ -10,6 +10,7 @@
 //
 // Two operator applications per iteration. The x update waits for beta, so that it and the new
 // direction are one pass over memory (axpy_xpay); the residual update carries its norm (axpy_norm2).
+// On the device in one process the same iteration runs stream-resident (resident_cg.cpp).
 #include "solvers/krylov_detail.hpp"
 
 namespace lqcd::solver_detail {
@@ -20,6 +21,8 @@ SolverResult solve_cg(const LinearOperator<Real>& M, SpinorField<Real>& x, const
   Krylov<Real> k(SolverType::CG, M, b, p);
   SpinorField<Real> r = M.make_field(), z = M.make_field(), dir = M.make_field(), q = M.make_field();
   const std::string hint = "M^dag r = 0 with r != 0: the operator is singular (check kappa and the gauge field)";
+  if (stream_resident_cg(M.location(), M.geometry().processes()))
+    return drive(k, x, r, hint, [&](double& r2) { return resident_cgnr_cycle(k, M, x, r, z, dir, q, r2); });
   return drive(k, x, r, hint, [&](double& r2) {
     k.apply_dagger(z, r);
     double gamma = k.norm2(z);

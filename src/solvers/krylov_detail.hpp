@@ -229,6 +229,10 @@ SolverResult solve_cg_hermitian(const LinearOperator<Real>& A, SpinorField<Real>
 template <typename Real>
 Stop resident_cg_cycle(Krylov<Real>& k, const LinearOperator<Real>& A, SpinorField<Real>& x, SpinorField<Real>& r,
                        SpinorField<Real>& p, SpinorField<Real>& q, double& r2);
+// The same for CGNR on M (solve_cg's iteration; z, p and q scratch fields).
+template <typename Real>
+Stop resident_cgnr_cycle(Krylov<Real>& k, const LinearOperator<Real>& M, SpinorField<Real>& x, SpinorField<Real>& r,
+                         SpinorField<Real>& z, SpinorField<Real>& p, SpinorField<Real>& q, double& r2);
 
 template <typename Real>
 SolverResult solve_bicgstab(const LinearOperator<Real>& M, SpinorField<Real>& x, const SpinorField<Real>& b,

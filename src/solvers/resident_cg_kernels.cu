@@ -5,12 +5,14 @@
 using lqcd::Sums;
 using lqcd::solver_detail::CgResidualFinish;
 using lqcd::solver_detail::StorePAp;
+using lqcd::solver_detail::StoreRho;
 
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::solver_detail::CgStartKernel)
 
 #define LQCD_INSTANTIATE_RESIDENT_CG(Real)                                                       \
   LQCD_INSTANTIATE_DEVICE_REDUCE_INTO(Sums<1>, StorePAp, lqcd::Norm2Kernel<Real>)                \
   LQCD_INSTANTIATE_DEVICE_REDUCE_INTO(Sums<2>, StorePAp, lqcd::DotKernel<Real>)                  \
+  LQCD_INSTANTIATE_DEVICE_REDUCE_INTO(Sums<1>, StoreRho, lqcd::Norm2Kernel<Real>)                \
   LQCD_INSTANTIATE_DEVICE_REDUCE_INTO(Sums<1>, CgResidualFinish, lqcd::solver_detail::CgResidualUpdate<Real>) \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::solver_detail::CgSolutionUpdate<Real>)
 LQCD_INSTANTIATE_RESIDENT_CG(double)

@@ -5,10 +5,15 @@
 // learns each iteration's ||r||^2 and whether the cycle has stopped from CgProgress, which the
 // residual's finisher writes to page-locked host memory (core/device_counter.hpp).
 //
-// Iteration k of a cycle (Hestenes-Stiefel, as solve_cg_hermitian):
+// Iteration k of a cycle of CG on a Hermitian A (Hestenes-Stiefel, as solve_cg_hermitian):
 //   q = A p;  pAp = <p, q>                        (reduce_into, StorePAp)
 //   alpha = rho_k / pAp;  r -= alpha q;  ||r||^2   (CgResidualUpdate, then CgResidualFinish: rho_k+1)
 //   x += alpha p;  p = r + (rho_k+1 / rho_k) p     (CgSolutionUpdate)
+// and of CGNR on M (as solve_cg), where rho is ||M^dag r||^2 and pAp is ||M p||^2:
+//   q = M p;  pAp = ||q||^2                       (StorePAp)
+//   alpha = rho_k / pAp;  r -= alpha q;  ||r||^2   (CgResidualUpdate, CgResidualFinish)
+//   z = M^dag r;  rho_k+1 = ||z||^2                (StoreRho)
+//   x += alpha p;  p = z + (rho_k+1 / rho_k) p     (CgSolutionUpdate)
 // rho is double-buffered (rho_k in rho[k % 2]), so no kernel overwrites a value another still reads.
 // The host may have queued an iteration or two past the one that stops the cycle; the residual and
 // solution updates of those skip (they read stop_iteration), so x and r stay as the stopping
@@ -83,13 +88,15 @@ struct CgResidualUpdate {
   }
 };
 
-// Stores rho_k+1 = ||r||^2, decides whether iteration k stops the cycle (threshold: tolerance^2 ||b||^2,
-// as Krylov::below), and reports to the host.
+// Decides whether iteration k stops the cycle (threshold: tolerance^2 ||b||^2, as Krylov::below),
+// stores rho_k+1 = ||r||^2 where the residual is also the next direction's base (CG on A; not CGNR),
+// and reports to the host.
 struct CgResidualFinish {
   CgScalars* s;
   CgProgress* progress;
   int k;
   double threshold;
+  bool r2_is_rho;
   LQCD_HOST_DEVICE void operator()(const Sums<1>& sum) const {
     if (k >= s->stop_iteration) return;  // queued past the end of the cycle
     const double r2 = sum[0];
@@ -97,7 +104,7 @@ struct CgResidualFinish {
                        : !(r2 <= DBL_MAX)   ? kCgNotFinite  // NaN or Inf
                        : r2 <= threshold    ? kCgConverged
                                             : kCgRunning;
-    s->rho[(k + 1) & 1] = r2;
+    if (r2_is_rho) s->rho[(k + 1) & 1] = r2;
     if (status != kCgRunning) {
       s->stop_iteration = k;
       s->status = status;
@@ -108,20 +115,29 @@ struct CgResidualFinish {
   }
 };
 
-// x <- x + alpha p, then p <- r + beta p, beta = rho_k+1 / rho_k; also in the iteration that
-// converged (x takes its last step), in none after.
+// CGNR: rho_k+1 = ||M^dag r||^2 (nothing once the cycle has stopped).
+struct StoreRho {
+  CgScalars* s;
+  int k;
+  LQCD_HOST_DEVICE void operator()(const Sums<1>& sum) const {
+    if (k <= s->stop_iteration) s->rho[(k + 1) & 1] = sum[0];
+  }
+};
+
+// x <- x + alpha p, then p <- z + beta p, beta = rho_k+1 / rho_k (z: r for CG on A, M^dag r for
+// CGNR); also in the iteration that converged (x takes its last step), in none after.
 template <typename Real>
 struct CgSolutionUpdate {
   using T = compute_t<Real>;
   const CgScalars* s;
   int k;
-  SpinorView<Real> p, x, r;
+  SpinorView<Real> p, x, z;
   LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
     const int stop = s->stop_iteration;
     if (k > stop || (k == stop && s->status != kCgConverged)) return;
     const double rho = s->rho[k & 1];
     const AxpyXpayKernel<Real> update{Complex<T>(Complex<double>(rho / s->pAp)),
-                                      Complex<T>(Complex<double>(s->rho[(k + 1) & 1] / rho)), p, x, r};
+                                      Complex<T>(Complex<double>(s->rho[(k + 1) & 1] / rho)), p, x, z};
     update(i);
   }
 };

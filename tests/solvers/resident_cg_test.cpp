@@ -1,5 +1,5 @@
-// The stream-resident CG (solvers/resident_cg.cpp: CG's scalars on the device, the host queuing ahead)
-// against the host loop of the same CG (LQCD_STREAM_RESIDENT_CG=0). The two do the same arithmetic in
+// The stream-resident CG (solvers/resident_cg.cpp: CG's scalars on the device, the host queuing ahead),
+// on a Hermitian operator and as CGNR, against the host loop of the same CG (LQCD_STREAM_RESIDENT_CG=0). The two do the same arithmetic in
 // the same kernels, so they must agree bit for bit: the residual history, the iterations and the
 // solution, in every precision, through both ways of computing <p, A p>, inside mixed-precision
 // solves, and in the errors (breakdown, iteration limit). On the host LQCD_STREAM_RESIDENT_CG=1 runs
@@ -49,7 +49,8 @@ struct Outcome {
   SpinorField<double> x;               // the solution (or where it stopped), in double
 };
 
-// Solves A x = b from x = 0 with LQCD_STREAM_RESIDENT_CG = setting (nullptr: unset).
+// Solves A x = b from x = 0 with LQCD_STREAM_RESIDENT_CG = setting (nullptr: unset): by CG on A
+// (solve_hermitian), or with p.hermitian = false by CGNR (solve with p.type = CG).
 template <typename Real>
 Outcome cg_with(const char* setting, const LinearOperator<Real>& A, const SpinorField<Real>& b, const SolverParams& p) {
   std::optional<ScopedEnv> env;
@@ -60,7 +61,7 @@ Outcome cg_with(const char* setting, const LinearOperator<Real>& A, const Spinor
   set_zero(x);
   Outcome o{std::nullopt, "", {}, SpinorField<double>(A.geometry(), A.location(), A.subset())};
   try {
-    o.result = solve_hermitian(A, x, b, p);
+    o.result = p.hermitian ? solve_hermitian(A, x, b, p) : solve(A, x, b, p);
   } catch (const SolverError& e) {
     o.error = e.what();
     o.failed = e.result();
@@ -110,7 +111,8 @@ class ResidentCgTest : public ::testing::TestWithParam<Location> {
   // Runs the host loop and every resident setting on A x = source and compares them; returns the
   // host loop's outcome.
   template <typename Real>
-  Outcome compare(const LinearOperator<Real>& A, const SolverParams& p) const {
+  Outcome compare(const LinearOperator<Real>& A, SolverParams p, bool hermitian = true) const {
+    p.hermitian = hermitian;
     const SpinorField<Real> src = source<Real>();
     Outcome host_loop = cg_with("0", A, src, p);
     for (const char* setting : resident_settings(GetParam())) {
@@ -158,6 +160,24 @@ TEST_P(ResidentCgTest, SameIteratesAsTheHostLoopInEveryPrecision) {
   }
 }
 
+// CGNR on M_hat (solve with solver.type = "cg", the propagators' CG): the same, with the iteration
+// limit too.
+TEST_P(ResidentCgTest, CgnrSameIteratesAsTheHostLoop) {
+  const DiracOperators single = make_dirac_operators(U, f, SloppyPrecision::Single);
+  SolverParams p;
+  p.tolerance = 1e-10;
+  const Outcome o = compare(*single.even_odd, p, false);
+  ASSERT_TRUE(o.result);
+  EXPECT_GT(o.result->iterations, 20);
+  EXPECT_LE(o.result->true_residual, p.tolerance);
+  p.tolerance = 1e-5;
+  const Outcome f32 = compare(*single.even_odd_single, p, false);
+  ASSERT_TRUE(f32.result);
+  p.max_iterations = 5;
+  const Outcome limited = compare(*single.even_odd, p, false);
+  EXPECT_NE(limited.error.find("not converged in 5 iterations"), std::string::npos) << limited.error;
+}
+
 // solve_mixed's inner solves are the same CG: the corrections, and so the whole solve, agree too.
 TEST_P(ResidentCgTest, MixedPrecisionSolvesAgreeWithTheHostLoop) {
   const DiracOperators single = make_dirac_operators(U, f, SloppyPrecision::Single);
@@ -167,24 +187,30 @@ TEST_P(ResidentCgTest, MixedPrecisionSolvesAgreeWithTheHostLoop) {
   p.tolerance = 1e-10;
   p.hermitian = true;
   p.precision = SolverPrecision::Single;
-  const auto mixed = [&](const char* setting) {
+  // hermitian: CG on A = M_hat^dag M_hat; else CGNR on M_hat.
+  const auto mixed = [&](const char* setting, bool hermitian) {
     std::optional<ScopedEnv> env;
     if (setting) env.emplace("LQCD_STREAM_RESIDENT_CG", setting);
     SpinorField<double> x = A.make_field();
     set_zero(x);
-    const SolverResult r = solve_mixed(A, A_single, x, b, p);
+    p.hermitian = hermitian;
+    const SolverResult r = hermitian ? solve_mixed(A, A_single, x, b, p)
+                                     : solve_mixed(*single.even_odd, *single.even_odd_single, x, b, p);
     return std::make_pair(r, std::move(x));
   };
-  const auto [r0, x0] = mixed("0");
-  EXPECT_LE(r0.true_residual, p.tolerance);
-  EXPECT_GE(r0.corrections, 2);
-  for (const char* setting : resident_settings(GetParam())) {
-    SCOPED_TRACE(setting ? setting : "unset");
-    const auto [r1, x1] = mixed(setting);
-    EXPECT_EQ(r1.corrections, r0.corrections);
-    EXPECT_EQ(r1.iterations, r0.iterations);
-    EXPECT_EQ(r1.residual_history, r0.residual_history);
-    EXPECT_EQ(test::relative_difference(x1, x0), 0.0);
+  for (bool hermitian : {true, false}) {
+    SCOPED_TRACE(hermitian ? "CG on M^dag M" : "CGNR");
+    const auto [r0, x0] = mixed("0", hermitian);
+    EXPECT_LE(r0.true_residual, p.tolerance);
+    EXPECT_GE(r0.corrections, 2);
+    for (const char* setting : resident_settings(GetParam())) {
+      SCOPED_TRACE(setting ? setting : "unset");
+      const auto [r1, x1] = mixed(setting, hermitian);
+      EXPECT_EQ(r1.corrections, r0.corrections);
+      EXPECT_EQ(r1.iterations, r0.iterations);
+      EXPECT_EQ(r1.residual_history, r0.residual_history);
+      EXPECT_EQ(test::relative_difference(x1, x0), 0.0);
+    }
   }
 }
 
