@@ -834,8 +834,8 @@ nlohmann::json solver_bench(const BenchCommandOptions& opt, const Geometry& geom
                                              : "matpc: M_hat x = b by CGNR, tolerance on ||b - M_hat x|| / ||b||"},
                       {"iterations", last.iterations},  {"true_residual", last.true_residual},
                       {"corrections", last.corrections}, {"GFLOPS", last.gflops},
-                      // CG on M_hat^dag M_hat with its scalars on the device (solvers/solver.hpp).
-                      {"stream_resident_cg", p.hermitian && stream_resident_cg(loc, geom.processes())}};
+                      // CG (either system) with its scalars on the device (solvers/solver.hpp).
+                      {"stream_resident_cg", stream_resident_cg(loc, geom.processes())}};
   r.update(energy_fields("", energy, last.gflops));  // energy_joules: per solve
   return r;
 }

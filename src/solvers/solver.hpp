@@ -112,10 +112,11 @@ template <typename Real>
 SolverResult solve_hermitian(const LinearOperator<Real>& A, SpinorField<Real>& x, const SpinorField<Real>& b,
                              const SolverParams& p);
 
-// Whether CG on a Hermitian operator (solve_hermitian; solve and solve_mixed with p.hermitian) runs
+// Whether CG (on a Hermitian operator: solve_hermitian, p.hermitian; and CGNR: p.type = CG) runs
 // stream-resident for fields at `loc` on `processes` processes: its scalars stay on the device and the
 // host queues iterations ahead of the residuals it reads, with no round trip per iteration
-// (solvers/resident_cg.cpp; the same iterates bit for bit). On the device in one process unless
+// (solvers/resident_cg.cpp; the same iterates bit for bit). BiCGStab, GCR and the block CG keep their
+// host loops. On the device in one process unless
 // LQCD_STREAM_RESIDENT_CG=0; with LQCD_STREAM_RESIDENT_CG=1 for host fields too. Decomposed lattices
 // keep the host loop (their global sums go through MPI on the host). Any other value is an Error.
 bool stream_resident_cg(Location loc, int processes);
