@@ -119,7 +119,6 @@ int l2_rotation_sets(Location loc, double bytes_per_call) {
 // Host calls are always timed by the host clock.
 enum class DeviceTiming { Events, Wall, Batched };
 DeviceTiming device_timing = DeviceTiming::Events;
-constexpr int kTimingBatch = 10;
 // The host's time per call to queue the last device calls timed with events (median_seconds): a
 // device time per call close to it means the host's launch rate set the pace.
 double host_queue_seconds_per_call = std::numeric_limits<double>::quiet_NaN();

@@ -6,6 +6,9 @@
 
 namespace lqcd::app {
 
+// --timing batched: CUDA events around batches of this many back-to-back calls.
+inline constexpr int kTimingBatch = 10;
+
 struct BenchCommandOptions {
   std::string kernel = "heatbath";  // heatbath | copy | dslash | matpc | solver
   std::string dims = "16,16,16,16";

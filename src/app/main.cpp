@@ -1,6 +1,7 @@
 // lqcd: one program, one subcommand per job (DESIGN.md). Every failure the user can fix ends in a
 // one-line "lqcd: error: ..." on stderr and a non-zero exit status.
 #include <iostream>
+#include <string>
 
 #include <CLI/CLI.hpp>
 
@@ -157,9 +158,9 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   bench->add_option("--timing", bn.timing,
                     "device calls: events = CUDA events between back-to-back calls (the device's time per call); "
-                    "batched = CUDA events around batches of 10 back-to-back calls, none between them (as in a "
-                    "solver's loop); wall = host clock around each call, synchronised after it (adds launch and "
-                    "sync latency)")
+                    "batched = CUDA events around batches of " + std::to_string(kTimingBatch) +
+                        " back-to-back calls, none between them (as in a solver's loop); wall = host clock around "
+                        "each call, synchronised after it (adds launch and sync latency)")
       ->check(CLI::IsMember({"events", "batched", "wall"}))
       ->capture_default_str();
   bench->add_option("--system", bn.system,

@@ -67,12 +67,6 @@ class Krylov {
     count(1, kDotFlops);
     return M_.apply_and_inner(out, in);
   }
-  // out = M in and the pair of fields whose inner product is <in, M in>, which the caller computes
-  // (LinearOperator::apply_for_inner; counted as an application and a dot).
-  typename LinearOperator<Real>::InnerPair apply_for_inner(SpinorField<Real>& out, const SpinorField<Real>& in) {
-    count(1, kDotFlops);
-    return M_.apply_for_inner(out, in);
-  }
   // Work done outside the counted calls (the stream-resident CG's own kernels).
   void count(double applications, double blas_flops_per_site) {
     applications_ += applications;

@@ -1,9 +1,10 @@
 // The stream-resident CG cycles (issue 4, scope 3: solvers with no host round trip in the loop). The
 // host loop of solve_cg_hermitian waits twice per iteration, for <p, A p> and for ||r||^2 (CGNR's,
-// solve_cg, three times: ||M p||^2, ||r||^2, ||M^dag r||^2), and the device idles while the host reads the number and queues the next kernels. Here the scalars stay on
-// the device (resident_cg_kernels.hpp) and the host queues iteration k + 1 before it waits for
-// iteration k's residual, which the device publishes to page-locked memory: the stream always has
-// work, and the host follows one iteration behind.
+// solve_cg, three times: ||M p||^2, ||r||^2, ||M^dag r||^2), and the device idles while the host
+// reads the number and queues the next kernels. Here the scalars stay on the device
+// (resident_cg_kernels.hpp) and the host queues iteration k + 1 before it waits for iteration k's
+// residual, which the device publishes to page-locked memory: the stream always has work, and the
+// host follows one iteration behind.
 //
 // Queuing ahead costs an operator application in vain when the iteration being waited for turns out
 // to be the last. So the host stops queuing ahead (waits for each iteration before queuing the next)
