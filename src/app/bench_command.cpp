@@ -794,12 +794,10 @@ nlohmann::json solver_bench(const BenchCommandOptions& opt, const Geometry& geom
   check_fermion_params(f);
   const bool single = opt.precision == "single";
   SolverParams p;
-  p.type = SolverType::CG;
+  p.type = solver_type_from_name(opt.solver, "--solver");
   p.tolerance = opt.tolerance;
   p.inner_tolerance = opt.inner_tolerance;
   p.precision = solver_precision_from_name(opt.precision, "--precision");
-  if (opt.system != "normal" && opt.system != "matpc")
-    fail("lqcd bench solver: --system must be normal or matpc (got \"{}\")", opt.system);
   p.hermitian = opt.system == "normal";
   if (opt.rhs > 1) return multi_rhs_solver_bench(opt, U, f, p, meter);
   const SpinorField<double> b = gaussian_spinor(geom, loc, 9).parity_part(0);
@@ -829,12 +827,14 @@ nlohmann::json solver_bench(const BenchCommandOptions& opt, const Geometry& geom
                       {"tolerance", opt.tolerance},     {"seconds_per_solve", t},
                       {"inner_tolerance", p.precision == SolverPrecision::Double ? nlohmann::json(nullptr)
                                                                                    : nlohmann::json(p.inner_tolerance)},
+                      {"solver", opt.solver},
                       {"system", p.hermitian ? "normal: M_hat^dag M_hat x = M_hat^dag b, tolerance on its residual"
-                                             : "matpc: M_hat x = b by CGNR, tolerance on ||b - M_hat x|| / ||b||"},
+                                 : fmt::format("matpc: M_hat x = b by {}, tolerance on ||b - M_hat x|| / ||b||",
+                                               p.type == SolverType::CG ? "CGNR" : solver_type_name(p.type))},
                       {"iterations", last.iterations},  {"true_residual", last.true_residual},
                       {"corrections", last.corrections}, {"GFLOPS", last.gflops},
-                      // CG (either system) with its scalars on the device (solvers/solver.hpp).
-                      {"stream_resident_cg", stream_resident_cg(loc, geom.processes())}};
+                      // The solver with its scalars on the device (solvers/solver.hpp).
+                      {"stream_resident", p.type != SolverType::GCR && stream_resident_solver(loc, geom.processes())}};
   r.update(energy_fields("", energy, last.gflops));  // energy_joules: per solve
   return r;
 }
@@ -863,6 +863,13 @@ int run_bench(const BenchCommandOptions& opt) {
     if (opt.precision == "half" && opt.reconstruct == 18)
       fail("--precision half: links are stored with 12 or 8 reals (--reconstruct 12 or 8)");
     if (opt.rhs < 1 || opt.rhs > 64) fail("--rhs: expected 1 to 64 right-hand sides (got {})", opt.rhs);
+    if (opt.kernel == "solver") {
+      if (opt.system != "normal" && opt.system != "matpc")
+        fail("lqcd bench solver: --system must be normal or matpc (got \"{}\")", opt.system);
+      if (solver_type_from_name(opt.solver, "--solver") != SolverType::CG && opt.system == "normal")
+        fail("lqcd bench solver: --solver {} solves M_hat x = b: give --system matpc (--system normal is CG's)",
+             opt.solver);
+    }
     if (opt.rhs > 1 && opt.kernel == "solver") {
       if (opt.rhs > kMaxBlockRhs)
         fail("--rhs {}: the multi-RHS solver takes 2 to {} right-hand sides", opt.rhs, kMaxBlockRhs);

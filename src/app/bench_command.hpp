@@ -23,7 +23,8 @@ struct BenchCommandOptions {
   double csw = 1.0;                 // clover
   double tolerance = 1e-10;         // solver
   double inner_tolerance = 1e-5;    // solver, mixed precision: each correction's residual reduction
-  std::string system = "normal";    // solver: normal (CG on M^dag M x = M^dag b) | matpc (CGNR on M x = b)
+  std::string system = "normal";    // solver: normal (CG on M^dag M x = M^dag b) | matpc (--solver on M x = b)
+  std::string solver = "cg";        // solver, --system matpc: cg (CGNR) | bicgstab | gcr
   std::string config;               // dslash, matpc, solver: a gauge configuration instead of Haar-random links
   int repetitions = 10;
   std::string timing = "events";    // device calls: events (back to back, CUDA events) | batched | wall (host clock, synchronised)

@@ -165,7 +165,10 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   bench->add_option("--system", bn.system,
                     "solver: normal = CG on M^dag M x = M^dag b with the tolerance on that residual (as QUDA's "
-                    "CG test); matpc = CGNR on M x = b, tolerance on ||b - M x|| / ||b||")
+                    "CG test); matpc = --solver on M x = b, tolerance on ||b - M x|| / ||b||")
+      ->capture_default_str();
+  bench->add_option("--solver", bn.solver,
+                    "solver, --system matpc: cg (CGNR, on the normal equations) | bicgstab | gcr (on M itself)")
       ->capture_default_str();
   bench->add_option("--config", bn.config,
                     "dslash, matpc, solver: gauge configuration to use (ILDG, SciDAC, NERSC, MILC, openQCD; its dims "

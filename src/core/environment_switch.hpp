@@ -1,6 +1,6 @@
 #pragma once
 // On/off settings from environment variables (LQCD_TUNE, LQCD_PROGRAMMATIC_LAUNCH,
-// LQCD_STREAM_RESIDENT_CG): one parser, so that every such variable takes the same values and says
+// LQCD_STREAM_RESIDENT): one parser, so that every such variable takes the same values and says
 // the same thing when it is wrong.
 
 #include <optional>

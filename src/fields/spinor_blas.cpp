@@ -68,6 +68,44 @@ void axpy_xpay(Complex<double> a, SpinorField<Real>& p, SpinorField<Real>& x, co
            AxpyXpayKernel<Real>{Complex<compute_t<Real>>(a), Complex<compute_t<Real>>(b), p.view(), x.view(), z.view()});
 }
 
+template <typename Real>
+DotAndNorm2 dot_norm2(const SpinorField<Real>& x, const SpinorField<Real>& y) {
+  check_same_shape(x, y);
+  Sums<3> s = reduce<Sums<3>>(x.location(), x.sites(), DotNorm2Kernel<Real>{x.view(), y.view()});
+  comm::sum(x.geometry().grid, s.v);
+  return {{s[0], s[1]}, s[2]};
+}
+
+template <typename Real>
+Norm2AndDot axpy_norm2_dot(Complex<double> a, const SpinorField<Real>& x, SpinorField<Real>& y,
+                           const SpinorField<Real>& w) {
+  check_same_shape(x, y);
+  check_same_shape(w, y);
+  const AxpyNorm2DotKernel<Real> k{AxpyKernel<Real>{Complex<compute_t<Real>>(a), x.view(), y.view()}, w.view()};
+  Sums<3> s = reduce<Sums<3>>(y.location(), y.sites(), k);
+  comm::sum(y.geometry().grid, s.v);
+  return {s[0], {s[1], s[2]}};
+}
+
+template <typename Real>
+void axpbypz(Complex<double> a, const SpinorField<Real>& x, Complex<double> b, const SpinorField<Real>& y,
+             SpinorField<Real>& z) {
+  check_same_shape(x, z);
+  check_same_shape(y, z);
+  for_each(z.location(), z.sites(),
+           AxpbypzKernel<Real>{Complex<compute_t<Real>>(a), Complex<compute_t<Real>>(b), x.view(), y.view(), z.view()});
+}
+
+template <typename Real>
+void axpy_then_xpay(Complex<double> a, const SpinorField<Real>& z, SpinorField<Real>& y, const SpinorField<Real>& x,
+                    Complex<double> b) {
+  check_same_shape(z, y);
+  check_same_shape(x, y);
+  for_each(y.location(), y.sites(),
+           AxpyThenXpayKernel<Real>{Complex<compute_t<Real>>(a), Complex<compute_t<Real>>(b), z.view(), y.view(),
+                                    x.view()});
+}
+
 template <typename To, typename From>
 void convert_precision(SpinorField<To>& out, const SpinorField<From>& in) {
   check_same_shape(out, in);
@@ -95,7 +133,14 @@ void convert_precision(SpinorField<To>& out, const SpinorField<From>& in) {
   template double norm2<Real>(const SpinorField<Real>&);                                    \
   template double axpy_norm2<Real>(Complex<double>, const SpinorField<Real>&, SpinorField<Real>&); \
   template void axpy_xpay<Real>(Complex<double>, SpinorField<Real>&, SpinorField<Real>&, const SpinorField<Real>&, \
-                                Complex<double>);
+                                Complex<double>);                                            \
+  template DotAndNorm2 dot_norm2<Real>(const SpinorField<Real>&, const SpinorField<Real>&);                     \
+  template Norm2AndDot axpy_norm2_dot<Real>(Complex<double>, const SpinorField<Real>&, SpinorField<Real>&,      \
+                                            const SpinorField<Real>&);                                          \
+  template void axpbypz<Real>(Complex<double>, const SpinorField<Real>&, Complex<double>,                       \
+                              const SpinorField<Real>&, SpinorField<Real>&);                                    \
+  template void axpy_then_xpay<Real>(Complex<double>, const SpinorField<Real>&, SpinorField<Real>&,             \
+                                     const SpinorField<Real>&, Complex<double>);
 LQCD_INSTANTIATE_SPINOR_BLAS(double)
 LQCD_INSTANTIATE_SPINOR_BLAS(float)
 LQCD_INSTANTIATE_SPINOR_BLAS(Half)

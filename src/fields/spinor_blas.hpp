@@ -35,6 +35,32 @@ template <typename Real>
 void axpy_xpay(Complex<double> a, SpinorField<Real>& p, SpinorField<Real>& x, const SpinorField<Real>& z,
                Complex<double> b);
 
+// The fused operations of BiCGStab (solvers/bicgstab.cpp), each one pass over memory.
+struct DotAndNorm2 {
+  Complex<double> dot;  // <x, y>
+  double norm2;         // ||x||^2
+};
+struct Norm2AndDot {
+  double norm2;         // ||y||^2
+  Complex<double> dot;  // <w, y>
+};
+// <x, y> and ||x||^2. FLOPs per site: 72.
+template <typename Real>
+DotAndNorm2 dot_norm2(const SpinorField<Real>& x, const SpinorField<Real>& y);
+// y <- a x + y, returning ||y||^2 and <w, y> of y as computed. FLOPs per site: 120.
+template <typename Real>
+Norm2AndDot axpy_norm2_dot(Complex<double> a, const SpinorField<Real>& x, SpinorField<Real>& y,
+                           const SpinorField<Real>& w);
+// z <- a x + b y + z. FLOPs per site: 96.
+template <typename Real>
+void axpbypz(Complex<double> a, const SpinorField<Real>& x, Complex<double> b, const SpinorField<Real>& y,
+             SpinorField<Real>& z);
+// y <- y + a z, then y <- x + b y (BiCGStab's p = r + beta (p - omega v)), y rounded to its storage
+// precision once. FLOPs per site: 96.
+template <typename Real>
+void axpy_then_xpay(Complex<double> a, const SpinorField<Real>& z, SpinorField<Real>& y, const SpinorField<Real>& x,
+                    Complex<double> b);
+
 // out <- in in out's precision (the same sites and location; double -> float rounds to nearest; the
 // same precision is a copy).
 template <typename To, typename From>

@@ -105,6 +105,69 @@ struct AxpyXpayKernel {
   }
 };
 
+// <x, y> and ||x||^2 in one pass: {Re <x, y>, Im <x, y>, ||x||^2}.
+template <typename Real>
+struct DotNorm2Kernel {
+  using T = compute_t<Real>;
+  SpinorView<Real> x, y;
+  LQCD_HOST_DEVICE void operator()(std::int64_t i, Sums<3>& acc) const {
+    const int p = x.parity_of(i);
+    const std::int64_t s = x.cb_of(i);
+    const ColorSpinor<T> a = x.load(p, s);
+    const Complex<T> d = inner(a, y.load(p, s));
+    acc[0] += double(d.re);
+    acc[1] += double(d.im);
+    acc[2] += double(norm2(a));
+  }
+};
+
+// y <- a x + y, summing {||y||^2, Re <w, y>, Im <w, y>} of y as computed: BiCGStab's residual update
+// with its norm and the next <r0, r> in one pass.
+template <typename Real>
+struct AxpyNorm2DotKernel {
+  using T = compute_t<Real>;
+  AxpyKernel<Real> axpy;
+  SpinorView<Real> w;
+  LQCD_HOST_DEVICE void operator()(std::int64_t i, Sums<3>& acc) const {
+    const ColorSpinor<T> y = axpy.update(i);
+    const Complex<T> d = inner(w.load(w.parity_of(i), w.cb_of(i)), y);
+    acc[0] += double(norm2(y));
+    acc[1] += double(d.re);
+    acc[2] += double(d.im);
+  }
+};
+
+// z <- a x + b y + z (BiCGStab's x += alpha p + omega s).
+template <typename Real>
+struct AxpbypzKernel {
+  using T = compute_t<Real>;
+  Complex<T> a, b;
+  SpinorView<Real> x, y, z;
+  LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
+    const int p = x.parity_of(i);
+    const std::int64_t s = x.cb_of(i);
+    ColorSpinor<T> r = z.load(p, s);
+    r += a * x.load(p, s);
+    r += b * y.load(p, s);
+    z.store(p, s, r);
+  }
+};
+
+// y <- x + b (y + a z) (BiCGStab's new direction p = r + beta (p - omega v)).
+template <typename Real>
+struct AxpyThenXpayKernel {
+  using T = compute_t<Real>;
+  Complex<T> a, b;
+  SpinorView<Real> z, y, x;
+  LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
+    const int p = y.parity_of(i);
+    const std::int64_t s = y.cb_of(i);
+    ColorSpinor<T> t = y.load(p, s);
+    t += a * z.load(p, s);
+    y.store(p, s, x.load(p, s) + b * t);
+  }
+};
+
 // out <- in site by site, through the arithmetic precisions (for half-precision fields, whose
 // per-site norm depends on every component of the site).
 template <typename To, typename From>

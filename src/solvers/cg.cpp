@@ -21,7 +21,7 @@ SolverResult solve_cg(const LinearOperator<Real>& M, SpinorField<Real>& x, const
   Krylov<Real> k(SolverType::CG, M, b, p);
   SpinorField<Real> r = M.make_field(), z = M.make_field(), dir = M.make_field(), q = M.make_field();
   const std::string hint = "M^dag r = 0 with r != 0: the operator is singular (check kappa and the gauge field)";
-  if (stream_resident_cg(M.location(), M.geometry().processes()))
+  if (stream_resident_solver(M.location(), M.geometry().processes()))
     return drive(k, x, r, hint, [&](double& r2) { return resident_cgnr_cycle(k, M, x, r, z, dir, q, r2); });
   return drive(k, x, r, hint, [&](double& r2) {
     k.apply_dagger(z, r);
@@ -65,7 +65,7 @@ SolverResult solve_cg_hermitian(const LinearOperator<Real>& A, SpinorField<Real>
   Krylov<Real> k(SolverType::CG, A, b, p);
   SpinorField<Real> r = A.make_field(), dir = A.make_field(), q = A.make_field();
   const std::string hint = "<p, A p> <= 0: the operator is not positive definite (check kappa and the gauge field)";
-  if (stream_resident_cg(A.location(), A.geometry().processes()))
+  if (stream_resident_solver(A.location(), A.geometry().processes()))
     return drive(k, x, r, hint, [&](double& r2) { return resident_cg_cycle(k, A, x, r, dir, q, r2); });
   return drive(k, x, r, hint, [&](double& r2) {
     dir.copy_from(r);

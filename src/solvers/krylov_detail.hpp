@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "fields/spinor_blas.hpp"
+#include "solvers/krylov_scalars.hpp"
 #include "solvers/solver.hpp"
 
 namespace lqcd::solver_detail {
@@ -19,17 +20,13 @@ namespace lqcd::solver_detail {
 // axpy / xpay 48, dot 48, norm2 24, scale by a complex number 72 (12 complex products), copy 0.
 inline constexpr double kAxpyFlops = 48, kDotFlops = 48, kNorm2Flops = 24, kScaleFlops = 72;
 
-// The relative size under which BiCGStab's inner products and GCR's new direction count as a
-// breakdown (|<a, b>| <= eps ||a|| ||b||), and how many restarts after breakdowns without progress a
-// solver makes before giving up.
-inline constexpr double kBreakdownEps = 1e-13;
+// How many restarts after breakdowns without progress a solver makes before giving up (the breakdown
+// test: krylov_scalars.hpp).
 inline constexpr int kMaxBreakdownRestarts = 2;
 // Failed true-residual checks with less than a factor 2 of progress before "stagnation".
 inline constexpr int kMaxStalls = 3;
 
 enum class Stop { Estimate, Limit, Restart, Breakdown };
-
-inline Complex<double> divide(Complex<double> a, Complex<double> b) { return conj_mul(b, a) * (1.0 / norm2(b)); }
 
 // Real: the precision of the operator and the fields (scalars and reductions are double).
 template <typename Real>
@@ -106,6 +103,26 @@ class Krylov {
   double axpy_norm2(Complex<double> a, const SpinorField<Real>& x, SpinorField<Real>& y) {
     blas_flops_ += kAxpyFlops + kNorm2Flops;
     return lqcd::axpy_norm2(a, x, y);
+  }
+  // BiCGStab's fused operations (spinor_blas.hpp), each counted as the operations it replaces.
+  DotAndNorm2 dot_norm2(const SpinorField<Real>& x, const SpinorField<Real>& y) {
+    blas_flops_ += kDotFlops + kNorm2Flops;
+    return lqcd::dot_norm2(x, y);
+  }
+  Norm2AndDot axpy_norm2_dot(Complex<double> a, const SpinorField<Real>& x, SpinorField<Real>& y,
+                             const SpinorField<Real>& w) {
+    blas_flops_ += kAxpyFlops + kNorm2Flops + kDotFlops;
+    return lqcd::axpy_norm2_dot(a, x, y, w);
+  }
+  void axpbypz(Complex<double> a, const SpinorField<Real>& x, Complex<double> b, const SpinorField<Real>& y,
+               SpinorField<Real>& z) {
+    blas_flops_ += 2 * kAxpyFlops;
+    lqcd::axpbypz(a, x, b, y, z);
+  }
+  void axpy_then_xpay(Complex<double> a, const SpinorField<Real>& z, SpinorField<Real>& y, const SpinorField<Real>& x,
+                      Complex<double> b) {
+    blas_flops_ += 2 * kAxpyFlops;
+    lqcd::axpy_then_xpay(a, z, y, x, b);
   }
 
   // r <- b - M x; returns ||r||^2 (the true residual; throws on NaN/Inf).
@@ -231,6 +248,12 @@ Stop resident_cgnr_cycle(Krylov<Real>& k, const LinearOperator<Real>& M, SpinorF
 template <typename Real>
 SolverResult solve_bicgstab(const LinearOperator<Real>& M, SpinorField<Real>& x, const SpinorField<Real>& b,
                             const SolverParams& p);
+// One cycle of BiCGStab (drive()'s contract; r0, p, v, t scratch fields) with its scalars on the device
+// (resident_bicgstab.cpp).
+template <typename Real>
+Stop resident_bicgstab_cycle(Krylov<Real>& k, const LinearOperator<Real>& M, SpinorField<Real>& x,
+                             SpinorField<Real>& r, SpinorField<Real>& r0, SpinorField<Real>& p, SpinorField<Real>& v,
+                             SpinorField<Real>& t, double& r2);
 template <typename Real>
 SolverResult solve_gcr(const LinearOperator<Real>& M, SpinorField<Real>& x, const SpinorField<Real>& b,
                        const SolverParams& p);

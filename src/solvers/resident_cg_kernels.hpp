@@ -2,8 +2,8 @@
 // Site kernels and reduction finishers of the stream-resident CG (resident_cg.cpp): CG's scalars live
 // in device memory (CgScalars), where the reductions' finishers write them and the update kernels read
 // them, so that the host queues iteration after iteration without waiting for any of them. The host
-// learns each iteration's ||r||^2 and whether the cycle has stopped from CgProgress, which the
-// residual's finisher writes to page-locked host memory (core/device_counter.hpp).
+// learns each iteration's ||r||^2 and whether the cycle has stopped from ResidentProgress, which
+// the residual's finisher writes to page-locked host memory (resident_progress.hpp).
 //
 // Iteration k of a cycle of CG on a Hermitian A (Hestenes-Stiefel, as solve_cg_hermitian):
 //   q = A p;  pAp = <p, q>                        (reduce_into, StorePAp)
@@ -26,28 +26,18 @@
 #include <cfloat>
 #include <climits>
 
-#include "core/device_counter.hpp"
 #include "core/reduction.hpp"
 #include "fields/spinor_blas_kernels.hpp"
+#include "solvers/resident_progress.hpp"
 
 namespace lqcd::solver_detail {
-
-enum CgStatus : int { kCgRunning = 0, kCgConverged = 1, kCgBreakdown = 2, kCgNotFinite = 3 };
 
 // In device memory (host memory for host fields).
 struct CgScalars {
   double rho[2];       // ||r||^2 before iteration k in rho[k % 2]
   double pAp;          // <p, A p> of the current iteration
   int stop_iteration;  // the iteration that stopped the cycle; INT_MAX while it runs
-  int status;          // CgStatus
-};
-
-// In page-locked host memory, written by the device for the host.
-inline constexpr int kCgProgressRing = 4;  // more than the iterations the host queues ahead (2)
-struct CgProgress {
-  double r2[kCgProgressRing];  // ||r||^2 after iteration k in r2[k % kCgProgressRing]
-  int status[kCgProgressRing];  // CgStatus of iteration k, likewise
-  int completed;               // iterations whose r2 and status are written (publish_count)
+  int status;          // ResidentStatus of that iteration
 };
 
 // The start of a cycle: rho_0 = ||r||^2 of the cycle's (true) residual. One thread.
@@ -59,7 +49,7 @@ struct CgStartKernel {
     s->rho[1] = 0;
     s->pAp = 0;
     s->stop_iteration = INT_MAX;
-    s->status = kCgRunning;
+    s->status = kResidentRunning;
   }
 };
 
@@ -90,28 +80,26 @@ struct CgResidualUpdate {
 
 // Decides whether iteration k stops the cycle (threshold: tolerance^2 ||b||^2, as Krylov::below),
 // stores rho_k+1 = ||r||^2 where the residual is also the next direction's base (CG on A; not CGNR),
-// and reports to the host.
+// and reports to the host. Breakdown kind 0: pAp <= 0.
 struct CgResidualFinish {
   CgScalars* s;
-  CgProgress* progress;
+  ResidentProgress* progress;
   int k;
   double threshold;
   bool r2_is_rho;
   LQCD_HOST_DEVICE void operator()(const Sums<1>& sum) const {
     if (k >= s->stop_iteration) return;  // queued past the end of the cycle
     const double r2 = sum[0];
-    const int status = !(s->pAp > 0)        ? kCgBreakdown
-                       : !(r2 <= DBL_MAX)   ? kCgNotFinite  // NaN or Inf
-                       : r2 <= threshold    ? kCgConverged
-                                            : kCgRunning;
+    const int status = !(s->pAp > 0)      ? kResidentBreakdown
+                       : !(r2 <= DBL_MAX) ? kResidentNotFinite  // NaN or Inf
+                       : r2 <= threshold  ? kResidentConverged
+                                          : kResidentRunning;
     if (r2_is_rho) s->rho[(k + 1) & 1] = r2;
-    if (status != kCgRunning) {
+    if (status != kResidentRunning) {
       s->stop_iteration = k;
       s->status = status;
     }
-    progress->r2[k % kCgProgressRing] = r2;
-    progress->status[k % kCgProgressRing] = status;
-    publish_count(&progress->completed, k + 1);
+    progress->report(k, r2, status);
   }
 };
 
@@ -134,7 +122,7 @@ struct CgSolutionUpdate {
   SpinorView<Real> p, x, z;
   LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
     const int stop = s->stop_iteration;
-    if (k > stop || (k == stop && s->status != kCgConverged)) return;
+    if (k > stop || (k == stop && s->status != kResidentConverged)) return;
     const double rho = s->rho[k & 1];
     const AxpyXpayKernel<Real> update{Complex<T>(Complex<double>(rho / s->pAp)),
                                       Complex<T>(Complex<double>(s->rho[(k + 1) & 1] / rho)), p, x, z};

@@ -112,14 +112,14 @@ template <typename Real>
 SolverResult solve_hermitian(const LinearOperator<Real>& A, SpinorField<Real>& x, const SpinorField<Real>& b,
                              const SolverParams& p);
 
-// Whether CG (on a Hermitian operator: solve_hermitian, p.hermitian; and CGNR: p.type = CG) runs
-// stream-resident for fields at `loc` on `processes` processes: its scalars stay on the device and the
-// host queues iterations ahead of the residuals it reads, with no round trip per iteration
-// (solvers/resident_cg.cpp; the same iterates bit for bit). BiCGStab, GCR and the block CG keep their
-// host loops. On the device in one process unless
-// LQCD_STREAM_RESIDENT_CG=0; with LQCD_STREAM_RESIDENT_CG=1 for host fields too. Decomposed lattices
-// keep the host loop (their global sums go through MPI on the host). Any other value is an Error.
-bool stream_resident_cg(Location loc, int processes);
+// Whether CG (on a Hermitian operator: solve_hermitian, p.hermitian; and CGNR: p.type = CG) and
+// BiCGStab run stream-resident for fields at `loc` on `processes` processes: their scalars stay on the
+// device and the host queues iterations ahead of the residuals it reads, with no round trip per
+// iteration (solvers/resident_loop.hpp; the same iterates bit for bit). GCR and the block CG keep their
+// host loops. On the device in one process unless LQCD_STREAM_RESIDENT=0; with LQCD_STREAM_RESIDENT=1
+// for host fields too. Decomposed lattices keep the host loop (their global sums go through MPI on the
+// host). Any other value is an Error.
+bool stream_resident_solver(Location loc, int processes);
 
 // Solves (A + s_k) x_k = b for every shift s_k >= 0 at once, A Hermitian positive definite, by the
 // multi-shift CG (B. Jegerlehner, hep-lat/9612014; the residuals of the shifted systems are collinear

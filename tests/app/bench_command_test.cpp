@@ -87,7 +87,15 @@ TEST(BenchCommand, DiracBenchmarksReportTheirCountsAndTheCopyBandwidth) {
   }
   const auto m = bench("solver --kappa 0.2 --reconstruct 12 --system matpc", dir);
   EXPECT_EQ(m["system"].get<std::string>().rfind("matpc:", 0), 0u);
+  EXPECT_EQ(m["solver"], "cg");
   EXPECT_LE(m["true_residual"].get<double>(), 1e-10);
+  // BiCGStab on M_hat itself: fewer iterations than CGNR on this well-conditioned system (each takes
+  // two applications of M_hat).
+  const auto bi = bench("solver --kappa 0.2 --reconstruct 12 --system matpc --solver bicgstab", dir);
+  EXPECT_EQ(bi["solver"], "bicgstab");
+  EXPECT_NE(bi["system"].get<std::string>().find("by bicgstab"), std::string::npos);
+  EXPECT_LE(bi["true_residual"].get<double>(), 1e-10);
+  EXPECT_LT(bi["iterations"].get<int>(), m["iterations"].get<int>());
 }
 
 // dslash --rhs N: one kernel on N right-hand sides, the links counted once per site for all of them;
@@ -253,6 +261,8 @@ TEST(BenchCommand, UnimplementedOptionsAreErrors) {
                                   {"solver --precision half --reconstruct 12 --action clover", "--action clover"},
                                   {"matpc --action staggered", "--action"},
                                   {"solver --system full", "--system"},
+                                  {"solver --solver bicgstab", "--system matpc"},
+                                  {"solver --solver minres --system matpc", "--solver"},
                                   {"dslash --timing cpu", "--timing"},
                                   {"dirac", "unknown benchmark"}}) {
     const auto r = run_lqcd("bench " + args + " --device cpu --dims 4,4,4,4", dir.path());

@@ -23,6 +23,7 @@
 #include "measure/configuration.hpp"
 #include "solvers/solver.hpp"
 #include "field_test_support.hpp"
+#include "gamma5_operator.hpp"
 
 namespace lqcd {
 namespace {
@@ -368,33 +369,10 @@ INSTANTIATE_TEST_SUITE_P(Backends, GcrTest, ::testing::ValuesIn(test::locations(
 // An indefinite operator: gamma_5 (host fields). With a source of equal chirality weights,
 // <b, gamma_5 b> = 0: BiCGStab and GCR break down (and must say so), CG on gamma_5^2 = 1 does not.
 
-class Gamma5Operator : public LinearOperator<double> {
- public:
-  explicit Gamma5Operator(const Geometry& g) : geom_(g) {}
-  void apply(SpinorField<double>& out, const SpinorField<double>& in) const override {
-    LexicographicSpinor v = to_lexicographic(in);
-    for (auto& s : v) s = apply_gamma(kGamma5, s);
-    out.copy_from(to_spinor_field(v, geom_, Location::Host));
-  }
-  void apply_dagger(SpinorField<double>& out, const SpinorField<double>& in) const override { apply(out, in); }
-  Subset subset() const override { return Subset::Full; }
-  const Geometry& geometry() const override { return geom_; }
-  Location location() const override { return Location::Host; }
-  double flops_per_site() const override { return 0; }
-
- private:
-  Geometry geom_;
-};
-
 TEST(Solver, IndefiniteOperatorBreakdownIsReported) {
   const Geometry geom = Geometry::single_process({4, 4, 4, 4});
-  const Gamma5Operator G(geom);
-  LexicographicSpinor lex = random_lex(geom, 12);
-  for (auto& s : lex) {  // gamma_5 = diag(1, 1, -1, -1): equal weight in both chiralities
-    s.s[2] = s.s[0];
-    s.s[3] = s.s[1];
-  }
-  const SpinorField<double> b = to_spinor_field(lex, geom, Location::Host);
+  const test::Gamma5Operator G(geom);
+  const SpinorField<double> b = test::chirally_balanced_source(geom, 12);
   for (SolverType t : {SolverType::BiCGStab, SolverType::GCR}) {
     SpinorField<double> x = G.make_field();
     set_zero(x);

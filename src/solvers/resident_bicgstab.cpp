@@ -1,0 +1,58 @@
+// The stream-resident BiCGStab cycle (resident_loop.hpp says how a resident cycle works). The host
+// loop of solve_bicgstab waits four times per iteration, for <r0, v>, ||s||^2, <t, s> and ||r||^2;
+// here it waits for none of them: BiCGStab's scalars stay on the device
+// (resident_bicgstab_kernels.hpp).
+#include "core/dispatch.hpp"
+#include "solvers/resident_bicgstab_kernels.hpp"
+#include "solvers/resident_loop.hpp"
+
+namespace lqcd::solver_detail {
+
+template <typename Real>
+Stop resident_bicgstab_cycle(Krylov<Real>& k, const LinearOperator<Real>& M, SpinorField<Real>& x,
+                             SpinorField<Real>& r, SpinorField<Real>& r0, SpinorField<Real>& p, SpinorField<Real>& v,
+                             SpinorField<Real>& t, double& r2) {
+  // The cycle's start waits for <r0, r> once, as the host loop does.
+  r0.copy_from(r);
+  const Complex<double> rho0 = k.dot(r0, r);
+  if (negligible(rho0, r2, r2)) {
+    k.breakdown("rho = <r0, r> ~ 0");
+    return Stop::Breakdown;
+  }
+  const Location loc = r.location();
+  const std::int64_t sites = r.sites();
+  BiCgStabScalars* const s = resident_scalars<BiCgStabScalars>(loc);
+  ResidentProgress* const progress = resident_progress_page();
+  for_each(loc, 1, BiCgStabStart{s, rho0, r2});
+  p.copy_from(r);
+  static constexpr ResidentBreakdown kBreakdowns[] = {
+      {"<r0, M p> ~ 0", false, false},                 // kR0vBreakdown
+      {"omega = <t, s> / <t, t> ~ 0", true, false},    // kOmegaBreakdown
+      {"rho = <r0, r> ~ 0", true, true}};               // kRhoBreakdown
+  // Two operator applications and the six fused vector operations of bicgstab.cpp.
+  constexpr double blas_flops = 2 * (kDotFlops + kNorm2Flops) + (kAxpyFlops + kNorm2Flops) + 2 * kAxpyFlops +
+                                (kAxpyFlops + kNorm2Flops + kDotFlops) + 2 * kAxpyFlops;
+  return follow_iterations(k, loc, progress, r2, kBreakdowns, 2, blas_flops, [&](int e) {
+    if (e > 0) for_each(loc, sites, BiCgStabDirection<Real>{s, e, v.view(), p.view(), r.view()});
+    M.apply(v, p);
+    reduce_into<Sums<3>>(loc, sites, DotNorm2Kernel<Real>{v.view(), r0.view()}, FinishAlpha{s, e});
+    reduce_into<Sums<1>>(loc, sites, BiCgStabHalfStep<Real>{s, e, v.view(), r.view()},
+                         FinishHalfStep{s, e, k.threshold()});
+    M.apply(t, r);
+    reduce_into<Sums<3>>(loc, sites, DotNorm2Kernel<Real>{t.view(), r.view()}, FinishOmega{s, e});
+    for_each(loc, sites, BiCgStabSolutionUpdate<Real>{s, e, p.view(), r.view(), x.view()});
+    reduce_into<Sums<3>>(loc, sites, BiCgStabResidualUpdate<Real>{s, e, t.view(), r.view(), r0.view()},
+                         FinishIteration{s, progress, e, k.threshold()});
+  });
+}
+
+#define LQCD_INSTANTIATE_RESIDENT_BICGSTAB(Real)                                                                  \
+  template Stop resident_bicgstab_cycle<Real>(Krylov<Real>&, const LinearOperator<Real>&, SpinorField<Real>&,  \
+                                              SpinorField<Real>&, SpinorField<Real>&, SpinorField<Real>&,     \
+                                              SpinorField<Real>&, SpinorField<Real>&, double&);
+LQCD_INSTANTIATE_RESIDENT_BICGSTAB(double)
+LQCD_INSTANTIATE_RESIDENT_BICGSTAB(float)
+LQCD_INSTANTIATE_RESIDENT_BICGSTAB(Half)
+#undef LQCD_INSTANTIATE_RESIDENT_BICGSTAB
+
+}  // namespace lqcd::solver_detail

@@ -1,0 +1,20 @@
+// Device instantiations of the stream-resident BiCGStab's kernels (resident_bicgstab_kernels.hpp).
+#include "core/exec_cuda.cuh"
+#include "solvers/resident_bicgstab_kernels.hpp"
+
+using lqcd::Sums;
+using namespace lqcd::solver_detail;
+
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(BiCgStabStart)
+
+#define LQCD_INSTANTIATE_RESIDENT_BICGSTAB(Real)                                           \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(BiCgStabDirection<Real>)                                \
+  LQCD_INSTANTIATE_DEVICE_REDUCE_INTO(Sums<3>, FinishAlpha, lqcd::DotNorm2Kernel<Real>)    \
+  LQCD_INSTANTIATE_DEVICE_REDUCE_INTO(Sums<1>, FinishHalfStep, BiCgStabHalfStep<Real>)     \
+  LQCD_INSTANTIATE_DEVICE_REDUCE_INTO(Sums<3>, FinishOmega, lqcd::DotNorm2Kernel<Real>)    \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(BiCgStabSolutionUpdate<Real>)                           \
+  LQCD_INSTANTIATE_DEVICE_REDUCE_INTO(Sums<3>, FinishIteration, BiCgStabResidualUpdate<Real>)
+LQCD_INSTANTIATE_RESIDENT_BICGSTAB(double)
+LQCD_INSTANTIATE_RESIDENT_BICGSTAB(float)
+LQCD_INSTANTIATE_RESIDENT_BICGSTAB(lqcd::Half)
+#undef LQCD_INSTANTIATE_RESIDENT_BICGSTAB

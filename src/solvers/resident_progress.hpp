@@ -1,0 +1,31 @@
+#pragma once
+// What a stream-resident Krylov iteration (resident_cg.cpp, resident_bicgstab.cpp) tells the host:
+// its iterated ||r||^2 and whether it stopped the cycle, written by the device to page-locked host
+// memory and published with a counter (core/device_counter.hpp). The host follows the iterations one
+// behind the stream (resident_loop.hpp).
+
+#include "core/device_counter.hpp"
+#include "core/macros.hpp"
+
+namespace lqcd::solver_detail {
+
+// The status of an iteration. kResidentBreakdown + i: a breakdown of the method's kind i (the host's
+// list of ResidentBreakdown, resident_loop.hpp, says what it was).
+enum ResidentStatus : int { kResidentRunning = 0, kResidentConverged = 1, kResidentNotFinite = 2, kResidentBreakdown = 3 };
+
+// In page-locked host memory, written by the device for the host.
+inline constexpr int kResidentProgressRing = 4;  // more than the iterations the host queues ahead (2)
+struct ResidentProgress {
+  double r2[kResidentProgressRing];  // ||r||^2 after iteration k in r2[k % kResidentProgressRing]
+  int status[kResidentProgressRing];  // ResidentStatus of iteration k, likewise
+  int completed;                      // iterations whose r2 and status are written (publish_count)
+
+  // Reports iteration k (one thread, its last write of the iteration).
+  LQCD_HOST_DEVICE void report(int k, double r2_k, int status_k) {
+    r2[k % kResidentProgressRing] = r2_k;
+    status[k % kResidentProgressRing] = status_k;
+    publish_count(&completed, k + 1);
+  }
+};
+
+}  // namespace lqcd::solver_detail
