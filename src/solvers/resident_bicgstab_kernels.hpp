@@ -32,7 +32,9 @@ namespace lqcd::solver_detail {
 // In device memory (host memory for host fields).
 struct BiCgStabScalars {
   Complex<double> rho[2];  // <r0, r> before iteration k in rho[k % 2]
-  Complex<double> alpha, omega, beta;
+  // The coefficients as the host loop passes them to the same kernels: a negation inside a kernel
+  // would let the compiler fuse other products into FMAs (exact, but rounded differently).
+  Complex<double> alpha, minus_alpha, omega, minus_omega, beta;
   double r02;              // ||r0||^2
   double s2;               // ||s||^2 of the current iteration
   int stop_iteration;      // the iteration that stopped the cycle; INT_MAX while it runs
@@ -72,7 +74,7 @@ struct BiCgStabDirection {
   SpinorView<Real> v, p, r;
   LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
     if (k > s->stop_iteration) return;
-    const AxpyThenXpayKernel<Real> update{Complex<T>(-s->omega), Complex<T>(s->beta), v, p, r};
+    const AxpyThenXpayKernel<Real> update{Complex<T>(s->minus_omega), Complex<T>(s->beta), v, p, r};
     update(i);
   }
 };
@@ -86,6 +88,7 @@ struct FinishAlpha {
     const Complex<double> r0v{sum[0], -sum[1]};
     if (negligible(r0v, s->r02, sum[2])) return stop_at(s, k, kR0vBreakdown);
     s->alpha = divide_rn(s->rho[k & 1], r0v);
+    s->minus_alpha = -s->alpha;
   }
 };
 
@@ -98,7 +101,7 @@ struct BiCgStabHalfStep {
   SpinorView<Real> v, r;
   LQCD_HOST_DEVICE void operator()(std::int64_t i, Sums<1>& acc) const {
     if (k >= s->stop_iteration) return;
-    const AxpyKernel<Real> axpy{Complex<T>(-s->alpha), v, r};
+    const AxpyKernel<Real> axpy{Complex<T>(s->minus_alpha), v, r};
     acc[0] += double(norm2(axpy.update(i)));
   }
 };
@@ -124,6 +127,7 @@ struct FinishOmega {
     const Complex<double> ts{sum[0], sum[1]};
     if (negligible(ts, sum[2], s->s2)) return stop_at(s, k, kOmegaBreakdown);
     s->omega = bicgstab_omega(ts, sum[2]);
+    s->minus_omega = -s->omega;
   }
 };
 
@@ -152,7 +156,7 @@ struct BiCgStabResidualUpdate {
   SpinorView<Real> t, r, r0;
   LQCD_HOST_DEVICE void operator()(std::int64_t i, Sums<3>& acc) const {
     if (k >= s->stop_iteration) return;
-    AxpyNorm2DotKernel<Real>{AxpyKernel<Real>{Complex<T>(-s->omega), t, r}, r0}(i, acc);
+    AxpyNorm2DotKernel<Real>{AxpyKernel<Real>{Complex<T>(s->minus_omega), t, r}, r0}(i, acc);
   }
 };
 
