@@ -92,6 +92,20 @@ void exchange_on_device(std::span<const Transfer> transfers, void* stream) {
 #endif
 }
 
+void sum_on_device(double* values, int count, void* stream) {
+#if LQCD_HAVE_NCCL
+  NcclState& s = state();
+  if (!s.available) fail("internal: an NCCL all-reduce without a communicator");
+  check(ncclAllReduce(values, values, std::size_t(count), ncclDouble, ncclSum, s.comm, static_cast<cudaStream_t>(stream)),
+        "AllReduce");
+#else
+  (void)values;
+  (void)count;
+  (void)stream;
+  fail("internal: an NCCL all-reduce in a build without NCCL");
+#endif
+}
+
 void release_device_messages() {
 #if LQCD_HAVE_NCCL
   NcclState& s = state();

@@ -30,6 +30,10 @@ bool device_messages_available();
 // Every rank must list its transfers in the same order of directions and sides, so that the sends
 // and receives between two ranks pair up in order.
 void exchange_on_device(std::span<const Transfer> transfers, void* stream);
+// Sums `count` doubles over every rank, in place in device memory, queued on `stream` (a
+// cudaStream_t; nullptr: the default stream) as an NCCL all-reduce: every rank gets the same sums,
+// and the host does not wait. Needs device_messages_available().
+void sum_on_device(double* values, int count, void* stream);
 // Frees the communicator (before MPI is finalised; comm::Session does it).
 void release_device_messages();
 

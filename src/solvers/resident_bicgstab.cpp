@@ -21,7 +21,8 @@ Stop resident_bicgstab_cycle(Krylov<Real>& k, const LinearOperator<Real>& M, Spi
   }
   const Location loc = r.location();
   const std::int64_t sites = r.sites();
-  BiCgStabScalars* const s = resident_scalars<BiCgStabScalars>(loc);
+  const Geometry& geom = r.geometry();
+  BiCgStabScalars* const s = resident_memory<BiCgStabScalars>(loc);
   ResidentProgress* const progress = resident_progress_page();
   for_each(loc, 1, BiCgStabStart{s, rho0, r2});
   p.copy_from(r);
@@ -35,13 +36,13 @@ Stop resident_bicgstab_cycle(Krylov<Real>& k, const LinearOperator<Real>& M, Spi
   return follow_iterations(k, loc, progress, r2, kBreakdowns, 2, blas_flops, [&](int e) {
     if (e > 0) for_each(loc, sites, BiCgStabDirection<Real>{s, e, v.view(), p.view(), r.view()});
     M.apply(v, p);
-    reduce_into<Sums<3>>(loc, sites, DotNorm2Kernel<Real>{v.view(), r0.view()}, FinishAlpha{s, e});
-    reduce_into<Sums<1>>(loc, sites, BiCgStabHalfStep<Real>{s, e, v.view(), r.view()},
+    global_reduce_into<Sums<3>>(geom, loc, sites, DotNorm2Kernel<Real>{v.view(), r0.view()}, FinishAlpha{s, e});
+    global_reduce_into<Sums<1>>(geom, loc, sites, BiCgStabHalfStep<Real>{s, e, v.view(), r.view()},
                          FinishHalfStep{s, e, k.threshold()});
     M.apply(t, r);
-    reduce_into<Sums<3>>(loc, sites, DotNorm2Kernel<Real>{t.view(), r.view()}, FinishOmega{s, e});
+    global_reduce_into<Sums<3>>(geom, loc, sites, DotNorm2Kernel<Real>{t.view(), r.view()}, FinishOmega{s, e});
     for_each(loc, sites, BiCgStabSolutionUpdate<Real>{s, e, p.view(), r.view(), x.view()});
-    reduce_into<Sums<3>>(loc, sites, BiCgStabResidualUpdate<Real>{s, e, t.view(), r.view(), r0.view()},
+    global_reduce_into<Sums<3>>(geom, loc, sites, BiCgStabResidualUpdate<Real>{s, e, t.view(), r.view(), r0.view()},
                          FinishIteration{s, progress, e, k.threshold()});
   });
 }

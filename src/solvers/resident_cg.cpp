@@ -12,7 +12,7 @@ namespace {
 
 // A cycle's scalars, set to start with rho_0 = rho0, and the progress page, reset.
 std::pair<CgScalars*, ResidentProgress*> start_cycle(Location loc, double rho0) {
-  CgScalars* const s = resident_scalars<CgScalars>(loc);
+  CgScalars* const s = resident_memory<CgScalars>(loc);
   ResidentProgress* const progress = resident_progress_page();
   for_each(loc, 1, CgStartKernel{s, rho0});
   return {s, progress};
@@ -25,6 +25,7 @@ Stop resident_cg_cycle(Krylov<Real>& k, const LinearOperator<Real>& A, SpinorFie
                        SpinorField<Real>& p, SpinorField<Real>& q, double& r2) {
   const Location loc = r.location();
   const std::int64_t sites = r.sites();
+  const Geometry& geom = r.geometry();
   const auto [s, progress] = start_cycle(loc, r2);
   p.copy_from(r);
   // An operator application, <p, A p>, the residual update with its norm, the solution update.
@@ -33,10 +34,10 @@ Stop resident_cg_cycle(Krylov<Real>& k, const LinearOperator<Real>& A, SpinorFie
                            [&](int e) {
                              const auto [a, b] = A.apply_for_inner(q, p);
                              if (a == b)
-                               reduce_into<Sums<1>>(loc, sites, Norm2Kernel<Real>{a->view()}, StorePAp{s});
+                               global_reduce_into<Sums<1>>(geom, loc, sites, Norm2Kernel<Real>{a->view()}, StorePAp{s});
                              else
-                               reduce_into<Sums<2>>(loc, sites, DotKernel<Real>{a->view(), b->view()}, StorePAp{s});
-                             reduce_into<Sums<1>>(loc, sites, CgResidualUpdate<Real>{s, e, q.view(), r.view()},
+                               global_reduce_into<Sums<2>>(geom, loc, sites, DotKernel<Real>{a->view(), b->view()}, StorePAp{s});
+                             global_reduce_into<Sums<1>>(geom, loc, sites, CgResidualUpdate<Real>{s, e, q.view(), r.view()},
                                                   CgResidualFinish{s, progress, e, k.threshold(), true});
                              for_each(loc, sites, CgSolutionUpdate<Real>{s, e, p.view(), x.view(), r.view()});
                            });
@@ -54,17 +55,18 @@ Stop resident_cgnr_cycle(Krylov<Real>& k, const LinearOperator<Real>& M, SpinorF
   }
   const Location loc = r.location();
   const std::int64_t sites = r.sites();
+  const Geometry& geom = r.geometry();
   const auto [s, progress] = start_cycle(loc, gamma);
   p.copy_from(z);
   // M p and ||M p||^2, the residual update with its norm, M^dag r and its norm, the solution update.
   static constexpr ResidentBreakdown kBreakdowns[] = {{"||M p|| = 0", false, false}};
   return follow_iterations(k, loc, progress, r2, kBreakdowns, 2, 3 * kNorm2Flops + 3 * kAxpyFlops, [&](int e) {
     M.apply(q, p);
-    reduce_into<Sums<1>>(loc, sites, Norm2Kernel<Real>{q.view()}, StorePAp{s});
-    reduce_into<Sums<1>>(loc, sites, CgResidualUpdate<Real>{s, e, q.view(), r.view()},
+    global_reduce_into<Sums<1>>(geom, loc, sites, Norm2Kernel<Real>{q.view()}, StorePAp{s});
+    global_reduce_into<Sums<1>>(geom, loc, sites, CgResidualUpdate<Real>{s, e, q.view(), r.view()},
                          CgResidualFinish{s, progress, e, k.threshold(), false});
     M.apply_dagger(z, r);
-    reduce_into<Sums<1>>(loc, sites, Norm2Kernel<Real>{z.view()}, StoreRho{s, e});
+    global_reduce_into<Sums<1>>(geom, loc, sites, Norm2Kernel<Real>{z.view()}, StoreRho{s, e});
     for_each(loc, sites, CgSolutionUpdate<Real>{s, e, p.view(), x.view(), z.view()});
   });
 }

@@ -1,12 +1,18 @@
 #include "solvers/resident_loop.hpp"
 
+#include "comm/communicator.hpp"
+#include "comm/device_messages.hpp"
 #include "core/environment_switch.hpp"
 
 namespace lqcd {
 
 bool stream_resident_solver(Location loc, int processes) {
-  if (processes > 1) return false;
-  return switch_setting("LQCD_STREAM_RESIDENT").value_or(loc == Location::Device);
+  const bool on = switch_setting("LQCD_STREAM_RESIDENT").value_or(loc == Location::Device);
+  if (!on || processes == 1) return on;
+  // A decomposed lattice: its global sums must stay in the stream (an NCCL all-reduce over the ranks
+  // of the run) on the device; host fields sum through MPI. Collective: every rank asks here.
+  if (processes != comm::size()) return false;
+  return loc == Location::Host || comm::device_messages_available();
 }
 
 namespace solver_detail {

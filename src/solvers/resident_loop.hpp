@@ -14,30 +14,52 @@
 
 #include <algorithm>
 #include <array>
+#include <iterator>
 #include <mutex>
 #include <span>
 
+#include "comm/communicator.hpp"
+#include "comm/device_messages.hpp"
 #include "core/copy_stream.hpp"
 #include "core/device_counter.hpp"
+#include "core/dispatch.hpp"
 #include "core/memory.hpp"
 #include "solvers/krylov_detail.hpp"
 #include "solvers/resident_progress.hpp"
 
 namespace lqcd::solver_detail {
 
-// The device scalars of a method (Scalars: its struct) and the progress page, kept for the life of
-// the process: per cycle they would cost a cudaMalloc / cudaFree pair (cudaFree synchronises the
-// device) and a cudaMallocHost. One set per location (a process drives one device: select_device);
-// cycles run one after another. The progress page's count is reset to 0.
+// The device scalars of a method (T: its struct; or a reduction's local sums) and the progress page,
+// kept for the life of the process: per cycle they would cost a cudaMalloc / cudaFree pair (cudaFree
+// synchronises the device) and a cudaMallocHost. One of each per location (a process drives one
+// device: select_device); cycles run one after another. The progress page's count is reset to 0.
 ResidentProgress* resident_progress_page();
-template <typename Scalars>
-Scalars* resident_scalars(Location loc) {
+template <typename T>
+T* resident_memory(Location loc) {
   static std::mutex mutex;
-  static std::array<Buffer<Scalars>, 2> memory;
+  static std::array<Buffer<T>, 2> memory;
   const std::lock_guard<std::mutex> lock(mutex);
-  Buffer<Scalars>& m = memory[loc == Location::Device ? 1 : 0];
-  if (!m.data()) m = Buffer<Scalars>(1, loc);
+  Buffer<T>& m = memory[loc == Location::Device ? 1 : 0];
+  if (!m.data()) m = Buffer<T>(1, loc);
   return m.data();
+}
+
+// reduce_into over the sites of every process of `geom`: on one process reduce_into itself; on
+// several the local sums are summed over the ranks before the finisher sees them, in the stream on
+// the device (an NCCL all-reduce: stream_resident_solver checks that there is one) and through MPI on
+// the host.
+template <typename R, typename F, typename Finish>
+void global_reduce_into(const Geometry& geom, Location loc, std::int64_t n, const F& f, const Finish& finish) {
+  if (geom.processes() == 1) return reduce_into<R>(loc, n, f, finish);
+  if (loc == Location::Host) {
+    R sum = HostExec::reduce<R>(n, f);
+    comm::sum(geom.grid, sum.v);
+    return finish(sum);
+  }
+  R* const sum = resident_memory<R>(loc);
+  reduce_into<R>(loc, n, f, StoreLocalSum<R>{sum});
+  comm::sum_on_device(sum->v, int(std::size(sum->v)), nullptr);
+  for_each(loc, 1, FinishGlobalSum<R, Finish>{sum, finish});
 }
 
 // Whether the next iteration might meet the threshold: whether ||r||^2 would, after one iteration

@@ -4,6 +4,8 @@
 // memory and published with a counter (core/device_counter.hpp). The host follows the iterations one
 // behind the stream (resident_loop.hpp).
 
+#include <cstdint>
+
 #include "core/device_counter.hpp"
 #include "core/macros.hpp"
 
@@ -26,6 +28,21 @@ struct ResidentProgress {
     status[k % kResidentProgressRing] = status_k;
     publish_count(&completed, k + 1);
   }
+};
+
+// A reduction over a decomposed lattice (global_reduce_into, resident_loop.hpp): the local sum is
+// stored (StoreLocalSum), summed over the ranks in the stream, and then handed to the finisher by one
+// thread (FinishGlobalSum), so that every rank's finisher sees the same global sum.
+template <typename R>
+struct StoreLocalSum {
+  R* out;
+  LQCD_HOST_DEVICE void operator()(const R& sum) const { *out = sum; }
+};
+template <typename R, typename Finish>
+struct FinishGlobalSum {
+  const R* sum;
+  Finish finish;
+  LQCD_HOST_DEVICE void operator()(std::int64_t) const { finish(*sum); }
 };
 
 }  // namespace lqcd::solver_detail

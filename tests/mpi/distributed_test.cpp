@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "comm/communicator.hpp"
+#include "comm/device_messages.hpp"
 #include "comm/process_grid.hpp"
 #include "dirac/dirac_operator_factory.hpp"
 #include "field_test_support.hpp"
@@ -17,6 +18,7 @@
 #include "hmc/two_flavour_monomial.hpp"
 #include "mpi_grids.hpp"
 #include "solvers/solver.hpp"
+#include "test_support.hpp"
 
 namespace lqcd {
 namespace {
@@ -118,6 +120,60 @@ TEST_P(Distributed, DiracOperatorsAndTheSolverEqualTheSingleProcessOnes) {
       set_zero(whole_x);
       whole_x.set_parity_part(0, x);
       EXPECT_LT(test::max_diff(to_lexicographic(whole_x), ref_x), 1e-12 * test::max_norm(ref_x));
+    }
+  }
+}
+
+// The stream-resident solvers on a decomposed lattice (solvers/resident_loop.hpp: the global sums in
+// the stream, by NCCL on GPUs, by MPI for host fields) against the host loops on the same lattice:
+// CG on M^dag M, CGNR and BiCGStab. For host fields and on two ranks the sums are the same numbers
+// (a + b on both sides), so the solves agree bit for bit; with more GPU ranks NCCL may add in another
+// order than MPI, and they agree to rounding.
+TEST_P(Distributed, StreamResidentSolversMatchTheHostLoops) {
+  const Location loc = GetParam();
+  const LexicographicGauge links = to_lexicographic(test::rough_gauge(Geometry::single_process(kGlobal), Location::Host));
+  const LexicographicSpinor src = test::random_spinor(Geometry::single_process(kGlobal), 23);
+  FermionParams fp;
+  fp.wilson.kappa = 0.124;
+  const bool exact = loc == Location::Host || comm::size() == 2;
+  for (const Dims& grid : grids()) {
+    SCOPED_TRACE(dims_string(grid));
+    const Geometry g = ProcessGrid::of_run(grid).decompose(kGlobal);
+    const GaugeField<double> U = to_gauge_field(links, g, loc);  // the operators keep a reference
+    const DiracOperators d = make_dirac_operators(U, fp);
+    const SpinorField<double> b = to_spinor_field(src, g, loc).parity_part(0);
+    const NormalOperator<double> A(*d.even_odd);
+    for (const SolverType type : {SolverType::CG, SolverType::BiCGStab}) {
+      for (const bool hermitian : {true, false}) {
+        if (hermitian && type != SolverType::CG) continue;
+        SCOPED_TRACE(solver_type_name(type) + (hermitian ? " on M^dag M" : " on M"));
+        SolverParams sp;
+        sp.type = type;
+        sp.tolerance = 1e-10;
+        sp.hermitian = hermitian;
+        const auto solve_with = [&](const char* setting) {
+          const test::ScopedEnv env("LQCD_STREAM_RESIDENT", setting);
+          // On GPUs only with an NCCL communicator (not with two ranks on one GPU).
+          const bool resident = loc == Location::Host ? std::string(setting) == "1"
+                                                      : std::string(setting) != "0" && comm::device_messages_available();
+          EXPECT_EQ(stream_resident_solver(loc, g.processes()), resident) << setting;
+          SpinorField<double> x = b.like();
+          set_zero(x);
+          const SolverResult r = hermitian ? solve_hermitian(A, x, b, sp) : solve(*d.even_odd, x, b, sp);
+          return std::pair{r, std::move(x)};
+        };
+        const auto [r0, x0] = solve_with("0");
+        const auto [r1, x1] = solve_with(loc == Location::Host ? "1" : "");
+        EXPECT_LE(r1.true_residual, sp.tolerance);
+        if (exact) {
+          EXPECT_EQ(r1.residual_history, r0.residual_history);
+          EXPECT_EQ(r1.true_residual, r0.true_residual);
+          EXPECT_EQ(test::relative_difference(x1, x0), 0.0);
+        } else {
+          EXPECT_NEAR(r1.iterations, r0.iterations, 1);
+          EXPECT_LT(test::relative_difference(x1, x0), 1e-9);
+        }
+      }
     }
   }
 }
