@@ -8,7 +8,7 @@
 #   rm -rf .gpu-testdata && cp -r ../shared/testdata .gpu-testdata
 # and run there with .deps and .gpu-testdata carried:  bash scripts/gpu-check.sh "$OUT" [stages]
 # stages (default all but therm16/clover32/scaling): build test bench validate spectrum hmc dirac [therm16] [clover32]
-# [scaling] [strong48] [mpitest] [fast] [rhs] [sass] [solver] [resident] [blockcg] [ttile] [tune] [htile] [launch] [table] [pdltest] [quenched]
+# [scaling] [strong48] [resident2] [mpitest] [fast] [rhs] [sass] [solver] [resident] [blockcg] [ttile] [tune] [htile] [launch] [table] [pdltest] [quenched]
 set -uo pipefail
 export NCCL_NVLS_ENABLE=0  # NVLink multicast stays off on the shared multi-GPU hosts (device KINDS.md)
 out=${1:?usage: gpu-check.sh OUTDIR [build] [test] [bench] [validate]}
@@ -195,7 +195,7 @@ if has clover32; then
   tail -5 runs/gpu-check/clover32.log | tee -a "$summary"
 fi
 # The multi-GPU stages (issue 6): one MPI rank per GPU, one JSON line per run in scaling.jsonl.
-if has scaling || has strong48; then
+if has scaling || has strong48 || has resident2; then
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=4
   export LQCD_FACE_TRANSPORT=auto LQCD_COPY_STREAM_PRIORITY=high
   : >"$out/scaling.jsonl"
@@ -207,7 +207,7 @@ if has scaling || has strong48; then
     start=$(date +%s)
     if [ "$np" = 1 ]; then "$bin" bench "$@" --device gpu --json >>"$out/scaling.jsonl" 2>>"$summary"
     else mpiexec -np "$np" --oversubscribe --bind-to none -x NCCL_NVLS_ENABLE -x LQCD_FACE_TRANSPORT \
-      -x LQCD_COPY_STREAM_PRIORITY \
+      -x LQCD_COPY_STREAM_PRIORITY -x LQCD_STREAM_RESIDENT \
       "$bin" bench "$@" --device gpu --json >>"$out/scaling.jsonl" 2>>"$summary"; fi
     note "  np $np $LQCD_FACE_TRANSPORT, $LQCD_COPY_STREAM_PRIORITY priority: bench $*: exit $? in $(( $(date +%s) - start )) s"
   }
@@ -222,6 +222,24 @@ if has strong48; then
   for p in double single half; do
     run_bench 2 solver --dims 48,48,48,48 --grid 1,1,1,2 --kappa 0.22 --precision $p --reconstruct 12 --repetitions 3
   done
+fi
+if has resident2; then
+  # The stream-resident solvers on two GPUs (global sums by NCCL in the stream) against their host
+  # loops (LQCD_STREAM_RESIDENT=0; empty: the default), 32^4 and 48^4 over grid 1,1,1,2: CG on
+  # M_hat^dag M_hat and BiCGStab on M_hat, each precision.
+  for d in 32,32,32,32 48,48,48,48; do
+    reps=5; [ $d = 48,48,48,48 ] && reps=3
+    for args in "--system normal" "--system matpc --solver bicgstab"; do
+      for p in double single half; do
+        for s in 0 ""; do
+          export LQCD_STREAM_RESIDENT=$s
+          run_bench 2 solver --dims $d --grid 1,1,1,2 --kappa 0.22 --precision $p --reconstruct 12 $args \
+            --repetitions $reps
+        done
+      done
+    done
+  done
+  export LQCD_STREAM_RESIDENT=
 fi
 if has scaling; then
   # Weak scaling: 32^4 per GPU (32^3 x 64 over grid 1,1,1,2); strong: 48^4 in all. Faces go through NCCL

@@ -1,5 +1,7 @@
 #include "solvers/resident_loop.hpp"
 
+#include <optional>
+
 #include "comm/communicator.hpp"
 #include "comm/device_messages.hpp"
 #include "core/environment_switch.hpp"
@@ -7,11 +9,13 @@
 namespace lqcd {
 
 bool stream_resident_solver(Location loc, int processes) {
-  const bool on = switch_setting("LQCD_STREAM_RESIDENT").value_or(loc == Location::Device);
-  if (!on || processes == 1) return on;
-  // A decomposed lattice: its global sums must stay in the stream (an NCCL all-reduce over the ranks
-  // of the run) on the device; host fields sum through MPI. Collective: every rank asks here.
-  if (processes != comm::size()) return false;
+  const std::optional<bool> setting = switch_setting("LQCD_STREAM_RESIDENT");
+  if (processes == 1) return setting.value_or(loc == Location::Device);
+  // A decomposed lattice: only when asked for (=1). On two H200s it gained nothing over the host loop
+  // (docs/performance.md): the all-reduce costs what the round trip did. Its global sums must stay in
+  // the stream, an NCCL all-reduce over the ranks of the run, on the device; host fields sum through
+  // MPI. Collective: every rank asks here.
+  if (!setting.value_or(false) || processes != comm::size()) return false;
   return loc == Location::Host || comm::device_messages_available();
 }
 

@@ -116,11 +116,11 @@ SolverResult solve_hermitian(const LinearOperator<Real>& A, SpinorField<Real>& x
 // BiCGStab run stream-resident for fields at `loc` on `processes` processes: their scalars stay on the
 // device and the host queues iterations ahead of the residuals it reads, with no round trip per
 // iteration (solvers/resident_loop.hpp; the same iterates bit for bit). GCR and the block CG keep their
-// host loops. On the device unless LQCD_STREAM_RESIDENT=0; with LQCD_STREAM_RESIDENT=1 for host fields
-// too. On a decomposed lattice (processes > 1, every rank of the run) the global sums stay in the
-// stream as NCCL all-reduces, so on the device only where NCCL connects the ranks
-// (comm::device_messages_available; collective: every rank must ask); host fields sum through MPI.
-// Any other value of the variable is an Error.
+// host loops. In one process: on the device unless LQCD_STREAM_RESIDENT=0; with =1 for host fields
+// too. On a decomposed lattice (processes > 1, every rank of the run) only with =1 (on two GPUs it
+// gained nothing): the global sums stay in the stream as NCCL all-reduces, so on the device only where
+// NCCL connects the ranks (comm::device_messages_available; collective: every rank must ask); host
+// fields sum through MPI. Any other value of the variable is an Error.
 bool stream_resident_solver(Location loc, int processes);
 
 // Solves (A + s_k) x_k = b for every shift s_k >= 0 at once, A Hermitian positive definite, by the
