@@ -224,14 +224,14 @@ if has strong48; then
   done
 fi
 if has resident2; then
-  # The stream-resident solvers on two GPUs (global sums by NCCL in the stream) against their host
-  # loops (LQCD_STREAM_RESIDENT=0; empty: the default), 32^4 and 48^4 over grid 1,1,1,2: CG on
-  # M_hat^dag M_hat and BiCGStab on M_hat, each precision.
+  # The stream-resident solvers on two GPUs (LQCD_STREAM_RESIDENT=1: global sums by NCCL in the
+  # stream) against their host loops (=0, the default on several processes), 32^4 and 48^4 over grid
+  # 1,1,1,2: CG on M_hat^dag M_hat and BiCGStab on M_hat, each precision.
   for d in 32,32,32,32 48,48,48,48; do
     reps=5; [ $d = 48,48,48,48 ] && reps=3
     for args in "--system normal" "--system matpc --solver bicgstab"; do
       for p in double single half; do
-        for s in 0 ""; do
+        for s in 0 1; do
           export LQCD_STREAM_RESIDENT=$s
           run_bench 2 solver --dims $d --grid 1,1,1,2 --kappa 0.22 --precision $p --reconstruct 12 $args \
             --repetitions $reps
@@ -438,7 +438,8 @@ if has launch; then
 fi
 if has quenched; then
   # Issue 4's quenched record: a 32^4 beta = 6.0 configuration from the heatbath (examples/), then the
-  # CG at kappa = 0.155 on it in each precision, and the multi-RHS CG with 12 sources.
+  # CG at kappa = 0.155 on it in each precision, the multi-RHS CG with 12 sources, and CGNR and
+  # BiCGStab on M_hat x = b.
   start=$(date +%s)
   rm -rf runs/b6.0_32x32x32x32
   "$bin" heatbath examples/quenched_wilson_b6.0_32x32x32x32.toml --device gpu >"$out/quenched.log" 2>&1
@@ -451,6 +452,13 @@ if has quenched; then
   done
   "$bin" bench solver --dims 32,32,32,32 --device gpu --config $conf --kappa 0.155 --precision single --reconstruct 12 \
     --rhs 12 --repetitions 3 --json >>"$out/quenched.jsonl" 2>>"$summary"
+  # M_hat x = b itself (a propagator's solve): CGNR against BiCGStab, each precision.
+  for solver in cg bicgstab; do
+    for p in double single half; do
+      "$bin" bench solver --dims 32,32,32,32 --device gpu --config $conf --kappa 0.155 --precision $p --reconstruct 12 \
+        --system matpc --solver $solver --repetitions 5 --json >>"$out/quenched.jsonl" 2>>"$summary"
+    done
+  done
   note "quenched solver benchmarks: $(wc -l <"$out/quenched.jsonl") results"
 fi
 if has sass; then
