@@ -7,13 +7,13 @@
 //           beta = (<r0, r'> / <r0, r>) (alpha / omega), p = r + beta (p - omega v)
 //
 // Two operator applications per iteration. The vector operations are fused into six, each one pass
-// over memory, four of them reductions (spinor_blas.hpp; 19 field reads and writes per site where
-// the unfused loop made 26): the new direction,
-// <r0, v> with ||v||^2, s = r - alpha v with ||s||^2, <t, s> with ||t||^2, x += alpha p + omega s, and
-// r = s - omega t with ||r||^2 and the next <r0, r>. A breakdown (<r0, r> or <r0, v> ~ 0, or omega ~ 0)
-// restarts the method from the current x with r0 = the true residual, at most kMaxBreakdownRestarts
-// times. On the device in one process the same iteration runs stream-resident
-// (resident_bicgstab.cpp); below is the host loop, which waits for each reduction.
+// over memory, four of them reductions (spinor_blas.hpp; 19 field reads and writes per site where the
+// unfused loop made 26): the new direction, <r0, v> with ||v||^2, s = r - alpha v with ||s||^2,
+// <t, s> with ||t||^2, x += alpha p + omega s, and r = s - omega t with ||r||^2 and the next <r0, r>.
+// A breakdown (<r0, r> or <r0, v> ~ 0, or omega ~ 0) restarts the method from the current x with
+// r0 = the true residual, at most kMaxBreakdownRestarts times. On the device in one process the same
+// iteration runs stream-resident (resident_bicgstab.cpp); below is the host loop, which waits for
+// each reduction.
 #include "solvers/krylov_detail.hpp"
 
 namespace lqcd::solver_detail {
