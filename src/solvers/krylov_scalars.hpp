@@ -3,8 +3,9 @@
 // stream-resident cycles' finishers on the device (BiCGStab: bicgstab.cpp, resident_bicgstab_kernels.hpp).
 // Both must round alike for the two to give the same iterates bit for bit, so every product and sum
 // is rounded on its own: on the device through the __d*_rn intrinsics, which the compiler never
-// contracts into fused multiply-adds (it would contract a * b + c written plainly; the host build
-// targets x86-64 without FMA). Division and sqrt are IEEE-rounded on both.
+// contracts into fused multiply-adds (it would contract a * b + c written plainly), and on the host by
+// compiling the files that use them with -ffp-contract=off (CMakeLists.txt). Division and sqrt are
+// IEEE-rounded on both.
 
 #include <cfloat>
 

@@ -14,8 +14,11 @@ bool stream_resident_solver(Location loc, int processes) {
   // A decomposed lattice: only when asked for (=1). On two H200s it gained nothing over the host loop
   // (docs/performance.md): the all-reduce costs what the round trip did. Its global sums must stay in
   // the stream, an NCCL all-reduce over the ranks of the run, on the device; host fields sum through
-  // MPI. Collective: every rank asks here.
-  if (!setting.value_or(false) || processes != comm::size()) return false;
+  // MPI. Collective: every rank asks here, and the ranks agree (on only if every rank's setting says
+  // so: a rank queuing all-reduces that another never queues would hang both).
+  if (processes != comm::size()) return false;
+  const Dims everyone{comm::size(), 1, 1, 1};
+  if (comm::max(everyone, setting.value_or(false) ? 0.0 : 1.0) > 0) return false;
   return loc == Location::Host || comm::device_messages_available();
 }
 
