@@ -14,9 +14,8 @@
   LQCD_INSTANTIATE_DEVICE_REDUCE(lqcd::Sums<1>, lqcd::AxpyNorm2Kernel<Real>)  \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::AxpyXpayKernel<Real>)              \
   LQCD_INSTANTIATE_DEVICE_REDUCE(lqcd::Sums<3>, lqcd::DotNorm2Kernel<Real>)   \
-  LQCD_INSTANTIATE_DEVICE_REDUCE(lqcd::Sums<3>, lqcd::AxpyNorm2DotKernel<Real>) \
-  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::AxpbypzKernel<Real>)                 \
-  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::AxpyThenXpayKernel<Real>)
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::AxpyThenXpayKernel<Real>)            \
+  LQCD_INSTANTIATE_DEVICE_REDUCE(lqcd::Sums<3>, lqcd::AxpbypzAxpyNorm2DotKernel<Real>)
 LQCD_INSTANTIATE_BLAS_KERNELS(double)
 LQCD_INSTANTIATE_BLAS_KERNELS(float)
 LQCD_INSTANTIATE_BLAS_KERNELS(lqcd::Half)

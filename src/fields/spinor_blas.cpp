@@ -77,23 +77,17 @@ DotAndNorm2 dot_norm2(const SpinorField<Real>& x, const SpinorField<Real>& y) {
 }
 
 template <typename Real>
-Norm2AndDot axpy_norm2_dot(Complex<double> a, const SpinorField<Real>& x, SpinorField<Real>& y,
-                           const SpinorField<Real>& w) {
-  check_same_shape(x, y);
-  check_same_shape(w, y);
-  const AxpyNorm2DotKernel<Real> k{AxpyKernel<Real>{Complex<compute_t<Real>>(a), x.view(), y.view()}, w.view()};
-  Sums<3> s = reduce<Sums<3>>(y.location(), y.sites(), k);
-  comm::sum(y.geometry().grid, s.v);
+Norm2AndDot axpbypz_axpy_norm2_dot(Complex<double> a, const SpinorField<Real>& x, Complex<double> b,
+                                   SpinorField<Real>& y, SpinorField<Real>& z, Complex<double> c,
+                                   const SpinorField<Real>& w, const SpinorField<Real>& v) {
+  for (const SpinorField<Real>* f : {&x, static_cast<const SpinorField<Real>*>(&y), &w, &v}) check_same_shape(*f, z);
+  using T = compute_t<Real>;
+  const AxpbypzAxpyNorm2DotKernel<Real> k{
+      AxpbypzKernel<Real>{Complex<T>(a), Complex<T>(b), x.view(), y.view(), z.view()},
+      AxpyNorm2DotKernel<Real>{AxpyKernel<Real>{Complex<T>(c), w.view(), y.view()}, v.view()}};
+  Sums<3> s = reduce<Sums<3>>(z.location(), z.sites(), k);
+  comm::sum(z.geometry().grid, s.v);
   return {s[0], {s[1], s[2]}};
-}
-
-template <typename Real>
-void axpbypz(Complex<double> a, const SpinorField<Real>& x, Complex<double> b, const SpinorField<Real>& y,
-             SpinorField<Real>& z) {
-  check_same_shape(x, z);
-  check_same_shape(y, z);
-  for_each(z.location(), z.sites(),
-           AxpbypzKernel<Real>{Complex<compute_t<Real>>(a), Complex<compute_t<Real>>(b), x.view(), y.view(), z.view()});
 }
 
 template <typename Real>
@@ -135,12 +129,11 @@ void convert_precision(SpinorField<To>& out, const SpinorField<From>& in) {
   template void axpy_xpay<Real>(Complex<double>, SpinorField<Real>&, SpinorField<Real>&, const SpinorField<Real>&, \
                                 Complex<double>);                                            \
   template DotAndNorm2 dot_norm2<Real>(const SpinorField<Real>&, const SpinorField<Real>&);                     \
-  template Norm2AndDot axpy_norm2_dot<Real>(Complex<double>, const SpinorField<Real>&, SpinorField<Real>&,      \
-                                            const SpinorField<Real>&);                                          \
-  template void axpbypz<Real>(Complex<double>, const SpinorField<Real>&, Complex<double>,                       \
-                              const SpinorField<Real>&, SpinorField<Real>&);                                    \
   template void axpy_then_xpay<Real>(Complex<double>, const SpinorField<Real>&, SpinorField<Real>&,             \
-                                     const SpinorField<Real>&, Complex<double>);
+                                     const SpinorField<Real>&, Complex<double>);                               \
+  template Norm2AndDot axpbypz_axpy_norm2_dot<Real>(Complex<double>, const SpinorField<Real>&, Complex<double>, \
+                                                    SpinorField<Real>&, SpinorField<Real>&, Complex<double>,   \
+                                                    const SpinorField<Real>&, const SpinorField<Real>&);
 LQCD_INSTANTIATE_SPINOR_BLAS(double)
 LQCD_INSTANTIATE_SPINOR_BLAS(float)
 LQCD_INSTANTIATE_SPINOR_BLAS(Half)

@@ -47,14 +47,12 @@ struct Norm2AndDot {
 // <x, y> and ||x||^2. FLOPs per site: 72.
 template <typename Real>
 DotAndNorm2 dot_norm2(const SpinorField<Real>& x, const SpinorField<Real>& y);
-// y <- a x + y, returning ||y||^2 and <w, y> of y as computed. FLOPs per site: 120.
+// z <- a x + b y + z, then y <- c w + y, returning ||y||^2 and <v, y> of y as computed, in one pass:
+// BiCGStab's x += alpha p + omega s and r = s - omega t with ||r||^2 and <r0, r>. FLOPs per site: 216.
 template <typename Real>
-Norm2AndDot axpy_norm2_dot(Complex<double> a, const SpinorField<Real>& x, SpinorField<Real>& y,
-                           const SpinorField<Real>& w);
-// z <- a x + b y + z. FLOPs per site: 96.
-template <typename Real>
-void axpbypz(Complex<double> a, const SpinorField<Real>& x, Complex<double> b, const SpinorField<Real>& y,
-             SpinorField<Real>& z);
+Norm2AndDot axpbypz_axpy_norm2_dot(Complex<double> a, const SpinorField<Real>& x, Complex<double> b,
+                                   SpinorField<Real>& y, SpinorField<Real>& z, Complex<double> c,
+                                   const SpinorField<Real>& w, const SpinorField<Real>& v);
 // y <- y + a z, then y <- x + b y (BiCGStab's p = r + beta (p - omega v)), y rounded to its storage
 // precision once. FLOPs per site: 96.
 template <typename Real>

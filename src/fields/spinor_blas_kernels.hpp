@@ -153,6 +153,18 @@ struct AxpbypzKernel {
   }
 };
 
+// z <- a x + b y + z, then y <- c w + y summing {||y||^2, Re <v, y>, Im <v, y>}: BiCGStab's solution
+// and residual updates in one pass (y is read twice by the same thread, the second time from cache).
+template <typename Real>
+struct AxpbypzAxpyNorm2DotKernel {
+  AxpbypzKernel<Real> solution;
+  AxpyNorm2DotKernel<Real> residual;
+  LQCD_HOST_DEVICE void operator()(std::int64_t i, Sums<3>& acc) const {
+    solution(i);
+    residual(i, acc);
+  }
+};
+
 // y <- x + b (y + a z) (BiCGStab's new direction p = r + beta (p - omega v)).
 template <typename Real>
 struct AxpyThenXpayKernel {

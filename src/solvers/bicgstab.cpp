@@ -6,10 +6,10 @@
 //           x += alpha p + omega s, r = s - omega t,
 //           beta = (<r0, r'> / <r0, r>) (alpha / omega), p = r + beta (p - omega v)
 //
-// Two operator applications per iteration. The vector operations are fused into six, each one pass
-// over memory, four of them reductions (spinor_blas.hpp; 19 field reads and writes per site where the
+// Two operator applications per iteration. The vector operations are fused into five, each one pass
+// over memory, four of them reductions (spinor_blas.hpp; 18 field reads and writes per site where the
 // unfused loop made 26): the new direction, <r0, v> with ||v||^2, s = r - alpha v with ||s||^2,
-// <t, s> with ||t||^2, x += alpha p + omega s, and r = s - omega t with ||r||^2 and the next <r0, r>.
+// <t, s> with ||t||^2, and x += alpha p + omega s with r = s - omega t, ||r||^2 and the next <r0, r>.
 // A breakdown (<r0, r> or <r0, v> ~ 0, or omega ~ 0) restarts the method from the current x with
 // r0 = the true residual, at most kMaxBreakdownRestarts times. On the device in one process the same
 // iteration runs stream-resident (resident_bicgstab.cpp); below is the host loop, which waits for
@@ -68,8 +68,8 @@ SolverResult solve_bicgstab(const LinearOperator<Real>& M, SpinorField<Real>& x,
         return Stop::Breakdown;
       }
       omega = bicgstab_omega(ts.dot, ts.norm2);
-      k.axpbypz(alpha, dir, omega, r, x);
-      const Norm2AndDot rr = k.axpy_norm2_dot(-omega, t, r, r0);
+      // x += alpha p + omega s, then r = s - omega t, with ||r||^2 and <r0, r>
+      const Norm2AndDot rr = k.axpbypz_axpy_norm2_dot(alpha, dir, omega, r, x, -omega, t, r0);
       r2 = rr.norm2;
       rho_new = rr.dot;
       k.iterate(r2);

@@ -109,15 +109,11 @@ class Krylov {
     blas_flops_ += kDotFlops + kNorm2Flops;
     return lqcd::dot_norm2(x, y);
   }
-  Norm2AndDot axpy_norm2_dot(Complex<double> a, const SpinorField<Real>& x, SpinorField<Real>& y,
-                             const SpinorField<Real>& w) {
-    blas_flops_ += kAxpyFlops + kNorm2Flops + kDotFlops;
-    return lqcd::axpy_norm2_dot(a, x, y, w);
-  }
-  void axpbypz(Complex<double> a, const SpinorField<Real>& x, Complex<double> b, const SpinorField<Real>& y,
-               SpinorField<Real>& z) {
-    blas_flops_ += 2 * kAxpyFlops;
-    lqcd::axpbypz(a, x, b, y, z);
+  Norm2AndDot axpbypz_axpy_norm2_dot(Complex<double> a, const SpinorField<Real>& x, Complex<double> b,
+                                     SpinorField<Real>& y, SpinorField<Real>& z, Complex<double> c,
+                                     const SpinorField<Real>& w, const SpinorField<Real>& v) {
+    blas_flops_ += 3 * kAxpyFlops + kNorm2Flops + kDotFlops;
+    return lqcd::axpbypz_axpy_norm2_dot(a, x, b, y, z, c, w, v);
   }
   void axpy_then_xpay(Complex<double> a, const SpinorField<Real>& z, SpinorField<Real>& y, const SpinorField<Real>& x,
                       Complex<double> b) {

@@ -17,11 +17,10 @@ LQCD_INSTANTIATE_DEVICE_FOR_EACH(FinishGlobalSum<Sums<3>, FinishIteration>)
   LQCD_INSTANTIATE_DEVICE_REDUCE_INTO(Sums<3>, FinishAlpha, lqcd::DotNorm2Kernel<Real>)                \
   LQCD_INSTANTIATE_DEVICE_REDUCE_INTO(Sums<1>, FinishHalfStep, BiCgStabHalfStep<Real>)                 \
   LQCD_INSTANTIATE_DEVICE_REDUCE_INTO(Sums<3>, FinishOmega, lqcd::DotNorm2Kernel<Real>)                \
-  LQCD_INSTANTIATE_DEVICE_FOR_EACH(BiCgStabSolutionUpdate<Real>)                                       \
-  LQCD_INSTANTIATE_DEVICE_REDUCE_INTO(Sums<3>, FinishIteration, BiCgStabResidualUpdate<Real>)          \
+  LQCD_INSTANTIATE_DEVICE_REDUCE_INTO(Sums<3>, FinishIteration, BiCgStabUpdate<Real>)                  \
   LQCD_INSTANTIATE_DEVICE_REDUCE_INTO(Sums<3>, StoreLocalSum<Sums<3>>, lqcd::DotNorm2Kernel<Real>)     \
   LQCD_INSTANTIATE_DEVICE_REDUCE_INTO(Sums<1>, StoreLocalSum<Sums<1>>, BiCgStabHalfStep<Real>)         \
-  LQCD_INSTANTIATE_DEVICE_REDUCE_INTO(Sums<3>, StoreLocalSum<Sums<3>>, BiCgStabResidualUpdate<Real>)
+  LQCD_INSTANTIATE_DEVICE_REDUCE_INTO(Sums<3>, StoreLocalSum<Sums<3>>, BiCgStabUpdate<Real>)
 LQCD_INSTANTIATE_RESIDENT_BICGSTAB(double)
 LQCD_INSTANTIATE_RESIDENT_BICGSTAB(float)
 LQCD_INSTANTIATE_RESIDENT_BICGSTAB(lqcd::Half)

@@ -8,8 +8,8 @@
 //   v = M p;  <r0, v>, ||v||^2 -> alpha = rho_k / <r0, v>    (DotNorm2Kernel, FinishAlpha)
 //   s = r - alpha v (in r);  ||s||^2                        (BiCgStabHalfStep, FinishHalfStep)
 //   t = M s;  <t, s>, ||t||^2 -> omega                      (DotNorm2Kernel, FinishOmega)
-//   x += alpha p + omega s                                  (BiCgStabSolutionUpdate)
-//   r = s - omega t;  ||r||^2, rho_k+1 = <r0, r> -> beta    (BiCgStabResidualUpdate, FinishIteration)
+//   x += alpha p + omega s;  r = s - omega t;              (BiCgStabUpdate, FinishIteration)
+//     ||r||^2, rho_k+1 = <r0, r> -> beta
 // An iteration may stop at any of the finishers: a breakdown of <r0, v> (kind 0: nothing of the
 // iteration done, as the host loop), convergence of ||s|| (x takes the half step), a breakdown of
 // omega (kind 1: x takes the half step, the iteration counts with ||s||^2), convergence of ||r||, or a
@@ -131,32 +131,25 @@ struct FinishOmega {
   }
 };
 
-// x += alpha p + omega s; only x += alpha p where the iteration stopped at the half step (converged,
-// or omega broke down); nothing where <r0, v> broke down or an earlier iteration stopped.
+// x += alpha p + omega s, then r <- s - omega t, summing {||r||^2, Re <r0, r>, Im <r0, r>}; only
+// x += alpha p where the iteration stopped at the half step (converged, or omega broke down); nothing
+// where <r0, v> broke down or an earlier iteration stopped.
 template <typename Real>
-struct BiCgStabSolutionUpdate {
+struct BiCgStabUpdate {
   using T = compute_t<Real>;
   const BiCgStabScalars* s;
   int k;
-  SpinorView<Real> p, r, x;
-  LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
+  SpinorView<Real> p, r, x, t, r0;
+  LQCD_HOST_DEVICE void operator()(std::int64_t i, Sums<3>& acc) const {
     const int stop = s->stop_iteration;
     if (k > stop) return;
-    if (k < stop) return AxpbypzKernel<Real>{Complex<T>(s->alpha), Complex<T>(s->omega), p, r, x}(i);
+    if (k < stop) {
+      const AxpbypzAxpyNorm2DotKernel<Real> update{
+          AxpbypzKernel<Real>{Complex<T>(s->alpha), Complex<T>(s->omega), p, r, x},
+          AxpyNorm2DotKernel<Real>{AxpyKernel<Real>{Complex<T>(s->minus_omega), t, r}, r0}};
+      return update(i, acc);
+    }
     if (s->status != kR0vBreakdown) AxpyKernel<Real>{Complex<T>(s->alpha), p, x}(i);
-  }
-};
-
-// r <- s - omega t, summing {||r||^2, Re <r0, r>, Im <r0, r>}.
-template <typename Real>
-struct BiCgStabResidualUpdate {
-  using T = compute_t<Real>;
-  const BiCgStabScalars* s;
-  int k;
-  SpinorView<Real> t, r, r0;
-  LQCD_HOST_DEVICE void operator()(std::int64_t i, Sums<3>& acc) const {
-    if (k >= s->stop_iteration) return;
-    AxpyNorm2DotKernel<Real>{AxpyKernel<Real>{Complex<T>(s->minus_omega), t, r}, r0}(i, acc);
   }
 };
 
