@@ -48,7 +48,8 @@ LQCD_HOST_DEVICE inline double norm2_rn(Complex<double> a) { return add_rn(mul_r
 // a / b = conj(b) a / |b|^2
 LQCD_HOST_DEVICE inline Complex<double> divide_rn(Complex<double> a, Complex<double> b) {
   const double s = 1.0 / norm2_rn(b);
-  const Complex<double> c{add_rn(mul_rn(b.re, a.re), mul_rn(b.im, a.im)), sub_rn(mul_rn(b.re, a.im), mul_rn(b.im, a.re))};
+  const Complex<double> c{add_rn(mul_rn(b.re, a.re), mul_rn(b.im, a.im)),
+                          sub_rn(mul_rn(b.re, a.im), mul_rn(b.im, a.re))};
   return {mul_rn(c.re, s), mul_rn(c.im, s)};
 }
 

@@ -27,9 +27,9 @@ Stop resident_bicgstab_cycle(Krylov<Real>& k, const LinearOperator<Real>& M, Spi
   for_each(loc, 1, BiCgStabStart{s, rho0, r2});
   p.copy_from(r);
   static constexpr ResidentBreakdown kBreakdowns[] = {
-      {"<r0, M p> ~ 0", false, false},                 // kR0vBreakdown
-      {"omega = <t, s> / <t, t> ~ 0", true, false},    // kOmegaBreakdown
-      {"rho = <r0, r> ~ 0", true, true}};               // kRhoBreakdown
+      {"<r0, M p> ~ 0", false, false},               // kR0vBreakdown
+      {"omega = <t, s> / <t, t> ~ 0", true, false},  // kOmegaBreakdown
+      {"rho = <r0, r> ~ 0", true, true}};            // kRhoBreakdown
   // Two operator applications and the five fused vector operations of bicgstab.cpp.
   constexpr double blas_flops = 2 * kAxpyFlops + 2 * (kDotFlops + kNorm2Flops) + (kAxpyFlops + kNorm2Flops) +
                                 (3 * kAxpyFlops + kNorm2Flops + kDotFlops);
@@ -38,7 +38,7 @@ Stop resident_bicgstab_cycle(Krylov<Real>& k, const LinearOperator<Real>& M, Spi
     M.apply(v, p);
     global_reduce_into<Sums<3>>(geom, loc, sites, DotNorm2Kernel<Real>{v.view(), r0.view()}, FinishAlpha{s, e});
     global_reduce_into<Sums<1>>(geom, loc, sites, BiCgStabHalfStep<Real>{s, e, v.view(), r.view()},
-                         FinishHalfStep{s, e, k.threshold()});
+                                FinishHalfStep{s, e, k.threshold()});
     M.apply(t, r);
     global_reduce_into<Sums<3>>(geom, loc, sites, DotNorm2Kernel<Real>{t.view(), r.view()}, FinishOmega{s, e});
     global_reduce_into<Sums<3>>(geom, loc, sites,

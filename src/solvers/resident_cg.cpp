@@ -30,17 +30,17 @@ Stop resident_cg_cycle(Krylov<Real>& k, const LinearOperator<Real>& A, SpinorFie
   p.copy_from(r);
   // An operator application, <p, A p>, the residual update with its norm, the solution update.
   static constexpr ResidentBreakdown kBreakdowns[] = {{"<p, A p> <= 0", false, false}};
-  return follow_iterations(k, loc, progress, r2, kBreakdowns, 1, kDotFlops + kAxpyFlops + kNorm2Flops + 2 * kAxpyFlops,
-                           [&](int e) {
-                             const auto [a, b] = A.apply_for_inner(q, p);
-                             if (a == b)
-                               global_reduce_into<Sums<1>>(geom, loc, sites, Norm2Kernel<Real>{a->view()}, StorePAp{s});
-                             else
-                               global_reduce_into<Sums<2>>(geom, loc, sites, DotKernel<Real>{a->view(), b->view()}, StorePAp{s});
-                             global_reduce_into<Sums<1>>(geom, loc, sites, CgResidualUpdate<Real>{s, e, q.view(), r.view()},
-                                                  CgResidualFinish{s, progress, e, k.threshold(), true});
-                             for_each(loc, sites, CgSolutionUpdate<Real>{s, e, p.view(), x.view(), r.view()});
-                           });
+  constexpr double blas_flops = kDotFlops + kAxpyFlops + kNorm2Flops + 2 * kAxpyFlops;
+  return follow_iterations(k, loc, progress, r2, kBreakdowns, 1, blas_flops, [&](int e) {
+    const auto [a, b] = A.apply_for_inner(q, p);
+    if (a == b)
+      global_reduce_into<Sums<1>>(geom, loc, sites, Norm2Kernel<Real>{a->view()}, StorePAp{s});
+    else
+      global_reduce_into<Sums<2>>(geom, loc, sites, DotKernel<Real>{a->view(), b->view()}, StorePAp{s});
+    global_reduce_into<Sums<1>>(geom, loc, sites, CgResidualUpdate<Real>{s, e, q.view(), r.view()},
+                                CgResidualFinish{s, progress, e, k.threshold(), true});
+    for_each(loc, sites, CgSolutionUpdate<Real>{s, e, p.view(), x.view(), r.view()});
+  });
 }
 
 template <typename Real>
@@ -64,7 +64,7 @@ Stop resident_cgnr_cycle(Krylov<Real>& k, const LinearOperator<Real>& M, SpinorF
     M.apply(q, p);
     global_reduce_into<Sums<1>>(geom, loc, sites, Norm2Kernel<Real>{q.view()}, StorePAp{s});
     global_reduce_into<Sums<1>>(geom, loc, sites, CgResidualUpdate<Real>{s, e, q.view(), r.view()},
-                         CgResidualFinish{s, progress, e, k.threshold(), false});
+                                CgResidualFinish{s, progress, e, k.threshold(), false});
     M.apply_dagger(z, r);
     global_reduce_into<Sums<1>>(geom, loc, sites, Norm2Kernel<Real>{z.view()}, StoreRho{s, e});
     for_each(loc, sites, CgSolutionUpdate<Real>{s, e, p.view(), x.view(), z.view()});

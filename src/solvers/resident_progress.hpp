@@ -13,7 +13,12 @@ namespace lqcd::solver_detail {
 
 // The status of an iteration. kResidentBreakdown + i: a breakdown of the method's kind i (the host's
 // list of ResidentBreakdown, resident_loop.hpp, says what it was).
-enum ResidentStatus : int { kResidentRunning = 0, kResidentConverged = 1, kResidentNotFinite = 2, kResidentBreakdown = 3 };
+enum ResidentStatus : int {
+  kResidentRunning = 0,
+  kResidentConverged = 1,
+  kResidentNotFinite = 2,
+  kResidentBreakdown = 3,
+};
 
 // In page-locked host memory, written by the device for the host.
 inline constexpr int kResidentProgressRing = 4;  // more than the iterations the host queues ahead (2)

@@ -131,8 +131,9 @@ TEST_P(Distributed, DiracOperatorsAndTheSolverEqualTheSingleProcessOnes) {
 // order than MPI, and they agree to rounding.
 TEST_P(Distributed, StreamResidentSolversMatchTheHostLoops) {
   const Location loc = GetParam();
-  const LexicographicGauge links = to_lexicographic(test::rough_gauge(Geometry::single_process(kGlobal), Location::Host));
-  const LexicographicSpinor src = test::random_spinor(Geometry::single_process(kGlobal), 23);
+  const Geometry whole = Geometry::single_process(kGlobal);
+  const LexicographicGauge links = to_lexicographic(test::rough_gauge(whole, Location::Host));
+  const LexicographicSpinor src = test::random_spinor(whole, 23);
   FermionParams fp;
   fp.wilson.kappa = 0.124;
   const bool exact = loc == Location::Host || comm::size() == 2;

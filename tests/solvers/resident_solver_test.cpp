@@ -56,7 +56,8 @@ struct Outcome {
 // Solves A x = b from x = 0 with LQCD_STREAM_RESIDENT = setting (nullptr: unset): by CG on A
 // (solve_hermitian), or with p.hermitian = false by p.type (solve: CGNR, BiCGStab).
 template <typename Real>
-Outcome solve_with(const char* setting, const LinearOperator<Real>& A, const SpinorField<Real>& b, const SolverParams& p) {
+Outcome solve_with(const char* setting, const LinearOperator<Real>& A, const SpinorField<Real>& b,
+                   const SolverParams& p) {
   std::optional<ScopedEnv> env;
   std::optional<ScopedEnv> unset;
   if (setting) env.emplace("LQCD_STREAM_RESIDENT", setting);
