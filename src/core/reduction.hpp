@@ -23,7 +23,7 @@ struct Sums {
 // Where the sum of a reduction goes: reduce() stores it for the host (StoreSum); reduce_into() hands it
 // to a "finisher", a functor called once with the sum where the kernels run (on the device for device
 // fields), so that later kernels can read what it stores without the host in between (the scalars of
-// the stream-resident CG, solvers/resident_cg_kernels.hpp).
+// the stream-resident solvers, solvers/resident_loop.hpp).
 template <typename R>
 struct StoreSum {
   R* result;

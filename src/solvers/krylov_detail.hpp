@@ -64,7 +64,7 @@ class Krylov {
     count(1, kDotFlops);
     return M_.apply_and_inner(out, in);
   }
-  // Work done outside the counted calls (the stream-resident CG's own kernels).
+  // Work done outside the counted calls (the stream-resident cycles' own kernels).
   void count(double applications, double blas_flops_per_site) {
     applications_ += applications;
     blas_flops_ += blas_flops_per_site;
@@ -223,7 +223,7 @@ SolverResult drive(Krylov<Real>& k, SpinorField<Real>& x, SpinorField<Real>& r, 
   }
 }
 
-// Each instantiated for Real = double and float.
+// Each instantiated for Real = double, float and Half.
 template <typename Real>
 SolverResult solve_cg(const LinearOperator<Real>& M, SpinorField<Real>& x, const SpinorField<Real>& b,
                       const SolverParams& p);
