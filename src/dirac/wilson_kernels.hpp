@@ -40,8 +40,9 @@ LQCD_HOST_DEVICE ColorSpinor<T> color_adj_multiply(const SU3<T>& u, const ColorS
 // The hopping term (H psi)(x) at site xc (checkerboard index s) of parity p, with the links of U and
 // the neighbours read from `in` at parity 1 - p: any spinor source with
 //   ColorSpinor<T> load(int parity, std::int64_t cb) const
-//   ColorSpinor<T> load_unscaled(int parity, std::int64_t cb, T& scale) const  (load() / scale; the hop
-//                  applies the scale in add_reconstructed: half precision's norm, else 1)
+//   HalfSpinor<T> load_projected(int parity, std::int64_t cb, int mu, int sign, T& scale) const
+//                  (spin_project_half of load(), divided by scale; the hop applies the scale in
+//                  add_reconstructed: half precision's norm, else 1)
 // (a SpinorView, or one right-hand side of a SpinorBlockView, wilson_multi_rhs_kernels.hpp), so that
 // the single- and the multi-right-hand-side kernels share this one implementation. Each hop is
 // spin-projected first (half_spinor.hpp): two colour vectors are multiplied by the link instead of
@@ -61,22 +62,22 @@ LQCD_HOST_DEVICE ColorSpinor<T> wilson_hop(const Links& U, const Source& in, con
     if (!(split && xc[mu] == idx.n[mu] - 1)) {
       int y[4] = {xc[0], xc[1], xc[2], xc[3]};
       y[mu] = xc[mu] + 1 == idx.n[mu] ? 0 : xc[mu] + 1;
-      T scale;
-      const ColorSpinor<T> psi = in.load_unscaled(1 - p, idx.lex(y) >> 1, scale);
-      HalfSpinor<T> h = color_multiply(U.load(mu, p, s), spin_project_half(mu, sign, psi));
+      T scale, link_scale;
+      const HalfSpinor<T> psi = in.load_projected(1 - p, idx.lex(y) >> 1, mu, sign, scale);
+      HalfSpinor<T> h = color_multiply(U.load_unscaled(mu, p, s, link_scale), psi);
       if (xc[mu] + idx.off[mu] == idx.gn[mu] - 1) h = Complex<T>(boundary.phase[mu]) * h;
-      add_reconstructed(acc, mu, sign, h, scale);
+      add_reconstructed(acc, mu, sign, h, scale * link_scale);
     }
     // backward: (1 + gamma_mu) U_mu(x - mu)^dag psi(x - mu)
     if (!(split && xc[mu] == 0)) {
       int z[4] = {xc[0], xc[1], xc[2], xc[3]};
       z[mu] = xc[mu] == 0 ? idx.n[mu] - 1 : xc[mu] - 1;
       const std::int64_t sz = idx.lex(z) >> 1;
-      T scale;
-      const ColorSpinor<T> psi = in.load_unscaled(1 - p, sz, scale);
-      HalfSpinor<T> h = color_adj_multiply(U.load(mu, 1 - p, sz), spin_project_half(mu, -sign, psi));
+      T scale, link_scale;
+      const HalfSpinor<T> psi = in.load_projected(1 - p, sz, mu, -sign, scale);
+      HalfSpinor<T> h = color_adj_multiply(U.load_unscaled(mu, 1 - p, sz, link_scale), psi);
       if (xc[mu] + idx.off[mu] == 0) h = Complex<T>(conj(boundary.phase[mu])) * h;
-      add_reconstructed(acc, mu, -sign, h, scale);
+      add_reconstructed(acc, mu, -sign, h, scale * link_scale);
     }
   }
   return acc;

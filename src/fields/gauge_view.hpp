@@ -50,11 +50,36 @@ struct GaugeView {
       LQCD_UNROLL
       for (int c = 0; c < Components; ++c) u.m[c / 3][c % 3] = decode<P>(b[c], Real(1));
       if constexpr (Components == 6) {
-        u.m[2][0] = conj(u.m[0][1] * u.m[1][2] - u.m[0][2] * u.m[1][1]);
-        u.m[2][1] = conj(u.m[0][2] * u.m[1][0] - u.m[0][0] * u.m[1][2]);
-        u.m[2][2] = conj(u.m[0][0] * u.m[1][1] - u.m[0][1] * u.m[1][0]);
+        u.m[2][0] = conj(multiply_subtract(u.m[0][2], u.m[1][1], u.m[0][1] * u.m[1][2]));
+        u.m[2][1] = conj(multiply_subtract(u.m[0][0], u.m[1][2], u.m[0][2] * u.m[1][0]));
+        u.m[2][2] = conj(multiply_subtract(u.m[0][1], u.m[1][0], u.m[0][0] * u.m[1][1]));
       }
       return u;
+    }
+  }
+  // The link as load() gives it divided by `scale`, which it sets. For fixed point with 12 reals the
+  // stored integers of the first two rows (exact in float; no multiplication by 1/32767 per real),
+  // the third row rebuilt from them and scaled once (6 multiplications instead of 12), and
+  // scale = 1/32767, which the hopping term folds into the scale it applies anyway (wilson_hop);
+  // otherwise load() and scale = 1.
+  LQCD_HOST_DEVICE SU3<Real> load_unscaled(int mu, int parity, std::int64_t s, Real& scale) const {
+    if constexpr (is_fixed_point_v<P> && Components == 6) {
+      Complex<stored_t<P>> b[Components];
+      load_components<P>(block(mu, parity), stride, s, b);
+      SU3<Real> u;
+      LQCD_UNROLL
+      for (int c = 0; c < Components; ++c) {
+        const Complex<float> v = biased_values(b[c]);
+        u.m[c / 3][c % 3] = {v.re - fixed_detail::kCodeBias, v.im - fixed_detail::kCodeBias};
+      }
+      scale = Real(1) / kFixedPointMax;
+      u.m[2][0] = scale * conj(multiply_subtract(u.m[0][2], u.m[1][1], u.m[0][1] * u.m[1][2]));
+      u.m[2][1] = scale * conj(multiply_subtract(u.m[0][0], u.m[1][2], u.m[0][2] * u.m[1][0]));
+      u.m[2][2] = scale * conj(multiply_subtract(u.m[0][1], u.m[1][0], u.m[0][0] * u.m[1][1]));
+      return u;
+    } else {
+      scale = Real(1);
+      return load(mu, parity, s);
     }
   }
   // Stores the link (Components = 6: its first two rows; 4: its 8-real form).

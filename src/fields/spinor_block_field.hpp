@@ -37,8 +37,8 @@ struct SpinorBlockView {
     SpinorView<Real> flat;
     int n, j;
     LQCD_HOST_DEVICE ColorSpinor<T> load(int p, std::int64_t s) const { return flat.load(p, s * n + j); }
-    LQCD_HOST_DEVICE ColorSpinor<T> load_unscaled(int p, std::int64_t s, T& scale) const {
-      return flat.load_unscaled(p, s * n + j, scale);
+    LQCD_HOST_DEVICE HalfSpinor<T> load_projected(int p, std::int64_t s, int mu, int sign, T& scale) const {
+      return flat.load_projected(p, s * n + j, mu, sign, scale);
     }
   };
   LQCD_HOST_DEVICE Rhs rhs(int j) const { return Rhs{flat, n, j}; }

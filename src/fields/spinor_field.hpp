@@ -15,6 +15,7 @@
 #include "fields/gauge_field.hpp"
 #include "fields/halo_exchange.hpp"
 #include "math/color_spinor.hpp"
+#include "math/half_spinor.hpp"
 #include "math/precision.hpp"
 
 namespace lqcd {
@@ -60,22 +61,23 @@ struct SpinorView {
     for (int k = 0; k < 12; ++k) psi.s[k / 3].c[k % 3] = decode<Real>(raw[k], scale);
     return psi;
   }
-  // The site's spinor as load() gives it divided by `scale`, which it sets: for Half the stored
-  // integers themselves (exact in float) and scale = norm / 32767, so that a kernel can apply the scale
-  // once, after the projection and the link multiply, in the FMAs of its accumulation (wilson_hop);
-  // otherwise load() and scale = 1.
-  LQCD_HOST_DEVICE ColorSpinor<T> load_unscaled(int p, std::int64_t s, T& scale) const {
+  // The hopping term's view of a neighbour: the upper half of (1 - sign gamma_mu) psi (spin_project_half)
+  // divided by `scale`, which it sets. For Half, the projection of the stored integers themselves
+  // (exact in float; spin_project_half_biased, with no decoding) and scale = norm / 32767, so that a
+  // kernel applies the scale once, after the link multiply, in the FMAs of its accumulation
+  // (wilson_hop); otherwise the projection of load() and scale = 1.
+  LQCD_HOST_DEVICE HalfSpinor<T> load_projected(int p, std::int64_t s, int mu, int sign, T& scale) const {
     if constexpr (is_fixed_point_v<Real>) {
       Complex<stored_t<Real>> raw[12];
       load_components<Real>(block(p), stride, s, raw);
       scale = norm_block(p)[s] * (T(1) / kFixedPointMax);
-      ColorSpinor<T> psi;
+      ColorSpinor<T> biased;
       LQCD_UNROLL
-      for (int k = 0; k < 12; ++k) psi.s[k / 3].c[k % 3] = {fixed_value(raw[k].re), fixed_value(raw[k].im)};
-      return psi;
+      for (int k = 0; k < 12; ++k) biased.s[k / 3].c[k % 3] = biased_values(raw[k]);
+      return spin_project_half_biased(mu, sign, biased, fixed_detail::kCodeBias);
     } else {
       scale = T(1);
-      return load(p, s);
+      return spin_project_half(mu, sign, load(p, s));
     }
   }
   LQCD_HOST_DEVICE void store(int p, std::int64_t s, const ColorSpinor<T>& psi) const {

@@ -43,10 +43,7 @@ template <typename T>
 LQCD_HOST_DEVICE ColorVector<T> operator*(const SU3<T>& u, const ColorVector<T>& v) {
   ColorVector<T> r;
   for (int i = 0; i < 3; ++i) {
-    Complex<T> s = u.m[i][0] * v.c[0];
-    s += u.m[i][1] * v.c[1];
-    s += u.m[i][2] * v.c[2];
-    r.c[i] = s;
+    r.c[i] = multiply_add(u.m[i][2], v.c[2], multiply_add(u.m[i][1], v.c[1], u.m[i][0] * v.c[0]));
   }
   return r;
 }
@@ -54,10 +51,7 @@ template <typename T>
 LQCD_HOST_DEVICE ColorVector<T> adj_mul(const SU3<T>& u, const ColorVector<T>& v) {
   ColorVector<T> r;
   for (int i = 0; i < 3; ++i) {
-    Complex<T> s = conj_mul(u.m[0][i], v.c[0]);
-    s += conj_mul(u.m[1][i], v.c[1]);
-    s += conj_mul(u.m[2][i], v.c[2]);
-    r.c[i] = s;
+    r.c[i] = conj_multiply_add(u.m[2][i], v.c[2], conj_multiply_add(u.m[1][i], v.c[1], conj_mul(u.m[0][i], v.c[0])));
   }
   return r;
 }

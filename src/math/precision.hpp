@@ -3,14 +3,15 @@
 // its numbers are stored; kernels compute in compute_t<P>:
 //   double, float   IEEE numbers, computed in the same precision;
 //   Half            16-bit fixed point ("half precision" as in QUDA: M. A. Clark et al., Comput. Phys.
-//                   Commun. 181 (2010) 1517, Sec. 6), computed in float. A stored integer q in
-//                   [-32767, 32767] means q / 32767 times a scale: 1 for gauge links (every entry of
+//                   Commun. 181 (2010) 1517, Sec. 6), computed in float. An integer q in
+//                   [-32767, 32767] (stored offset-binary, below) means q / 32767 times a scale: 1 for gauge links (every entry of
 //                   an SU(3) matrix has modulus <= 1), pi for the phases of 8-real links, and for a
 //                   spinor a per-site float norm (the largest modulus of its 24 reals), so every site
 //                   keeps ~4.5 significant digits whatever its magnitude.
 // A half-precision spinor takes 24 x 2 + 4 = 52 bytes per site (double: 192, single: 96).
 
 #include <bit>
+#include <cstring>
 #include <cmath>
 #include <cstdint>
 #include <type_traits>
@@ -44,39 +45,59 @@ inline constexpr bool is_fixed_point_v = PrecisionTraits<P>::fixed_point;
 
 inline constexpr float kFixedPointMax = 32767.0f;
 
-// Conversions between 16-bit integers and float without the integer<->float conversion instructions
-// (I2F/F2I), which run at 16 per clock per SM on sm_90, an eighth of the FP32 rate: with 24 stored
-// reals per neighbour spinor they would bound the half-precision hopping term. For |n| < 2^22 the
-// float with the bits of 1.5 x 2^23 plus n is exactly 1.5 x 2^23 + n, so one integer add and one float
-// subtraction give float(n) exactly, and adding 1.5 x 2^23 to a float rounds it to the nearest
-// integer (ties to even, as rintf) in its low mantissa bits. Host and device give identical results.
+// A fixed-point number q in [-32767, 32767] is stored as the offset-binary code q + 32768 (the 16 bits
+// of q with the top bit flipped), so that conversions between codes and float need neither the
+// integer<->float conversion instructions (I2F/F2I run at 16 per clock per SM on sm_90, an eighth of
+// the FP32 rate) nor a sign extension: the float with the bits 0x4B000000 | code is exactly
+// 2^23 + code, i.e. kCodeBias + q, one byte permutation (PRMT) away from the loaded 32-bit word of two
+// codes (fixed_detail::biased_value); one float subtraction then gives q. Going back, adding kCodeBias
+// to q' = x * 32767 rounds q' to the nearest integer (ties to even, as rintf) and leaves q + 32768 in
+// the low 16 bits. Host and device give identical results.
 namespace fixed_detail {
-inline constexpr float kMagic = 12582912.0f;  // 1.5 x 2^23
-inline constexpr std::int32_t kMagicBits = 0x4B400000;
-LQCD_HOST_DEVICE inline float float_from_bits(std::int32_t b) {
+inline constexpr float kCodeBias = 8421376.0f;  // 2^23 + 2^15
+inline constexpr std::uint32_t kFloatExponentBits = 0x4B000000u;  // the bits of 2^23
+LQCD_HOST_DEVICE inline float float_from_bits(std::uint32_t b) {
 #ifdef __CUDA_ARCH__
-  return __int_as_float(b);
+  return __uint_as_float(b);
 #else
   return std::bit_cast<float>(b);
 #endif
 }
-LQCD_HOST_DEVICE inline std::int32_t bits_from_float(float f) {
+LQCD_HOST_DEVICE inline std::uint32_t bits_from_float(float f) {
 #ifdef __CUDA_ARCH__
-  return __float_as_int(f);
+  return __float_as_uint(f);
 #else
-  return std::bit_cast<std::int32_t>(f);
+  return std::bit_cast<std::uint32_t>(f);
 #endif
+}
+// kCodeBias + q for the stored code of q (exact).
+LQCD_HOST_DEVICE inline float biased_value(std::int16_t code) {
+  return float_from_bits(kFloatExponentBits | std::uint16_t(code));
 }
 }  // namespace fixed_detail
 
-// The stored integer q as a float (exact).
-LQCD_HOST_DEVICE inline float fixed_value(std::int16_t q) {
-  return fixed_detail::float_from_bits(fixed_detail::kMagicBits + std::int32_t(q)) - fixed_detail::kMagic;
+// kCodeBias + q of both parts of a stored complex number: on the device one PRMT each, which places
+// the code's two bytes under the exponent byte 0x4B of 2^23 straight from the 32-bit word.
+LQCD_HOST_DEVICE inline Complex<float> biased_values(const Complex<std::int16_t>& z) {
+#ifdef __CUDA_ARCH__
+  unsigned word;
+  memcpy(&word, &z, sizeof word);
+  return {__uint_as_float(__byte_perm(word, fixed_detail::kFloatExponentBits, 0x7610)),
+          __uint_as_float(__byte_perm(word, fixed_detail::kFloatExponentBits, 0x7632))};
+#else
+  return {fixed_detail::biased_value(z.re), fixed_detail::biased_value(z.im)};
+#endif
+}
+
+// The fixed-point integer q of a stored code, as a float (exact).
+LQCD_HOST_DEVICE inline float fixed_value(std::int16_t code) {
+  return fixed_detail::biased_value(code) - fixed_detail::kCodeBias;
 }
 // x in [-1, 1] (clamped) to the nearest 16-bit fixed-point number, and back.
+// (The stored code, fixed_value gives the integer.)
 LQCD_HOST_DEVICE inline std::int16_t to_fixed(float x) {
   const float q = fmaxf(-kFixedPointMax, fminf(kFixedPointMax, x * kFixedPointMax));
-  return std::int16_t(fixed_detail::bits_from_float(q + fixed_detail::kMagic) - fixed_detail::kMagicBits);
+  return std::int16_t(std::uint16_t(fixed_detail::bits_from_float(q + fixed_detail::kCodeBias)));
 }
 LQCD_HOST_DEVICE inline float from_fixed(std::int16_t q) { return fixed_value(q) * (1.0f / kFixedPointMax); }
 
@@ -87,7 +108,8 @@ LQCD_HOST_DEVICE inline Complex<compute_t<P>> decode(const Complex<stored_t<P>>&
   (void)scale;
   if constexpr (is_fixed_point_v<P>) {
     const float unit = scale * (1.0f / kFixedPointMax);  // one multiplication per real
-    return {fixed_value(z.re) * unit, fixed_value(z.im) * unit};
+    const Complex<float> b = biased_values(z);
+    return {(b.re - fixed_detail::kCodeBias) * unit, (b.im - fixed_detail::kCodeBias) * unit};
   }
   else return z;
 }

@@ -9,29 +9,44 @@
 namespace lqcd {
 namespace {
 
+// The integer q that x is stored as (to_fixed gives its code, fixed_value the integer back).
+float fixed_integer(float x) { return fixed_value(to_fixed(x)); }
+// The stored code of the integer q: offset binary, q + 32768 in 16 bits (precision.hpp).
+std::int16_t code_of(int q) { return std::int16_t(std::uint16_t(q + 32768)); }
+
 TEST(FixedPoint, RoundsToNearestAndClamps) {
-  EXPECT_EQ(to_fixed(0.0f), 0);
-  EXPECT_EQ(to_fixed(1.0f), 32767);
-  EXPECT_EQ(to_fixed(-1.0f), -32767);
-  EXPECT_EQ(to_fixed(2.0f), 32767) << "values beyond the scale clamp";
-  EXPECT_EQ(to_fixed(-7.0f), -32767);
-  EXPECT_EQ(to_fixed(0.4f / 32767.0f), 0);
-  EXPECT_EQ(to_fixed(0.6f / 32767.0f), 1);
-  EXPECT_EQ(to_fixed(-0.6f / 32767.0f), -1);
-  EXPECT_FLOAT_EQ(from_fixed(32767), 1.0f);
-  EXPECT_FLOAT_EQ(from_fixed(-16384), -16384.0f / 32767.0f);
+  EXPECT_EQ(fixed_integer(0.0f), 0.0f);
+  EXPECT_EQ(fixed_integer(1.0f), 32767.0f);
+  EXPECT_EQ(fixed_integer(-1.0f), -32767.0f);
+  EXPECT_EQ(fixed_integer(2.0f), 32767.0f) << "values beyond the scale clamp";
+  EXPECT_EQ(fixed_integer(-7.0f), -32767.0f);
+  EXPECT_EQ(fixed_integer(0.4f / 32767.0f), 0.0f);
+  EXPECT_EQ(fixed_integer(0.6f / 32767.0f), 1.0f);
+  EXPECT_EQ(fixed_integer(-0.6f / 32767.0f), -1.0f);
+  EXPECT_FLOAT_EQ(from_fixed(code_of(32767)), 1.0f);
+  EXPECT_FLOAT_EQ(from_fixed(code_of(-16384)), -16384.0f / 32767.0f);
+}
+
+TEST(FixedPoint, CodesAreOffsetBinary) {
+  // The storage format (a half-precision field's bytes): q + 32768, i.e. q's 16 bits with the top bit
+  // flipped; zero is 0x8000, and the all-zero bytes of a fresh buffer mean -32768 (times a zero norm).
+  EXPECT_EQ(std::uint16_t(to_fixed(0.0f)), 0x8000u);
+  EXPECT_EQ(std::uint16_t(to_fixed(1.0f)), 0xFFFFu);
+  EXPECT_EQ(std::uint16_t(to_fixed(-1.0f)), 0x0001u);
+  EXPECT_EQ(std::uint16_t(to_fixed(-1.0f / 32767.0f)), 0x7FFFu);
+  EXPECT_EQ(fixed_value(std::int16_t(0)), -32768.0f);
 }
 
 TEST(FixedPoint, MagicNumberConversionsEqualTheConversionInstructions) {
-  // fixed_value and to_fixed avoid I2F/F2I (precision.hpp): every 16-bit integer must come back as the
-  // float the conversion instruction gives, and rounding must be rintf's (ties to even).
-  for (int q = -32768; q <= 32767; ++q) ASSERT_EQ(fixed_value(std::int16_t(q)), float(q)) << q;
+  // fixed_value and to_fixed avoid I2F/F2I (precision.hpp): every 16-bit code must come back as the
+  // float the conversion instruction gives for its integer, and rounding must be rintf's (ties to even).
+  for (int q = -32768; q <= 32767; ++q) ASSERT_EQ(fixed_value(code_of(q)), float(q)) << q;
   for (int i = -200000; i <= 200000; ++i) {
     const float x = float(i) * (1.0f / 200000.0f);
-    ASSERT_EQ(to_fixed(x), std::int16_t(rintf(x * 32767.0f))) << x;
+    ASSERT_EQ(to_fixed(x), code_of(int(rintf(x * 32767.0f)))) << x;
   }
-  EXPECT_EQ(to_fixed(2.5f / 32767.0f), 2) << "2.5 rounds to the even neighbour";
-  EXPECT_EQ(to_fixed(-3.5f / 32767.0f), -4) << "-3.5 rounds to the even neighbour";
+  EXPECT_EQ(fixed_integer(2.5f / 32767.0f), 2.0f) << "2.5 rounds to the even neighbour";
+  EXPECT_EQ(fixed_integer(-3.5f / 32767.0f), -4.0f) << "-3.5 rounds to the even neighbour";
 }
 
 TEST(FixedPoint, RoundTripErrorIsHalfAStep) {
