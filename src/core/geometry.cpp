@@ -20,4 +20,11 @@ Geometry Geometry::single_process(const Dims& dims, const std::string& what) {
   return g;
 }
 
+void check_32_bit_indexing(const Geometry& g) {
+  if (g.extended_volume() >= (std::int64_t(1) << 31))
+    fail("local lattice {} (with halo) has {} sites; the kernels index a process's sites in 32 bits, so "
+         "at most 2^31 - 1: split the lattice over more processes",
+         dims_string(g.local), g.extended_volume());
+}
+
 }  // namespace lqcd

@@ -67,6 +67,8 @@ struct Geometry {
 };
 
 // Trivially copyable index arithmetic, passed by value into host and device kernels.
+void check_32_bit_indexing(const Geometry& g);
+
 struct SiteIndexer {
   int n[4];
   int off[4];
@@ -75,7 +77,9 @@ struct SiteIndexer {
   int nxh;  // n[0] / 2
   std::int64_t vh;  // sites per parity
 
+  // Throws lqcd::Error unless the local box has fewer than 2^31 sites (kernels index sites in 32 bits).
   static SiteIndexer from(const Geometry& g) {
+    check_32_bit_indexing(g);
     SiteIndexer s{};
     for (int mu = 0; mu < 4; ++mu) {
       s.n[mu] = g.local[mu];

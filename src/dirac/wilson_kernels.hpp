@@ -20,6 +20,10 @@ namespace lqcd {
 
 struct FermionBoundary {
   Complex<double> phase[4];  // e^{i theta_mu}: 1 periodic, -1 antiperiodic
+  // Periodic or antiperiodic in every direction (the phases the input files offer).
+  LQCD_HOST_DEVICE bool real() const {
+    return phase[0].im == 0.0 && phase[1].im == 0.0 && phase[2].im == 0.0 && phase[3].im == 0.0;
+  }
 };
 
 template <typename T>
@@ -49,38 +53,68 @@ LQCD_HOST_DEVICE ColorSpinor<T> color_adj_multiply(const SU3<T>& u, const ColorS
 // four. Where mu is split over processes (halo depth r_mu > 0), the hops leaving the box are left
 // out: FaceHopKernel adds them from the neighbours' messages, so this only reads sites inside the box
 // (periodic wrap where mu is not split) and needs no halo-aware indexing. H^dag with dagger = 1.
-template <typename T, typename Links, typename Source>
-LQCD_HOST_DEVICE ColorSpinor<T> wilson_hop(const Links& U, const Source& in, const FermionBoundary& boundary,
-                                           int dagger, int p, std::int64_t s, const int xc[4]) {
+// RealPhases: every boundary phase is +-1 (FermionBoundary::real), which wilson_hop checks.
+template <bool RealPhases, typename T, typename Links, typename Source>
+LQCD_HOST_DEVICE ColorSpinor<T> wilson_hop_with(const Links& U, const Source& in, const FermionBoundary& boundary,
+                                                int dagger, int p, std::int64_t s, const int xc[4]) {
   const int sign = dagger ? -1 : 1;
   const SiteIndexer& idx = U.idx;
+  // No branch guards a hop where the phases are real: a hop left out (split) reads the site itself
+  // and adds it with factor 0, and a phase +-1 is a factor of the scale the accumulation applies
+  // anyway. So the 8 hops are one straight block that the compiler schedules as a whole (the loads of
+  // a later hop ahead of the arithmetic of an earlier one) and in which it computes shared addresses
+  // once; with the kernels' register cap raised to 128 for it, the half-precision hopping term ran
+  // 15% faster (docs/performance.md). A complex phase is applied to h in a branch, as before.
+  // Neighbours by their lexicographic index in 32-bit arithmetic (SiteIndexer::from: a process holds
+  // fewer than 2^31 sites): lex(x +- mu) = lex(x) +- stride_mu, wrapped at the box's faces; the
+  // checkerboard index is half of it.
+  const unsigned lex_x = 2 * unsigned(s) + unsigned(xc[0] & 1);
+  unsigned stride = 1;
   ColorSpinor<T> acc{};
   LQCD_UNROLL
   for (int mu = 0; mu < 4; ++mu) {
     const bool split = idx.r[mu] > 0;
+    const unsigned wrap = unsigned(idx.n[mu] - 1) * stride;
+    const Complex<double> phase = boundary.phase[mu];
     // forward: (1 - gamma_mu) U_mu(x) psi(x + mu)
-    if (!(split && xc[mu] == idx.n[mu] - 1)) {
-      int y[4] = {xc[0], xc[1], xc[2], xc[3]};
-      y[mu] = xc[mu] + 1 == idx.n[mu] ? 0 : xc[mu] + 1;
+    {
+      const bool face = xc[mu] == idx.n[mu] - 1;
+      const bool left_out = split && face;
+      const unsigned lex = face ? lex_x - wrap : lex_x + stride;
       T scale, link_scale;
-      const HalfSpinor<T> psi = in.load_projected(1 - p, idx.lex(y) >> 1, mu, sign, scale);
+      const HalfSpinor<T> psi = in.load_projected(1 - p, left_out ? s : std::int64_t(lex >> 1), mu, sign, scale);
       HalfSpinor<T> h = color_multiply(U.load_unscaled(mu, p, s, link_scale), psi);
-      if (xc[mu] + idx.off[mu] == idx.gn[mu] - 1) h = Complex<T>(boundary.phase[mu]) * h;
-      add_reconstructed(acc, mu, sign, h, scale * link_scale);
+      const bool across = xc[mu] + idx.off[mu] == idx.gn[mu] - 1;
+      T factor = left_out ? T(0) : T(1);
+      if constexpr (RealPhases) factor = across ? factor * T(phase.re) : factor;
+      else if (across) h = Complex<T>(phase) * h;
+      add_reconstructed(acc, mu, sign, h, scale * link_scale * factor);
     }
     // backward: (1 + gamma_mu) U_mu(x - mu)^dag psi(x - mu)
-    if (!(split && xc[mu] == 0)) {
-      int z[4] = {xc[0], xc[1], xc[2], xc[3]};
-      z[mu] = xc[mu] == 0 ? idx.n[mu] - 1 : xc[mu] - 1;
-      const std::int64_t sz = idx.lex(z) >> 1;
+    {
+      const bool face = xc[mu] == 0;
+      const bool left_out = split && face;
+      const unsigned lex = face ? lex_x + wrap : lex_x - stride;
+      const std::int64_t sz = left_out ? s : std::int64_t(lex >> 1);
       T scale, link_scale;
       const HalfSpinor<T> psi = in.load_projected(1 - p, sz, mu, -sign, scale);
       HalfSpinor<T> h = color_adj_multiply(U.load_unscaled(mu, 1 - p, sz, link_scale), psi);
-      if (xc[mu] + idx.off[mu] == 0) h = Complex<T>(conj(boundary.phase[mu])) * h;
-      add_reconstructed(acc, mu, -sign, h, scale * link_scale);
+      const bool across = xc[mu] + idx.off[mu] == 0;
+      T factor = left_out ? T(0) : T(1);
+      if constexpr (RealPhases) factor = across ? factor * T(phase.re) : factor;
+      else if (across) h = Complex<T>(conj(phase)) * h;
+      add_reconstructed(acc, mu, -sign, h, scale * link_scale * factor);
     }
+    stride *= unsigned(idx.n[mu]);
   }
   return acc;
+}
+
+template <typename T, typename Links, typename Source>
+LQCD_HOST_DEVICE ColorSpinor<T> wilson_hop(const Links& U, const Source& in, const FermionBoundary& boundary,
+                                           int dagger, int p, std::int64_t s, const int xc[4]) {
+  if (boundary.real()) return wilson_hop_with<true, T>(U, in, boundary, dagger, p, s, xc);
+  return wilson_hop_with<false, T>(U, in, boundary, dagger, p, s, xc);
 }
 
 // The kernels' result at one site: (c0 + i c5 gamma_5) x + alpha H in (c5 -> -c5 with dagger; without
@@ -104,12 +138,14 @@ LQCD_HOST_DEVICE ColorSpinor<T> wilson_site_result(const Links& U, const Source&
 // LinkComponents: 9, 6 or 4 (18-, 12- or 8-real links, the rest rebuilt in registers; gauge_view.hpp).
 template <typename Real, int LinkComponents = 9>
 struct WilsonHoppingKernel {
-  // Occupancy over registers (exec_cuda.cuh). Double precision with 18-real links takes 134 registers,
-  // one block of 256 threads per SM; two blocks cap it at 128 (a few spilled words) and measured 2-5%
-  // faster on the H100. With 12-real links (148 registers) the cap spills more and measured 3% slower:
-  // left at one block. Single precision fits three blocks (~80 registers) either way.
+  // Occupancy over registers (exec_cuda.cuh). Since the hops have no branches (wilson_hop_with) the
+  // compiler keeps several hops' loads in flight and wants registers for them. Single and half
+  // precision: two blocks of 256 threads per SM (128 registers); three (80 registers) spilled, and two
+  // measured half/12 +5%, single/12 +10% against three on the H100. Double precision: one block (up to
+  // 255 registers); two spilled 292 bytes with 18-real links and measured 15% slower (thirteenth
+  // session, docs/performance.md).
   using T = compute_t<Real>;
-  static constexpr int kMinBlocksPerSM = std::is_same_v<Real, double> ? (LinkComponents == 9 ? 2 : 1) : 3;
+  static constexpr int kMinBlocksPerSM = std::is_same_v<Real, double> ? 1 : 2;
   GaugeView<Real, LinkComponents> U;
   SpinorView<Real> in;
   SpinorView<Real> out;

@@ -26,6 +26,20 @@ TEST(Geometry, RejectsOddOrTinyExtents) {
   }
 }
 
+TEST(Geometry, KernelsRefuseALocalBoxBeyond32BitIndexing) {
+  // The hopping kernels index a process's sites in 32 bits (wilson_hop_with): 2^31 sites must be
+  // refused with a message that names the box, a box below it accepted.
+  const Geometry too_large = Geometry::single_process({256, 256, 256, 128});  // 2^31 sites
+  try {
+    (void)SiteIndexer::from(too_large);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("256x256x256x128"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("more processes"), std::string::npos);
+  }
+  EXPECT_NO_THROW((void)SiteIndexer::from(Geometry::single_process({256, 256, 256, 126})));
+}
+
 TEST(Geometry, LexicographicOrderIsXFastest) {
   const Geometry g = Geometry::single_process({4, 6, 2, 8});
   const SiteIndexer idx = SiteIndexer::from(g);
