@@ -8,7 +8,7 @@
 #   rm -rf .gpu-testdata && cp -r ../shared/testdata .gpu-testdata
 # and run there with .deps and .gpu-testdata carried:  bash scripts/gpu-check.sh "$OUT" [stages]
 # stages (default all but therm16/clover32/scaling): build test bench validate spectrum hmc dirac [therm16] [clover32]
-# [scaling] [strong48] [resident2] [mpitest] [fast] [rhs] [sass] [solver] [resident] [blockcg] [ttile] [tune] [htile] [launch] [table] [pdltest] [quenched]
+# [scaling] [strong48] [resident2] [mpitest] [fast] [rhs] [sass] [solver] [resident] [blockcg] [ttile] [tune] [htile] [launch] [table] [extra] [pdltest] [quenched]
 set -uo pipefail
 export NCCL_NVLS_ENABLE=0  # NVLink multicast stays off on the shared multi-GPU hosts (device KINDS.md)
 out=${1:?usage: gpu-check.sh OUTDIR [build] [test] [bench] [validate]}
@@ -406,6 +406,34 @@ if has table; then
       --json >>"$out/table.jsonl" 2>>"$summary"
   done
   note "table benchmarks: $(wc -l <"$out/table.jsonl") results"
+fi
+if has extra; then
+  # The rest of issue 4's figures beside the table: 18-real links, 48^4, 12 right-hand sides, clover and
+  # twisted mass, the block CG against 12 single solves.
+  : >"$out/extra.jsonl"
+  for pr in double:18 single:18; do
+    IFS=: read -r p r <<<"$pr"
+    "$bin" bench dslash --dims 32,32,32,32 --device gpu --precision $p --reconstruct $r --repetitions 200 --json \
+      >>"$out/extra.jsonl" 2>>"$summary"
+  done
+  for pr in double:12 single:12 half:12 half:8; do
+    IFS=: read -r p r <<<"$pr"
+    "$bin" bench dslash --dims 48,48,48,48 --device gpu --precision $p --reconstruct $r --repetitions 100 --json \
+      >>"$out/extra.jsonl" 2>>"$summary"
+  done
+  for p in single half double; do
+    "$bin" bench dslash --dims 32,32,32,32 --device gpu --precision $p --reconstruct 12 --rhs 12 --repetitions 50 \
+      --json >>"$out/extra.jsonl" 2>>"$summary"
+  done
+  for a in clover twisted_mass; do
+    for p in double single; do
+      "$bin" bench dslash --dims 32,32,32,32 --device gpu --action $a --precision $p --reconstruct 18 \
+        --repetitions 100 --json >>"$out/extra.jsonl" 2>>"$summary"
+    done
+  done
+  "$bin" bench solver --dims 32,32,32,32 --device gpu --kappa 0.22 --precision single --reconstruct 12 --rhs 12 \
+    --repetitions 3 --json >>"$out/extra.jsonl" 2>>"$summary"
+  note "extra benchmarks: $(wc -l <"$out/extra.jsonl") results"
 fi
 if has pdltest; then  # the whole suite again with programmatic dependent launches (core/exec_cuda.cuh)
   start=$(date +%s)
