@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <string>
 
+#include "core/fast_divisor.hpp"
 #include "core/macros.hpp"
 
 namespace lqcd {
@@ -76,6 +77,7 @@ struct SiteIndexer {
   int r[4];  // halo depth per direction (0: periodic wrap inside the process)
   int nxh;  // n[0] / 2
   std::int64_t vh;  // sites per parity
+  FastDivisor by_nxh, by_n1, by_n2;  // tiled_site's divisions
 
   // Throws lqcd::Error unless the local box has fewer than 2^31 sites (kernels index sites in 32 bits).
   static SiteIndexer from(const Geometry& g) {
@@ -89,6 +91,9 @@ struct SiteIndexer {
     }
     s.nxh = s.n[0] / 2;
     s.vh = g.half_volume();
+    s.by_nxh = FastDivisor::of(std::uint32_t(s.nxh));
+    s.by_n1 = FastDivisor::of(std::uint32_t(s.n[1]));
+    s.by_n2 = FastDivisor::of(std::uint32_t(s.n[2]));
     return s;
   }
 
@@ -142,22 +147,25 @@ struct SiteIndexer {
   // times. Within a tile the t-neighbours are a plane (nxh x n[1] sites) apart and the z-neighbours
   // t_tile planes; only the two boundary slices of a tile miss, a fraction 2 / t_tile of the reads.
   // Returns its checkerboard index and sets its coordinates x for parity p. n[3] % t_tile == 0
-  // (tile_in_t). 32-bit arithmetic: a kernel spends fewer instructions on it than on 64-bit division,
-  // and a process's parity block has far fewer than 2^32 sites.
+  // (tile_in_t). 32-bit arithmetic and divisions by multiplication (FastDivisor; a process holds
+  // fewer than 2^31 sites, check_32_bit_indexing): a kernel spends far fewer instructions on them.
   LQCD_HOST_DEVICE std::int64_t tiled_site(int p, std::int64_t q, int t_tile, int x[4]) const {
     const unsigned nx = unsigned(nxh), n1 = unsigned(n[1]), n2 = unsigned(n[2]), tt = unsigned(t_tile);
     unsigned r = unsigned(q);
-    const unsigned xh = r % nx;
-    r /= nx;
-    x[1] = int(r % n1);
-    r /= n1;
+    unsigned next = by_nxh.divide(r);
+    const unsigned xh = r - next * nx;
+    r = next;
+    next = by_n1.divide(r);
+    x[1] = int(r - next * n1);
+    r = next;
     unsigned tl = 0;
     if (tt > 1) {
       tl = r % tt;
       r /= tt;
     }
-    x[2] = int(r % n2);
-    x[3] = int((r / n2) * tt + tl);
+    next = by_n2.divide(r);
+    x[2] = int(r - next * n2);
+    x[3] = int(next * tt + tl);
     x[0] = int(2 * xh) + ((p + x[1] + x[2] + x[3]) & 1);
     return std::int64_t(xh) + std::int64_t(nxh) * (x[1] + std::int64_t(n[1]) * (x[2] + std::int64_t(n[2]) * x[3]));
   }

@@ -415,7 +415,7 @@ struct WilsonCloverKernel {
     const std::int64_t s = hopping.out.cb_of(i);
     int xc[4];
     hopping.U.idx.coords(p, s, xc);
-    ColorSpinor<Real> r = Complex<Real>(Real(hopping.alpha)) * hopping.hop(p, s, xc);
+    ColorSpinor<Real> r = hopping.alpha_hop(p, s, xc);
     if (has_x) r += clover.apply(p, s, x.load(p, s), hopping.dagger);
     hopping.out.store(p, s, r);
   }

@@ -56,7 +56,7 @@ LQCD_HOST_DEVICE ColorSpinor<T> color_adj_multiply(const SU3<T>& u, const ColorS
 // RealPhases: every boundary phase is +-1 (FermionBoundary::real), which wilson_hop checks.
 template <bool RealPhases, typename T, typename Links, typename Source>
 LQCD_HOST_DEVICE ColorSpinor<T> wilson_hop_with(const Links& U, const Source& in, const FermionBoundary& boundary,
-                                                int dagger, int p, std::int64_t s, const int xc[4]) {
+                                                int dagger, int p, std::int64_t s, const int xc[4], T weight) {
   const int sign = dagger ? -1 : 1;
   const SiteIndexer& idx = U.idx;
   // No branch guards a hop where the phases are real: a hop left out (split) reads the site itself
@@ -85,7 +85,7 @@ LQCD_HOST_DEVICE ColorSpinor<T> wilson_hop_with(const Links& U, const Source& in
       const HalfSpinor<T> psi = in.load_projected(1 - p, left_out ? s : std::int64_t(lex >> 1), mu, sign, scale);
       HalfSpinor<T> h = color_multiply(U.load_unscaled(mu, p, s, link_scale), psi);
       const bool across = xc[mu] + idx.off[mu] == idx.gn[mu] - 1;
-      T factor = left_out ? T(0) : T(1);
+      T factor = left_out ? T(0) : weight;
       if constexpr (RealPhases) factor = across ? factor * T(phase.re) : factor;
       else if (across) h = Complex<T>(phase) * h;
       add_reconstructed(acc, mu, sign, h, scale * link_scale * factor);
@@ -100,7 +100,7 @@ LQCD_HOST_DEVICE ColorSpinor<T> wilson_hop_with(const Links& U, const Source& in
       const HalfSpinor<T> psi = in.load_projected(1 - p, sz, mu, -sign, scale);
       HalfSpinor<T> h = color_adj_multiply(U.load_unscaled(mu, 1 - p, sz, link_scale), psi);
       const bool across = xc[mu] + idx.off[mu] == 0;
-      T factor = left_out ? T(0) : T(1);
+      T factor = left_out ? T(0) : weight;
       if constexpr (RealPhases) factor = across ? factor * T(phase.re) : factor;
       else if (across) h = Complex<T>(conj(phase)) * h;
       add_reconstructed(acc, mu, -sign, h, scale * link_scale * factor);
@@ -110,11 +110,13 @@ LQCD_HOST_DEVICE ColorSpinor<T> wilson_hop_with(const Links& U, const Source& in
   return acc;
 }
 
+// weight H in (weight: the kernels' alpha, applied in the accumulation's scale rather than as 24
+// multiplications of the result).
 template <typename T, typename Links, typename Source>
 LQCD_HOST_DEVICE ColorSpinor<T> wilson_hop(const Links& U, const Source& in, const FermionBoundary& boundary,
-                                           int dagger, int p, std::int64_t s, const int xc[4]) {
-  if (boundary.real()) return wilson_hop_with<true, T>(U, in, boundary, dagger, p, s, xc);
-  return wilson_hop_with<false, T>(U, in, boundary, dagger, p, s, xc);
+                                           int dagger, int p, std::int64_t s, const int xc[4], T weight = T(1)) {
+  if (boundary.real()) return wilson_hop_with<true, T>(U, in, boundary, dagger, p, s, xc, weight);
+  return wilson_hop_with<false, T>(U, in, boundary, dagger, p, s, xc, weight);
 }
 
 // The kernels' result at one site: (c0 + i c5 gamma_5) x + alpha H in (c5 -> -c5 with dagger; without
@@ -124,7 +126,7 @@ LQCD_HOST_DEVICE ColorSpinor<T> wilson_site_result(const Links& U, const Source&
                                                    const FermionBoundary& boundary, double alpha, double c0,
                                                    double c5, int has_x, int dagger, int p, std::int64_t s,
                                                    const int xc[4]) {
-  ColorSpinor<T> r = Complex<T>(T(alpha)) * wilson_hop<T>(U, in, boundary, dagger, p, s, xc);
+  ColorSpinor<T> r = wilson_hop<T>(U, in, boundary, dagger, p, s, xc, T(alpha));
   if (has_x) {
     const ColorSpinor<T> v = x.load(p, s);
     r += Complex<T>(T(c0)) * v;
@@ -140,12 +142,12 @@ template <typename Real, int LinkComponents = 9>
 struct WilsonHoppingKernel {
   // Occupancy over registers (exec_cuda.cuh). Since the hops have no branches (wilson_hop_with) the
   // compiler keeps several hops' loads in flight and wants registers for them. Single and half
-  // precision: two blocks of 256 threads per SM (128 registers); three (80 registers) spilled, and two
-  // measured half/12 +5%, single/12 +10% against three on the H100. Double precision: one block (up to
-  // 255 registers); two spilled 292 bytes with 18-real links and measured 15% slower (thirteenth
-  // session, docs/performance.md).
+  // precision with compressed links: two blocks of 256 threads per SM (128 registers); three (80
+  // registers) spilled, and two measured half/12 +5%, single/12 +10% against three on the H100.
+  // Double precision, and single with 18-real links: one block (up to 255 registers); two spilled and
+  // measured 15% (double/18) and 5% (single/18) slower (thirteenth session, docs/performance.md).
   using T = compute_t<Real>;
-  static constexpr int kMinBlocksPerSM = std::is_same_v<Real, double> ? 1 : 2;
+  static constexpr int kMinBlocksPerSM = std::is_same_v<Real, double> || LinkComponents == 9 ? 1 : 2;
   GaugeView<Real, LinkComponents> U;
   SpinorView<Real> in;
   SpinorView<Real> out;
@@ -162,9 +164,9 @@ struct WilsonHoppingKernel {
   // The launch tuner may run the kernel repeatedly (exec_cuda.cuh) unless it updates x in place.
   bool tunable() const { return in.data != out.data && !(has_x && x.data == out.data); }
 
-  // The hopping term at site xc (checkerboard index s) of parity p (wilson_hop).
-  LQCD_HOST_DEVICE ColorSpinor<T> hop(int p, std::int64_t s, const int xc[4]) const {
-    return wilson_hop<T>(U, in, boundary, dagger, p, s, xc);
+  // alpha times the hopping term at site xc (checkerboard index s) of parity p (wilson_hop).
+  LQCD_HOST_DEVICE ColorSpinor<T> alpha_hop(int p, std::int64_t s, const int xc[4]) const {
+    return wilson_hop<T>(U, in, boundary, dagger, p, s, xc, T(alpha));
   }
 
   LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
