@@ -67,9 +67,10 @@ struct Geometry {
   bool operator==(const Geometry&) const = default;
 };
 
-// Trivially copyable index arithmetic, passed by value into host and device kernels.
+// Throws lqcd::Error, naming the box, unless the local box (with its halo) has fewer than 2^31 sites.
 void check_32_bit_indexing(const Geometry& g);
 
+// Trivially copyable index arithmetic, passed by value into host and device kernels.
 struct SiteIndexer {
   int n[4];
   int off[4];

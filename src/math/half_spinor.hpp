@@ -34,9 +34,9 @@ LQCD_HOST_DEVICE HalfSpinor<T> spin_project_half(int mu, int sign, const ColorSp
   return h;
 }
 
-// spin_project_half of a spinor given with a bias added to each of its 24 reals: a half-precision field's
-// stored integers as fixed_detail::biased_value reads them, psi' = psi + bias with bias = 2^23 + 2^15
-// (math/precision.hpp). Each real of the result is r = a + m b with m = -+1 (-sign times the sign that
+// spin_project_half of a spinor given with a bias added to each of its 24 reals: a half-precision
+// field's stored integers as biased_values reads them (math/precision.hpp), psi' = psi + bias with
+// bias = 2^23 + 2^15. Each real of the result is r = a + m b with m = -+1 (-sign times the sign that
 // i^phase gives it); it is computed as (a' - bias (1 + m)) + m b': for integers |a|, |b| < 2^15 both
 // steps are exact (on the host and, as one FMA, on the device), the bias cancels, and decoding the 24
 // inputs costs nothing: 2 instructions per real of the result where a decoded spinor takes 3.
@@ -75,7 +75,7 @@ LQCD_HOST_DEVICE ColorSpinor<T> spin_reconstruct(int mu, int sign, const HalfSpi
 }
 
 // acc += scale (1 - sign gamma_mu) h, h the upper half (spin_reconstruct): 24 multiply-adds, so a
-// per-site scale (half precision's norm, load_unscaled) and the sign of the lower rows (-sign
+// per-site scale (half precision's norm, SpinorView::load_projected) and the sign of the lower rows (-sign
 // i^{phase} h, spin_reconstruct) cost no instruction of their own.
 template <typename T>
 LQCD_HOST_DEVICE void add_reconstructed(ColorSpinor<T>& acc, int mu, int sign, const HalfSpinor<T>& h, T scale) {

@@ -4,16 +4,17 @@
 //   double, float   IEEE numbers, computed in the same precision;
 //   Half            16-bit fixed point ("half precision" as in QUDA: M. A. Clark et al., Comput. Phys.
 //                   Commun. 181 (2010) 1517, Sec. 6), computed in float. An integer q in
-//                   [-32767, 32767] (stored offset-binary, below) means q / 32767 times a scale: 1 for gauge links (every entry of
+//                   [-32767, 32767] (stored offset-binary, below) means q / 32767 times a scale:
+//                   1 for gauge links (every entry of
 //                   an SU(3) matrix has modulus <= 1), pi for the phases of 8-real links, and for a
 //                   spinor a per-site float norm (the largest modulus of its 24 reals), so every site
 //                   keeps ~4.5 significant digits whatever its magnitude.
 // A half-precision spinor takes 24 x 2 + 4 = 52 bytes per site (double: 192, single: 96).
 
 #include <bit>
-#include <cstring>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "math/complex.hpp"
@@ -93,13 +94,12 @@ LQCD_HOST_DEVICE inline Complex<float> biased_values(const Complex<std::int16_t>
 LQCD_HOST_DEVICE inline float fixed_value(std::int16_t code) {
   return fixed_detail::biased_value(code) - fixed_detail::kCodeBias;
 }
-// x in [-1, 1] (clamped) to the nearest 16-bit fixed-point number, and back.
-// (The stored code, fixed_value gives the integer.)
+// x in [-1, 1] (clamped) to the code of the nearest fixed-point integer q = rint(32767 x), and back.
 LQCD_HOST_DEVICE inline std::int16_t to_fixed(float x) {
   const float q = fmaxf(-kFixedPointMax, fminf(kFixedPointMax, x * kFixedPointMax));
   return std::int16_t(std::uint16_t(fixed_detail::bits_from_float(q + fixed_detail::kCodeBias)));
 }
-LQCD_HOST_DEVICE inline float from_fixed(std::int16_t q) { return fixed_value(q) * (1.0f / kFixedPointMax); }
+LQCD_HOST_DEVICE inline float from_fixed(std::int16_t code) { return fixed_value(code) * (1.0f / kFixedPointMax); }
 
 // A stored complex number of precision P as a number of compute_t<P>, given the scale of fixed point
 // (ignored by floating point), and the reverse (inverse_scale = 1 / scale).

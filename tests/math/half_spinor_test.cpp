@@ -72,7 +72,8 @@ TEST(HalfSpinor, BiasedProjectionOfStoredCodesIsExact) {
         const int k = 6 * s + 2 * c;
         const int a = trial == 0 ? 32767 : trial == 1 ? -32767 : (k * 7919 + trial * 104729) % 65535 - 32767;
         const int b = trial == 0 ? -32767 : trial == 1 ? 32767 : ((k + 1) * 7919 + trial * 15485863) % 65535 - 32767;
-        const Complex<std::int16_t> code(std::int16_t(std::uint16_t(a + 32768)), std::int16_t(std::uint16_t(b + 32768)));
+        const Complex<std::int16_t> code(std::int16_t(std::uint16_t(a + 32768)),
+                                         std::int16_t(std::uint16_t(b + 32768)));
         q.s[s].c[c] = {fixed_value(code.re), fixed_value(code.im)};
         biased.s[s].c[c] = biased_values(code);
       }
