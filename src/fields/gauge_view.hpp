@@ -49,11 +49,7 @@ struct GaugeView {
       SU3<Real> u;
       LQCD_UNROLL
       for (int c = 0; c < Components; ++c) u.m[c / 3][c % 3] = decode<P>(b[c], Real(1));
-      if constexpr (Components == 6) {
-        u.m[2][0] = conj(multiply_subtract(u.m[0][2], u.m[1][1], u.m[0][1] * u.m[1][2]));
-        u.m[2][1] = conj(multiply_subtract(u.m[0][0], u.m[1][2], u.m[0][2] * u.m[1][0]));
-        u.m[2][2] = conj(multiply_subtract(u.m[0][1], u.m[1][0], u.m[0][0] * u.m[1][1]));
-      }
+      if constexpr (Components == 6) rebuild_third_row(u, Real(1));
       return u;
     }
   }
@@ -68,19 +64,20 @@ struct GaugeView {
       load_components<P>(block(mu, parity), stride, s, b);
       SU3<Real> u;
       LQCD_UNROLL
-      for (int c = 0; c < Components; ++c) {
-        const Complex<float> v = biased_values(b[c]);
-        u.m[c / 3][c % 3] = {v.re - fixed_detail::kCodeBias, v.im - fixed_detail::kCodeBias};
-      }
+      for (int c = 0; c < Components; ++c) u.m[c / 3][c % 3] = fixed_values(b[c]);
       scale = Real(1) / kFixedPointMax;
-      u.m[2][0] = scale * conj(multiply_subtract(u.m[0][2], u.m[1][1], u.m[0][1] * u.m[1][2]));
-      u.m[2][1] = scale * conj(multiply_subtract(u.m[0][0], u.m[1][2], u.m[0][2] * u.m[1][0]));
-      u.m[2][2] = scale * conj(multiply_subtract(u.m[0][1], u.m[1][0], u.m[0][0] * u.m[1][1]));
+      rebuild_third_row(u, scale);
       return u;
     } else {
       scale = Real(1);
       return load(mu, parity, s);
     }
+  }
+  // The third row of an SU(3) matrix from its first two, (row0 x row1)^*, times `factor`.
+  LQCD_HOST_DEVICE static void rebuild_third_row(SU3<Real>& u, Real factor) {
+    u.m[2][0] = factor * conj(multiply_subtract(u.m[0][2], u.m[1][1], u.m[0][1] * u.m[1][2]));
+    u.m[2][1] = factor * conj(multiply_subtract(u.m[0][0], u.m[1][2], u.m[0][2] * u.m[1][0]));
+    u.m[2][2] = factor * conj(multiply_subtract(u.m[0][1], u.m[1][0], u.m[0][0] * u.m[1][1]));
   }
   // Stores the link (Components = 6: its first two rows; 4: its 8-real form).
   LQCD_HOST_DEVICE void store(int mu, int parity, std::int64_t s, const SU3<Real>& u) const {

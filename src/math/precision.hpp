@@ -90,9 +90,13 @@ LQCD_HOST_DEVICE inline Complex<float> biased_values(const Complex<std::int16_t>
 #endif
 }
 
-// The fixed-point integer q of a stored code, as a float (exact).
+// The fixed-point integer q of a stored code, as a float (exact), and of both parts of a complex one.
 LQCD_HOST_DEVICE inline float fixed_value(std::int16_t code) {
   return fixed_detail::biased_value(code) - fixed_detail::kCodeBias;
+}
+LQCD_HOST_DEVICE inline Complex<float> fixed_values(const Complex<std::int16_t>& z) {
+  const Complex<float> b = biased_values(z);
+  return {b.re - fixed_detail::kCodeBias, b.im - fixed_detail::kCodeBias};
 }
 // x in [-1, 1] (clamped) to the code of the nearest fixed-point integer q = rint(32767 x), and back.
 LQCD_HOST_DEVICE inline std::int16_t to_fixed(float x) {
@@ -108,8 +112,8 @@ LQCD_HOST_DEVICE inline Complex<compute_t<P>> decode(const Complex<stored_t<P>>&
   (void)scale;
   if constexpr (is_fixed_point_v<P>) {
     const float unit = scale * (1.0f / kFixedPointMax);  // one multiplication per real
-    const Complex<float> b = biased_values(z);
-    return {(b.re - fixed_detail::kCodeBias) * unit, (b.im - fixed_detail::kCodeBias) * unit};
+    const Complex<float> q = fixed_values(z);
+    return {q.re * unit, q.im * unit};
   }
   else return z;
 }
