@@ -13,20 +13,18 @@
 namespace lqcd {
 
 struct FastDivisor {
-  std::uint32_t d = 1;
   std::uint32_t m = 1u << 31;
   int shift = 31;  // 31 + l
 
   static FastDivisor of(std::uint32_t divisor) {
     FastDivisor f;
-    f.d = divisor;
     int l = 0;
     while ((std::uint64_t(1) << l) < divisor) ++l;
     f.shift = 31 + l;
     f.m = std::uint32_t(((std::uint64_t(1) << f.shift) + divisor - 1) / divisor);
     return f;
   }
-  // n / d for n < 2^31.
+  // n / divisor for n < 2^31.
   LQCD_HOST_DEVICE std::uint32_t divide(std::uint32_t n) const {
     return std::uint32_t((std::uint64_t(n) * m) >> shift);
   }
