@@ -103,8 +103,7 @@ struct GaugeView {
   LQCD_HOST_DEVICE static SU3<Real> reconstruct8(const Complex<Real>& a2, const Complex<Real>& a3,
                                                  const Complex<Real>& b1, const Complex<Real>& phases) {
     const Real n = norm2(a2) + norm2(a3);
-    const Real a1_abs = sqrt(fmax(Real(0), Real(1) - n));
-    const Real c1_abs = sqrt(fmax(Real(0), n - norm2(b1)));  // 1 - |a1|^2 - |b1|^2
+    const Real a1_abs2 = Real(fmax(Real(0), Real(1) - n)), c1_abs2 = Real(fmax(Real(0), n - norm2(b1)));  // 1 - |a1|^2 - |b1|^2
     Complex<Real> a1, c1;
     Real inv;
 #ifdef __CUDA_ARCH__
@@ -112,7 +111,18 @@ struct GaugeView {
       // Single and half precision on the GPU: the hardware's approximate sine, cosine (absolute error
       // below 2^-21.4 on [-pi, pi], where the stored phases lie) and reciprocal (2 ulp), in a few
       // instructions instead of sincospif's range reduction and an IEEE division: the 8-real kernels
-      // are bound as much by instruction issue as by memory (docs/performance.md).
+      // are bound as much by instruction issue as by memory (docs/performance.md). Half precision also
+      // takes the approximate square root (MUFU.SQRT, relative error ~2^-22, far below its 2^-15
+      // steps) instead of the IEEE one's iteration and slow path; single precision keeps the IEEE
+      // root, with which its kernel fits in 128 registers without spilling.
+      float a1_abs, c1_abs;
+      if constexpr (is_fixed_point_v<P>) {
+        asm("sqrt.approx.ftz.f32 %0, %1;" : "=f"(a1_abs) : "f"(a1_abs2));
+        asm("sqrt.approx.ftz.f32 %0, %1;" : "=f"(c1_abs) : "f"(c1_abs2));
+      } else {
+        a1_abs = sqrtf(a1_abs2);
+        c1_abs = sqrtf(c1_abs2);
+      }
       float s, c;
       __sincosf(phases.re, &s, &c);
       a1 = a1_abs * Complex<Real>(c, s);
@@ -122,8 +132,8 @@ struct GaugeView {
     } else
 #endif
     {
-      a1 = a1_abs * unit_phase(phases.re);
-      c1 = c1_abs * unit_phase(phases.im);
+      a1 = Real(sqrt(a1_abs2)) * unit_phase(phases.re);
+      c1 = Real(sqrt(c1_abs2)) * unit_phase(phases.im);
       inv = Real(1) / n;
     }
     const Complex<Real> a1b1 = conj(a1) * b1, a1c1 = conj(a1) * c1;
@@ -132,11 +142,11 @@ struct GaugeView {
     u.m[0][1] = a2;
     u.m[0][2] = a3;
     u.m[1][0] = b1;
-    u.m[1][1] = Complex<Real>(-inv) * (a1b1 * a2 + conj(c1) * conj(a3));
-    u.m[1][2] = Complex<Real>(-inv) * (a1b1 * a3 - conj(c1) * conj(a2));
+    u.m[1][1] = -inv * (a1b1 * a2 + conj(c1) * conj(a3));
+    u.m[1][2] = -inv * (a1b1 * a3 - conj(c1) * conj(a2));
     u.m[2][0] = c1;
-    u.m[2][1] = Complex<Real>(inv) * (conj(b1) * conj(a3) - a1c1 * a2);
-    u.m[2][2] = Complex<Real>(-inv) * (a1c1 * a3 + conj(b1) * conj(a2));
+    u.m[2][1] = inv * (conj(b1) * conj(a3) - a1c1 * a2);
+    u.m[2][2] = -inv * (a1c1 * a3 + conj(b1) * conj(a2));
     return u;
   }
   // U_mu(x) at local coordinates x.
