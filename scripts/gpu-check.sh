@@ -8,7 +8,7 @@
 #   rm -rf .gpu-testdata && cp -r ../shared/testdata .gpu-testdata
 # and run there with .deps and .gpu-testdata carried:  bash scripts/gpu-check.sh "$OUT" [stages]
 # stages (default all but therm16/clover32/scaling): build test bench validate spectrum hmc dirac [therm16] [clover32]
-# [scaling] [strong48] [resident2] [mpitest] [fast] [rhs] [sass] [solver] [resident] [blockcg] [ttile] [tune] [htile] [launch] [table] [extra] [pdltest] [quenched]
+# [scaling] [strong48] [resident2] [mpitest] [fast] [rhs] [sass] [solver] [resident] [blockcg] [ttile] [tune] [htile] [launch] [table] [extra] [pdltest] [quenched] [blockres]
 set -uo pipefail
 export NCCL_NVLS_ENABLE=0  # NVLink multicast stays off on the shared multi-GPU hosts (device KINDS.md)
 out=${1:?usage: gpu-check.sh OUTDIR [build] [test] [bench] [validate]}
@@ -601,5 +601,19 @@ if has blockcg; then
       >>"$out/blockcg.jsonl" 2>>"$summary"
   done
   note "multi-RHS CG benchmarks: $(wc -l <"$out/blockcg.jsonl") results"
+fi
+if has blockres; then
+  # The multi-RHS CG with its stream-resident cycles (the default on the GPU) and with its host loop
+  # (LQCD_STREAM_RESIDENT=0, which also puts the one-at-a-time solves on their host loops).
+  : >"$out/blockres.jsonl"
+  for p in single half double; do
+    "$bin" bench solver --dims 32,32,32,32 --device gpu --kappa 0.22 --precision $p --reconstruct 12 --rhs 12 \
+      --repetitions 3 --json >>"$out/blockres.jsonl" 2>>"$summary"
+  done
+  for p in single half; do
+    LQCD_STREAM_RESIDENT=0 "$bin" bench solver --dims 32,32,32,32 --device gpu --kappa 0.22 --precision $p \
+      --reconstruct 12 --rhs 12 --repetitions 3 --json >>"$out/blockres.jsonl" 2>>"$summary"
+  done
+  note "multi-RHS CG, resident and host loop: $(wc -l <"$out/blockres.jsonl") results"
 fi
 cat "$summary"

@@ -775,7 +775,8 @@ nlohmann::json multi_rhs_solver_bench(const BenchCommandOptions& opt, const Gaug
                       {"one_at_a_time_iterations", one_iterations},
                       {"true_residual", block_result.true_residual},
                       {"corrections", block_result.corrections},
-                      {"GFLOPS", block_result.gflops}};
+                      {"GFLOPS", block_result.gflops},
+                      {"stream_resident", stream_resident_solver(loc, geom.processes())}};
   r.update(energy_fields("", e_block, block_result.gflops));  // energy_joules: per call (N solves)
   return r;
 }

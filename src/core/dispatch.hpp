@@ -22,6 +22,8 @@ template <typename R, typename F, typename Finish>
 void device_reduce_into(std::int64_t n, const F& f, const Finish& finish);
 template <typename F>
 void device_reduce_each(std::int64_t count, int n, const F& f, double* out);
+template <typename F>
+void device_reduce_each_into(std::int64_t count, int n, const F& f, double* sums);
 
 template <typename F>
 void for_each(Location loc, std::int64_t n, const F& f) {
@@ -79,6 +81,22 @@ std::vector<double> reduce_each(Location loc, std::int64_t count, int n, const F
     HostExec::reduce_each(count, n, f, out.data());
   }
   return out;
+}
+
+// As reduce_each, but the n sums go to sums[0..n), memory of loc (a stream-resident solver's scalars),
+// and the host does not wait: device kernels queued after this one read them (on the host the sums are
+// there when reduce_each_into returns).
+template <typename F>
+void reduce_each_into(Location loc, std::int64_t count, int n, const F& f, double* sums) {
+  if (loc == Location::Device) {
+#if LQCD_HAVE_CUDA
+    device_reduce_each_into(count, n, f, sums);
+#else
+    fail("a device reduction was requested but this build has no CUDA backend");
+#endif
+  } else {
+    HostExec::reduce_each(count, n, f, sums);
+  }
 }
 
 }  // namespace lqcd

@@ -348,21 +348,29 @@ struct DeviceExec {
                         "reduce (partial sums)", int(blocks), static_cast<const R*>(partial), finish);
   }
 
-  // As HostExec::reduce_each; n <= kBlock.
+  // As HostExec::reduce_each; n <= kBlock. The sums pass through page-locked memory, for which the
+  // host waits.
   template <typename F>
   static void reduce_each(std::int64_t count, int n, const F& f, double* out) {
+    double* result = static_cast<double*>(cuda_detail::reduce_result(std::size_t(n) * sizeof(double)));
+    reduce_each_into(count, n, f, result);
+    cuda_detail::wait_for_default_stream("reduce_each");
+    std::copy(result, result + n, out);
+  }
+
+  // Both passes of reduce_each in the default stream, the second writing the n sums to `sums` (memory
+  // the device reaches); the host does not wait.
+  template <typename F>
+  static void reduce_each_into(std::int64_t count, int n, const F& f, double* sums) {
     if (n < 1 || n > cuda_detail::kBlock) throw Error("internal: reduce_each: 1 to 256 sums");
     const int width = n * (cuda_detail::kBlock / n);
     std::int64_t blocks = (count + width - 1) / width;
     if (blocks > cuda_detail::kReduceEachMaxBlocks) blocks = cuda_detail::kReduceEachMaxBlocks;
     if (blocks < 1) blocks = 1;
     double* partial = static_cast<double*>(cuda_detail::reduce_scratch(std::size_t(blocks) * n * sizeof(double)));
-    double* result = static_cast<double*>(cuda_detail::reduce_result(std::size_t(n) * sizeof(double)));
     cuda_detail::launch(cuda_detail::reduce_each_kernel<F>, blocks, width, "reduce_each", count, n, f, partial);
     cuda_detail::launch(cuda_detail::reduce_each_partials_kernel<0>, n, cuda_detail::kBlock,
-                        "reduce_each (partial sums)", int(blocks), n, static_cast<const double*>(partial), result);
-    cuda_detail::wait_for_default_stream("reduce_each");
-    std::copy(result, result + n, out);
+                        "reduce_each (partial sums)", int(blocks), n, static_cast<const double*>(partial), sums);
   }
 };
 
@@ -386,6 +394,10 @@ template <typename F>
 void device_reduce_each(std::int64_t count, int n, const F& f, double* out) {
   DeviceExec::reduce_each(count, n, f, out);
 }
+template <typename F>
+void device_reduce_each_into(std::int64_t count, int n, const F& f, double* sums) {
+  DeviceExec::reduce_each_into(count, n, f, sums);
+}
 
 }  // namespace lqcd
 
@@ -397,5 +409,6 @@ void device_reduce_each(std::int64_t count, int n, const F& f, double* out) {
 // R and Finish must be written without commas (Sums<1>, a finisher's name); the kernel comes last.
 #define LQCD_INSTANTIATE_DEVICE_REDUCE_INTO(R, Finish, ...) \
   template void lqcd::device_reduce_into<R, __VA_ARGS__, Finish>(std::int64_t, const __VA_ARGS__&, const Finish&);
-#define LQCD_INSTANTIATE_DEVICE_REDUCE_EACH(...) \
-  template void lqcd::device_reduce_each<__VA_ARGS__>(std::int64_t, int, const __VA_ARGS__&, double*);
+#define LQCD_INSTANTIATE_DEVICE_REDUCE_EACH(...)                                                  \
+  template void lqcd::device_reduce_each<__VA_ARGS__>(std::int64_t, int, const __VA_ARGS__&, double*); \
+  template void lqcd::device_reduce_each_into<__VA_ARGS__>(std::int64_t, int, const __VA_ARGS__&, double*);

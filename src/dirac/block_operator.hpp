@@ -40,6 +40,20 @@ class BlockOperator {
     return axpy_norm2_each(a, t, y);
   }
 
+  // The same two steps for a stream-resident solver (solvers/resident_block_cg_kernels.hpp): the
+  // coefficients a_j read from, and the sums written to, memory of the operator's location, the host
+  // not waiting for them.
+  virtual void apply_norm2_into(SpinorBlockField<Real>& out, const SpinorBlockField<Real>& in, double* sums) const {
+    apply(out, in);
+    norm2_each_into(out, sums);
+  }
+  virtual void apply_dagger_axpy_norm2_into(const double* a, const SpinorBlockField<Real>& in,
+                                            SpinorBlockField<Real>& y, double* sums) const {
+    SpinorBlockField<Real> t = make_block();
+    apply_dagger(t, in);
+    axpy_norm2_each_into(a, t, y, sums);
+  }
+
   // A block of the operator's shape (uninitialised).
   SpinorBlockField<Real> make_block() const { return SpinorBlockField<Real>(geometry(), location(), rhs(), subset()); }
 };

@@ -49,6 +49,22 @@ std::vector<double> WilsonEvenOddMultiRHS<Real, LC>::apply_dagger_axpy_norm2(std
   return hop_multi_rhs_norm2(U_, y, tmp_odd_, &in, params_.boundary, alpha(), 1.0, c5(), 1, a);
 }
 
+template <typename Real, int LC>
+void WilsonEvenOddMultiRHS<Real, LC>::apply_norm2_into(SpinorBlockField<Real>& out, const SpinorBlockField<Real>& in,
+                                                       double* sums) const {
+  odd_part(in, 0);
+  hop_multi_rhs_norm2_into(U_, out, tmp_odd_, &in, params_.boundary, alpha(), 1.0, c5(), 0, nullptr, sums);
+}
+
+template <typename Real, int LC>
+void WilsonEvenOddMultiRHS<Real, LC>::apply_dagger_axpy_norm2_into(const double* a, const SpinorBlockField<Real>& in,
+                                                                   SpinorBlockField<Real>& y, double* sums) const {
+  if (&y == &in) fail("internal: WilsonEvenOddMultiRHS::apply_dagger_axpy_norm2_into: y must not be in");
+  if (!a) fail("internal: WilsonEvenOddMultiRHS::apply_dagger_axpy_norm2_into: no coefficients");
+  odd_part(in, 1);
+  hop_multi_rhs_norm2_into(U_, y, tmp_odd_, &in, params_.boundary, alpha(), 1.0, c5(), 1, a, sums);
+}
+
 template class WilsonEvenOddMultiRHS<double, 6>;
 template class WilsonEvenOddMultiRHS<float, 6>;
 template class WilsonEvenOddMultiRHS<Half, 6>;

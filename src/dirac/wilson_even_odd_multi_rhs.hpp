@@ -26,6 +26,9 @@ class WilsonEvenOddMultiRHS : public BlockOperator<Real> {
   std::vector<double> apply_norm2(SpinorBlockField<Real>& out, const SpinorBlockField<Real>& in) const override;
   std::vector<double> apply_dagger_axpy_norm2(std::span<const double> a, const SpinorBlockField<Real>& in,
                                               SpinorBlockField<Real>& y) const override;
+  void apply_norm2_into(SpinorBlockField<Real>& out, const SpinorBlockField<Real>& in, double* sums) const override;
+  void apply_dagger_axpy_norm2_into(const double* a, const SpinorBlockField<Real>& in, SpinorBlockField<Real>& y,
+                                    double* sums) const override;
   Subset subset() const override { return Subset::Even; }
   const Geometry& geometry() const override { return U_.geometry(); }
   Location location() const override { return U_.location(); }

@@ -41,6 +41,18 @@ WilsonHoppingKernelMultiRHS<Real, LinkComponents> checked_kernel(const GaugeFiel
           block_t_tile(in)};
 }
 
+// The fused kernel for hop_multi_rhs_norm2(_into): `accumulate` with the coefficients in a.
+template <typename Real, int LinkComponents>
+WilsonHoppingNormKernelMultiRHS<Real, LinkComponents> checked_norm_kernel(
+    const GaugeField<Real, LinkComponents>& U, SpinorBlockField<Real>& out, const SpinorBlockField<Real>& in,
+    const SpinorBlockField<Real>* x, const FermionBoundary& boundary, double alpha, double c0, double c5, int dagger,
+    const RhsCoefficients<compute_t<Real>>& a, bool accumulate) {
+  const int n = out.rhs();
+  if (n > kMaxBlockRhs) fail("{} right-hand sides in a block: at most {} are supported", n, kMaxBlockRhs);
+  if (accumulate && x == &out) fail("internal: multi-RHS dslash: the accumulated block cannot be the site term's");
+  return {checked_kernel(U, out, in, x, boundary, alpha, c0, c5, dagger), a, accumulate ? 1 : 0};
+}
+
 }  // namespace
 
 template <typename Real, int LinkComponents>
@@ -57,15 +69,25 @@ std::vector<double> hop_multi_rhs_norm2(const GaugeField<Real, LinkComponents>& 
                                         const FermionBoundary& boundary, double alpha, double c0, double c5,
                                         int dagger, std::span<const double> a) {
   const int n = out.rhs();
-  if (n > kMaxBlockRhs) fail("{} right-hand sides in a block: at most {} are supported", n, kMaxBlockRhs);
   if (!a.empty() && std::int64_t(a.size()) != n) fail("internal: {} coefficients for {} right-hand sides", a.size(), n);
-  if (!a.empty() && x == &out) fail("internal: multi-RHS dslash: the accumulated block cannot be the site term's");
-  WilsonHoppingNormKernelMultiRHS<Real, LinkComponents> k{checked_kernel(U, out, in, x, boundary, alpha, c0, c5, dagger),
-                                                          {}, a.empty() ? 0 : 1};
-  for (std::size_t j = 0; j < a.size(); ++j) k.a.v[j] = compute_t<Real>(a[j]);
+  RhsCoefficients<compute_t<Real>> c{};
+  for (std::size_t j = 0; j < a.size() && j < std::size_t(kMaxBlockRhs); ++j) c.v[j] = compute_t<Real>(a[j]);
+  const auto k = checked_norm_kernel(U, out, in, x, boundary, alpha, c0, c5, dagger, c, !a.empty());
   std::vector<double> sums = reduce_each(out.location(), out.sites() * n, n, k);
   comm::sum(out.geometry().grid, sums);
   return sums;
+}
+
+template <typename Real, int LinkComponents>
+void hop_multi_rhs_norm2_into(const GaugeField<Real, LinkComponents>& U, SpinorBlockField<Real>& out,
+                              const SpinorBlockField<Real>& in,
+                              const std::type_identity_t<SpinorBlockField<Real>>* x, const FermionBoundary& boundary,
+                              double alpha, double c0, double c5, int dagger, const double* a, double* sums) {
+  RhsCoefficients<compute_t<Real>> c{};
+  c.at = a;
+  const auto k = checked_norm_kernel(U, out, in, x, boundary, alpha, c0, c5, dagger, c, a != nullptr);
+  reduce_each_into(out.location(), out.sites() * out.rhs(), out.rhs(), k, sums);
+  sum_over_processes(out.geometry(), out.location(), sums, out.rhs());
 }
 
 #define LQCD_INSTANTIATE_HOP_MULTI_RHS(Real, LC)                                                       \
@@ -82,7 +104,11 @@ LQCD_INSTANTIATE_HOP_MULTI_RHS(float, 9)
   template std::vector<double> hop_multi_rhs_norm2<Real, LC>(                                            \
       const GaugeField<Real, LC>&, SpinorBlockField<Real>&, const SpinorBlockField<Real>&,               \
       const std::type_identity_t<SpinorBlockField<Real>>*, const FermionBoundary&, double, double, double, \
-      int, std::span<const double>);
+      int, std::span<const double>);                                                                     \
+  template void hop_multi_rhs_norm2_into<Real, LC>(                                                      \
+      const GaugeField<Real, LC>&, SpinorBlockField<Real>&, const SpinorBlockField<Real>&,               \
+      const std::type_identity_t<SpinorBlockField<Real>>*, const FermionBoundary&, double, double, double, \
+      int, const double*, double*);
 LQCD_INSTANTIATE_HOP_MULTI_RHS_NORM2(double, 6)
 LQCD_INSTANTIATE_HOP_MULTI_RHS_NORM2(float, 6)
 LQCD_INSTANTIATE_HOP_MULTI_RHS_NORM2(Half, 6)

@@ -34,4 +34,12 @@ std::vector<double> hop_multi_rhs_norm2(const GaugeField<Real, LinkComponents>& 
                                         const FermionBoundary& boundary, double alpha, double c0, double c5,
                                         int dagger, std::span<const double> a = {});
 
+// The same for a stream-resident solver: the coefficients a_j (null: out_j = result_j) read from, and
+// the sums written to, memory of the fields' location; the host does not wait.
+template <typename Real, int LinkComponents>
+void hop_multi_rhs_norm2_into(const GaugeField<Real, LinkComponents>& U, SpinorBlockField<Real>& out,
+                              const SpinorBlockField<Real>& in,
+                              const std::type_identity_t<SpinorBlockField<Real>>* x, const FermionBoundary& boundary,
+                              double alpha, double c0, double c5, int dagger, const double* a, double* sums);
+
 }  // namespace lqcd

@@ -87,7 +87,7 @@ struct WilsonHoppingNormKernelMultiRHS {
     ColorSpinor<T> v = hop.result(e);
     if (accumulate) {
       ColorSpinor<T> w = hop.out.load(e.p, e.s, e.j);
-      w += Complex<T>(a.v[e.j]) * v;
+      w += Complex<T>(a[e.j]) * v;
       v = w;
     }
     hop.out.store(e.p, e.s, e.j, v);

@@ -3,6 +3,7 @@
 #include <type_traits>
 
 #include "comm/communicator.hpp"
+#include "comm/device_messages.hpp"
 #include "core/dispatch.hpp"
 #include "fields/precision_kernels.hpp"
 #include "fields/spinor_blas_kernels.hpp"
@@ -26,6 +27,14 @@ RhsCoefficients<compute_t<Real>> coefficients(std::span<const double> a, int n) 
   if (std::int64_t(a.size()) != n) fail("internal: {} coefficients for {} right-hand sides", a.size(), n);
   RhsCoefficients<compute_t<Real>> c{};
   for (int j = 0; j < n; ++j) c.v[j] = compute_t<Real>(a[std::size_t(j)]);
+  return c;
+}
+// Coefficients read where a resident solver keeps them.
+template <typename Real>
+RhsCoefficients<compute_t<Real>> coefficients_at(const double* a) {
+  if (!a) fail("internal: no coefficients for a block operation");
+  RhsCoefficients<compute_t<Real>> c{};
+  c.at = a;
   return c;
 }
 
@@ -87,6 +96,37 @@ void axpy_xpay_each(std::span<const double> a, SpinorBlockField<Real>& p, Spinor
                                      x.view().flat, z.view().flat, n});
 }
 
+void sum_over_processes(const Geometry& geom, Location loc, double* sums, int n) {
+  if (geom.processes() == 1) return;
+  if (loc == Location::Device) comm::sum_on_device(sums, n, nullptr);
+  else comm::sum(geom.grid, std::span<double>(sums, std::size_t(n)));
+}
+
+template <typename Real>
+void norm2_each_into(const SpinorBlockField<Real>& x, double* sums) {
+  check_same_shape(x, x);
+  reduce_each_into(x.location(), elements(x), x.rhs(), BlockNorm2Kernel<Real>{x.view().flat}, sums);
+  sum_over_processes(x.geometry(), x.location(), sums, x.rhs());
+}
+
+template <typename Real>
+void axpy_norm2_each_into(const double* a, const SpinorBlockField<Real>& x, SpinorBlockField<Real>& y, double* sums) {
+  check_same_shape(x, y);
+  const BlockAxpyNorm2Kernel<Real> k{BlockAxpyKernel<Real>{coefficients_at<Real>(a), x.view().flat, y.view().flat, y.rhs()}};
+  reduce_each_into(y.location(), elements(y), y.rhs(), k, sums);
+  sum_over_processes(y.geometry(), y.location(), sums, y.rhs());
+}
+
+template <typename Real>
+void axpy_xpay_each(const double* a, SpinorBlockField<Real>& p, SpinorBlockField<Real>& x,
+                    const SpinorBlockField<Real>& z, const double* b) {
+  check_same_shape(p, x);
+  check_same_shape(p, z);
+  for_each(p.location(), elements(p),
+           BlockAxpyXpayKernel<Real>{coefficients_at<Real>(a), coefficients_at<Real>(b), p.view().flat,
+                                     x.view().flat, z.view().flat, p.rhs()});
+}
+
 template <typename To, typename From>
 void convert_precision(SpinorBlockField<To>& out, const SpinorBlockField<From>& in) {
   check_same_shape(out, in);
@@ -112,7 +152,12 @@ void convert_precision(SpinorBlockField<To>& out, const SpinorBlockField<From>& 
   template std::vector<double> axpy_norm2_each<Real>(std::span<const double>, const SpinorBlockField<Real>&,      \
                                                      SpinorBlockField<Real>&);                                    \
   template void axpy_xpay_each<Real>(std::span<const double>, SpinorBlockField<Real>&, SpinorBlockField<Real>&,   \
-                                     const SpinorBlockField<Real>&, std::span<const double>);
+                                     const SpinorBlockField<Real>&, std::span<const double>);                \
+  template void norm2_each_into<Real>(const SpinorBlockField<Real>&, double*);                                    \
+  template void axpy_norm2_each_into<Real>(const double*, const SpinorBlockField<Real>&, SpinorBlockField<Real>&,  \
+                                           double*);                                                              \
+  template void axpy_xpay_each<Real>(const double*, SpinorBlockField<Real>&, SpinorBlockField<Real>&,             \
+                                     const SpinorBlockField<Real>&, const double*);
 LQCD_INSTANTIATE_SPINOR_BLOCK_BLAS(double)
 LQCD_INSTANTIATE_SPINOR_BLOCK_BLAS(float)
 LQCD_INSTANTIATE_SPINOR_BLOCK_BLAS(Half)

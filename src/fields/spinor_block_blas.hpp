@@ -35,6 +35,21 @@ std::vector<double> axpy_norm2_each(std::span<const double> a, const SpinorBlock
 template <typename Real>
 void axpy_xpay_each(std::span<const double> a, SpinorBlockField<Real>& p, SpinorBlockField<Real>& x,
                     const SpinorBlockField<Real>& z, std::span<const double> b);
+
+// The same steps for a stream-resident solver (solvers/resident_block_cg_kernels.hpp): coefficients
+// read from, and per-rhs sums written to, memory of the blocks' location (one double per rhs), the
+// sums summed over processes where they are, and the host not waiting for any of it.
+template <typename Real>
+void norm2_each_into(const SpinorBlockField<Real>& x, double* sums);
+template <typename Real>
+void axpy_norm2_each_into(const double* a, const SpinorBlockField<Real>& x, SpinorBlockField<Real>& y, double* sums);
+template <typename Real>
+void axpy_xpay_each(const double* a, SpinorBlockField<Real>& p, SpinorBlockField<Real>& x,
+                    const SpinorBlockField<Real>& z, const double* b);
+// n per-rhs sums at `sums` (memory of loc) summed over the processes of geom, in place: in the stream
+// on the device (an NCCL all-reduce; none is needed on one process), through MPI on the host.
+void sum_over_processes(const Geometry& geom, Location loc, double* sums, int n);
+
 // out <- in in out's precision (rounded to nearest; the same shape and location).
 template <typename To, typename From>
 void convert_precision(SpinorBlockField<To>& out, const SpinorBlockField<From>& in);

@@ -10,9 +10,14 @@
 
 namespace lqcd {
 
+// One coefficient per right-hand side: carried in the kernel's arguments (v), or, where `at` is set,
+// read from there, memory of the kernel's location where a stream-resident solver's finishers left
+// them (solvers/resident_block_cg_kernels.hpp). Either way the double is rounded to T as here.
 template <typename T>
 struct RhsCoefficients {
   T v[kMaxBlockRhs];
+  const double* at = nullptr;
+  LQCD_HOST_DEVICE T operator[](int j) const { return at ? T(at[j]) : v[j]; }
 };
 
 template <typename Real>
@@ -25,7 +30,7 @@ struct BlockAxpyKernel {  // y_j <- a_j x_j + y_j
   LQCD_HOST_DEVICE ColorSpinor<T> update(std::int64_t i) const {
     const int p = y.parity_of(i);
     ColorSpinor<T> r = y.load(p, i);
-    r += Complex<T>(a.v[i % n]) * x.load(p, i);
+    r += Complex<T>(a[int(i % n)]) * x.load(p, i);
     y.store(p, i, r);
     return r;
   }
@@ -60,9 +65,9 @@ struct BlockAxpyXpayKernel {
     const int j = int(i % n);
     const ColorSpinor<T> v = p.load(par, i);
     ColorSpinor<T> y = x.load(par, i);
-    y += Complex<T>(a.v[j]) * v;
+    y += Complex<T>(a[j]) * v;
     x.store(par, i, y);
-    p.store(par, i, z.load(par, i) + Complex<T>(b.v[j]) * v);
+    p.store(par, i, z.load(par, i) + Complex<T>(b[j]) * v);
   }
 };
 

@@ -6,6 +6,9 @@
 // A rhs whose iterated residual meets its tolerance gets alpha = beta = 0 from then on (frozen: x, r
 // unchanged, p = r); when no rhs is left iterating the true residuals are recomputed, and the rhs that
 // missed restart from p = r (reliable update) while the others stay frozen.
+// Where stream_resident_solver says so (on a GPU by default) the iterations of a cycle run
+// stream-resident (resident_cycle): the same arithmetic with the per-rhs scalars on the device and no
+// host round trip per iteration, the same iterates bit for bit.
 #include "solvers/multi_rhs_cg.hpp"
 
 #include <algorithm>
@@ -17,6 +20,9 @@
 #include "core/error.hpp"
 #include "fields/spinor_block_blas.hpp"
 #include "solvers/krylov_detail.hpp"
+#include "solvers/resident_block_cg_kernels.hpp"
+#include "solvers/resident_loop.hpp"
+#include "solvers/solver.hpp"
 
 namespace lqcd {
 
@@ -53,6 +59,15 @@ class NormalBlock {
     std::vector<double> minus(alpha.size());
     for (std::size_t j = 0; j < alpha.size(); ++j) minus[j] = -alpha[j];
     return M_.apply_dagger_axpy_norm2(minus, tmp_, r);
+  }
+  // The same on the device's scalars (resident_block_cg_kernels.hpp), queued: iteration k's alpha_j
+  // and, after the residual update, its bookkeeping and report.
+  void queue_residual_step(SpinorBlockField<Real>& r, const SpinorBlockField<Real>& p, solver_detail::BlockCgScalars* s,
+                           solver_detail::ResidentProgress* progress, int k) {
+    M_.apply_norm2_into(tmp_, p, s->sums);
+    for_each(M_.location(), 1, solver_detail::BlockCgStepKernel{s});
+    M_.apply_dagger_axpy_norm2_into(s->minus_alpha, tmp_, r, s->sums);
+    for_each(M_.location(), 1, solver_detail::BlockCgResidualFinish{s, progress, k});
   }
   // r = b - A x, returning ||r_j||^2.
   std::vector<double> residual(SpinorBlockField<Real>& r, const SpinorBlockField<Real>& x,
@@ -123,6 +138,58 @@ class BlockSolveRecord {
   double flops_ = 0;
 };
 
+// One cycle of the lock-step CG, stream-resident (resident_block_cg_kernels.hpp): from p = r the open
+// rhs iterate until none does or the iteration limit is reached, as lockstep_cg's host loop, with the
+// scalars in memory of the fields' location. The host queues iteration k + 1 once iteration k has
+// reported, which it does before its last kernel (the x and p updates, a pass over three blocks): so
+// the stream does not wait for the host, and unlike the one-field cycles (resident_loop.hpp) no
+// iteration is queued past the cycle's end, where a block iteration would cost more than the host's
+// reaction saves over a whole cycle.
+template <typename Real>
+void resident_cycle(NormalBlock<Real>& A, SpinorBlockField<Real>& x, SpinorBlockField<Real>& r,
+                    SpinorBlockField<Real>& p, const std::vector<double>& r2, const std::vector<double>& target,
+                    const std::vector<double>& b2, const std::vector<char>& active, int max_iterations,
+                    double flops_per_rhs_iteration, BlockSolveRecord& record) {
+  using namespace solver_detail;
+  const Location loc = r.location();
+  const int n = r.rhs();
+  SolverResult& res = record.result();
+  BlockCgStart start{};
+  start.n = n;
+  for (int j = 0; j < n; ++j) {
+    const std::size_t u = std::size_t(j);
+    start.rho[j] = r2[u];
+    start.target[j] = target[u];
+    start.b2[j] = b2[u];
+    start.active[j] = active[u] ? 1 : 0;
+  }
+  BlockCgScalars* const s = resident_memory<BlockCgScalars>(loc);
+  ResidentProgress* const progress = resident_progress_page();
+  for_each(loc, 1, BlockCgStartKernel{s, start});
+
+  const int budget = max_iterations - res.iterations;
+  int status = kResidentRunning;
+  for (int c = 0; c < budget; ++c) {
+    A.queue_residual_step(r, p, s, progress, c);
+    axpy_xpay_each<Real>(s->alpha, p, x, r, s->beta);  // x += alpha p, then p = r + beta p
+    wait_for_count(progress->completed, c + 1, "the stream-resident multi-RHS CG");
+    const int slot = c % kResidentProgressRing;
+    status = progress->status[slot];
+    ++res.iterations;
+    if (status == kResidentNotFinite) break;
+    res.residual_history.push_back(progress->r2[slot]);
+    if (status != kResidentRunning) break;
+  }
+  BlockCgScalars cycle;
+  detail::copy_bytes(&cycle, Location::Host, s, loc, sizeof cycle);  // after every queued iteration
+  for (int j = 0; j < n; ++j) {
+    res.rhs_iterations[std::size_t(j)] += cycle.iterations[j];
+    record.add_flops(cycle.iterations[j] * flops_per_rhs_iteration);
+  }
+  if (status == kResidentNotFinite)
+    record.fail(fmt::format("NaN/Inf in the iterated residual of right-hand side {}", cycle.not_finite_rhs));
+}
+
 // The lock-step CG to the relative tolerances tol[j] on ||b_j - A x_j|| / ||b_j||.
 template <typename Real>
 SolverResult lockstep_cg(const BlockOperator<Real>& M, SpinorBlockField<Real>& x, const SpinorBlockField<Real>& b,
@@ -141,6 +208,9 @@ SolverResult lockstep_cg(const BlockOperator<Real>& M, SpinorBlockField<Real>& x
   for (std::size_t j = 0; j < un; ++j) target[j] = tol[j] * tol[j] * b2[j];
 
   NormalBlock<Real> A(M);
+  const bool resident = stream_resident_solver(M.location(), M.geometry().processes());
+  // One rhs's iteration: A p (two operator passes with their fused norm and axpy), x and p updated.
+  const double rhs_iteration_flops = (a_flops + kNorm2Flops + kAxpyFlops + kNorm2Flops + 2 * kAxpyFlops) * sites;
   SpinorBlockField<Real> r = M.make_block(), p = M.make_block();
   set_zero(p);  // finite, so that p = r + 0 p starts every cycle
   auto true_residual = [&] {
@@ -174,7 +244,9 @@ SolverResult lockstep_cg(const BlockOperator<Real>& M, SpinorBlockField<Real>& x
     std::vector<char> active(un);
     int iterating = 0;
     for (std::size_t j : open) active[j] = 1, ++iterating;
-    while (iterating > 0 && res.iterations < max_iterations) {
+    if (resident)
+      resident_cycle(A, x, r, p, r2, target, b2, active, max_iterations, rhs_iteration_flops, record);
+    while (!resident && iterating > 0 && res.iterations < max_iterations) {
       const std::vector<double> r2_new = A.residual_step(r, p, [&](const std::vector<double>& pap) {
         for (std::size_t j = 0; j < un; ++j) {
           alpha[j] = 0;
@@ -189,7 +261,7 @@ SolverResult lockstep_cg(const BlockOperator<Real>& M, SpinorBlockField<Real>& x
         return alpha;
       });
       ++res.iterations;
-      record.add_flops(double(iterating) * (a_flops + kNorm2Flops + kAxpyFlops + kNorm2Flops + 2 * kAxpyFlops) * sites);
+      record.add_flops(double(iterating) * rhs_iteration_flops);
       double worst = 0;
       for (std::size_t j = 0; j < un; ++j) {
         beta[j] = 0;

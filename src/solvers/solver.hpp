@@ -115,8 +115,8 @@ SolverResult solve_hermitian(const LinearOperator<Real>& A, SpinorField<Real>& x
 // Whether CG (on a Hermitian operator: solve_hermitian, p.hermitian; and CGNR: p.type = CG) and
 // BiCGStab run stream-resident for fields at `loc` on `processes` processes: their scalars stay on the
 // device and the host queues iterations ahead of the residuals it reads, with no round trip per
-// iteration (solvers/resident_loop.hpp; the same iterates bit for bit). GCR and the block CG keep their
-// host loops. In one process: on the device unless LQCD_STREAM_RESIDENT=0; with =1 for host fields
+// iteration (solvers/resident_loop.hpp; the same iterates bit for bit); so does the multi-RHS CG
+// (solvers/multi_rhs_cg.hpp). GCR keeps its host loop. In one process: on the device unless LQCD_STREAM_RESIDENT=0; with =1 for host fields
 // too. On a decomposed lattice (processes > 1, every rank of the run) only with =1 (on two GPUs it
 // gained nothing): the global sums stay in the stream as NCCL all-reduces, so on the device only where
 // NCCL connects the ranks (comm::device_messages_available; collective: every rank must ask); host
