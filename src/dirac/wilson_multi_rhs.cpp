@@ -70,9 +70,8 @@ std::vector<double> hop_multi_rhs_norm2(const GaugeField<Real, LinkComponents>& 
                                         int dagger, std::span<const double> a) {
   const int n = out.rhs();
   if (!a.empty() && std::int64_t(a.size()) != n) fail("internal: {} coefficients for {} right-hand sides", a.size(), n);
-  RhsCoefficients<compute_t<Real>> c{};
-  for (std::size_t j = 0; j < a.size() && j < std::size_t(kMaxBlockRhs); ++j) c.v[j] = compute_t<Real>(a[j]);
-  const auto k = checked_norm_kernel(U, out, in, x, boundary, alpha, c0, c5, dagger, c, !a.empty());
+  const auto k = checked_norm_kernel(U, out, in, x, boundary, alpha, c0, c5, dagger,
+                                     RhsCoefficients<compute_t<Real>>::values(a), !a.empty());
   std::vector<double> sums = reduce_each(out.location(), out.sites() * n, n, k);
   comm::sum(out.geometry().grid, sums);
   return sums;
@@ -83,9 +82,8 @@ void hop_multi_rhs_norm2_into(const GaugeField<Real, LinkComponents>& U, SpinorB
                               const SpinorBlockField<Real>& in,
                               const std::type_identity_t<SpinorBlockField<Real>>* x, const FermionBoundary& boundary,
                               double alpha, double c0, double c5, int dagger, const double* a, double* sums) {
-  RhsCoefficients<compute_t<Real>> c{};
-  c.at = a;
-  const auto k = checked_norm_kernel(U, out, in, x, boundary, alpha, c0, c5, dagger, c, a != nullptr);
+  const auto k = checked_norm_kernel(U, out, in, x, boundary, alpha, c0, c5, dagger,
+                                     RhsCoefficients<compute_t<Real>>::read_at(a), a != nullptr);
   reduce_each_into(out.location(), out.sites() * out.rhs(), out.rhs(), k, sums);
   sum_over_processes(out.geometry(), out.location(), sums, out.rhs());
 }

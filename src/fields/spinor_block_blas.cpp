@@ -25,17 +25,13 @@ void check_same_shape(const SpinorBlockField<A>& x, const SpinorBlockField<B>& y
 template <typename Real>
 RhsCoefficients<compute_t<Real>> coefficients(std::span<const double> a, int n) {
   if (std::int64_t(a.size()) != n) fail("internal: {} coefficients for {} right-hand sides", a.size(), n);
-  RhsCoefficients<compute_t<Real>> c{};
-  for (int j = 0; j < n; ++j) c.v[j] = compute_t<Real>(a[std::size_t(j)]);
-  return c;
+  return RhsCoefficients<compute_t<Real>>::values(a);
 }
 // Coefficients read where a resident solver keeps them.
 template <typename Real>
 RhsCoefficients<compute_t<Real>> coefficients_at(const double* a) {
   if (!a) fail("internal: no coefficients for a block operation");
-  RhsCoefficients<compute_t<Real>> c{};
-  c.at = a;
-  return c;
+  return RhsCoefficients<compute_t<Real>>::read_at(a);
 }
 
 // Elements of a block's flat view: sites x right-hand sides.

@@ -5,6 +5,8 @@
 // a block holds one parity, so the flat index is the checkerboard index. FLOPs per site and rhs as
 // their one-field counterparts (spinor_blas.hpp): axpy 48, norm2 24, axpy_norm2 72, axpy_xpay 96.
 
+#include <span>
+
 #include "core/reduction.hpp"
 #include "fields/spinor_block_blas.hpp"
 
@@ -18,6 +20,18 @@ struct RhsCoefficients {
   T v[kMaxBlockRhs];
   const double* at = nullptr;
   LQCD_HOST_DEVICE T operator[](int j) const { return at ? T(at[j]) : v[j]; }
+
+  // The values a[0..) carried in the arguments (at most kMaxBlockRhs; the rest 0), or those at `memory`.
+  static RhsCoefficients values(std::span<const double> a) {
+    RhsCoefficients c{};
+    for (std::size_t j = 0; j < a.size() && j < std::size_t(kMaxBlockRhs); ++j) c.v[j] = T(a[j]);
+    return c;
+  }
+  static RhsCoefficients read_at(const double* memory) {
+    RhsCoefficients c{};
+    c.at = memory;
+    return c;
+  }
 };
 
 template <typename Real>
