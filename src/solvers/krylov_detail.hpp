@@ -164,8 +164,7 @@ class Krylov {
     res.true_residual = true_rel_;
     res.residual_history = history_;
     res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    const double flops = (applications_ * M_.flops_per_site() + blas_flops_) * sites_;
-    res.gflops = res.seconds > 0 ? flops / res.seconds * 1e-9 : 0.0;
+    res.set_flops((applications_ * M_.flops_per_site() + blas_flops_) * sites_);
     return res;
   }
   [[noreturn]] void fail_limit() const;

@@ -114,7 +114,7 @@ class BlockSolveRecord {
     res_.converged = converged;
     res_.true_residual = largest(res_.rhs_true_residuals);
     res_.seconds = seconds_since(start_);
-    res_.gflops = res_.seconds > 0 ? flops_ / res_.seconds * 1e-9 : 0.0;
+    res_.set_flops(flops_);
     return res_;
   }
   [[noreturn]] void fail(const std::string& message) { throw SolverError(label_ + ": " + message, finish(false)); }
@@ -373,7 +373,7 @@ SolverResult solve_normal_multi_rhs_mixed(const BlockOperator<double>& M, const 
     } catch (const SolverError& err) {
       c = err.result();  // the double-precision residual below decides whether it helped
     }
-    record.add_flops(c.gflops * c.seconds * 1e9);
+    record.add_flops(c.flops);
     convert_precision(e, e_sloppy);
     axpy_each<double>(std::vector<double>(un, 1.0), e, x);
     record.add_flops(double(n) * kAxpyFlops * sites);

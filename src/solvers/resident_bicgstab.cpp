@@ -26,14 +26,23 @@ Stop resident_bicgstab_cycle(Krylov<Real>& k, const LinearOperator<Real>& M, Spi
   ResidentProgress* const progress = resident_progress_page();
   for_each(loc, 1, BiCgStabStart{s, rho0, r2});
   p.copy_from(r);
-  static constexpr ResidentBreakdown kBreakdowns[] = {
-      {"<r0, M p> ~ 0", false, false},               // kR0vBreakdown
-      {"omega = <t, s> / <t, t> ~ 0", true, false},  // kOmegaBreakdown
-      {"rho = <r0, r> ~ 0", true, true}};            // kRhoBreakdown
-  // Two operator applications and the five fused vector operations of bicgstab.cpp.
-  constexpr double blas_flops = 2 * kAxpyFlops + 2 * (kDotFlops + kNorm2Flops) + (kAxpyFlops + kNorm2Flops) +
-                                (3 * kAxpyFlops + kNorm2Flops + kDotFlops);
-  return follow_iterations(k, loc, progress, r2, kBreakdowns, 2, blas_flops, [&](int e) {
+  // Two operator applications and the five fused vector operations of bicgstab.cpp: the new direction
+  // (not in a cycle's first iteration), <r0, v> with ||v||^2, s = r - alpha v with ||s||^2, <t, s>
+  // with ||t||^2, and the x and r updates with ||r||^2 and <r0, r>. An iteration that stops before
+  // its end counts what the host loop has made by then.
+  static constexpr double direction = 2 * kAxpyFlops, r0v = kDotFlops + kNorm2Flops,
+                          half_step = kAxpyFlops + kNorm2Flops, ts = kDotFlops + kNorm2Flops,
+                          update = 3 * kAxpyFlops + kNorm2Flops + kDotFlops;
+  static constexpr IterationWork kWhole{2, direction + r0v + half_step + ts + update};
+  static constexpr ResidentStop kStops[] = {
+      {"<r0, M p> ~ 0", false, false, {1, direction + r0v}},  // kR0vBreakdown
+      {"omega = <t, s> / <t, t> ~ 0", true, false,
+       {2, direction + r0v + half_step + ts + kAxpyFlops}},                    // kOmegaBreakdown: x += alpha p
+      {"rho = <r0, r> ~ 0", true, true, kWhole},                               // kRhoBreakdown
+      {nullptr, true, false, {1, direction + r0v + half_step + kAxpyFlops}}};  // kHalfStepConverged
+  static constexpr ResidentMethod kBiCgStab{
+      .running = kWhole, .converged = kWhole, .not_finite = kWhole, .first_skips = direction, .stops = kStops};
+  return follow_iterations(k, loc, progress, r2, kBiCgStab, [&](int e) {
     if (e > 0) for_each(loc, sites, BiCgStabDirection<Real>{s, e, v.view(), p.view(), r.view()});
     M.apply(v, p);
     global_reduce_into<Sums<3>>(geom, loc, sites, DotNorm2Kernel<Real>{v.view(), r0.view()}, FinishAlpha{s, e});

@@ -11,9 +11,10 @@
 //   x += alpha p + omega s;  r = s - omega t;              (BiCgStabUpdate, FinishIteration)
 //     ||r||^2, rho_k+1 = <r0, r> -> beta
 // An iteration may stop at any of the finishers: a breakdown of <r0, v> (kind 0: nothing of the
-// iteration done, as the host loop), convergence of ||s|| (x takes the half step), a breakdown of
-// omega (kind 1: x takes the half step, the iteration counts with ||s||^2), convergence of ||r||, or a
-// breakdown of the next rho (kind 2, found at the start of the next iteration in the host loop). The
+// iteration done, as the host loop), convergence of ||s|| (kind 3: x takes the half step), a
+// breakdown of omega (kind 1: x takes the half step, the iteration counts with ||s||^2), convergence
+// of ||r||, or a breakdown of the next rho (kind 2, found at the start of the next iteration in the
+// host loop). The
 // finisher sets stop_iteration; the kernels after it in the iteration (and in any queued later one)
 // do nothing, and the last finisher of the iteration reports it to the host. rho is double-buffered as
 // CG's; alpha, omega and beta of iteration k are read only by iteration k and k + 1's direction, each
@@ -41,9 +42,11 @@ struct BiCgStabScalars {
   int status;              // ResidentStatus of that iteration
 };
 
-// The statuses of the breakdowns (kinds 0, 1, 2: resident_bicgstab.cpp names them for the host).
-inline constexpr int kR0vBreakdown = kResidentBreakdown, kOmegaBreakdown = kResidentBreakdown + 1,
-                     kRhoBreakdown = kResidentBreakdown + 2;
+// The statuses of the method's own stops (kinds 0 to 3: resident_bicgstab.cpp describes them for the
+// host): three breakdowns, and convergence at the half step, which the host counts as less work than
+// a whole iteration.
+inline constexpr int kR0vBreakdown = kResidentMethodStop, kOmegaBreakdown = kResidentMethodStop + 1,
+                     kRhoBreakdown = kResidentMethodStop + 2, kHalfStepConverged = kResidentMethodStop + 3;
 
 // The start of a cycle: rho_0 = <r0, r> = rho0, ||r0||^2 = r02. One thread.
 struct BiCgStabStart {
@@ -114,7 +117,7 @@ struct FinishHalfStep {
   LQCD_HOST_DEVICE void operator()(const Sums<1>& sum) const {
     if (k >= s->stop_iteration) return;
     s->s2 = sum[0];
-    if (sum[0] <= threshold) stop_at(s, k, kResidentConverged);
+    if (sum[0] <= threshold) stop_at(s, k, kHalfStepConverged);
   }
 };
 

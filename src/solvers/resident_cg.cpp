@@ -28,10 +28,14 @@ Stop resident_cg_cycle(Krylov<Real>& k, const LinearOperator<Real>& A, SpinorFie
   const Geometry& geom = r.geometry();
   const auto [s, progress] = start_cycle(loc, r2);
   p.copy_from(r);
-  // An operator application, <p, A p>, the residual update with its norm, the solution update.
-  static constexpr ResidentBreakdown kBreakdowns[] = {{"<p, A p> <= 0", false, false}};
-  constexpr double blas_flops = kDotFlops + kAxpyFlops + kNorm2Flops + 2 * kAxpyFlops;
-  return follow_iterations(k, loc, progress, r2, kBreakdowns, 1, blas_flops, [&](int e) {
+  // An operator application with <p, A p>, the residual update with its norm, the solution update
+  // with the next direction (only x's update where the iteration converged).
+  static constexpr ResidentStop kStops[] = {{"<p, A p> <= 0", false, false, {1, kDotFlops}}};
+  static constexpr ResidentMethod kCg{.running = {1, kDotFlops + kAxpyFlops + kNorm2Flops + 2 * kAxpyFlops},
+                                      .converged = {1, kDotFlops + kAxpyFlops + kNorm2Flops + kAxpyFlops},
+                                      .not_finite = {1, kDotFlops + kAxpyFlops + kNorm2Flops},
+                                      .stops = kStops};
+  return follow_iterations(k, loc, progress, r2, kCg, [&](int e) {
     const auto [a, b] = A.apply_for_inner(q, p);
     if (a == b)
       global_reduce_into<Sums<1>>(geom, loc, sites, Norm2Kernel<Real>{a->view()}, StorePAp{s});
@@ -58,9 +62,14 @@ Stop resident_cgnr_cycle(Krylov<Real>& k, const LinearOperator<Real>& M, SpinorF
   const Geometry& geom = r.geometry();
   const auto [s, progress] = start_cycle(loc, gamma);
   p.copy_from(z);
-  // M p and ||M p||^2, the residual update with its norm, M^dag r and its norm, the solution update.
-  static constexpr ResidentBreakdown kBreakdowns[] = {{"||M p|| = 0", false, false}};
-  return follow_iterations(k, loc, progress, r2, kBreakdowns, 2, 3 * kNorm2Flops + 3 * kAxpyFlops, [&](int e) {
+  // M p and ||M p||^2, the residual update with its norm, M^dag r and its norm, the solution update
+  // with the next direction (where the iteration converged: x's update, and no M^dag r).
+  static constexpr ResidentStop kStops[] = {{"||M p|| = 0", false, false, {1, kNorm2Flops}}};
+  static constexpr ResidentMethod kCgnr{.running = {2, 3 * kNorm2Flops + 3 * kAxpyFlops},
+                                        .converged = {1, 2 * kNorm2Flops + 2 * kAxpyFlops},
+                                        .not_finite = {1, 2 * kNorm2Flops + kAxpyFlops},
+                                        .stops = kStops};
+  return follow_iterations(k, loc, progress, r2, kCgnr, [&](int e) {
     M.apply(q, p);
     global_reduce_into<Sums<1>>(geom, loc, sites, Norm2Kernel<Real>{q.view()}, StorePAp{s});
     global_reduce_into<Sums<1>>(geom, loc, sites, CgResidualUpdate<Real>{s, e, q.view(), r.view()},

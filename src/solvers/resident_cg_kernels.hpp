@@ -80,7 +80,7 @@ struct CgResidualUpdate {
 
 // Decides whether iteration k stops the cycle (threshold: tolerance^2 ||b||^2, as Krylov::below),
 // stores rho_k+1 = ||r||^2 where the residual is also the next direction's base (CG on A; not CGNR),
-// and reports to the host. Breakdown kind 0: pAp <= 0.
+// and reports to the host. Stop kind 0: the breakdown pAp <= 0.
 struct CgResidualFinish {
   CgScalars* s;
   ResidentProgress* progress;
@@ -90,7 +90,7 @@ struct CgResidualFinish {
   LQCD_HOST_DEVICE void operator()(const Sums<1>& sum) const {
     if (k >= s->stop_iteration) return;  // queued past the end of the cycle
     const double r2 = sum[0];
-    const int status = !(s->pAp > 0)      ? kResidentBreakdown
+    const int status = !(s->pAp > 0)      ? kResidentMethodStop
                        : !(r2 <= DBL_MAX) ? kResidentNotFinite  // NaN or Inf
                        : r2 <= threshold  ? kResidentConverged
                                           : kResidentRunning;

@@ -84,20 +84,36 @@ class ConvergenceWatch {
   std::array<double, kWindow> ratios_{};
 };
 
-// A kind of breakdown a method's finishers report (status kResidentBreakdown + its index).
-struct ResidentBreakdown {
-  const char* what;  // the quantity, for Krylov::breakdown
-  bool counted;      // found after the iteration's residual update: the iteration counts, with its r2
-  bool at_next;      // found at the start of the next iteration, where the host loop checks the limit first
+// The work of an iteration for the FLOP count (Krylov::count): operator applications and BLAS-1 FLOPs
+// per site. The host loops count each operation as they make it, so an iteration that stops early
+// counts less than a whole one; the resident cycles count what the host loop would have, so that
+// both report the same FLOPs (resident_solver_test.cpp compares them).
+struct IterationWork {
+  double applications = 0, blas_flops = 0;
+};
+
+// One of a method's own stops (status kResidentMethodStop + its index), as its finishers report it.
+struct ResidentStop {
+  const char* breakdown;  // the quantity, for Krylov::breakdown; nullptr: the iteration converged
+  bool counted;           // found after the iteration's residual update: the iteration counts, with its r2
+  bool at_next;           // found at the start of the next iteration, where the host loop checks the limit first
+  IterationWork work;     // what the host loop counts of the iteration
+};
+
+// What the host follows of a method's iterations: the work of each kind of end, and its own stops.
+struct ResidentMethod {
+  IterationWork running;     // an iteration that goes on
+  IterationWork converged;   // one whose residual meets the threshold (kResidentConverged)
+  IterationWork not_finite;  // one whose residual is NaN or Inf (kResidentNotFinite)
+  double first_skips = 0;    // BLAS FLOPs per site that the first iteration of a cycle does not do
+  std::span<const ResidentStop> stops;
 };
 
 // Queues the iterations of a cycle (queue(e) queues iteration e's kernels, whose last finisher reports
-// e) and follows them as the device publishes their residuals. Each iteration taken is counted as
-// `applications` operator applications and `blas_flops` per site.
+// e) and follows them as the device publishes their residuals, counting each one's work.
 template <typename Real, typename QueueIteration>
 Stop follow_iterations(Krylov<Real>& k, Location loc, ResidentProgress* progress, double& r2,
-                       std::span<const ResidentBreakdown> breakdowns, double applications, double blas_flops,
-                       QueueIteration&& queue) {
+                       const ResidentMethod& method, QueueIteration&& queue) {
   // On the host every queued iteration has run by the time it is queued: nothing to gain by queuing
   // ahead.
   const int budget = k.iterations_left();
@@ -111,20 +127,25 @@ Stop follow_iterations(Krylov<Real>& k, Location loc, ResidentProgress* progress
     wait_for_count(progress->completed, c + 1, "a stream-resident solver");
     const int status = progress->status[c % kResidentProgressRing];
     const double r2_c = progress->r2[c % kResidentProgressRing];
-    k.count(applications, blas_flops);
-    if (status >= kResidentBreakdown) {
-      const ResidentBreakdown& b = breakdowns[std::size_t(status - kResidentBreakdown)];
-      if (b.counted) {
+    const ResidentStop* stop =
+        status >= kResidentMethodStop ? &method.stops[std::size_t(status - kResidentMethodStop)] : nullptr;
+    const IterationWork work = stop                           ? stop->work
+                               : status == kResidentConverged ? method.converged
+                               : status == kResidentNotFinite ? method.not_finite
+                                                              : method.running;
+    k.count(work.applications, work.blas_flops - (c == 0 ? method.first_skips : 0.0));
+    if (stop && stop->breakdown) {
+      if (stop->counted) {
         r2 = r2_c;
         k.iterate(r2);
       }
-      if (b.at_next && k.at_limit()) return Stop::Limit;
-      k.breakdown(b.what);
+      if (stop->at_next && k.at_limit()) return Stop::Limit;
+      k.breakdown(stop->breakdown);
       return Stop::Breakdown;
     }
     r2 = r2_c;
     k.iterate(r2);  // throws on NaN / Inf
-    if (status == kResidentConverged) return Stop::Estimate;
+    if (stop || status == kResidentConverged) return Stop::Estimate;
     watch.add(r2);
     near = near || watch.near(k.threshold());
   }

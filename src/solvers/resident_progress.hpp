@@ -11,13 +11,14 @@
 
 namespace lqcd::solver_detail {
 
-// The status of an iteration. kResidentBreakdown + i: a breakdown of the method's kind i (the host's
-// list of ResidentBreakdown, resident_loop.hpp, says what it was).
+// The status of an iteration. kResidentMethodStop + i: the method's own stop of kind i, a breakdown
+// or a convergence before the iteration's end (the host's list of ResidentStop, resident_loop.hpp,
+// says which).
 enum ResidentStatus : int {
   kResidentRunning = 0,
   kResidentConverged = 1,
   kResidentNotFinite = 2,
-  kResidentBreakdown = 3,
+  kResidentMethodStop = 3,
 };
 
 // In page-locked host memory, written by the device for the host.

@@ -274,7 +274,7 @@ SolverResult solve_multishift(const LinearOperator<double>& A, const std::vector
   }
   res.converged = true;
   res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  res.gflops = res.seconds > 0 ? applications * A.flops_per_site() * double(b.sites()) / res.seconds * 1e-9 : 0.0;
+  res.set_flops(applications * A.flops_per_site() * double(b.sites()));
   return res;
 }
 
@@ -296,7 +296,7 @@ SolverResult solve_mixed(const LinearOperator<double>& M, const LinearOperator<S
   auto finish = [&](bool converged) {
     res.converged = converged;
     res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    res.gflops = res.seconds > 0 ? flops / res.seconds * 1e-9 : 0.0;
+    res.set_flops(flops);
     return res;
   };
   auto fail_with = [&](const std::string& message) {
@@ -346,7 +346,7 @@ SolverResult solve_mixed(const LinearOperator<double>& M, const LinearOperator<S
       // the double-precision residual below decides.
       c = err.result();
     }
-    flops += c.gflops * c.seconds * 1e9;
+    flops += c.flops;
     convert_precision(e, e_sloppy);
     axpy(Complex<double>(1.0), e, x);
     flops += solver_detail::kAxpyFlops * sites;

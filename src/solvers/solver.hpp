@@ -71,7 +71,10 @@ struct SolverResult {
   double seconds = 0;
   // The iterated relative residual: entry 0 is the initial (true) one, entry k the one after iteration k.
   std::vector<double> residual_history;
-  double gflops = 0;  // operator applications and BLAS-1 FLOPs over the wall-clock time
+  // The FLOPs counted: operator applications by DESIGN.md's counts and BLAS-1 operations by the fields
+  // they touch (solvers/krylov_detail.hpp), whatever the kernels fused; and their rate over `seconds`.
+  double flops = 0;
+  double gflops = 0;
   SolverType type = SolverType::CG;  // which solver produced it (named by summary())
   SolverPrecision precision = SolverPrecision::Double;
   int corrections = 0;  // solve_mixed: the inner solves (defect corrections) made
@@ -83,6 +86,11 @@ struct SolverResult {
 
   // One line: "cg: converged in 123 iterations, true residual 8.1e-11, 0.42 s, 12.3 GFLOPS".
   std::string summary() const;
+  // Sets flops, and gflops from it and seconds (set first).
+  void set_flops(double f) {
+    flops = f;
+    gflops = seconds > 0 ? f / seconds * 1e-9 : 0.0;
+  }
 };
 
 // A solve that did not reach the tolerance: breakdown, iteration limit, NaN/Inf, stagnation.

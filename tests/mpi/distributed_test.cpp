@@ -176,6 +176,7 @@ TEST_P(Distributed, StreamResidentSolversMatchTheHostLoops) {
         if (exact) {
           EXPECT_EQ(r1.residual_history, r0.residual_history);
           EXPECT_EQ(r1.true_residual, r0.true_residual);
+          EXPECT_EQ(r1.flops, r0.flops);
           EXPECT_EQ(test::relative_difference(x1, x0), 0.0);
         } else {
           EXPECT_NEAR(r1.iterations, r0.iterations, 1);

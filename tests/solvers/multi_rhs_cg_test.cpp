@@ -198,6 +198,8 @@ void expect_same(const BlockOutcome& host_loop, const BlockOutcome& resident) {
   EXPECT_EQ(host_loop.result.rhs_iterations, resident.result.rhs_iterations);
   EXPECT_EQ(host_loop.result.rhs_true_residuals, resident.result.rhs_true_residuals);
   EXPECT_EQ(host_loop.result.residual_history, resident.result.residual_history);
+  EXPECT_GT(host_loop.result.flops, 0.0);
+  EXPECT_EQ(host_loop.result.flops, resident.result.flops);
   for (std::size_t j = 0; j < host_loop.x.size(); ++j) {
     SpinorField<double> d = resident.x[j].clone(resident.x[j].location());
     axpy(Complex<double>(-1.0), host_loop.x[j], d);
