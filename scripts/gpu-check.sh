@@ -8,7 +8,7 @@
 #   rm -rf .gpu-testdata && cp -r ../shared/testdata .gpu-testdata
 # and run there with .deps and .gpu-testdata carried:  bash scripts/gpu-check.sh "$OUT" [stages]
 # stages (default all but therm16/clover32/scaling): build test bench validate spectrum hmc dirac [therm16] [clover32]
-# [scaling] [strong48] [resident2] [mpitest] [fast] [rhs] [sass] [solver] [resident] [blockcg] [ttile] [tune] [htile] [launch] [table] [extra] [pdltest] [quenched] [blockres]
+# [scaling] [strong48] [resident2] [mpitest] [fast] [rhs] [sass] [solver] [resident] [blockcg] [ttile] [tune] [htile] [launch] [table] [extra] [pdltest] [quenched] [blockres] [propagators]
 set -uo pipefail
 export NCCL_NVLS_ENABLE=0  # NVLink multicast stays off on the shared multi-GPU hosts (device KINDS.md)
 out=${1:?usage: gpu-check.sh OUTDIR [build] [test] [bench] [validate]}
@@ -488,6 +488,27 @@ if has quenched; then
     done
   done
   note "quenched solver benchmarks: $(wc -l <"$out/quenched.jsonl") results"
+fi
+if has propagators; then
+  # lqcd spectrum on the 32^4 beta = 6.0 configuration (the quenched stage's; made here if missing) at
+  # kappa = 0.155, point source, tolerance 1e-10: the 12 solves one at a time against solver.multi_rhs,
+  # in each precision. Per run: the wall time and the 12 solve lines of its log.
+  conf=runs/b6.0_32x32x32x32/wilson.000600.ildg
+  [ -e $conf ] || "$bin" heatbath examples/quenched_wilson_b6.0_32x32x32x32.toml --device gpu >"$out/quenched.log" 2>&1
+  mkdir -p runs/gpu-check
+  : >"$out/propagators.txt"
+  for p in double single half; do
+    for mr in false true; do
+      in=runs/gpu-check/prop.$p.$mr.toml
+      printf '[gauge]\nconfig = "%s"\n[fermion]\nkappa = 0.155\n[solver]\nprecision = "%s"\nmulti_rhs = %s\n[output]\nprefix = "%s"\n' \
+        $conf $p $mr runs/gpu-check/prop.$p.$mr >"$in"
+      rm -f runs/gpu-check/prop.$p.$mr.*
+      start=$(date +%s%N)
+      "$bin" spectrum "$in" --device gpu --json >>"$out/propagators.jsonl" 2>>"$summary"
+      note "spectrum 32^4 kappa 0.155 $p multi_rhs=$mr: exit $? in $(( ($(date +%s%N) - start) / 1000000 )) ms"
+      { echo "== $p multi_rhs=$mr"; grep "spin .* colour" runs/gpu-check/prop.$p.$mr.log; } >>"$out/propagators.txt"
+    done
+  done
 fi
 if has sass; then
   # Registers, stack and the SASS opcode histogram of every Wilson hopping kernel (issue 4's notes: no

@@ -33,6 +33,9 @@ std::vector<KeySpec> quark_schema(const std::string& prefix) {
        "single, half: relative residual reduction of each correction (half: at least 1e-3)"},
       {"solver.even_odd", "true", "solve the even-odd (Schur) preconditioned system and reconstruct"},
       {"solver.gcr_restart", "16", "GCR restart length"},
+      {"solver.multi_rhs", "false",
+       "solve the 12 systems of a source together with the multi-RHS CG, each link loaded once for all 12 (cg, "
+       "even-odd, wilson and twisted_mass, one process; the same tolerance on each ||b - M x|| / ||b||)"},
       {"source.type", "\"point\"", "point | z2_wall | z4_wall (12 solves: every source spin and colour)"},
       {"source.position", "[0, 0, 0, 0]", "point: the site (x, y, z, t); walls: the time slice t"},
       {"source.seed", "1", "seed of the wall-source noise"},
@@ -138,6 +141,12 @@ QuarkInput read_quark_input(const Config& c) {
     c.fail_key("solver.inner_tolerance",
                fmt::format("expected a number in [1e-7, 1) (single precision), got {}", in.solver.inner_tolerance));
   in.even_odd = c.boolean("solver.even_odd");
+  in.multi_rhs = c.boolean("solver.multi_rhs");
+  if (in.multi_rhs && in.solver.type != SolverType::CG)
+    c.fail_key("solver.multi_rhs", fmt::format("the multi-RHS solver is CG; set solver.type = \"cg\" (got \"{}\")",
+                                               solver_type_name(in.solver.type)));
+  if (in.multi_rhs && !in.even_odd)
+    c.fail_key("solver.multi_rhs", "the multi-RHS solver works on the even-odd system; set solver.even_odd = true");
 
   try {
     in.source.type = source_type_from_name(c.string("source.type"));
@@ -230,13 +239,14 @@ QuarkProblem::QuarkProblem(const QuarkInput& in, Location loc, const std::string
   sloppy_ = in.solver.precision == SolverPrecision::Single ? SloppyPrecision::Single
             : in.solver.precision == SolverPrecision::Half ? SloppyPrecision::Half
                                                            : SloppyPrecision::None;
-  ops_ = make_dirac_operators(*U_, fermion_, sloppy_);
+  block_rhs_ = in.multi_rhs ? 12 : 0;
+  ops_ = make_dirac_operators(*U_, fermion_, sloppy_, block_rhs_);
 }
 
 DiracOperators QuarkProblem::operators_with_mu(double mu) const {
   FermionParams f = fermion_;
   f.wilson.mu = mu;
-  return make_dirac_operators(*U_, f, sloppy_);
+  return make_dirac_operators(*U_, f, sloppy_, block_rhs_);
 }
 
 PointPropagator QuarkProblem::propagator(const QuarkInput& in, const DiracOperators& ops, RunLog& log,
@@ -246,10 +256,13 @@ PointPropagator QuarkProblem::propagator(const QuarkInput& in, const DiracOperat
   o.smearing_links = smeared_.get();
   o.source_smearing = in.source_smearing;
   o.sink_smearing = in.sink_smearing;
+  o.multi_rhs = in.multi_rhs;
   return compute_propagator(
       ops, in.even_odd, in.source, o, [&](const PropagatorSolve& s) {
-        log.line("  {} spin {} colour {}: {}; full-operator residual {:.3e}", label, s.spin, s.colour,
-                 s.result.summary(), s.full_residual);
+        log.line("  {} spin {} colour {}: {}{}; full-operator residual {:.3e}", label, s.spin, s.colour,
+                 s.result.summary(),
+                 s.block_rhs ? fmt::format(" (in a block of {}: 1/{} of its time)", s.block_rhs, s.block_rhs) : "",
+                 s.full_residual);
         jsonl.write({{"record", "solve"},
                      {"quark", label},
                      {"spin", s.spin},
@@ -257,6 +270,7 @@ PointPropagator QuarkProblem::propagator(const QuarkInput& in, const DiracOperat
                      {"solver", solver_type_name(in.solver.type)},
                      {"precision", solver_precision_name(in.solver.precision)},
                      {"even_odd", in.even_odd},
+                     {"multi_rhs", in.multi_rhs},
                      {"iterations", s.result.iterations},
                      {"true_residual", s.result.true_residual},
                      {"full_residual", s.full_residual},

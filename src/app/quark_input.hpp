@@ -27,6 +27,7 @@ struct QuarkInput {
   FermionParams fermion;
   SolverParams solver;
   bool even_odd = true;
+  bool multi_rhs = false;  // solver.multi_rhs: the 12 solves of a source together
   SourceSpec source;
   ApeParams ape;
   GaussianParams source_smearing, sink_smearing;
@@ -64,6 +65,7 @@ class QuarkProblem {
   std::string description_;
   FermionParams fermion_;
   SloppyPrecision sloppy_ = SloppyPrecision::None;  // solver.precision single / half: the operators' copies
+  int block_rhs_ = 0;  // solver.multi_rhs: 12, the block operators' right-hand sides
   DiracOperators ops_;
 };
 

@@ -7,6 +7,7 @@
 #include "dirac/clover_even_odd.hpp"
 #include "dirac/clover_operator.hpp"
 #include "dirac/wilson_even_odd.hpp"
+#include "dirac/wilson_even_odd_multi_rhs.hpp"
 
 namespace lqcd {
 
@@ -80,7 +81,8 @@ void check_kappa_below_free_critical(double kappa, double mu) {
          kappa);
 }
 
-DiracOperators make_dirac_operators(const GaugeField<double>& U, const FermionParams& p, SloppyPrecision sloppy) {
+DiracOperators make_dirac_operators(const GaugeField<double>& U, const FermionParams& p, SloppyPrecision sloppy,
+                                    int block_rhs) {
   check_fermion_params(p);
   DiracOperators ops;
   const bool clover = p.action == FermionAction::Clover || (p.action == FermionAction::TwistedMass && p.csw != 0);
@@ -109,6 +111,27 @@ DiracOperators make_dirac_operators(const GaugeField<double>& U, const FermionPa
       ops.full_single = std::make_unique<WilsonOperator<float>>(*ops.links_single, p.wilson);
       ops.even_odd_single = std::make_unique<WilsonEvenOddOperator<float>>(*ops.links_single, p.wilson);
     }
+  }
+  if (block_rhs > 0) {
+    if (clover)
+      fail("solver.multi_rhs = true: the multi-RHS operator is Wilson or twisted mass without csw; set "
+           "solver.multi_rhs = false for clover quarks");
+    if (U.geometry().processes() > 1)
+      fail("solver.multi_rhs = true: not yet on a lattice split over processes ({} here); set solver.multi_rhs = "
+           "false, or run on one process",
+           U.geometry().processes());
+    // The links as they are (18 reals): a configuration read in single precision is SU(3) only to
+    // ~1e-7, and 12-real links would rebuild a third row that differs by that much, a different
+    // operator from `even_odd`, whose residual the propagator checks. With 12 rhs per link load the
+    // 6 extra reals cost little.
+    ops.even_odd_block = std::make_unique<WilsonEvenOddMultiRHS<double, 9>>(U, p.wilson, block_rhs);
+    if (single_precision) {
+      ops.links_block_single = std::make_unique<const GaugeField<float, 6>>(convert_links<float, 6>(U));
+      ops.even_odd_block_single =
+          std::make_unique<WilsonEvenOddMultiRHS<float, 6>>(*ops.links_block_single, p.wilson, block_rhs);
+    }
+    if (ops.links_half)
+      ops.even_odd_block_half = std::make_unique<WilsonEvenOddMultiRHS<Half, 6>>(*ops.links_half, p.wilson, block_rhs);
   }
   return ops;
 }

@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 
+#include "dirac/block_operator.hpp"
 #include "dirac/linear_operator.hpp"
 #include "dirac/wilson_operator.hpp"
 
@@ -50,6 +51,13 @@ struct DiracOperators {
   // per link, and the even-odd operator on it; else null.
   std::unique_ptr<const GaugeField<Half, 6>> links_half;
   std::unique_ptr<SchurOperator<Half>> even_odd_half;
+  // With block_rhs > 0 (Wilson and twisted mass, one process): the even-odd operator on blocks of
+  // block_rhs right-hand sides (the multi-RHS CG, dirac/wilson_even_odd_multi_rhs.hpp), on U itself,
+  // and in the sloppy precision asked for, on 12-real links (Half: on links_half); else null.
+  std::unique_ptr<const GaugeField<float, 6>> links_block_single;
+  std::unique_ptr<BlockOperator<double>> even_odd_block;
+  std::unique_ptr<BlockOperator<float>> even_odd_block_single;
+  std::unique_ptr<BlockOperator<Half>> even_odd_block_half;
 };
 
 // The lower precisions a solver may ask the operators in (solve_mixed's inner solves).
@@ -61,8 +69,10 @@ enum class SloppyPrecision { None, Single, Half };
 // rebuilds the shared clover field after the links change). With sloppy = Single the float operators
 // are built too, with Half the half-precision even-odd operator (for mixed-precision solves; the
 // clover actions have no half-precision operator: an error naming solver.precision); they are copies
-// made now and are made again, not updated, after the links change.
+// made now and are made again, not updated, after the links change. block_rhs > 0 builds the block
+// operators too (solver.multi_rhs: an error naming it for the clover actions and on a lattice split
+// over processes).
 DiracOperators make_dirac_operators(const GaugeField<double>& U, const FermionParams& p,
-                                    SloppyPrecision sloppy = SloppyPrecision::None);
+                                    SloppyPrecision sloppy = SloppyPrecision::None, int block_rhs = 0);
 
 }  // namespace lqcd

@@ -68,5 +68,6 @@ void WilsonEvenOddMultiRHS<Real, LC>::apply_dagger_axpy_norm2_into(const double*
 template class WilsonEvenOddMultiRHS<double, 6>;
 template class WilsonEvenOddMultiRHS<float, 6>;
 template class WilsonEvenOddMultiRHS<Half, 6>;
+template class WilsonEvenOddMultiRHS<double, 9>;  // the propagators' block solves (dirac_operator_factory.cpp)
 
 }  // namespace lqcd

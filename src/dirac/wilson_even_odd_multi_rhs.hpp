@@ -3,7 +3,8 @@
 // once: M_hat = A - kappa^2 H_eo A^{-1} H_oe on a block of even-site fields, with the multi-RHS
 // hopping term (wilson_multi_rhs.hpp), which loads each link once for all N. Every rhs gets what
 // WilsonEvenOddOperator gives on it (the same site functions). Single process only; built for 12-real
-// links in double, single and half precision (the multi-RHS kernel's instantiations).
+// links in double, single and half precision and 18-real links in double (the multi-RHS kernel's
+// instantiations).
 
 #include "dirac/block_operator.hpp"
 #include "dirac/wilson_operator.hpp"

@@ -97,6 +97,7 @@ LQCD_INSTANTIATE_HOP_MULTI_RHS(double, 6)
 LQCD_INSTANTIATE_HOP_MULTI_RHS(float, 6)
 LQCD_INSTANTIATE_HOP_MULTI_RHS(Half, 6)
 LQCD_INSTANTIATE_HOP_MULTI_RHS(float, 9)
+LQCD_INSTANTIATE_HOP_MULTI_RHS(double, 9)
 
 #define LQCD_INSTANTIATE_HOP_MULTI_RHS_NORM2(Real, LC)                                                    \
   template std::vector<double> hop_multi_rhs_norm2<Real, LC>(                                            \
@@ -110,5 +111,6 @@ LQCD_INSTANTIATE_HOP_MULTI_RHS(float, 9)
 LQCD_INSTANTIATE_HOP_MULTI_RHS_NORM2(double, 6)
 LQCD_INSTANTIATE_HOP_MULTI_RHS_NORM2(float, 6)
 LQCD_INSTANTIATE_HOP_MULTI_RHS_NORM2(Half, 6)
+LQCD_INSTANTIATE_HOP_MULTI_RHS_NORM2(double, 9)
 
 }  // namespace lqcd

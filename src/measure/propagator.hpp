@@ -24,6 +24,9 @@ struct PropagatorOptions {
   const GaugeField<double>* smearing_links = nullptr;
   GaussianParams source_smearing;
   GaussianParams sink_smearing;
+  // Solve the 12 even-odd systems together with the multi-RHS CG (solvers/multi_rhs_cg.hpp); needs
+  // even_odd, solver.type CG and the operators made with block_rhs = 12 (make_dirac_operators).
+  bool multi_rhs = false;
 };
 
 // What one of the 12 solves did, for the log.
@@ -31,11 +34,15 @@ struct PropagatorSolve {
   int spin = 0, colour = 0;
   SolverResult result;         // of the system the solver saw (the Schur complement if preconditioned)
   double full_residual = 0;    // ||eta - M psi|| / ||eta|| with the full operator
+  // > 0: solved in a block of this many (multi_rhs). result then holds this system's iterations and
+  // Schur residual, the block's inner corrections (mixed precision), and its share (1 / block_rhs) of
+  // the block's seconds and FLOPs; no residual history.
+  int block_rhs = 0;
 };
 
 // ops: the quark's operators (make_dirac_operators); even_odd: solve with ops.even_odd and reconstruct,
 // else with ops.full. options.solver.precision = Single solves with the single-precision copies
-// (solve_mixed), which ops must then hold. on_solve is called after each of the 12 solves. Throws
+// (solve_mixed), which ops must then hold. options.multi_rhs solves the 12 together (even_odd only). on_solve is called after each of the 12 solves. Throws
 // SolverError when a solve fails.
 PointPropagator compute_propagator(const DiracOperators& ops, bool even_odd, const SourceSpec& source,
                                    const PropagatorOptions& options,

@@ -46,6 +46,15 @@ void check_params(const SolverParams& p) {
   if (p.max_iterations < 1) fail("solver.max_iterations: expected a positive number (got {})", p.max_iterations);
 }
 
+// The tolerance of each of the n rhs: `given` (one per rhs, each in (0, 1)), or p.tolerance for all.
+std::vector<double> rhs_tolerances(const SolverParams& p, std::span<const double> given, int n) {
+  if (given.empty()) return std::vector<double>(std::size_t(n), p.tolerance);
+  if (given.size() != std::size_t(n)) fail("internal: {} tolerances for {} right-hand sides", given.size(), n);
+  for (const double t : given)
+    if (!(t > 0 && t < 1)) fail("internal: multi-RHS solve: a tolerance of {} (expected one in (0, 1))", t);
+  return {given.begin(), given.end()};
+}
+
 // A = M^dag M on a block.
 template <typename Real>
 class NormalBlock {
@@ -303,19 +312,20 @@ SolverResult lockstep_cg(const BlockOperator<Real>& M, SpinorBlockField<Real>& x
 
 template <typename Real>
 SolverResult solve_normal_multi_rhs(const BlockOperator<Real>& M, SpinorBlockField<Real>& x,
-                                    const SpinorBlockField<Real>& b, const SolverParams& p) {
+                                    const SpinorBlockField<Real>& b, const SolverParams& p,
+                                    std::span<const double> tolerances) {
   check_params(p);
   if (p.precision != SolverPrecision::Double)
     fail("internal: solve_normal_multi_rhs works in the operator's precision (solve_normal_multi_rhs_mixed)");
   check_block(M, x, "the solution");
   check_block(M, b, "the source");
-  return lockstep_cg(M, x, b, std::vector<double>(std::size_t(M.rhs()), p.tolerance), p.max_iterations);
+  return lockstep_cg(M, x, b, rhs_tolerances(p, tolerances, M.rhs()), p.max_iterations);
 }
 
 template <typename Sloppy>
 SolverResult solve_normal_multi_rhs_mixed(const BlockOperator<double>& M, const BlockOperator<Sloppy>& M_sloppy,
                                           SpinorBlockField<double>& x, const SpinorBlockField<double>& b,
-                                          const SolverParams& p) {
+                                          const SolverParams& p, std::span<const double> tolerances) {
   constexpr bool half = is_fixed_point_v<Sloppy>;
   check_params(p);
   if (!(p.inner_tolerance > 0 && p.inner_tolerance < 1))
@@ -326,6 +336,7 @@ SolverResult solve_normal_multi_rhs_mixed(const BlockOperator<double>& M, const 
     fail("internal: multi-RHS solve: the two operators must act on blocks of one shape");
   const int n = M.rhs();
   const std::size_t un = std::size_t(n);
+  const std::vector<double> tol = rhs_tolerances(p, tolerances, n);
   const double sites = double(M.geometry().half_volume()) * M.geometry().processes();
   BlockSolveRecord record(fmt::format("multi-RHS cg (double/{}, {} right-hand sides)", precision_name<Sloppy>(), n), n);
   SolverResult& res = record.result();
@@ -345,7 +356,7 @@ SolverResult solve_normal_multi_rhs_mixed(const BlockOperator<double>& M, const 
   };
   std::vector<double> r2 = true_residual();
   res.residual_history = {largest(res.rhs_true_residuals)};
-  auto met = [&](std::size_t j) { return b2[j] == 0 || res.rhs_true_residuals[j] <= p.tolerance; };
+  auto met = [&](std::size_t j) { return b2[j] == 0 || res.rhs_true_residuals[j] <= tol[j]; };
   for (;;) {
     std::vector<double> inner(un, 0.5), zero_met(un, 0.0);
     bool open = false;
@@ -356,14 +367,19 @@ SolverResult solve_normal_multi_rhs_mixed(const BlockOperator<double>& M, const 
         open = true;
         // Aim a little below what is still needed, never below what the inner precision reaches.
         inner[j] = std::max({p.inner_tolerance, half ? kHalfInnerTolerance : 0.0,
-                             0.5 * p.tolerance / res.rhs_true_residuals[j]});
+                             0.5 * tol[j] / res.rhs_true_residuals[j]});
       }
     }
     if (!open) return record.finish(true);
-    if (res.iterations >= p.max_iterations)
-      record.fail(fmt::format("not converged in {} iterations (solver.max_iterations): largest true residual {:.2g}, "
-                            "tolerance {:.2g}; raise solver.max_iterations, or kappa may be beyond critical",
-                            res.iterations, largest(res.rhs_true_residuals), p.tolerance));
+    if (res.iterations >= p.max_iterations) {
+      std::size_t worst = 0;  // the rhs furthest from its tolerance
+      for (std::size_t j = 0; j < un; ++j)
+        if (res.rhs_true_residuals[j] / tol[j] > res.rhs_true_residuals[worst] / tol[worst]) worst = j;
+      record.fail(fmt::format("right-hand side {} not converged in {} iterations (solver.max_iterations): true "
+                              "residual {:.2g}, tolerance {:.2g}; raise solver.max_iterations, or kappa may be beyond "
+                              "critical",
+                              worst, res.iterations, res.rhs_true_residuals[worst], tol[worst]));
+    }
     axpy_each<double>(zero_met, r, r);
     convert_precision(r_sloppy, r);
     set_zero(e_sloppy);
@@ -385,23 +401,25 @@ SolverResult solve_normal_multi_rhs_mixed(const BlockOperator<double>& M, const 
     for (std::size_t j = 1; j < c.residual_history.size(); ++j)
       res.residual_history.push_back(largest(before) * c.residual_history[j]);
     for (std::size_t j = 0; j < un; ++j)
-      if (!(before[j] <= p.tolerance) && b2[j] > 0 && !(r2_new[j] <= 0.25 * r2[j]) && !met(j))
+      if (!(before[j] <= tol[j]) && b2[j] > 0 && !(r2_new[j] <= 0.25 * r2[j]) && !met(j))
         record.fail(fmt::format("a {}-precision correction reduced the residual of right-hand side {} by less than a "
                               "factor 2, to {:.2g} (tolerance {:.2g}); use solver.precision = \"double\"",
-                              precision_name<Sloppy>(), j, res.rhs_true_residuals[j], p.tolerance));
+                              precision_name<Sloppy>(), j, res.rhs_true_residuals[j], tol[j]));
     r2 = r2_new;
   }
 }
 
 template SolverResult solve_normal_multi_rhs<double>(const BlockOperator<double>&, SpinorBlockField<double>&,
-                                                     const SpinorBlockField<double>&, const SolverParams&);
+                                                     const SpinorBlockField<double>&, const SolverParams&,
+                                                     std::span<const double>);
 template SolverResult solve_normal_multi_rhs<float>(const BlockOperator<float>&, SpinorBlockField<float>&,
-                                                    const SpinorBlockField<float>&, const SolverParams&);
+                                                    const SpinorBlockField<float>&, const SolverParams&,
+                                                    std::span<const double>);
 template SolverResult solve_normal_multi_rhs_mixed<float>(const BlockOperator<double>&, const BlockOperator<float>&,
                                                           SpinorBlockField<double>&, const SpinorBlockField<double>&,
-                                                          const SolverParams&);
+                                                          const SolverParams&, std::span<const double>);
 template SolverResult solve_normal_multi_rhs_mixed<Half>(const BlockOperator<double>&, const BlockOperator<Half>&,
                                                          SpinorBlockField<double>&, const SpinorBlockField<double>&,
-                                                         const SolverParams&);
+                                                         const SolverParams&, std::span<const double>);
 
 }  // namespace lqcd

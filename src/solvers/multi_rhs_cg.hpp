@@ -16,22 +16,26 @@
 // Mixed precision as solve_mixed (solver.hpp): defect correction with the double-precision residual
 // of every rhs and inner lock-step solves in single or half precision.
 
+#include <span>
+
 #include "dirac/block_operator.hpp"
 #include "solvers/solver.hpp"
 
 namespace lqcd {
 
-// x: the initial guesses on entry (callers zero them), the solutions on return. Real = double, float
-// or Half; p.precision must be Double, p.type CG. Throws SolverError when a rhs does not converge
+// x: the initial guesses on entry (zero, or a previous solve's x), the solutions on return. Real =
+// double, float or Half; p.precision must be Double, p.type CG. tolerances: one per rhs in place of
+// p.tolerance (empty: p.tolerance for each). Throws SolverError when a rhs does not converge
 // (iteration limit, breakdown, stagnation, NaN), naming it.
 template <typename Real>
 SolverResult solve_normal_multi_rhs(const BlockOperator<Real>& M, SpinorBlockField<Real>& x,
-                                    const SpinorBlockField<Real>& b, const SolverParams& p);
+                                    const SpinorBlockField<Real>& b, const SolverParams& p,
+                                    std::span<const double> tolerances = {});
 
 // The same with corrections solved by M_sloppy (Sloppy = float or Half) to p.inner_tolerance.
 template <typename Sloppy>
 SolverResult solve_normal_multi_rhs_mixed(const BlockOperator<double>& M, const BlockOperator<Sloppy>& M_sloppy,
                                           SpinorBlockField<double>& x, const SpinorBlockField<double>& b,
-                                          const SolverParams& p);
+                                          const SolverParams& p, std::span<const double> tolerances = {});
 
 }  // namespace lqcd

@@ -96,17 +96,19 @@ std::vector<double> free_correlator(const FreeQuark& q, const SpinMatrix& g_snk,
   return c;
 }
 
-// `solver` and `precision` go to [solver]; `extra` adds tables other than [lattice], [gauge],
-// [fermion], [solver], [output].
+// `solver`, `precision` and the lines `solver_keys` go to [solver]; `extra` adds tables other than
+// [lattice], [gauge], [fermion], [solver], [output].
 std::string free_input(const FreeQuark& q, const std::string& action, const std::string& extra,
-                       const std::string& solver = "cg", const std::string& precision = "double") {
+                       const std::string& solver = "cg", const std::string& precision = "double",
+                       const std::string& solver_keys = "") {
   const double kappa = 1.0 / (2 * q.m0 + 8);
   std::string bc;
   for (int mu = 0; mu < 4; ++mu) bc += std::string(mu ? ", " : "") + (q.theta[mu] == 0 ? "\"periodic\"" : "\"antiperiodic\"");
   return fmt::format(
       "[lattice]\ndims = [{}, {}, {}, {}]\n[gauge]\nconfig = \"unit\"\n[fermion]\naction = \"{}\"\nkappa = {:.17g}\n"
-      "mu = {:.17g}\ncsw = {}\nboundary = [{}]\n[solver]\ntype = \"{}\"\nprecision = \"{}\"\ntolerance = 1e-12\n[output]\nprefix = \"out/free\"\n{}",
-      q.dims[0], q.dims[1], q.dims[2], q.dims[3], action, kappa, q.mu, q.csw, bc, solver, precision, extra);
+      "mu = {:.17g}\ncsw = {}\nboundary = [{}]\n[solver]\ntype = \"{}\"\nprecision = \"{}\"\ntolerance = 1e-12\n{}"
+      "[output]\nprefix = \"out/free\"\n{}",
+      q.dims[0], q.dims[1], q.dims[2], q.dims[3], action, kappa, q.mu, q.csw, bc, solver, precision, solver_keys, extra);
 }
 
 nlohmann::json spectrum_json(const test::TempDir& dir, const std::string& input) {
@@ -216,6 +218,57 @@ TEST(SpectrumCommand, SinglePrecisionSolvesGiveTheDoublePrecisionCorrelators) {
   }
 }
 
+// The solve records of the last run's JSON-lines file.
+std::vector<nlohmann::json> solve_records(const test::TempDir& dir, const std::string& prefix) {
+  std::istringstream lines(test::read_text(dir / (prefix + ".jsonl")));
+  std::vector<nlohmann::json> solves;
+  for (std::string l; std::getline(lines, l);) {
+    nlohmann::json r = nlohmann::json::parse(l);
+    if (r["record"] == "solve") solves.push_back(std::move(r));
+  }
+  return solves;
+}
+
+// solver.multi_rhs = true solves the 12 systems of a source together (the multi-RHS CG on the normal
+// equations, rechecked on the even-odd residual): the same tolerance on each system, so the
+// correlators are those of the 12 solves one at a time; exactly the momentum-space ones for a free
+// twisted-mass quark, and on the beta = 6.0 configuration in every precision.
+TEST(SpectrumCommand, MultiRhsSolvesGiveTheOneAtATimeCorrelators) {
+  test::TempDir dir;
+  const FreeQuark q{{4, 4, 4, 8}, 0.15, 0.3, {0, 0, 0, M_PI}};
+  const SpinMatrix g5 = SpinMatrix::gamma(kGamma5);
+  const auto tm = spectrum_json(dir, free_input(q, "twisted_mass", "", "cg", "double", "multi_rhs = true\n"));
+  expect_close(tm["correlators"]["pion"], free_correlator(q, g5, g5), 1e-9, "twisted-mass charged pion, multi-RHS");
+  EXPECT_EQ(solve_records(dir, "out/free").size(), 24u);  // u and d quarks
+
+  const std::string milc = test::testdata("milc_l8888_b6.0.milc").string();
+  const auto input = [&](const char* precision, bool multi_rhs) {
+    return fmt::format("[gauge]\nconfig = \"{}\"\n[fermion]\nkappa = 0.155\n[solver]\nprecision = \"{}\"\n"
+                       "multi_rhs = {}\n[output]\nprefix = \"milc\"\n",
+                       milc, precision, multi_rhs);
+  };
+  const auto one = spectrum_json(dir, input("double", false));
+  for (const char* precision : {"double", "single", "half"}) {
+    SCOPED_TRACE(precision);
+    const auto block = spectrum_json(dir, input(precision, true));
+    for (const char* c : {"pion", "rho", "a0"}) {
+      std::vector<double> want;
+      for (const auto& v : one["correlators"][c]) want.push_back(v.get<double>());
+      expect_close(block["correlators"][c], want, 1e-8, c);
+    }
+    const std::vector<nlohmann::json> solves = solve_records(dir, "milc");
+    ASSERT_EQ(solves.size(), 12u);
+    for (const auto& r : solves) {
+      EXPECT_EQ(r["multi_rhs"], true);
+      EXPECT_EQ(r["precision"], precision);
+      EXPECT_LE(r["true_residual"].get<double>(), 1e-10);  // the even-odd system's, as asked
+      EXPECT_LE(r["full_residual"].get<double>(), 1e-9);
+      EXPECT_GT(r["iterations"].get<int>(), 50);
+    }
+    EXPECT_NE(test::read_text(dir / "milc.log").find("in a block of 12"), std::string::npos);
+  }
+}
+
 TEST(SpectrumCommand, WritesEveryGammaAndMomentumToHdf5) {
   test::TempDir dir;
   const FreeQuark q{{4, 4, 4, 4}, 0.3, 0.0, {0, 0, 0, M_PI}};
@@ -318,6 +371,9 @@ TEST(SpectrumCommand, BadInputsGiveOneLineErrors) {
       {"[solver]\ntype = \"gmres\"\n", "solver.type"},
       {"[solver]\nmax_iterations = 2\n", "solver"},                                        // does not converge
       {"[solver]\nprecision = \"quarter\"\n", "solver.precision"},
+      {"[solver]\nmulti_rhs = true\ntype = \"bicgstab\"\n", "solver.multi_rhs"},
+      {"[solver]\nmulti_rhs = true\neven_odd = false\n", "solver.multi_rhs"},
+      {"[fermion]\naction = \"clover\"\ncsw = 1.0\n[solver]\nmulti_rhs = true\n", "solver.multi_rhs"},
       {fmt::format("[gauge]\nconfig = \"{}\"\n[lattice]\ndims = [8, 8, 8, 16]\n", milc), "dims"},  // mismatch
       {"[gauge]\nconfig = \"missing.ildg\"\n", "missing.ildg"},
   };
@@ -337,8 +393,8 @@ TEST(SpectrumCommand, PrintConfigRoundTrips) {
   const auto r = run_lqcd("spectrum --print-config", dir.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   for (const char* key : {"config = ", "action = ", "kappa = ", "csw = ", "mu = ", "two_kappa_mu = ", "boundary = ",
-                          "type = ", "tolerance = ", "max_iterations = ", "precision = ", "position = ", "prefix = ",
-                          "momenta = "})
+                          "type = ", "tolerance = ", "max_iterations = ", "precision = ", "multi_rhs = ", "position = ",
+                          "prefix = ", "momenta = "})
     EXPECT_NE(r.out.find(key), std::string::npos) << key;
   test::write_text(dir / "printed.toml", r.out);
   const auto again = run_lqcd("spectrum printed.toml --print-config", dir.path());
