@@ -261,7 +261,9 @@ PointPropagator QuarkProblem::propagator(const QuarkInput& in, const DiracOperat
       ops, in.even_odd, in.source, o, [&](const PropagatorSolve& s) {
         log.line("  {} spin {} colour {}: {}{}; full-operator residual {:.3e}", label, s.spin, s.colour,
                  s.result.summary(),
-                 s.block_rhs ? fmt::format(" (in a block of {}: 1/{} of its time)", s.block_rhs, s.block_rhs) : "",
+                 s.block_rhs ? fmt::format(" (in a block of {}, {} round{}: 1/{} of its time)", s.block_rhs,
+                                           s.block_rounds, s.block_rounds == 1 ? "" : "s", s.block_rhs)
+                             : "",
                  s.full_residual);
         jsonl.write({{"record", "solve"},
                      {"quark", label},
@@ -271,6 +273,7 @@ PointPropagator QuarkProblem::propagator(const QuarkInput& in, const DiracOperat
                      {"precision", solver_precision_name(in.solver.precision)},
                      {"even_odd", in.even_odd},
                      {"multi_rhs", in.multi_rhs},
+                     {"block_rounds", s.block_rounds},
                      {"iterations", s.result.iterations},
                      {"true_residual", s.result.true_residual},
                      {"full_residual", s.full_residual},

@@ -126,7 +126,9 @@ void solve_in_block(PointPropagator& S, const DiracOperators& ops, const SourceS
   double flops = 0;
   int corrections = 0;
   const auto met = [&](std::size_t j) { return residual[j] <= tolerance[j]; };
-  for (int round = 1;; ++round) {
+  int rounds = 0;  // block solves made
+  for (;;) {
+    ++rounds;
     for (std::size_t j = 0; j < n; ++j) {
       if (met(j)) {
         set_zero(t);
@@ -152,11 +154,11 @@ void solve_in_block(PointPropagator& S, const DiracOperators& ops, const SourceS
       residual[j] = std::sqrt(norm2(r_even[j])) / b_norm[j];
       if (met(j)) continue;
       all_met = false;
-      if (!(residual[j] <= 0.5 * before) || round == kMaxBlockRounds)
+      if (!(residual[j] <= 0.5 * before) || rounds == kMaxBlockRounds)
         throw SolverError(fmt::format(
             "propagator (spin {}, colour {}): multi-RHS solve {} of the normal equations left the even-odd residual at "
             "{:.3g} (tolerance {:.3g}); set solver.multi_rhs = false",
-            j / 3, j % 3, round, residual[j], tolerance[j]));
+            j / 3, j % 3, rounds, residual[j], tolerance[j]));
       // How much less the normal residual fell than this one: the next round asks for that much more.
       lag[j] = std::max(lag[j], (residual[j] / before) / std::max(r.rhs_true_residuals[j], 1e-300));
     }
@@ -168,6 +170,7 @@ void solve_in_block(PointPropagator& S, const DiracOperators& ops, const SourceS
     log.spin = int(j) / 3;
     log.colour = int(j) % 3;
     log.block_rhs = int(n);
+    log.block_rounds = rounds;
     SolverResult& r = log.result;
     r.type = SolverType::CG;
     r.precision = options.solver.precision;

@@ -34,10 +34,12 @@ struct PropagatorSolve {
   int spin = 0, colour = 0;
   SolverResult result;         // of the system the solver saw (the Schur complement if preconditioned)
   double full_residual = 0;    // ||eta - M psi|| / ||eta|| with the full operator
-  // > 0: solved in a block of this many (multi_rhs). result then holds this system's iterations and
-  // Schur residual, the block's inner corrections (mixed precision), and its share (1 / block_rhs) of
-  // the block's seconds and FLOPs; no residual history.
+  // > 0: solved in a block of this many (multi_rhs), in block_rounds block solves (propagator.cpp).
+  // result then holds this system's iterations and Schur residual, the block's inner corrections
+  // (mixed precision), and its share (1 / block_rhs) of the block's seconds and FLOPs; no residual
+  // history.
   int block_rhs = 0;
+  int block_rounds = 0;
 };
 
 // ops: the quark's operators (make_dirac_operators); even_odd: solve with ops.even_odd and reconstruct,

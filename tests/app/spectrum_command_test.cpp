@@ -264,6 +264,7 @@ TEST(SpectrumCommand, MultiRhsSolvesGiveTheOneAtATimeCorrelators) {
       EXPECT_LE(r["true_residual"].get<double>(), 1e-10);  // the even-odd system's, as asked
       EXPECT_LE(r["full_residual"].get<double>(), 1e-9);
       EXPECT_GT(r["iterations"].get<int>(), 50);
+      EXPECT_GE(r["block_rounds"].get<int>(), 1);
     }
     EXPECT_NE(test::read_text(dir / "milc.log").find("in a block of 12"), std::string::npos);
   }
