@@ -373,6 +373,7 @@ TEST(SpectrumCommand, BadInputsGiveOneLineErrors) {
       {"[solver]\nmax_iterations = 2\n", "solver"},                                        // does not converge
       {"[solver]\nprecision = \"quarter\"\n", "solver.precision"},
       {"[solver]\nmulti_rhs = true\ntype = \"bicgstab\"\n", "solver.multi_rhs"},
+      {"[solver]\nmulti_rhs = true\nmax_iterations = 2\n", "solver.max_iterations"},  // does not converge
       {"[solver]\nmulti_rhs = true\neven_odd = false\n", "solver.multi_rhs"},
       {"[fermion]\naction = \"clover\"\ncsw = 1.0\n[solver]\nmulti_rhs = true\n", "solver.multi_rhs"},
       {fmt::format("[gauge]\nconfig = \"{}\"\n[lattice]\ndims = [8, 8, 8, 16]\n", milc), "dims"},  // mismatch
