@@ -4,6 +4,10 @@
 
 #include <cmath>
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 #include "core/site_random.hpp"
 #include "measure/effective_mass.hpp"
 #include "measure/meson_correlator.hpp"
@@ -41,6 +45,33 @@ TEST(MesonCorrelator, PionIsTheSumOfSquaredPropagatorEntries) {
     EXPECT_NEAR(c[0][t].im, 0.0, 1e-11 * n[t]);
     EXPECT_GT(n[t], 0.0);
   }
+}
+
+// The contraction runs one thread per time slice, each summing its sites in lexicographic order: the
+// correlator is the same to the last bit whatever the number of threads.
+TEST(MesonCorrelator, SameBitsWithOneThreadOrMany) {
+  const PointPropagator S = random_propagator({4, 2, 4, 6}, false);
+  const std::vector<std::array<int, 3>> momenta = {{0, 0, 0}, {1, 0, 2}};
+  const auto many = meson_correlator(S, SpinMatrix::basis(7), SpinMatrix::basis(3), momenta);
+#ifdef _OPENMP
+  const int threads = omp_get_max_threads();
+  omp_set_num_threads(1);
+  const auto one = meson_correlator(S, SpinMatrix::basis(7), SpinMatrix::basis(3), momenta);
+  omp_set_num_threads(threads);
+  omp_set_num_threads(4);  // more threads than this machine's cores, fewer than the 6 slices
+  const auto four = meson_correlator(S, SpinMatrix::basis(7), SpinMatrix::basis(3), momenta);
+  omp_set_num_threads(threads);
+  for (std::size_t m = 0; m < momenta.size(); ++m)
+    for (std::size_t t = 0; t < 6; ++t) {
+      EXPECT_EQ(one[m][t].re, many[m][t].re);
+      EXPECT_EQ(one[m][t].im, many[m][t].im);
+      EXPECT_EQ(four[m][t].re, many[m][t].re);
+      EXPECT_EQ(four[m][t].im, many[m][t].im);
+      EXPECT_NE(many[m][t].re, 0.0);
+    }
+#else
+  GTEST_SKIP() << "built without OpenMP";
+#endif
 }
 
 TEST(MesonCorrelator, MomentumProjectionOfASpatiallyConstantPropagator) {
