@@ -2,6 +2,7 @@
 // one-line "lqcd: error: ..." on stderr and a non-zero exit status.
 #include <iostream>
 #include <string>
+#include <string_view>
 
 #include <CLI/CLI.hpp>
 
@@ -31,11 +32,21 @@ int report_error(const char* kind, const char* what, int code) {
   return code;
 }
 
+// MPI is initialised only where it can matter: under an MPI launcher, or with --grid (so that a grid
+// of several processes started without mpirun gets the usual error rather than running serially).
+// A serial run from a shell never pays for MPI's start-up nor prints what it may print then.
+bool wants_mpi(int argc, char** argv) {
+  if (lqcd::comm::started_by_mpi_launcher()) return true;
+  for (int i = 1; i < argc; ++i)
+    if (std::string_view(argv[i]).starts_with("--grid")) return true;
+  return false;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   using namespace lqcd::app;
-  lqcd::comm::Session mpi(&argc, &argv);
+  lqcd::comm::Session mpi(&argc, &argv, wants_mpi(argc, argv));
   // One GPU per rank: the node-local rank picks it.
   if (lqcd::comm::size() > 1) lqcd::select_device(lqcd::comm::local_rank());
   CLI::App app{"lqcd: lattice QCD on CPUs and NVIDIA GPUs.\n"
@@ -85,8 +96,11 @@ int main(int argc, char** argv) {
   HmcCommandOptions hm;
   CLI::App* hmc = app.add_subcommand(
       "hmc",
-      "Dynamical-fermion ensemble by Hybrid Monte Carlo (gauge + two-flavour Wilson or twisted-mass quarks,\n"
-      "even-odd preconditioned; nested leapfrog / Omelyan integrators). Without INPUT: a short Nf = 2 run on 8^4.\n"
+      "Dynamical-fermion ensemble by Hybrid Monte Carlo / RHMC: a gauge action (Wilson, Symanzik, Iwasaki, DBW2)\n"
+      "with any set of fermion monomials, each even-odd preconditioned: two flavours of Wilson, clover, twisted-mass\n"
+      "or twisted-clover quarks, Hasenbusch ratios det M(kappa) / det M(kappa2), and single flavours by a rational\n"
+      "approximation (Nf = 2+1). Nested multi-level integrators: leapfrog, Omelyan (2nd and 4th order),\n"
+      "force-gradient. Without INPUT: a short Nf = 2 Wilson run on 8^4.\n"
       "Writes PREFIX.log, PREFIX.jsonl (one object per trajectory: dH, accepted, plaquette, ...) and configurations.");
   hmc->add_option("input", hm.input, "TOML input file (lqcd hmc --print-config shows every key)")
       ->check(CLI::ExistingFile);

@@ -40,7 +40,12 @@ std::vector<KeySpec> quark_schema(const std::string& prefix) {
       {"source.position", "[0, 0, 0, 0]", "point: the site (x, y, z, t); walls: the time slice t"},
       {"source.seed", "1", "seed of the wall-source noise"},
       {"source.smearing", "\"none\"", "none | gaussian: Wuppertal smearing of the source"},
-      {"source.smearing_kappa", "0.25", "Gaussian smearing: [(1 + kappa_G H)/(1 + 6 kappa_G)]^N"},
+      {"source.smearing_kappa", "0.25",
+       "Gaussian smearing in hopping form [(1 + kappa_G H)/(1 + 6 kappa_G)]^N, H the spatial hopping term (any "
+       "kappa_G but -1/6; negative values too)"},
+      {"source.smearing_width", "nan",
+       "Gaussian smearing in width form (1 + w^2/(4N) Laplacian)^N as Chroma and MILC give it (width w in lattice "
+       "units), instead of source.smearing_kappa; w = 2, N = 5 is kappa_G = -1"},
       {"source.smearing_iterations", "0", "Gaussian smearing steps N"},
       {"source.ape_alpha", "0.5", "APE smearing of the spatial links used by Gaussian smearing: (1-alpha) U + alpha/4 staples"},
       {"source.ape_iterations", "0", "APE smearing steps (0: the links as they are)"},
@@ -111,7 +116,7 @@ QuarkInput read_quark_input(const Config& c) {
   }
   if (in.config == "unit") {
     try {
-      check_kappa_below_free_critical(f.wilson.kappa, f.wilson.mu);
+      check_free_field_invertible(f.wilson, in.dims);
     } catch (const Error& e) {
       fail("{}: {}", c.source(), e.what());
     }
@@ -171,14 +176,23 @@ QuarkInput read_quark_input(const Config& c) {
   }
 
   const bool smear_source = gaussian(c, "source.smearing"), smear_sink = gaussian(c, "sink.smearing");
-  GaussianParams g;
-  g.kappa = finite(c, "source.smearing_kappa");
-  if (g.kappa < 0) c.fail_key("source.smearing_kappa", "expected a non-negative number");
   const std::int64_t n = c.integer("source.smearing_iterations");
   if (n < 0 || n > 100000) c.fail_key("source.smearing_iterations", "expected an integer in [0, 100000]");
-  g.iterations = int(n);
-  if ((smear_source || smear_sink) && g.iterations == 0)
+  if ((smear_source || smear_sink) && n == 0)
     c.fail_key("source.smearing_iterations", "Gaussian smearing is switched on but has 0 iterations");
+  if (c.is_set("source.smearing_width") && c.is_set("source.smearing_kappa"))
+    c.fail_key("source.smearing_width", "set either source.smearing_width or source.smearing_kappa, not both");
+  const bool width_form = c.is_set("source.smearing_width");
+  const double kappa_G = width_form ? 0.0 : finite(c, "source.smearing_kappa");
+  GaussianParams g;
+  try {
+    if (width_form)
+      g = n > 0 ? GaussianParams::from_width(c.real("source.smearing_width"), int(n)) : GaussianParams{};
+    else
+      g = GaussianParams::from_kappa(kappa_G, int(n));
+  } catch (const Error& e) {
+    fail("{}: {}", c.source(), e.what());
+  }
   if (smear_source) in.source_smearing = g;
   if (smear_sink) in.sink_smearing = g;
   in.ape.alpha = finite(c, "source.ape_alpha");

@@ -54,15 +54,16 @@ constexpr std::size_t kMaxChunk = std::size_t(1) << 30;
 
 }  // namespace
 
-Session::Session(int* argc, char*** argv) {
+Session::Session(int* argc, char*** argv, bool initialise) {
 #if LQCD_HAVE_MPI
-  if (!active()) {
+  if (initialise && !active()) {
     int provided = 0;
     MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
   }
 #else
   (void)argc;
   (void)argv;
+  (void)initialise;
 #endif
 }
 
@@ -74,6 +75,12 @@ Session::~Session() {
 }
 
 bool built_with_mpi() { return LQCD_HAVE_MPI != 0; }
+
+bool started_by_mpi_launcher() {
+  for (const char* key : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_SIZE", "PMI_RANK", "MV2_COMM_WORLD_SIZE"})
+    if (const char* v = std::getenv(key); v && *v) return true;
+  return false;
+}
 
 int size() {
 #if LQCD_HAVE_MPI

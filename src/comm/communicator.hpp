@@ -15,16 +15,23 @@
 namespace lqcd::comm {
 
 // Initialises MPI for the lifetime of the object (MPI_Init_thread with MPI_THREAD_FUNNELED) when the
-// build has MPI; finalises it on destruction. One per program, in main() or the test runner.
+// build has MPI and `initialise` is true; finalises it on destruction. One per program, in main() or
+// the test runner. Without initialisation every function here works for one process (size() 1).
 class Session {
  public:
-  Session(int* argc, char*** argv);
+  Session(int* argc, char*** argv, bool initialise = true);
   ~Session();
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
 };
 
 bool built_with_mpi();
+
+// Whether this process was started by an MPI launcher (mpirun / mpiexec of OpenMPI, MPICH or
+// MVAPICH, srun): the variables their process managers set (OMPI_COMM_WORLD_SIZE, PMIX_RANK,
+// PMI_SIZE, PMI_RANK, MV2_COMM_WORLD_SIZE). A serial run started from a shell has none of them and
+// need not initialise MPI, which costs start-up time and, on some machines, prints warnings.
+bool started_by_mpi_launcher();
 // Processes of the run and this one's rank (1 and 0 without MPI or before a Session).
 int size();
 int rank();

@@ -1,5 +1,6 @@
 #include "dirac/dirac_operator_factory.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
@@ -69,16 +70,43 @@ void check_fermion_params(const FermionParams& p) {
   }
 }
 
-void check_kappa_below_free_critical(double kappa, double mu) {
-  check_finite(kappa, "fermion.kappa");
-  if (mu != 0 && kappa > 0.125)
-    fail("fermion.kappa = {} is beyond the free-field critical value 1/8 (m0 < 0; at maximal twist m0 = 0, kappa = "
-         "1/8)",
-         kappa);
-  if (mu == 0 && !(kappa < 0.125))
-    fail("fermion.kappa = {} is at or beyond the free-field critical value 1/8 (m0 <= 0 with a unit gauge field "
-         "makes the operator singular)",
-         kappa);
+std::optional<std::array<int, 4>> free_field_zero_mode(const WilsonParams& p, const Dims& dims) {
+  if (p.mu != 0) return std::nullopt;
+  // Which of p_mu = 0 and p_mu = pi the boundary phase allows in each direction.
+  const auto is = [](Complex<double> phase, double value) {
+    return std::abs(phase.re - value) < 1e-12 && std::abs(phase.im) < 1e-12;
+  };
+  std::array<bool, 4> zero{}, pi{};
+  for (int mu = 0; mu < 4; ++mu) {
+    zero[std::size_t(mu)] = is(p.boundary.phase[mu], 1.0);
+    pi[std::size_t(mu)] = is(p.boundary.phase[mu], dims[std::size_t(mu)] % 2 == 0 ? 1.0 : -1.0);
+  }
+  const double m0 = p.mass();
+  // The 16 corners of the Brillouin zone with every component in {0, pi}.
+  for (int corner = 0; corner < 16; ++corner) {
+    std::array<int, 4> mode{};
+    int k = 0;
+    bool allowed = true;
+    for (int mu = 0; mu < 4; ++mu) {
+      mode[std::size_t(mu)] = (corner >> mu) & 1;
+      k += mode[std::size_t(mu)];
+      allowed = allowed && (mode[std::size_t(mu)] ? pi[std::size_t(mu)] : zero[std::size_t(mu)]);
+    }
+    if (allowed && std::abs(m0 + 2 * k) <= 1e-12 * std::max(1.0, std::abs(m0))) return mode;
+  }
+  return std::nullopt;
+}
+
+void check_free_field_invertible(const WilsonParams& p, const Dims& dims) {
+  check_finite(p.kappa, "fermion.kappa");
+  const auto mode = free_field_zero_mode(p, dims);
+  if (!mode) return;
+  const auto component = [](int m) { return m ? "pi" : "0"; };
+  fail("fermion.kappa = {:.17g} (m0 = {:.17g}) makes the free-field operator singular on {}: the momentum p = ({}, "
+       "{}, {}, {}) is an exact zero mode with these boundary conditions (m0 = -2 x the number of components equal to "
+       "pi); change fermion.kappa, give a twisted mass or change fermion.boundary",
+       p.kappa, p.mass(), dims_string(dims), component((*mode)[0]), component((*mode)[1]), component((*mode)[2]),
+       component((*mode)[3]));
 }
 
 DiracOperators make_dirac_operators(const GaugeField<double>& U, const FermionParams& p, SloppyPrecision sloppy,

@@ -7,7 +7,9 @@
 //                                                                   (WilsonCloverOperator, WilsonCloverEvenOddOperator)
 // twisted_mass with csw != 0 is twisted clover, i.e. the clover operators.
 
+#include <array>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "dirac/block_operator.hpp"
@@ -33,11 +35,27 @@ struct FermionParams {
 // not finite, kappa <= 0, csw < 0, csw != 0 with the wilson action, or mu != 0 with the wilson action.
 void check_fermion_params(const FermionParams& p);
 
-// Throws when kappa >= 1/8 (mu = 0) or kappa > 1/8 (mu != 0): with a unit gauge field the Wilson
-// operator at m0 <= 0 is singular (or nearly so); a twisted mass keeps it invertible at m0 = 0
-// (maximal twist, |D(p)|^2 >= mu^2), but not sensible beyond. The application calls this for the
-// unit ("cold") configuration only.
-void check_kappa_below_free_critical(double kappa, double mu = 0.0);
+// The free field (unit gauge links) is the one case where the operator's invertibility is known in
+// closed form. It is diagonal in momentum space, with p_mu = (2 pi n + theta_mu) / L_mu for boundary
+// phase e^{i theta_mu}:
+//   (D_W + m0 + i mu gamma_5)(p) = m0 + sum_mu (1 - cos p_mu) + i sum_mu gamma_mu sin p_mu + i mu gamma_5,
+//   |D(p)|^2 = (m0 + sum_mu (1 - cos p_mu))^2 + sum_mu sin^2 p_mu + mu^2
+// (gamma_5 anticommutes with every gamma_mu; the clover term vanishes, F = 0). A zero mode needs
+// mu = 0 and sin p_mu = 0 in every direction, i.e. each p_mu in {0, pi}, and then m0 = -2 k with k the
+// number of directions where p_mu = pi. p_mu = 0 is a momentum of the lattice iff the phase is 1,
+// p_mu = pi iff the phase is (-1)^L_mu. Every other (kappa, mu, dims, boundary) gives an invertible
+// operator, however unusual: kappa > 1/8 (m0 < 0) on a periodic lattice, m0 = 0 with antiperiodic
+// time, any kappa with mu != 0 (|D(p)|^2 >= mu^2).
+//
+// The zero mode's momentum components (0 or 1, in units of pi), when the free-field operator of p on
+// `dims` is singular; nullopt when it is invertible. m0 must be within 1e-12 of -2k: an operator
+// that close to singular has a condition number beyond what double-precision solves resolve anyway.
+std::optional<std::array<int, 4>> free_field_zero_mode(const WilsonParams& p, const Dims& dims);
+
+// Throws lqcd::Error naming fermion.kappa when the free-field operator is singular
+// (free_field_zero_mode), saying which momentum is the zero mode and what would make it invertible.
+// The application calls this for the unit ("free") configuration only.
+void check_free_field_invertible(const WilsonParams& p, const Dims& dims);
 
 struct DiracOperators {
   std::unique_ptr<LinearOperator<double>> full;     // subset Full

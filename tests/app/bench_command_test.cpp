@@ -275,7 +275,7 @@ TEST(BenchCommand, AProcessGridLargerThanTheRunIsRefusedBeforeMeasuring) {
   test::TempDir dir;
   const auto r = run_lqcd("bench dslash --dims 8,8,8,8 --grid 1,1,1,2 --device cpu", dir.path());
   EXPECT_NE(r.exit_code, 0);
-  EXPECT_EQ(test::count_lines(r.err), 1) << r.err;
+  EXPECT_EQ(test::program_lines(r.err).size(), 1u) << r.err;
   EXPECT_NE(r.err.find("--grid"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("-np 2"), std::string::npos) << r.err;
   EXPECT_EQ(r.out.find("copy bandwidth"), std::string::npos) << "no measurement before the error";

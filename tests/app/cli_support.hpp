@@ -51,6 +51,17 @@ inline std::vector<nlohmann::json> read_jsonl(const std::filesystem::path& p) {
   return v;
 }
 
+// The program's own report on stderr: the lines that start with "lqcd:" ("lqcd: error: ..."). Tests
+// assert on these, not on the whole of stderr, which may also hold what the machine printed (an MPI
+// library's or hwloc's start-up warnings, say).
+inline std::vector<std::string> program_lines(const std::string& err) {
+  std::vector<std::string> lines;
+  std::istringstream in(err);
+  for (std::string line; std::getline(in, line);)
+    if (line.starts_with("lqcd:")) lines.push_back(line);
+  return lines;
+}
+
 inline int count_lines(const std::string& s) {
   int n = 0;
   for (char c : s) n += c == '\n';

@@ -61,7 +61,7 @@ TEST(HeatbathCommand, BadInputsGiveOneLineErrorsNamingFileAndKey) {
     test::write_text(dir / "bad.toml", text);
     const auto r = run_lqcd("heatbath bad.toml", dir.path());
     EXPECT_NE(r.exit_code, 0) << text;
-    EXPECT_EQ(test::count_lines(r.err), 1) << r.err;
+    EXPECT_EQ(test::program_lines(r.err).size(), 1u) << r.err;
     EXPECT_NE(r.err.find("bad.toml"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find(key), std::string::npos) << "expected \"" << key << "\" in: " << r.err;
     EXPECT_FALSE(std::filesystem::exists(dir / "lqcd-heatbath.jsonl")) << "nothing is written for a bad input";

@@ -145,7 +145,7 @@ TEST(HmcCommand, BadInputsGiveOneLineErrors) {
     test::write_text(dir / "bad.toml", "[output]\nprefix = \"bad/run\"\n" + text);
     const auto r = run_lqcd("hmc bad.toml -q", dir.path());
     EXPECT_NE(r.exit_code, 0) << text;
-    EXPECT_EQ(test::count_lines(r.err), 1) << r.err;
+    EXPECT_EQ(test::program_lines(r.err).size(), 1u) << r.err;
     EXPECT_NE(r.err.find(key), std::string::npos) << "want " << key << " in: " << r.err;
     EXPECT_NE(r.err.find("bad.toml"), std::string::npos) << r.err;
     EXPECT_EQ(r.err.find("bad.toml"), r.err.rfind("bad.toml")) << "the file is named once: " << r.err;

@@ -98,7 +98,7 @@ TEST(MeasureCommand, CorruptedAndMissingFilesAreErrorsNamingTheFile) {
   test::write_text(dir / "truncated.milc", whole.substr(0, whole.size() / 2));
   const auto t = run_lqcd("measure truncated.milc", dir.path());
   EXPECT_NE(t.exit_code, 0);
-  EXPECT_EQ(test::count_lines(t.err), 1) << t.err;
+  EXPECT_EQ(test::program_lines(t.err).size(), 1u) << t.err;
   EXPECT_NE(t.err.find("truncated.milc"), std::string::npos) << t.err;
 }
 

@@ -49,6 +49,11 @@ struct FreeQuark {
   double m0, mu;
   std::array<double, 4> theta;  // boundary phases e^{i theta}
   double csw = 0;  // clover coefficient: F = 0 on the unit field, so the reference ignores it
+  // Gaussian smearing of source and sink, (1 + alpha Laplacian)^N: diagonal in momentum space,
+  // lambda(p) = [1 - alpha sum_i 2 (1 - cos p_i)]^N, so each propagator S(t, p) becomes
+  // lambda(p) S(t, p) lambda(p) (spatial boundary phases must be periodic: the smearing has none).
+  double smear_alpha = 0;
+  int smear_steps = 0;
 };
 
 // The free point-source meson correlator from momentum space, independent of the position-space
@@ -86,6 +91,13 @@ std::vector<double> free_correlator(const FreeQuark& q, const SpinMatrix& g_snk,
                 v -= cd(0, q.mu) * g5[i][j];
                 s[i][j] += phase * v / den;
               }
+          }
+          if (q.smear_steps > 0) {
+            double lap = 0;  // minus the lattice Laplacian's eigenvalue
+            for (int mu = 0; mu < 3; ++mu) lap += 2 * (1 - std::cos((2 * M_PI * k[mu] + q.theta[mu]) / n[mu]));
+            const double lambda = std::pow(1 - q.smear_alpha * lap, q.smear_steps);
+            for (auto& row : s)
+              for (cd& v : row) v *= lambda * lambda;
           }
           const Spin m = mul(mul(mul(a, s), b), mul(dag(s), g5));  // b holds Gbar g5
           cd tr = 0;
@@ -187,6 +199,57 @@ TEST(SpectrumCommand, FreeTwistedMassAndCloverMatchMomentumSpace) {
   w.csw = 1.0;
   const auto clover = spectrum_json(dir, free_input(w, "clover", ""));
   expect_close(clover["correlators"]["pion"], free_correlator(w, g5, g5), 1e-9, "clover pion");
+}
+
+// Inputs from other codes' regression tests, refused before issue 26 as "beyond the free-field critical
+// value": Wilson and twisted-mass quarks at kappa = 0.15 (m0 = -2/3 < 0) on a 4^4 free field periodic in
+// every direction, point source. The operator is invertible (min_p |M(p)|^2 = 0.04 at mu = 0), and the
+// correlators are the momentum-space ones to 1e-10.
+TEST(SpectrumCommand, FreeQuarksAtKappaBeyondOneEighthMatchMomentumSpace) {
+  test::TempDir dir;
+  const double m0 = 1 / (2 * 0.15) - 4;
+  const SpinMatrix g5 = SpinMatrix::gamma(kGamma5), one = SpinMatrix::identity();
+  for (double mu : {0.0, 4.0}) {
+    SCOPED_TRACE(fmt::format("mu = {}", mu));
+    const FreeQuark q{{4, 4, 4, 4}, m0, mu, {0, 0, 0, 0}};
+    for (const char* solver : {"cg", "bicgstab"}) {
+      const auto j = spectrum_json(dir, free_input(q, mu == 0 ? "wilson" : "twisted_mass", "", solver));
+      ASSERT_TRUE(j.contains("correlators")) << solver;
+      expect_close(j["correlators"]["pion"], free_correlator(q, g5, g5), 1e-10, "pion");
+      expect_close(j["correlators"]["a0"], free_correlator(q, one, one), 1e-10, "a0");
+      std::vector<double> rho(4, 0.0);
+      for (int i = 0; i < 3; ++i) {
+        const std::vector<double> c = free_correlator(q, SpinMatrix::gamma(i), SpinMatrix::gamma(i));
+        for (std::size_t t = 0; t < c.size(); ++t) rho[t] += c[t] / 3;
+      }
+      expect_close(j["correlators"]["rho"], rho, 1e-10, "rho");
+    }
+  }
+}
+
+// Gaussian smearing of source and sink given as Chroma and MILC give it, width w = 2 and N = 5 steps,
+// is lqcd's hopping form at kappa_G = -1 (refused before issue 26): both give the momentum-space
+// correlators of the smeared free quark, and each other's to rounding.
+TEST(SpectrumCommand, GaussianSmearingInWidthAndHoppingFormMatchesMomentumSpace) {
+  test::TempDir dir;
+  FreeQuark q{{4, 4, 4, 8}, 0.2, 0.0, {0, 0, 0, M_PI}};
+  q.smear_alpha = 2.0 * 2.0 / (4 * 5);
+  q.smear_steps = 5;
+  const SpinMatrix g5 = SpinMatrix::gamma(kGamma5);
+  const std::vector<double> want = free_correlator(q, g5, g5);
+  const std::string smearing = "[source]\nsmearing = \"gaussian\"\nsmearing_iterations = 5\n{}\n[sink]\nsmearing = \"gaussian\"\n";
+  const auto w = spectrum_json(dir, free_input(q, "wilson", fmt::format(fmt::runtime(smearing), "smearing_width = 2.0")));
+  const auto k = spectrum_json(dir, free_input(q, "wilson", fmt::format(fmt::runtime(smearing), "smearing_kappa = -1.0")));
+  expect_close(w["correlators"]["pion"], want, 1e-10, "width form");
+  expect_close(k["correlators"]["pion"], want, 1e-10, "hopping form");
+  std::vector<double> from_width;
+  for (const auto& v : w["correlators"]["pion"]) from_width.push_back(v.get<double>());
+  expect_close(k["correlators"]["pion"], from_width, 1e-13, "the two forms");
+  // The smearing changed the correlator (it is not the point-point one).
+  FreeQuark point = q;
+  point.smear_steps = 0;
+  const std::vector<double> unsmeared = free_correlator(point, g5, g5);
+  EXPECT_GT(std::abs(want[2] - unsmeared[2]), 1e-3 * std::abs(unsmeared[2]));
 }
 
 // solver.precision = "single" (double residuals, single-precision corrections) meets the same
@@ -361,8 +424,15 @@ TEST(SpectrumCommand, BadInputsGiveOneLineErrors) {
   test::TempDir dir;
   const std::string milc = test::testdata("milc_l8888_b6.0.milc").string();
   const std::pair<std::string, std::string> cases[] = {
-      {"[fermion]\nkappa = 0.125\n", "critical"},                                          // free field, kappa_c
-      {"[fermion]\nkappa = 0.13\n", "fermion.kappa"},
+      // A free-field zero mode: m0 = 0 with every direction periodic; m0 = -2 with p = (pi, 0, 0, 0).
+      {"[fermion]\nkappa = 0.125\nboundary = [\"periodic\", \"periodic\", \"periodic\", \"periodic\"]\n", "singular"},
+      {"[fermion]\nkappa = 0.25\nboundary = [\"periodic\", \"periodic\", \"periodic\", \"periodic\"]\n", "fermion.kappa"},
+      {"[fermion]\nkappa = 0.1\n[source]\nsmearing = \"gaussian\"\nsmearing_iterations = 2\nsmearing_kappa = -0.16666666666666666\n",
+       "source.smearing_kappa"},  // 1 + 6 kappa_G = 0
+      {"[fermion]\nkappa = 0.1\n[source]\nsmearing = \"gaussian\"\nsmearing_iterations = 2\nsmearing_width = -1.0\n",
+       "source.smearing_width"},
+      {"[fermion]\nkappa = 0.1\n[source]\nsmearing = \"gaussian\"\nsmearing_iterations = 2\nsmearing_width = 1.0\n"
+       "smearing_kappa = 0.3\n", "source.smearing_width"},  // both forms
       {"[fermion]\naction = \"overlap\"\n", "fermion.action"},
       {"[fermion]\nkappa = -0.1\n", "fermion.kappa"},
       {"[fermion]\nmu = 0.1\n", "fermion.mu"},                                             // mu without twisted_mass
@@ -384,7 +454,7 @@ TEST(SpectrumCommand, BadInputsGiveOneLineErrors) {
     const auto r = run_lqcd("spectrum bad.toml", dir.path());
     SCOPED_TRACE(text);
     EXPECT_NE(r.exit_code, 0);
-    EXPECT_EQ(test::count_lines(r.err), 1) << r.err;
+    EXPECT_EQ(test::program_lines(r.err).size(), 1u) << r.err;
     EXPECT_NE(r.err.find(key), std::string::npos) << "expected \"" << key << "\" in: " << r.err;
     EXPECT_FALSE(std::filesystem::exists(dir / "bad/out.h5"));
   }
