@@ -149,12 +149,10 @@ std::vector<std::unique_ptr<Monomial>> make_monomials(const Config& c, HmcInput&
       if (!(w.kappa > 0) || !std::isfinite(w.kappa))
         m.fail_key("monomial.kappa", fmt::format("expected a positive number, got {}", w.kappa));
       if (!std::isfinite(w.mu)) m.fail_key("monomial.mu", "expected a finite number");
-      if (!(csw >= 0) || !std::isfinite(csw)) m.fail_key("monomial.csw", "expected a non-negative number");
+      if (!std::isfinite(csw)) m.fail_key("monomial.csw", "expected a finite number");
       if (type != "twisted_mass" && type != "hasenbusch_ratio" && w.mu != 0)
         m.fail_key("monomial.mu", "a twisted mass needs type = \"twisted_mass\"");
-      if (type == "twisted_mass" && w.mu == 0) m.fail_key("monomial.mu", "type = \"twisted_mass\" needs mu != 0");
       if (type == "wilson" && csw != 0) m.fail_key("monomial.csw", "is only used with type = \"clover\" or \"twisted_mass\"");
-      if (type == "clover" && csw == 0) m.fail_key("monomial.csw", "type = \"clover\" needs csw > 0");
       if (type == "hasenbusch_ratio") {
         EvenOddQuark heavy{w, csw};
         heavy.params.kappa = m.real("monomial.kappa2") == 0 ? w.kappa : m.real("monomial.kappa2");
@@ -175,7 +173,7 @@ std::vector<std::unique_ptr<Monomial>> make_monomials(const Config& c, HmcInput&
       q.csw = m.real("monomial.csw");
       if (!(q.params.kappa > 0) || !std::isfinite(q.params.kappa))
         m.fail_key("monomial.kappa", fmt::format("expected a positive number, got {}", q.params.kappa));
-      if (!(q.csw >= 0) || !std::isfinite(q.csw)) m.fail_key("monomial.csw", "expected a non-negative number");
+      if (!std::isfinite(q.csw)) m.fail_key("monomial.csw", "expected a finite number");
       if (m.real("monomial.mu") != 0) m.fail_key("monomial.mu", "the rational monomial takes no twisted mass");
       const std::int64_t degree = m.integer("monomial.degree");
       if (degree < 1 || degree > 64)

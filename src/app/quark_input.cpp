@@ -93,11 +93,8 @@ QuarkInput read_quark_input(const Config& c) {
     if (!(f.wilson.kappa > 0)) c.fail_key("fermion.kappa", fmt::format("expected a positive number, got {}", f.wilson.kappa));
   }
   f.csw = finite(c, "fermion.csw");
-  if (f.csw < 0) c.fail_key("fermion.csw", "expected a non-negative number");
   if (f.action == FermionAction::Wilson && f.csw != 0)
     c.fail_key("fermion.csw", "is only used with action = \"clover\" or \"twisted_mass\"; set fermion.action");
-  if (f.action == FermionAction::Clover && f.csw == 0)
-    c.fail_key("fermion.csw", "action = \"clover\" needs csw > 0 (csw = 0 is the Wilson action)");
   if (c.is_set("fermion.two_kappa_mu")) {
     if (c.is_set("fermion.mu")) c.fail_key("fermion.two_kappa_mu", "set either fermion.mu or fermion.two_kappa_mu, not both");
     f.wilson.mu = finite(c, "fermion.two_kappa_mu") / (2 * f.wilson.kappa);

@@ -59,7 +59,9 @@ void check_fermion_params(const FermionParams& p) {
   check_finite(p.wilson.mu, "fermion.mu");
   check_finite(p.csw, "fermion.csw");
   if (!(p.wilson.kappa > 0)) fail("fermion.kappa: must be positive (got {})", p.wilson.kappa);
-  if (p.csw < 0) fail("fermion.csw: must be non-negative (got {})", p.csw);
+  // kappa <= 0 is m0 <= -4 or infinite: the light mode is a doubler, which no run means (the operator
+  // at -kappa is the one at kappa up to the sign (-1)^(x+y+z+t)). A negative c_sw is accepted: it is
+  // unusual, not ill-defined.
   if (p.action == FermionAction::Wilson) {
     if (p.csw != 0)
       fail("fermion.csw = {} is set, but fermion.action = \"wilson\" has no clover term (use \"clover\")", p.csw);

@@ -32,7 +32,9 @@ struct FermionParams {
 };
 
 // Throws lqcd::Error naming the key at fault (fermion.kappa, fermion.mu, fermion.csw) when a value is
-// not finite, kappa <= 0, csw < 0, csw != 0 with the wilson action, or mu != 0 with the wilson action.
+// not finite, kappa <= 0, csw != 0 with the wilson action, or mu != 0 with the wilson action (a
+// contradiction, not silently something else). clover with csw = 0 and twisted_mass with mu = 0 are
+// the Wilson operator, run as asked.
 void check_fermion_params(const FermionParams& p);
 
 // The free field (unit gauge links) is the one case where the operator's invertibility is known in

@@ -14,7 +14,7 @@ namespace lqcd {
 TwoFlavourMonomial::TwoFlavourMonomial(const WilsonParams& params, double csw, const SolverParams& solver,
                                        std::uint32_t stream)
     : PseudofermionMonomial(solver, stream), quark_{params, csw} {
-  if (!(csw >= 0)) fail("monomial.csw: must be non-negative (got {})", csw);
+  if (!std::isfinite(csw)) fail("monomial.csw: must be a finite number (got {})", csw);
 }
 
 std::string TwoFlavourMonomial::name() const { return "two-flavour " + describe(quark_); }

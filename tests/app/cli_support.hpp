@@ -3,6 +3,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -30,10 +31,11 @@ inline std::string read_text(const std::filesystem::path& p) {
 
 inline void write_text(const std::filesystem::path& p, const std::string& text) { std::ofstream(p) << text; }
 
-// Runs `lqcd ARGS` in directory `dir` (shell syntax in args is the caller's responsibility).
-inline CommandResult run_lqcd(const std::string& args, const std::filesystem::path& dir) {
+// Runs `lqcd ARGS` in directory `dir` (shell syntax in args is the caller's responsibility), with the
+// environment assignments `env` ("NAME=value ...") added.
+inline CommandResult run_lqcd(const std::string& args, const std::filesystem::path& dir, const std::string& env = "") {
   const std::filesystem::path out = dir / ".stdout", err = dir / ".stderr";
-  const std::string cmd = "cd '" + dir.string() + "' && OMP_NUM_THREADS=2 '" + std::string(LQCD_BINARY) + "' " +
+  const std::string cmd = "cd '" + dir.string() + "' && OMP_NUM_THREADS=2 OMP_WAIT_POLICY=passive " + env + " '" + std::string(LQCD_BINARY) + "' " +
                           args + " >'" + out.string() + "' 2>'" + err.string() + "' </dev/null";
   const int status = std::system(cmd.c_str());
   CommandResult r;
@@ -51,14 +53,15 @@ inline std::vector<nlohmann::json> read_jsonl(const std::filesystem::path& p) {
   return v;
 }
 
-// The program's own report on stderr: the lines that start with "lqcd:" ("lqcd: error: ..."). Tests
+// The program's own report on stderr: the lines that start with "lqcd:" or "lqcd COMMAND:" ("lqcd: error:
+// ...", "lqcd measure: error: ..."). Tests
 // assert on these, not on the whole of stderr, which may also hold what the machine printed (an MPI
 // library's or hwloc's start-up warnings, say).
 inline std::vector<std::string> program_lines(const std::string& err) {
   std::vector<std::string> lines;
   std::istringstream in(err);
   for (std::string line; std::getline(in, line);)
-    if (line.starts_with("lqcd:")) lines.push_back(line);
+    if (std::regex_search(line, std::regex("^lqcd( [a-z]+)?: "))) lines.push_back(line);
   return lines;
 }
 

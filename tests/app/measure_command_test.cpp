@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_support.hpp"
+#include "comm/communicator.hpp"
 
 namespace lqcd {
 namespace {
@@ -100,6 +101,22 @@ TEST(MeasureCommand, CorruptedAndMissingFilesAreErrorsNamingTheFile) {
   EXPECT_NE(t.exit_code, 0);
   EXPECT_EQ(test::program_lines(t.err).size(), 1u) << t.err;
   EXPECT_NE(t.err.find("truncated.milc"), std::string::npos) << t.err;
+}
+
+// A serial run (no MPI launcher, no --grid) never initialises MPI, so it neither pays for MPI's start-up
+// nor prints what the MPI library may print then. Shown with OpenMPI told to load a component that
+// does not exist: MPI_Init then fails, as the --grid run shows, while the serial run is untouched.
+TEST(MeasureCommand, SerialRunsDoNotInitialiseMpi) {
+  if (!comm::built_with_mpi()) GTEST_SKIP() << "built without MPI";
+  test::TempDir dir;
+  const std::string file = test::testdata("milc_l4444.ildg").string();
+  const std::string broken_mpi = "OMPI_MCA_pml=no_such_component";
+  const auto serial = run_lqcd("measure --json '" + file + "'", dir.path(), broken_mpi);
+  EXPECT_EQ(serial.exit_code, 0) << serial.err;
+  EXPECT_EQ(serial.err, "");
+  EXPECT_NE(serial.out.find("\"plaquette\""), std::string::npos) << serial.out;
+  const auto grid = run_lqcd("measure --json '" + file + "' --grid 1,1,1,1", dir.path(), broken_mpi);
+  EXPECT_NE(grid.exit_code, 0) << "with --grid MPI is initialised, and fails here: " << grid.err;
 }
 
 TEST(ConvertCommand, ConversionsKeepTheFieldAndNeverClobber) {

@@ -420,6 +420,28 @@ TEST(PropagatorCommand, SavedColumnsSolveTheDiracEquation) {
   EXPECT_NE(again.err.find("--force"), std::string::npos);
 }
 
+// Unusual but valid inputs run (issue 26: refuse only what is wrong): clover with c_sw = 0 and twisted
+// mass with mu = 0 are the Wilson quark, to the solver's tolerance; a negative c_sw is another operator
+// (it changes the correlator) that is well defined.
+TEST(SpectrumCommand, UnusualButValidQuarksRun) {
+  test::TempDir dir;
+  const std::string config = test::testdata("milc_l4444.ildg").string();
+  const auto run = [&](const std::string& fermion) {
+    return spectrum_json(dir, fmt::format("[gauge]\nconfig = \"{}\"\n[fermion]\nkappa = 0.12\n{}\n[solver]\ntolerance = "
+                                          "1e-12\n[output]\nprefix = \"out/q\"\n",
+                                          config, fermion));
+  };
+  const auto wilson = run("action = \"wilson\"");
+  ASSERT_TRUE(wilson.contains("correlators"));
+  std::vector<double> want;
+  for (const auto& v : wilson["correlators"]["pion"]) want.push_back(v.get<double>());
+  expect_close(run("action = \"clover\"\ncsw = 0.0")["correlators"]["pion"], want, 1e-10, "clover, csw = 0");
+  expect_close(run("action = \"twisted_mass\"\nmu = 0.0")["correlators"]["pion"], want, 1e-10, "twisted mass, mu = 0");
+  const auto negative = run("action = \"clover\"\ncsw = -1.0");
+  ASSERT_TRUE(negative.contains("correlators"));
+  EXPECT_GT(std::abs(negative["correlators"]["pion"][1].get<double>() - want[1]), 1e-4 * std::abs(want[1]));
+}
+
 TEST(SpectrumCommand, BadInputsGiveOneLineErrors) {
   test::TempDir dir;
   const std::string milc = test::testdata("milc_l8888_b6.0.milc").string();
@@ -436,7 +458,6 @@ TEST(SpectrumCommand, BadInputsGiveOneLineErrors) {
       {"[fermion]\naction = \"overlap\"\n", "fermion.action"},
       {"[fermion]\nkappa = -0.1\n", "fermion.kappa"},
       {"[fermion]\nmu = 0.1\n", "fermion.mu"},                                             // mu without twisted_mass
-      {"[fermion]\naction = \"clover\"\n", "fermion.csw"},                                 // clover without csw
       {"[fermion]\nboundary = [\"periodic\", \"periodic\", \"periodic\", \"open\"]\n", "fermion.boundary"},
       {"[source]\nposition = [0, 0, 0, 8]\n", "source.position"},                          // outside 8^4
       {"[solver]\ntype = \"gmres\"\n", "solver.type"},

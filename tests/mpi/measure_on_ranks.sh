@@ -62,9 +62,12 @@ runs="1:1,1,1,1 2:1,1,1,2 2:2,1,1,1 4:2,1,1,2 4:1,2,2,1"
 for run in $runs; do
   np=${run%%:*} grid=${run#*:}
   name="np${np}_${grid//,/}"
-  on "$np" "$grid" measure --json --device cpu "$config" >"$name.measure.json"
+  # The JSON lines alone: an MPI library may print start-up warnings on stdout too.
+  on "$np" "$grid" measure --json --device cpu "$config" >"$name.measure.out"
+  grep '^{' "$name.measure.out" >"$name.measure.json" || true
   sed "s|PREFIX|$name/s|" in.toml >"$name.toml"
-  on "$np" "$grid" spectrum "$name.toml" --json --device cpu >"$name.spectrum.json"
+  on "$np" "$grid" spectrum "$name.toml" --json --device cpu >"$name.spectrum.out"
+  grep '^{' "$name.spectrum.out" >"$name.spectrum.json" || true
   # The propagator: only [spectrum] is not one of its keys.
   sed '/^\[spectrum\]/,+1d' "$name.toml" >"$name.prop.toml"
   on "$np" "$grid" propagator "$name.prop.toml" --quiet --device cpu
