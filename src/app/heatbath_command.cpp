@@ -111,7 +111,8 @@ int run_heatbath(const HeatbathCommandOptions& opt) {
   }
   const HeatbathInput in = read_input(config);
   const Location loc = choose_location(opt.device);
-  prepare_output_prefix(in.prefix, "output.prefix");
+  // Held to the end of the run: a second run of this prefix would interleave its files with ours.
+  const OutputPrefixLock output_lock(in.prefix, "output.prefix");
 
   const Geometry geom = decompose_over_run(in.dims, opt.grid, "lattice.dims");
   GaugeField<double> U(geom, loc);
@@ -142,7 +143,11 @@ int run_heatbath(const HeatbathCommandOptions& opt) {
   log.line("# lattice {} (x,y,z,t), {} action, beta = {}, c0 = {:.6g}, c1 = {:.6g}", dims_string(in.dims),
            in.action.name(), in.action.beta, in.action.c0(), in.action.c1());
   log.line("# backend: {}", loc == Location::Device ? "CUDA, " + device_description() : "CPU (OpenMP)");
-  if (opt.resume) log.line("# resumed from {} after sweep {}", checkpoint_path(in), done);
+  if (opt.resume)
+    log.line("# resumed from {} after sweep {} (lines above for later sweeps are from the interrupted run; the "
+             "JSON lines were cut back to the checkpoint)",
+             checkpoint_path(in), done);
+  for (const auto& t : output_lock.removed_temporaries()) log.line("# removed {}, left by a killed run", t.string());
   log.line("# conventions: plaquette = <Re tr U_p>/3 (1 for the unit field); polyakov = <tr prod_t U_t>/3");
   log.line("# input ({}):", config.source());
   std::istringstream lines(config.to_toml(false));

@@ -225,7 +225,8 @@ int run_hmc(const HmcCommandOptions& opt) {
   HmcInput in = read_input(config);
   std::vector<std::unique_ptr<Monomial>> monomials = make_monomials(config, in);
   const Location loc = choose_location(opt.device);
-  prepare_output_prefix(in.prefix, "output.prefix");
+  // Held to the end of the run: a second run of this prefix would interleave its files with ours.
+  const OutputPrefixLock output_lock(in.prefix, "output.prefix");
   const Geometry geom = decompose_over_run(in.dims, opt.grid, "lattice.dims");
   GaugeField<double> U(geom, loc);
   const std::string checkpoint = in.prefix + ".checkpoint.ildg";
@@ -256,7 +257,11 @@ int run_hmc(const HmcCommandOptions& opt) {
            integrator_type_name(in.integrator.type), in.integrator.tau, fmt::join(in.integrator.steps, " x "));
   log.line("# lattice {} (x,y,z,t); monomials: {}", dims_string(in.dims), in.physics);
   log.line("# backend: {}", loc == Location::Device ? "CUDA, " + device_description() : "CPU (OpenMP)");
-  if (opt.resume) log.line("# resumed from {} after trajectory {}", checkpoint, done);
+  if (opt.resume)
+    log.line("# resumed from {} after trajectory {} (lines above for later trajectories are from the interrupted "
+             "run; the JSON lines were cut back to the checkpoint)",
+             checkpoint, done);
+  for (const auto& t : output_lock.removed_temporaries()) log.line("# removed {}, left by a killed run", t.string());
   log.line("# conventions: H = sum tr P^2 + S, dH = H(end) - H(start); plaquette = <Re tr U_p>/3 (1 for the unit "
            "field)");
   log.line("# input ({}):", config.source());

@@ -1,5 +1,6 @@
 // lqcd: one program, one subcommand per job (DESIGN.md). Every failure the user can fix ends in a
 // one-line "lqcd: error: ..." on stderr and a non-zero exit status.
+#include <csignal>
 #include <iostream>
 #include <string>
 #include <string_view>
@@ -46,6 +47,10 @@ bool wants_mpi(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   using namespace lqcd::app;
+  // A write beyond the file-size limit (ulimit -f, batch systems) would otherwise kill the program with
+  // SIGXFSZ in the middle of a file; ignored, the write fails with EFBIG and the writer reports it
+  // naming the file, with the previous files intact (issue 26), like a full disk.
+  std::signal(SIGXFSZ, SIG_IGN);
   lqcd::comm::Session mpi(&argc, &argv, wants_mpi(argc, argv));
   // One GPU per rank: the node-local rank picks it.
   if (lqcd::comm::size() > 1) lqcd::select_device(lqcd::comm::local_rank());

@@ -7,6 +7,7 @@
 
 #include "comm/communicator.hpp"
 #include "core/error.hpp"
+#include "io/atomic_file.hpp"
 
 namespace lqcd::app {
 
@@ -14,37 +15,64 @@ namespace lqcd::app {
 // the same values).
 RunLog::RunLog(const std::filesystem::path& file, bool append, bool quiet)
     : quiet_(quiet || comm::rank() != 0) {
-  if (!file.empty() && comm::rank() == 0) {
-    file_.open(file, append ? std::ios::app : std::ios::trunc);
-    if (!file_) fail("{}: cannot open the log file for writing", file.string());
-  }
+  if (!file.empty() && comm::rank() == 0)
+    file_.emplace(file, append ? io::AppendFile::Mode::append : io::AppendFile::Mode::truncate);
 }
 
 void RunLog::write(const std::string& text) {
   if (!quiet_) std::cout << text << '\n' << std::flush;
-  if (file_.is_open()) file_ << text << '\n' << std::flush;
+  if (file_) file_->write_line(text);
 }
 
-JsonLines::JsonLines(const std::filesystem::path& file, bool append) : path_(file) {
+JsonLines::JsonLines(const std::filesystem::path& file, bool append) {
   if (comm::rank() != 0) return;
-  out_.open(file, append ? std::ios::app : std::ios::trunc);
-  if (!out_) fail("{}: cannot open the JSON-lines file for writing", file.string());
+  out_.emplace(file, append ? io::AppendFile::Mode::append : io::AppendFile::Mode::truncate);
 }
 
 void JsonLines::write(const nlohmann::json& record) {
-  if (!out_.is_open()) return;  // not rank 0
-  out_ << record.dump() << '\n' << std::flush;
-  if (!out_) fail("{}: write failed (disk full?)", path_.string());
+  if (out_) out_->write_line(record.dump());  // only rank 0 has the file
 }
 
-void prepare_output_prefix(const std::string& prefix, const std::string& key) {
-  if (prefix.empty()) fail("{}: must not be empty", key);
+namespace {
+
+// Makes the parent directory of PREFIX.* exist; throws naming `key` if it cannot.
+void prepare_output_directory(const std::string& prefix, const std::string& key) {
   const std::filesystem::path parent = std::filesystem::path(prefix).parent_path();
-  if (parent.empty() || comm::rank() != 0) return;
+  if (parent.empty()) return;
   std::error_code ec;
   std::filesystem::create_directories(parent, ec);
   if (ec || !std::filesystem::is_directory(parent))
     fail("{}: cannot create the output directory {} ({})", key, parent.string(), ec.message());
+}
+
+}  // namespace
+
+OutputPrefixLock::OutputPrefixLock(const std::string& prefix, const std::string& key) {
+  if (prefix.empty()) fail("{}: must not be empty", key);
+  const std::filesystem::path p(prefix);
+  if (p.filename().empty()) fail("{}: \"{}\" names a directory; expected a directory and a file name start", key, prefix);
+  // Rank 0 alone touches the file system; the others learn the outcome from it, so that every rank
+  // throws the same one-line error (none is left waiting in a later collective).
+  std::string error;
+  if (comm::rank() == 0) {
+    try {
+      prepare_output_directory(prefix, key);
+      const std::filesystem::path lock_path = prefix + ".lock";
+      long holder = 0;
+      if (std::optional<io::FileLock> lock = io::FileLock::try_acquire(lock_path, &holder)) lock_.emplace(std::move(*lock));
+      if (!lock_)
+        error = fmt::format("{}: output prefix {} is in use by another lqcd run ({}; lock {}); wait for it to end or "
+                            "choose another prefix",
+                            key, prefix, holder > 0 ? fmt::format("pid {}", holder) : std::string("pid unknown"),
+                            lock_path.string());
+      else
+        removed_ = io::remove_stale_temporaries(p.parent_path(), p.filename().string() + ".");
+    } catch (const Error& e) {
+      error = e.what();
+    }
+  }
+  comm::broadcast(Dims{1, 1, 1, comm::size()}, error);
+  if (!error.empty()) fail("{}", error);
 }
 
 ProgressLine::ProgressLine(bool enabled) : enabled_(enabled && comm::rank() == 0 && ::isatty(STDERR_FILENO)) {}

@@ -1,13 +1,18 @@
 #pragma once
 // What a run writes besides configurations: a human log (stdout and PREFIX.log) and the
-// machine-readable JSON-lines file (one object per line, flushed at once so a crash loses nothing).
+// machine-readable JSON-lines file (one object per line, written at once so a crash loses nothing),
+// and the claim on the output prefix that keeps two runs from writing the same files.
 
 #include <filesystem>
-#include <fstream>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+
+#include "io/append_file.hpp"
+#include "io/file_lock.hpp"
 
 namespace lqcd::app {
 
@@ -22,7 +27,7 @@ class RunLog {
   void write(const std::string& text);
 
  private:
-  std::ofstream file_;
+  std::optional<io::AppendFile> file_;
   bool quiet_;
 };
 
@@ -32,12 +37,28 @@ class JsonLines {
   void write(const nlohmann::json& record);
 
  private:
-  std::filesystem::path path_;
-  std::ofstream out_;
+  std::optional<io::AppendFile> out_;
 };
 
-// Makes the parent directory of PREFIX.* exist; throws naming `key` if it cannot.
-void prepare_output_prefix(const std::string& prefix, const std::string& key);
+// A run's claim on its output prefix PREFIX (issue 26), held for the run's lifetime. Construction
+// makes the directory of PREFIX.* exist, takes the lock PREFIX.lock (io::FileLock: released by the
+// kernel however the run ends, kill -9 included) and then removes the temporaries
+// `.PREFIX-NAME*.tmp.PID` that runs killed while writing a file left behind (their PID no longer
+// exists; the lock guarantees no live run of this prefix is writing them). A second run of the same
+// prefix fails at once, naming the prefix and the holder's process id, before it has touched any file.
+// In a run of several MPI ranks only rank 0 holds the lock; every rank throws the same error. The
+// argument `key` names the input key of the prefix in errors.
+class OutputPrefixLock {
+ public:
+  OutputPrefixLock(const std::string& prefix, const std::string& key);
+
+  // Temporaries of killed runs that were removed (rank 0; empty elsewhere), for the log.
+  const std::vector<std::filesystem::path>& removed_temporaries() const { return removed_; }
+
+ private:
+  std::optional<io::FileLock> lock_;
+  std::vector<std::filesystem::path> removed_;
+};
 
 // A one-line status on stderr, redrawn in place, only when stderr is a terminal.
 class ProgressLine {

@@ -24,7 +24,7 @@ int run_propagator(const PropagatorCommandOptions& opt) {
   }
   const QuarkInput in = read_quark_input(config);
   const Location loc = choose_location(opt.device);
-  prepare_output_prefix(in.prefix, "output.prefix");
+  const OutputPrefixLock output_lock(in.prefix, "output.prefix");  // held to the end: no second run interleaves
   const std::string file = in.prefix + ".prop.lime";
   if (std::filesystem::exists(file) && !opt.force)
     fail("{}: exists; choose another output.prefix or pass --force to replace it", file);

@@ -12,14 +12,22 @@ namespace lqcd::app {
 
 void save_configuration(const std::filesystem::path& file, const std::string& format, const GaugeField<double>& U,
                         const io::WriteOptions& w) {
-  if (format == "nersc") {
-    io::write_nersc_part(file, to_box(U), U.geometry(), w);
-  } else if (format == "openqcd") {
-    // openQCD stores sites in its own (t-major, odd-site) order: it keeps the gather path.
-    const LexicographicGauge lex = to_lexicographic(U);  // collective
-    if (comm::rank() == 0) io::write_openqcd(file, lex, w);
-  } else {
-    io::write_ildg_part(file, to_box(U), U.geometry(), w);
+  // The writers' errors name the temporary they were writing (disk full, file-size limit, ...); the
+  // user needs the file that was not saved first. A file of that name from before stays as it was.
+  try {
+    if (format == "nersc") {
+      io::write_nersc_part(file, to_box(U), U.geometry(), w);
+    } else if (format == "openqcd") {
+      // openQCD stores sites in its own (t-major, odd-site) order: it keeps the gather path.
+      const LexicographicGauge lex = to_lexicographic(U);  // collective
+      if (comm::rank() == 0) io::write_openqcd(file, lex, w);
+    } else {
+      io::write_ildg_part(file, to_box(U), U.geometry(), w);
+    }
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    if (what.rfind(file.string() + ":", 0) == 0) throw;  // already names it
+    fail("{}: not saved: {}", file.string(), what);
   }
 }
 

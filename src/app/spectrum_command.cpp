@@ -80,7 +80,7 @@ int run_spectrum(const SpectrumCommandOptions& opt) {
   const bool twisted = in.fermion.action == FermionAction::TwistedMass;
   const bool neutral = twisted && config.boolean("spectrum.neutral_pion");
   const Location loc = choose_location(opt.device);
-  prepare_output_prefix(in.prefix, "output.prefix");
+  const OutputPrefixLock output_lock(in.prefix, "output.prefix");  // held to the end: no second run interleaves
 
   RunLog log(in.prefix + ".log", false, opt.quiet || opt.json);
   JsonLines jsonl(in.prefix + ".jsonl", false);

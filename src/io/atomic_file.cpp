@@ -1,6 +1,7 @@
 #include "io/atomic_file.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -16,6 +17,30 @@ namespace lqcd::io {
 std::filesystem::path atomic_temporary_path(const std::filesystem::path& final_path, long id) {
   const std::string name = fmt::format(".{}.tmp.{}", final_path.filename().string(), id);
   return final_path.parent_path() / name;
+}
+
+std::vector<std::filesystem::path> remove_stale_temporaries(const std::filesystem::path& dir,
+                                                            const std::string& name_start) {
+  std::vector<std::filesystem::path> removed;
+  const std::filesystem::path d = dir.empty() ? std::filesystem::path(".") : dir;
+  std::error_code ec;
+  std::filesystem::directory_iterator it(d, ec), end;
+  for (; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    const std::string head = "." + name_start;
+    const std::size_t tmp = name.rfind(".tmp.");
+    if (name.compare(0, head.size(), head) != 0 || tmp == std::string::npos || tmp < head.size()) continue;
+    const std::string id = name.substr(tmp + 5);
+    if (id.empty() || id.size() > 9 || id.find_first_not_of("0123456789") != std::string::npos) continue;
+    const long pid = std::stol(id);
+    // kill(pid, 0) probes for the process without signalling it; EPERM means it exists (another user).
+    const bool alive = pid > 0 && pid != long(::getpid()) && (::kill(pid_t(pid), 0) == 0 || errno == EPERM);
+    std::error_code type;
+    if (alive || !it->is_regular_file(type)) continue;
+    std::error_code rm;
+    if (std::filesystem::remove(it->path(), rm)) removed.push_back(it->path());
+  }
+  return removed;
 }
 
 void sync_directory(const std::filesystem::path& dir) {

@@ -9,7 +9,9 @@
 #include <cstddef>
 #include <cstdio>
 #include <filesystem>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace lqcd::io {
 
@@ -17,6 +19,13 @@ namespace lqcd::io {
 // `<dir>/.<name>.tmp.<id>`, in the same directory because rename(2) is atomic only within one file
 // system. ParallelAtomicFile's ranks agree on rank 0's id.
 std::filesystem::path atomic_temporary_path(const std::filesystem::path& final_path, long id);
+// Removes the temporaries `<dir>/.<name>.tmp.<id>` whose <name> starts with `name_start` and whose
+// writer, the process <id>, no longer exists on this machine: what a writer killed before commit() (or
+// before its destructor ran: kill -9, power loss) leaves behind. The caller must know that no writer on
+// another machine uses these names (lqcd holds the output prefix's lock). Returns the removed paths;
+// failures to remove are ignored (the files are harmless, only clutter).
+std::vector<std::filesystem::path> remove_stale_temporaries(const std::filesystem::path& dir,
+                                                            const std::string& name_start);
 // Best effort: makes the directory entry of a completed rename durable (failure is not reported: it
 // does not invalidate the written file).
 void sync_directory(const std::filesystem::path& dir);

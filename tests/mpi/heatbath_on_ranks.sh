@@ -54,4 +54,19 @@ done
 sed "s|^\[output\]|[output]\nprefix = \"two/run\"|" in.toml >resume.toml
 "$mpiexec" -np 4 --oversubscribe "$lqcd" heatbath resume.toml --device cpu --quiet --grid 1,1,2,2 --resume ||
   { echo "FAIL: resuming on 4 ranks from the 2-rank checkpoint"; exit 1; }
+# Issue 26: a 2-rank run of an output prefix that a running process holds is refused on every rank (rank 0
+# holds the lock for a decomposed run; the others learn the outcome from it), and it changes no file.
+sed "s|^\[output\]|[output]\nprefix = \"busy/run\"|; s|^sweeps = 2|sweeps = 1000000|" in.toml >busy.toml
+"$lqcd" heatbath busy.toml --device cpu --quiet >/dev/null 2>&1 &
+holder=$!
+for _ in $(seq 300); do [ -s busy/run.jsonl ] && break; sleep 0.1; done
+kill -STOP $holder
+before=$(cat busy/* | md5sum)
+if "$mpiexec" -np 2 --oversubscribe "$lqcd" heatbath busy.toml --device cpu --quiet --grid 1,1,1,2 2>busy.err; then
+  kill -KILL $holder; echo "FAIL: a 2-rank run of a prefix in use was not refused"; exit 1
+fi
+kill -KILL $holder; wait $holder 2>/dev/null || true
+grep -q "busy/run is in use by another lqcd run (pid $holder;" busy.err ||
+  { echo "FAIL: no lock error naming the holder"; cat busy.err; exit 1; }
+[ "$(cat busy/* | md5sum)" = "$before" ] || { echo "FAIL: the refused run changed the holder's files"; exit 1; }
 echo "PASS: 1, 2 and 4 ranks wrote the same configuration ($(grep CHECKSUM one.json))"
