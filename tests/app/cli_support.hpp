@@ -30,11 +30,14 @@ inline std::string read_text(const std::filesystem::path& p) {
 
 inline void write_text(const std::filesystem::path& p, const std::string& text) { std::ofstream(p) << text; }
 
-// Runs `lqcd ARGS` in directory `dir` (shell syntax in args is the caller's responsibility).
-inline CommandResult run_lqcd(const std::string& args, const std::filesystem::path& dir) {
+// Runs `lqcd ARGS` in directory `dir` (shell syntax in args is the caller's responsibility);
+// `launcher` goes before the program (e.g. setpriv to run it as another user).
+inline CommandResult run_lqcd(const std::string& args, const std::filesystem::path& dir,
+                              const std::string& launcher = "") {
   const std::filesystem::path out = dir / ".stdout", err = dir / ".stderr";
-  const std::string cmd = "cd '" + dir.string() + "' && OMP_NUM_THREADS=2 '" + std::string(LQCD_BINARY) + "' " +
-                          args + " >'" + out.string() + "' 2>'" + err.string() + "' </dev/null";
+  const std::string cmd = "cd '" + dir.string() + "' && OMP_NUM_THREADS=2 " + launcher + " '" +
+                          std::string(LQCD_BINARY) + "' " + args + " >'" + out.string() + "' 2>'" + err.string() +
+                          "' </dev/null";
   const int status = std::system(cmd.c_str());
   CommandResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -49,6 +52,16 @@ inline std::vector<nlohmann::json> read_jsonl(const std::filesystem::path& p) {
   std::istringstream in(read_text(p));
   for (std::string line; std::getline(in, line);) v.push_back(nlohmann::json::parse(line));
   return v;
+}
+
+// The line of `err` that reports the error ("lqcd: error: ..." or, per file of lqcd measure,
+// "lqcd measure: error: ..."), or "" when there is none. Other lines (warnings of the environment)
+// are ignored.
+inline std::string error_line(const std::string& err) {
+  std::istringstream in(err);
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("lqcd: error: ", 0) == 0 || line.rfind("lqcd measure: error: ", 0) == 0) return line;
+  return "";
 }
 
 inline int count_lines(const std::string& s) {
