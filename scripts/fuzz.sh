@@ -6,8 +6,8 @@
 #                                            corpora, run each TARGET (default: all) for SECONDS
 #   scripts/fuzz.sh --package DIR           build, then put the fuzzers (DIR/bin), the shared libraries
 #                                            they need beyond the C/C++ runtime (DIR/lib), the seed
-#                                            corpora (DIR/seeds) and dictionaries (DIR/dict) in DIR, for
-#                                            a machine without clang
+#                                            corpora (DIR/seeds) and dictionaries (DIR/dict) in DIR, and
+#                                            DIR in DIR.tar.gz, for a machine without clang
 #   scripts/fuzz.sh --from DIR SECONDS [TARGET...]
 #                                            run a package made by --package; nothing is built
 #   scripts/fuzz.sh --list                  the targets
@@ -32,7 +32,7 @@ all_targets=(lime ildg nersc milc openqcd propagator checkpoint toml)
 build_dir="$root/build-fuzz"
 testdata="${LQCD_TESTDATA:-$root/../shared/testdata}"
 
-usage() { sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-2}"; }
+usage() { sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-2}"; }
 
 # Clang 16 or newer (fuzz/CMakeLists.txt says why 14 will not do); Debian 12: clang-16 libclang-rt-16-dev.
 build_fuzzers() {
@@ -97,9 +97,12 @@ package() {
   for lib in $(extra_libraries "$build_dir"/*_fuzzer); do cp -L "$lib" "$dir/lib/"; done
   prepare_seeds "$dir/seeds"
   git rev-parse HEAD >"$dir/COMMIT" 2>/dev/null || true
-  echo "fuzz.sh: package in $dir ($(du -sh "$dir" | cut -f1)); shared libraries beyond the C/C++ runtime:" \
-    "$(ls "$dir/lib" | tr '\n' ' ')"
-  echo "fuzz.sh: run it with: scripts/fuzz.sh --from $dir SECONDS"
+  # The instrumented binaries are large (10-20 MB each) but compress about sevenfold: the tarball is
+  # what to carry to the other machine.
+  tar -C "$(dirname "$dir")" -czf "$dir.tar.gz" "$(basename "$dir")"
+  echo "fuzz.sh: package in $dir ($(du -sh "$dir" | cut -f1)) and $dir.tar.gz ($(du -sh "$dir.tar.gz" | cut -f1));" \
+    "shared libraries beyond the C/C++ runtime: $(ls "$dir/lib" | tr '\n' ' ')"
+  echo "fuzz.sh: run it with: tar xzf $(basename "$dir").tar.gz && scripts/fuzz.sh --from $(basename "$dir") SECONDS"
 }
 
 # ASan of clang 14 cannot map its shadow memory when the kernel randomises mmap with more than 28
