@@ -18,7 +18,8 @@ int run_convert(const ConvertCommandOptions& opt) {
   std::error_code ec;
   if (std::filesystem::equivalent(opt.input, opt.output, ec))
     fail("{}: input and output are the same file", opt.output);
-  if (std::filesystem::exists(opt.output) && !opt.force)
+  // symlink_status: a dangling or looping symbolic link is there too, and must not be replaced silently.
+  if (std::filesystem::exists(std::filesystem::symlink_status(opt.output, ec)) && !opt.force)
     fail("{}: exists already (use --force to replace it)", opt.output);
 
   const Dims copies = opt.tile.empty() ? Dims{1, 1, 1, 1} : parse_dims_option(opt.tile, "--tile");

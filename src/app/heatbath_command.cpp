@@ -102,6 +102,8 @@ std::string checkpoint_path(const HeatbathInput& in) { return in.prefix + ".chec
 
 }  // namespace
 
+void check_heatbath_input(const Config& c) { (void)read_input(c); }
+
 int run_heatbath(const HeatbathCommandOptions& opt) {
   Config config(heatbath_schema(), "heatbath");
   if (!opt.input.empty()) config.merge_file(opt.input);

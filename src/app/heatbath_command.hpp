@@ -18,6 +18,9 @@ struct HeatbathCommandOptions {
 };
 
 std::vector<KeySpec> heatbath_schema();
+// Reads and checks every key of a merged input as run_heatbath does before it starts, and stops there
+// (lqcd::Error naming the file and the key otherwise); the TOML fuzzer (fuzz/) calls it.
+void check_heatbath_input(const Config& c);
 int run_heatbath(const HeatbathCommandOptions& options);
 
 }  // namespace lqcd::app

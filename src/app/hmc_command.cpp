@@ -110,7 +110,8 @@ HmcInput read_input(const Config& c) {
   in.thermalization = int(read_integer(c, "hmc.thermalization", 0, 1 << 30));
   in.seed = std::uint64_t(read_integer(c, "hmc.seed", 0, std::numeric_limits<std::int64_t>::max()));
   in.start = c.string("hmc.start");
-  if (in.start != "hot" && in.start != "cold" && !std::filesystem::is_regular_file(in.start))
+  std::error_code ec;  // a path that cannot be looked up (a symbolic link loop) is "not an existing file"
+  if (in.start != "hot" && in.start != "cold" && !std::filesystem::is_regular_file(in.start, ec))
     c.fail_key("hmc.start", fmt::format("expected \"hot\", \"cold\" or an existing configuration file, got \"{}\"",
                                         in.start));
   in.reversibility = c.boolean("hmc.reversibility_check");
@@ -214,6 +215,11 @@ io::WriteOptions write_options(const HmcInput& in, const GaugeObservables& o, lo
 }
 
 }  // namespace
+
+void check_hmc_input(const Config& c) {
+  HmcInput in = read_input(c);
+  (void)make_monomials(c, in);  // builds the monomials' parameters only; no field is allocated
+}
 
 int run_hmc(const HmcCommandOptions& opt) {
   Config config(hmc_schema(), "hmc", hmc_repeated_sections());

@@ -20,6 +20,10 @@ struct HmcCommandOptions {
 
 std::vector<KeySpec> hmc_schema();
 std::vector<RepeatedSection> hmc_repeated_sections();
+// Reads and checks every key of a merged input, the [[monomial]] entries included, as run_hmc does
+// before it starts, and stops there (lqcd::Error naming the file and the key otherwise); the TOML
+// fuzzer (fuzz/) calls it.
+void check_hmc_input(const Config& c);
 int run_hmc(const HmcCommandOptions& options);
 
 }  // namespace lqcd::app

@@ -26,7 +26,8 @@ int run_propagator(const PropagatorCommandOptions& opt) {
   const Location loc = choose_location(opt.device);
   const OutputPrefixLock output_lock(in.prefix, "output.prefix");  // held to the end: no second run interleaves
   const std::string file = in.prefix + ".prop.lime";
-  if (std::filesystem::exists(file) && !opt.force)
+  std::error_code ec;  // symlink_status: a dangling or looping symbolic link is there too
+  if (std::filesystem::exists(std::filesystem::symlink_status(file, ec)) && !opt.force)
     fail("{}: exists; choose another output.prefix or pass --force to replace it", file);
 
   RunLog log(in.prefix + ".log", false, opt.quiet);

@@ -42,7 +42,10 @@ LoadPolicy load_policy_for(const GaugeField<double>& U) {
 std::map<std::string, std::string> read_checkpoint(const std::filesystem::path& file, GaugeField<double>& U,
                                                    const std::vector<std::pair<std::string, std::string>>& expected,
                                                    const std::string& command) {
-  if (!std::filesystem::exists(file))
+  // Only a missing file is "no checkpoint"; any other failure to reach it (a symbolic link loop, say)
+  // is reported by the reader, naming the file.
+  std::error_code ec;
+  if (std::filesystem::status(file, ec).type() == std::filesystem::file_type::not_found)
     fail("{}: no checkpoint to resume from (set output.checkpoint_every and run without --resume first)",
          file.string());
   LoadedConfiguration c = load_configuration(file, load_policy_for(U));

@@ -6,6 +6,7 @@
 #include "app/device_choice.hpp"
 #include "app/observables_json.hpp"
 #include "app/quark_input.hpp"
+#include "app/spectrum_input.hpp"
 #include "app/version.hpp"
 #include "comm/communicator.hpp"
 #include "core/error.hpp"
@@ -16,14 +17,6 @@
 #include "measure/spin_matrix.hpp"
 
 namespace lqcd::app {
-
-std::vector<KeySpec> spectrum_schema() {
-  std::vector<KeySpec> s = quark_schema("lqcd-spectrum");
-  s.push_back({"spectrum.momenta", "[[0, 0, 0]]", "sink momenta p = 2 pi n / L, as integer vectors n = [nx, ny, nz]"});
-  s.push_back({"spectrum.neutral_pion", "true",
-               "twisted mass: also solve with -mu for the connected neutral pion (24 solves instead of 12)"});
-  return s;
-}
 
 namespace {
 
@@ -72,13 +65,10 @@ int run_spectrum(const SpectrumCommandOptions& opt) {
     std::cout << config.to_toml();
     return 0;
   }
-  const QuarkInput in = read_quark_input(config);
-  std::vector<std::array<int, 3>> momenta;
-  for (const auto& p : config.integer_arrays("spectrum.momenta", 3))
-    momenta.push_back({int(p[0]), int(p[1]), int(p[2])});
-  if (momenta.empty()) config.fail_key("spectrum.momenta", "expected at least one momentum, e.g. [[0, 0, 0]]");
-  const bool twisted = in.fermion.action == FermionAction::TwistedMass;
-  const bool neutral = twisted && config.boolean("spectrum.neutral_pion");
+  const SpectrumInput input = read_spectrum_input(config);
+  const QuarkInput& in = input.quark;
+  const std::vector<std::array<int, 3>>& momenta = input.momenta;
+  const bool neutral = input.neutral_pion;
   const Location loc = choose_location(opt.device);
   const OutputPrefixLock output_lock(in.prefix, "output.prefix");  // held to the end: no second run interleaves
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "app/config.hpp"
+#include "app/spectrum_input.hpp"  // spectrum_schema, read_spectrum_input
 
 namespace lqcd::app {
 
@@ -19,7 +20,6 @@ struct SpectrumCommandOptions {
   bool quiet = false;
 };
 
-std::vector<KeySpec> spectrum_schema();
 int run_spectrum(const SpectrumCommandOptions& options);
 
 }  // namespace lqcd::app

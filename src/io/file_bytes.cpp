@@ -23,8 +23,11 @@ using FileHandle = std::unique_ptr<std::FILE, FileCloser>;
 FileHandle open_for_reading(const std::filesystem::path& path, std::uint64_t& size) {
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
-  if (ec || !std::filesystem::exists(status))
+  if (status.type() == std::filesystem::file_type::not_found)
     fail("{}: cannot open: file does not exist", path.string());
+  // Anything else that stops the look-up, e.g. a symbolic link loop or a directory without search
+  // permission, is named as the system names it.
+  if (ec) fail("{}: cannot open ({})", path.string(), ec.message());
   if (!std::filesystem::is_regular_file(status)) fail("{}: cannot open: not a regular file", path.string());
   size = std::filesystem::file_size(path, ec);
   if (ec) fail("{}: cannot determine the file size ({})", path.string(), ec.message());

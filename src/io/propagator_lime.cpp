@@ -1,12 +1,15 @@
 #include "io/propagator_lime.hpp"
 
 #include <cmath>
+#include <optional>
+#include <sstream>
 
 #include "core/error.hpp"
 #include "io/atomic_file.hpp"
 #include "io/byte_order.hpp"
 #include "io/file_bytes.hpp"
 #include "io/lime.hpp"
+#include "io/link_codec.hpp"
 #include "io/scidac_checksum.hpp"
 #include "io/text_parsing.hpp"
 #include "io/timestamp.hpp"
@@ -15,6 +18,29 @@ namespace lqcd::io {
 
 namespace {
 constexpr std::size_t kSiteBytes = 4 * 3 * 2 * 8;
+
+// The lattice extents of <dims>: four integers, each at least 1, and a volume io::check_dims accepts
+// (so that the record sizes computed from them cannot overflow).
+Dims propagator_dims(const std::optional<std::string>& text, const std::filesystem::path& path) {
+  Dims dims{};
+  std::size_t found = 0;
+  if (text) {
+    std::istringstream words(*text);
+    for (std::string w; words >> w;) {
+      const auto v = parse_integer(w);
+      if (!v || *v < 1 || *v > (std::int64_t(1) << 30) || found == 4) {
+        found = 5;  // not four positive integers
+        break;
+      }
+      dims[found++] = int(*v);
+    }
+  }
+  if (found != 4)
+    fail("{}: scidac-private-file-xml has no valid <dims> (expected 4 positive integers, got \"{}\")", path.string(),
+         text.value_or(""));
+  check_dims(dims, path, "<dims> of scidac-private-file-xml");
+  return dims;
+}
 
 std::vector<std::uint8_t> encode(const LexicographicSpinor& v) {
   std::vector<std::uint8_t> out(v.size() * kSiteBytes);
@@ -68,9 +94,7 @@ PropagatorFile read_propagator_lime(const std::filesystem::path& path) {
   if (!file_xml) fail("{}: no scidac-private-file-xml record (not a SciDAC propagator file)", path.string());
   PropagatorFile prop;
   const std::string text = lime_record_text(bytes, *file_xml);
-  const auto dims = xml_tag_text(text, "dims");
-  if (!dims || std::sscanf(dims->c_str(), "%d %d %d %d", &prop.dims[0], &prop.dims[1], &prop.dims[2], &prop.dims[3]) != 4)
-    fail("{}: scidac-private-file-xml has no valid <dims>", path.string());
+  prop.dims = propagator_dims(xml_tag_text(text, "dims"), path);
   if (const LimeRecord* u = find_lime_record(records, "scidac-file-xml")) prop.file_xml = lime_record_text(bytes, *u);
   const std::size_t volume = std::size_t(prop.dims[0]) * prop.dims[1] * prop.dims[2] * prop.dims[3];
   int k = 0;
@@ -84,10 +108,15 @@ PropagatorFile read_propagator_lime(const std::filesystem::path& path) {
     if (i + 1 >= records.size() || records[i + 1].type != "scidac-checksum")
       fail("{}: component {}: no scidac-checksum record after the data", path.string(), k);
     const std::string sum = lime_record_text(bytes, records[i + 1]);
-    const auto suma = xml_tag_text(sum, "suma"), sumb = xml_tag_text(sum, "sumb");
-    if (!suma || !sumb) fail("{}: component {}: malformed scidac-checksum record", path.string(), k);
+    const auto suma_text = xml_tag_text(sum, "suma"), sumb_text = xml_tag_text(sum, "sumb");
+    const auto suma = suma_text ? parse_hex32(*suma_text) : std::nullopt;
+    const auto sumb = sumb_text ? parse_hex32(*sumb_text) : std::nullopt;
+    if (!suma || !sumb)
+      fail("{}: component {}: malformed scidac-checksum record (expected <suma> and <sumb> as 32-bit hexadecimal "
+           "numbers)",
+           path.string(), k);
     const ScidacChecksum computed = scidac_checksum(data, kSiteBytes);
-    if (std::stoul(*suma, nullptr, 16) != computed.suma || std::stoul(*sumb, nullptr, 16) != computed.sumb)
+    if (*suma != computed.suma || *sumb != computed.sumb)
       fail("{}: component {}: SciDAC checksum mismatch (the file is corrupted)", path.string(), k);
     LexicographicSpinor& col = prop.columns[std::size_t(k)];
     col.resize(volume);

@@ -31,12 +31,15 @@ inline std::string read_text(const std::filesystem::path& p) {
 
 inline void write_text(const std::filesystem::path& p, const std::string& text) { std::ofstream(p) << text; }
 
-// Runs `lqcd ARGS` in directory `dir` (shell syntax in args is the caller's responsibility), with the
-// environment assignments `env` ("NAME=value ...") added.
-inline CommandResult run_lqcd(const std::string& args, const std::filesystem::path& dir, const std::string& env = "") {
+// Runs `lqcd ARGS` in directory `dir` (shell syntax in args is the caller's responsibility). `before`
+// goes before the program: environment assignments ("NAME=value ...") or a launcher (e.g. setpriv, to
+// run it as another user).
+inline CommandResult run_lqcd(const std::string& args, const std::filesystem::path& dir,
+                              const std::string& before = "") {
   const std::filesystem::path out = dir / ".stdout", err = dir / ".stderr";
-  const std::string cmd = "cd '" + dir.string() + "' && OMP_NUM_THREADS=2 OMP_WAIT_POLICY=passive " + env + " '" + std::string(LQCD_BINARY) + "' " +
-                          args + " >'" + out.string() + "' 2>'" + err.string() + "' </dev/null";
+  const std::string cmd = "cd '" + dir.string() + "' && OMP_NUM_THREADS=2 OMP_WAIT_POLICY=passive " + before + " '" +
+                          std::string(LQCD_BINARY) + "' " + args + " >'" + out.string() + "' 2>'" + err.string() +
+                          "' </dev/null";
   const int status = std::system(cmd.c_str());
   CommandResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -53,16 +56,23 @@ inline std::vector<nlohmann::json> read_jsonl(const std::filesystem::path& p) {
   return v;
 }
 
-// The program's own report on stderr: the lines that start with "lqcd:" or "lqcd COMMAND:" ("lqcd: error:
-// ...", "lqcd measure: error: ..."). Tests
-// assert on these, not on the whole of stderr, which may also hold what the machine printed (an MPI
-// library's or hwloc's start-up warnings, say).
+// The program's own report on stderr: the lines that start with "lqcd:" or "lqcd COMMAND:" ("lqcd:
+// error: ...", "lqcd measure: error: ..."). Tests assert on these, not on the whole of stderr, which may
+// also hold what the machine printed (an MPI library's or hwloc's start-up warnings, say).
 inline std::vector<std::string> program_lines(const std::string& err) {
   std::vector<std::string> lines;
   std::istringstream in(err);
   for (std::string line; std::getline(in, line);)
     if (std::regex_search(line, std::regex("^lqcd( [a-z]+)?: "))) lines.push_back(line);
   return lines;
+}
+
+// The program line that reports the error ("lqcd: error: ...", "lqcd measure: error: ..."), or "" when
+// there is none.
+inline std::string error_line(const std::string& err) {
+  for (const std::string& line : program_lines(err))
+    if (line.find(": error: ") != std::string::npos) return line;
+  return "";
 }
 
 inline int count_lines(const std::string& s) {

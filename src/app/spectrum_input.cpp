@@ -1,0 +1,30 @@
+#include "app/spectrum_input.hpp"
+
+#include <fmt/format.h>
+
+namespace lqcd::app {
+
+std::vector<KeySpec> spectrum_schema() {
+  std::vector<KeySpec> s = quark_schema("lqcd-spectrum");
+  s.push_back({"spectrum.momenta", "[[0, 0, 0]]", "sink momenta p = 2 pi n / L, as integer vectors n = [nx, ny, nz]"});
+  s.push_back({"spectrum.neutral_pion", "true",
+               "twisted mass: also solve with -mu for the connected neutral pion (24 solves instead of 12)"});
+  return s;
+}
+
+SpectrumInput read_spectrum_input(const Config& c) {
+  SpectrumInput in;
+  in.quark = read_quark_input(c);
+  for (const auto& p : c.integer_arrays("spectrum.momenta", 3)) {
+    // Beyond |n| = 2^20 the phase 2 pi n x / L loses every digit; no lattice is that large.
+    for (const std::int64_t n : p)
+      if (n < -(1 << 20) || n > (1 << 20))
+        c.fail_key("spectrum.momenta", fmt::format("momentum component {} is out of range [-2^20, 2^20]", n));
+    in.momenta.push_back({int(p[0]), int(p[1]), int(p[2])});
+  }
+  if (in.momenta.empty()) c.fail_key("spectrum.momenta", "expected at least one momentum, e.g. [[0, 0, 0]]");
+  in.neutral_pion = in.quark.fermion.action == FermionAction::TwistedMass && c.boolean("spectrum.neutral_pion");
+  return in;
+}
+
+}  // namespace lqcd::app

@@ -1,0 +1,26 @@
+#pragma once
+// The input of lqcd spectrum: the quark keys it shares with lqcd propagator (quark_input.hpp) and its
+// own [spectrum] keys, read and checked without running anything. Kept apart from
+// spectrum_command.cpp so that a program that only checks inputs (the TOML fuzzer in fuzz/) does not
+// link the HDF5 correlator writer.
+
+#include <array>
+#include <vector>
+
+#include "app/config.hpp"
+#include "app/quark_input.hpp"
+
+namespace lqcd::app {
+
+std::vector<KeySpec> spectrum_schema();
+
+struct SpectrumInput {
+  QuarkInput quark;
+  std::vector<std::array<int, 3>> momenta;  // sink momenta n (p = 2 pi n / L), at least one
+  bool neutral_pion = false;                // twisted mass only: also the -mu propagator
+};
+
+// Validates every key (errors name the input file and the key).
+SpectrumInput read_spectrum_input(const Config& c);
+
+}  // namespace lqcd::app
