@@ -1,5 +1,6 @@
 #include "app/config.hpp"
 
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -111,6 +112,11 @@ void Config::merge_table(const toml::table& user, const std::string& source) {
       const bool int_for_float = def->is_floating_point() && value.is_integer();
       if (def->type() != value.type() && !int_for_float)
         fail("{}: {}: expected {}, got {}", source, path, type_name(def->type()), type_name(value.type()));
+      // No key takes nan: where the default is nan it means "not set", and a nan from the file would
+      // silently leave the key unset (fermion.mass = nan would run at the default kappa).
+      if (value.is_floating_point() && std::isnan(value.as_floating_point()->get()))
+        fail("{}: {}: expected a number, got nan{}", source, path,
+             std::isnan(def->as_floating_point()->get()) ? " (leave the key out to leave it unset)" : "");
       if (int_for_float)
         values_[sec].as_table()->insert_or_assign(key.str(), double(value.as_integer()->get()));
       else
@@ -203,6 +209,9 @@ std::string Config::to_toml(bool with_help) const {
     std::ostringstream value;
     n.visit([&](const auto& v) { value << v; });
     std::string line = fmt::format("{} = {}", key_of(k.path), value.str());
+    // A key whose default is nan ("not set") is written as a comment while unset: read back, the
+    // printed input means the same, and nan is no value a file may give.
+    if (n.is_floating_point() && std::isnan(n.as_floating_point()->get())) line = "# " + key_of(k.path) + " (not set)";
     if (with_help) line = fmt::format("{:<34} # {}", line, k.help);
     out << line << "\n";
   };

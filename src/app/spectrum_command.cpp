@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <iostream>
+#include <limits>
 
 #include "app/device_choice.hpp"
 #include "app/observables_json.hpp"
@@ -74,18 +75,27 @@ int run_spectrum(const SpectrumCommandOptions& opt) {
   }
   const QuarkInput in = read_quark_input(config);
   std::vector<std::array<int, 3>> momenta;
-  for (const auto& p : config.integer_arrays("spectrum.momenta", 3))
+  for (const auto& p : config.integer_arrays("spectrum.momenta", 3)) {
+    // Any integer vector is a momentum (n and n + L give the same one); only what an int cannot hold is refused.
+    for (const std::int64_t n : p)
+      if (n < -std::numeric_limits<int>::max() || n > std::numeric_limits<int>::max())
+        config.fail_key("spectrum.momenta", fmt::format("expected integer components in [-{0}, {0}], got {1}",
+                                                        std::numeric_limits<int>::max(), n));
     momenta.push_back({int(p[0]), int(p[1]), int(p[2])});
+  }
   if (momenta.empty()) config.fail_key("spectrum.momenta", "expected at least one momentum, e.g. [[0, 0, 0]]");
   const bool twisted = in.fermion.action == FermionAction::TwistedMass;
   const bool neutral = twisted && config.boolean("spectrum.neutral_pion");
   const Location loc = choose_location(opt.device);
+  check_quark_lattice_fits(in, config, loc, opt.grid);
   const OutputPrefixLock output_lock(in.prefix, "output.prefix");  // held to the end: no second run interleaves
 
+  const Stopwatch clock;
+  // The configuration is read before the log and the JSON lines are opened: a file that cannot be used
+  // leaves no output behind.
+  const QuarkProblem problem(in, loc, opt.grid);
   RunLog log(in.prefix + ".log", false, opt.quiet || opt.json);
   JsonLines jsonl(in.prefix + ".jsonl", false);
-  const Stopwatch clock;
-  const QuarkProblem problem(in, loc, opt.grid);
   const Dims dims = problem.links().geometry().global;
   const int T = dims[3];
   log.line("# {}", version_string());
