@@ -845,6 +845,12 @@ Geometry dirac_geometry(const BenchCommandOptions& opt) {
   return decompose_over_run(parse_dims_option(opt.dims, "--dims"), opt.grid, "--dims");
 }
 
+// A real option that must be finite (and positive where asked): nan or inf would time garbage.
+void check_real_option(double v, const char* option, bool positive) {
+  if (!std::isfinite(v) || (positive && !(v > 0)))
+    fail("{}: expected a {}number, got {}", option, positive ? "positive " : "finite ", v);
+}
+
 }  // namespace
 
 int run_bench(const BenchCommandOptions& opt) {
@@ -896,7 +902,24 @@ int run_bench(const BenchCommandOptions& opt) {
              comm::size());
     }
     fermion_action_from_name(opt.action, "--action");
-    dirac_geometry(opt);  // the lattice and process-grid errors before any measurement
+    check_real_option(opt.kappa, "--kappa", true);
+    check_real_option(opt.mu, "--mu", false);
+    check_real_option(opt.csw, "--csw", false);
+    check_real_option(opt.tolerance, "--tolerance", true);
+    if (opt.tolerance >= 1) fail("--tolerance: expected a number in (0, 1), got {}", opt.tolerance);
+    // The lattice and process-grid errors before any measurement; at least the links and two spinors.
+    check_lattice_fits(dirac_geometry(opt), kGaugeBytesPerSite + 2 * kSpinorBytesPerSite, choose_location(opt.device),
+                       "--dims", "the links and two spinor fields");
+  }
+  if (opt.kernel == "heatbath") {  // its lattice and action errors before any measurement
+    const Geometry geom = ProcessGrid::single().decompose(parse_dims_option(opt.dims, "--dims"), "--dims");
+    check_lattice_fits(geom, kGaugeBytesPerSite, choose_location(opt.device), "--dims", "the gauge field");
+    const GaugeAction action = GaugeAction::from_name(opt.action, 6.0, "--action");
+    for (int mu = 0; mu < 4; ++mu)  // the checkerboard of the rectangle heatbath (gauge/updates.hpp)
+      if (action.has_rectangles() && geom.global[mu] % 4)
+        fail("--dims: the {} action's heatbath needs every extent to be a multiple of 4 (got {})", action.name(),
+             dims_string(geom.global));
+    check_update_geometry(geom, action);
   }
   if (opt.repetitions < 1) fail("--repetitions: expected a positive integer (got {})", opt.repetitions);
   if (opt.timing != "events" && opt.timing != "wall" && opt.timing != "batched")

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <limits>
 
 #include "app/device_choice.hpp"
 #include "app/observables_json.hpp"
@@ -67,15 +68,12 @@ HeatbathInput read_input(const Config& c) {
   in.start = c.string("heatbath.start");
   if (in.start != "hot" && in.start != "cold")
     c.fail_key("heatbath.start", fmt::format("expected \"hot\" or \"cold\", got \"{}\"", in.start));
-  const std::int64_t seed = c.integer("heatbath.seed");
-  if (seed < 0) c.fail_key("heatbath.seed", "expected a non-negative integer");
-  in.seed = std::uint64_t(seed);
+  in.seed = std::uint64_t(read_integer(c, "heatbath.seed", 0, std::numeric_limits<std::int64_t>::max()));
   in.thermalization = int(read_integer(c, "heatbath.thermalization", 0, 1 << 30));
   in.sweeps = int(read_integer(c, "heatbath.sweeps", 0, 1 << 30));
-  in.overrelaxation = int(read_integer(c, "heatbath.overrelaxation", 0, 100));
-  in.measure_every = int(read_integer(c, "heatbath.measure_every", 0, 1 << 30));
-  if (in.measure_every == 0) c.fail_key("heatbath.measure_every", "expected a positive integer");
-  in.prefix = c.string("output.prefix");
+  in.overrelaxation = int(read_integer(c, "heatbath.overrelaxation", 0, 1 << 30));
+  in.measure_every = int(read_integer(c, "heatbath.measure_every", 1, 1 << 30));
+  in.prefix = read_output_prefix(c);
   const SavedFormat saved = read_saved_format(c);
   in.format = saved.format;
   in.precision = saved.precision;
@@ -84,7 +82,7 @@ HeatbathInput read_input(const Config& c) {
   return in;
 }
 
-io::WriteOptions write_options(const HeatbathInput& in, const GaugeObservables& o, int sweep, int precision) {
+io::WriteOptions write_options(const HeatbathInput& in, const GaugeObservables& o, long sweep, int precision) {
   io::WriteOptions w;
   w.precision_bits = precision;
   w.plaquette = o.plaquette;
@@ -113,10 +111,12 @@ int run_heatbath(const HeatbathCommandOptions& opt) {
   }
   const HeatbathInput in = read_input(config);
   const Location loc = choose_location(opt.device);
+  // A lattice that cannot be held is refused before any file is touched.
+  const Geometry geom = decompose_over_run(in.dims, opt.grid, "lattice.dims");
+  check_lattice_fits(geom, kGaugeBytesPerSite, loc, config.source() + ": lattice.dims", "the gauge field");
   // Held to the end of the run: a second run of this prefix would interleave its files with ours.
   const OutputPrefixLock output_lock(in.prefix, "output.prefix");
 
-  const Geometry geom = decompose_over_run(in.dims, opt.grid, "lattice.dims");
   GaugeField<double> U(geom, loc);
   int done = 0;
   if (opt.resume) {
@@ -126,9 +126,9 @@ int run_heatbath(const HeatbathCommandOptions& opt) {
                                        {"lqcd.seed", std::to_string(in.seed)}},
                                       "heatbath");
     done = int(checkpoint_counter(meta, "lqcd.sweep", checkpoint_path(in)));
-    if (done > in.thermalization + in.sweeps)
+    if (done > long(in.thermalization) + in.sweeps)
       fail("{}: checkpoint after sweep {}, beyond the {} sweeps of the input", checkpoint_path(in), done,
-           in.thermalization + in.sweeps);
+           long(in.thermalization) + in.sweeps);
     truncate_jsonl(in.prefix + ".jsonl", "sweep", done);
   } else if (in.start == "hot") {
     set_hot_gauge(U, in.seed);
@@ -138,7 +138,8 @@ int run_heatbath(const HeatbathCommandOptions& opt) {
 
   RunLog log(in.prefix + ".log", opt.resume, opt.quiet);
   JsonLines jsonl(in.prefix + ".jsonl", opt.resume);
-  const int total = in.thermalization + in.sweeps;
+  // Each count is at most 2^30; their sum is counted in 64 bits (2^31 overflows an int).
+  const long total = long(in.thermalization) + in.sweeps;
   log.line("# {}", version_string());
   log.line("# lqcd heatbath: quenched SU(3), Cabibbo-Marinari heatbath (Kennedy-Pendleton) + {} overrelaxation steps",
            in.overrelaxation);
@@ -160,10 +161,10 @@ int run_heatbath(const HeatbathCommandOptions& opt) {
   std::vector<double> plaquettes;
   ProgressLine progress(!opt.quiet);
   const Stopwatch clock;
-  for (int s = done; s < total; ++s) {
+  for (long s = done; s < total; ++s) {
     heatbath_sweep(U, in.action, in.seed, std::uint32_t(s));
     for (int k = 0; k < in.overrelaxation; ++k) overrelaxation_sweep(U, in.action);
-    const int n = s + 1;
+    const long n = s + 1;
     const bool measure = n % in.measure_every == 0;
     const bool save_config = in.save_every > 0 && n > in.thermalization && (n - in.thermalization) % in.save_every == 0;
     const bool checkpoint = in.checkpoint_every > 0 && (n % in.checkpoint_every == 0 || n == total);

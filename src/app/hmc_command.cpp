@@ -64,7 +64,7 @@ std::vector<RepeatedSection> hmc_repeated_sections() {
             {"monomial.kappa", "0.12", "fermions: hopping parameter kappa = 1/(2 m0 + 8)"},
             {"monomial.mu", "0.0", "twisted_mass: twisted mass mu (mass form)"},
             {"monomial.csw", "0.0", "clover (and twisted clover): Sheikholeslami-Wohlert coefficient c_sw"},
-            {"monomial.kappa2", "0.0", "hasenbusch_ratio: kappa of the heavier (denominator) quark; 0: kappa"},
+            {"monomial.kappa2", "0.0", "hasenbusch_ratio: kappa of the denominator quark (usually heavier: kappa2 < kappa); 0: kappa"},
             {"monomial.mu2", "0.0", "hasenbusch_ratio: twisted mass of the heavier (denominator) quark"},
             {"monomial.degree", "12", "rational: degree [n, n] of the approximation of (M^dag M)^(-1/2)"},
             {"monomial.lambda_min", "1e-4", "rational: lower end of the spectral range of M_hat^dag M_hat covered"},
@@ -102,7 +102,8 @@ HmcInput read_input(const Config& c) {
   in.integrator.tau = read_positive(c, "integrator.tau");
   in.integrator.steps.clear();
   for (std::int64_t n : c.integers("integrator.steps")) {
-    if (n < 1 || n > 100000) c.fail_key("integrator.steps", fmt::format("expected positive step counts, got {}", n));
+    if (n < 1 || n > 1 << 20)
+      c.fail_key("integrator.steps", fmt::format("expected step counts in [1, 1048576], got {}", n));
     in.integrator.steps.push_back(int(n));
   }
   if (in.integrator.steps.empty()) c.fail_key("integrator.steps", "expected at least one level, e.g. [10]");
@@ -119,7 +120,7 @@ HmcInput read_input(const Config& c) {
   in.solver.tolerance = read_positive(c, "solver.tolerance");
   if (in.solver.tolerance >= 1) c.fail_key("solver.tolerance", "expected a number in (0, 1)");
   in.solver.max_iterations = int(read_integer(c, "solver.max_iterations", 1, 100000000));
-  in.prefix = c.string("output.prefix");
+  in.prefix = read_output_prefix(c);
   const SavedFormat saved = read_saved_format(c);
   in.format = saved.format;
   in.precision = saved.precision;
@@ -161,9 +162,12 @@ std::vector<std::unique_ptr<Monomial>> make_monomials(const Config& c, HmcInput&
         if (!(heavy.params.kappa > 0) || !std::isfinite(heavy.params.kappa))
           m.fail_key("monomial.kappa2", "expected a positive number");
         if (!std::isfinite(heavy.params.mu)) m.fail_key("monomial.mu2", "expected a finite number");
-        if (!(heavy.params.kappa < w.kappa || (heavy.params.kappa == w.kappa && std::abs(heavy.params.mu) > std::abs(w.mu))))
-          m.fail_key("monomial.kappa2", "the ratio needs a heavier denominator quark: kappa2 < kappa, or kappa2 = kappa "
-                                        "with |mu2| > |mu|");
+        // Any two invertible quarks give a well-defined ratio: a heavier denominator is Hasenbusch's choice,
+        // a lighter one or the same one (ratio 1) are unusual, not wrong. Only a ratio whose denominator
+        // was never given (kappa2 and mu2 left at their defaults) is refused: that input forgot it.
+        if (m.real("monomial.kappa2") == 0 && heavy.params.mu == w.mu)
+          m.fail_key("monomial.kappa2", "the ratio needs its denominator quark: set kappa2 (e.g. kappa2 < kappa, a "
+                                        "heavier quark) or mu2");
         ms.push_back(std::make_unique<HasenbuschRatioMonomial>(EvenOddQuark{w, csw}, heavy, in.solver, stream++));
       } else {
         ms.push_back(std::make_unique<TwoFlavourMonomial>(w, csw, in.solver, stream++));
@@ -196,7 +200,8 @@ std::vector<std::unique_ptr<Monomial>> make_monomials(const Config& c, HmcInput&
     ms.back()->level = int(level);
     in.physics += (in.physics.empty() ? "" : "; ") + fmt::format("{} @ level {}", ms.back()->name(), level);
   }
-  if (gauge != 1) fail("{}: expected exactly one [[monomial]] with type = \"gauge\" (got {})", c.source(), gauge);
+  if (gauge != 1)
+    c.fail_key("monomial.type", fmt::format("expected exactly one [[monomial]] with type = \"gauge\" (got {})", gauge));
   return ms;
 }
 
@@ -231,9 +236,13 @@ int run_hmc(const HmcCommandOptions& opt) {
   HmcInput in = read_input(config);
   std::vector<std::unique_ptr<Monomial>> monomials = make_monomials(config, in);
   const Location loc = choose_location(opt.device);
+  // A lattice that cannot be held is refused before any file is touched. A trajectory holds at least the
+  // links, their copy for the accept/reject step and the momenta (4 x 8 reals per site).
+  const Geometry geom = decompose_over_run(in.dims, opt.grid, "lattice.dims");
+  check_lattice_fits(geom, 2 * kGaugeBytesPerSite + 4 * 8 * 8, loc, config.source() + ": lattice.dims",
+                     "the links, their copy and the momenta");
   // Held to the end of the run: a second run of this prefix would interleave its files with ours.
   const OutputPrefixLock output_lock(in.prefix, "output.prefix");
-  const Geometry geom = decompose_over_run(in.dims, opt.grid, "lattice.dims");
   GaugeField<double> U(geom, loc);
   const std::string checkpoint = in.prefix + ".checkpoint.ildg";
   long done = 0;
@@ -242,9 +251,9 @@ int run_hmc(const HmcCommandOptions& opt) {
     if (!opt.force) expected.push_back({"lqcd.physics", in.physics});
     const auto meta = read_checkpoint(checkpoint, U, expected, "hmc");
     done = checkpoint_counter(meta, "lqcd.trajectory", checkpoint);
-    if (done > in.thermalization + in.trajectories)
+    if (done > long(in.thermalization) + in.trajectories)
       fail("{}: checkpoint after trajectory {}, beyond the {} trajectories of the input", checkpoint, done,
-           in.thermalization + in.trajectories);
+           long(in.thermalization) + in.trajectories);
     truncate_jsonl(in.prefix + ".jsonl", "trajectory", done);
   } else if (in.start == "hot") {
     set_hot_gauge(U, in.seed);
@@ -257,7 +266,7 @@ int run_hmc(const HmcCommandOptions& opt) {
 
   RunLog log(in.prefix + ".log", opt.resume, opt.quiet);
   JsonLines jsonl(in.prefix + ".jsonl", opt.resume);
-  const long total = in.thermalization + in.trajectories;
+  const long total = long(in.thermalization) + in.trajectories;  // each at most 2^30: the sum overflows an int
   log.line("# {}", version_string());
   log.line("# lqcd hmc: Hybrid Monte Carlo, {} integrator, tau = {}, steps per level {}",
            integrator_type_name(in.integrator.type), in.integrator.tau, fmt::join(in.integrator.steps, " x "));

@@ -1,6 +1,7 @@
 #include "app/input_values.hpp"
 
 #include <cmath>
+#include <filesystem>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -8,6 +9,7 @@
 #include "comm/communicator.hpp"
 #include "comm/process_grid.hpp"
 #include "core/error.hpp"
+#include "core/memory_capacity.hpp"
 
 namespace lqcd::app {
 
@@ -55,11 +57,46 @@ Dims read_lattice_dims(const Config& c) {
   if (d.size() != 4) c.fail_key("lattice.dims", fmt::format("expected 4 extents [x, y, z, t], got {}", d.size()));
   Dims dims{};
   for (int mu = 0; mu < 4; ++mu) {
-    if (d[mu] < 2 || d[mu] > 4096 || d[mu] % 2)
-      c.fail_key("lattice.dims", fmt::format("extent {} in direction {} must be even and in [2, 4096]", d[mu], "xyzt"[mu]));
+    // Even: the updates and the even-odd preconditioned operators split the lattice by parity. The upper
+    // bound only keeps the extent an int; what a lattice may hold is check_lattice_fits's business.
+    if (d[mu] < 2 || d[mu] > 1 << 30 || d[mu] % 2)
+      c.fail_key("lattice.dims",
+                 fmt::format("extent {} in direction {}: expected an even integer in [2, 2^30] (the updates and the "
+                             "even-odd operators split the lattice by parity)",
+                             d[mu], "xyzt"[mu]));
     dims[mu] = int(d[mu]);
   }
   return dims;
+}
+
+void check_lattice_fits(const Geometry& g, double bytes_per_site, Location loc, const std::string& where,
+                        const std::string& held) {
+  constexpr double GiB = double(std::int64_t(1) << 30);
+  const double need = double(g.volume()) * bytes_per_site;
+  const std::int64_t have = memory_capacity_bytes(loc);
+  if (have > 0 && need > double(have))
+    fail("{}: a {} lattice{} needs at least {:.4g} GiB of {} memory per process ({}: {:.0f} bytes per site), more "
+         "than the {:.1f} GiB {} has; use a smaller lattice or split it over more processes (mpirun, --grid)",
+         where, dims_string(g.global), g.distributed() ? fmt::format(" ({} per process)", dims_string(g.local)) : "",
+         need / GiB, loc == Location::Device ? "device" : "host", held, bytes_per_site, double(have) / GiB,
+         loc == Location::Device ? "the device" : "this machine");
+  try {
+    check_32_bit_indexing(g);
+  } catch (const Error& e) {
+    fail("{}: {}", where, e.what());
+  }
+}
+
+std::string read_output_prefix(const Config& c) {
+  const std::string prefix = c.string("output.prefix");
+  if (prefix.empty()) c.fail_key("output.prefix", "expected a file-name start such as \"runs/b6.0\", got \"\"");
+  std::error_code ec;
+  if (prefix.back() == '/' || std::filesystem::path(prefix).filename() == "." ||
+      std::filesystem::path(prefix).filename() == ".." || std::filesystem::is_directory(prefix, ec))
+    c.fail_key("output.prefix", fmt::format("\"{}\" is a directory; expected a directory and a file-name start, such "
+                                            "as \"{}/run\"",
+                                            prefix, prefix.back() == '/' ? prefix.substr(0, prefix.size() - 1) : prefix));
+  return prefix;
 }
 
 std::vector<KeySpec> chain_output_schema(const std::string& default_prefix, const std::string& step) {

@@ -7,6 +7,7 @@
 
 #include "app/config.hpp"
 #include "core/geometry.hpp"
+#include "core/memory.hpp"
 
 namespace lqcd::app {
 
@@ -22,8 +23,23 @@ Dims parse_dims_option(const std::string& text, const std::string& option);
 // ProcessGrid::default_grid over the run's processes). Errors name --grid or `what`.
 Geometry decompose_over_run(const Dims& global, const std::string& grid_option, const std::string& what);
 
-// lattice.dims: four even extents in [2, 4096] (errors name the key).
+// lattice.dims: four even extents in [2, 2^30] (errors name the key); the memory a lattice needs is checked by
+// check_lattice_fits.
 Dims read_lattice_dims(const Config& c);
+
+// Refuses, before anything is allocated or written, a lattice this process cannot hold: `bytes_per_site` is a
+// lower bound of what the command keeps per site of this process's box at `loc` (`held` says what, for the
+// message), checked against the memory there (memory_capacity_bytes); also the 32-bit site indexing of the
+// kernels. `where` starts the message ("run.toml: lattice.dims").
+void check_lattice_fits(const Geometry& g, double bytes_per_site, Location loc, const std::string& where,
+                        const std::string& held);
+
+// Bytes per site of the fields every command holds: the double-precision gauge field (4 links of 18 reals) and
+// one spin-colour vector (24 reals).
+inline constexpr double kGaugeBytesPerSite = 4 * 18 * 8, kSpinorBytesPerSite = 24 * 8;
+
+// output.prefix: a non-empty file-name start, not a directory (errors name the file and the key).
+std::string read_output_prefix(const Config& c);
 
 // The [output] keys of a Markov-chain run (prefix, format, precision, save_every, checkpoint_every);
 // `step` names the chain's unit in the help ("sweeps", "trajectories").

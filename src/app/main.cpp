@@ -21,9 +21,22 @@
 
 namespace {
 
+// The error report is one line whatever it quotes (a file name, a TOML parser's description of a binary
+// file): control characters are written as \xNN.
+std::string one_line(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) out += fmt::format("\\x{:02x}", u);
+    else out += c;
+  }
+  return out;
+}
+
 // An error on one rank of a multi-process run would leave the others waiting in a collective: report
 // it with the rank and stop them all.
-int report_error(const char* kind, const char* what, int code) {
+int report_error(const char* kind, const char* raw, int code) {
+  const std::string what = one_line(raw);
   if (lqcd::comm::size() > 1) {
     std::cerr << "lqcd: " << kind << " (rank " << lqcd::comm::rank() << " of " << lqcd::comm::size() << "): " << what
               << std::endl;
@@ -202,8 +215,18 @@ int main(int argc, char** argv) {
 
   try {
     app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
+  } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    // A wrong command line is reported like every other user error: one "lqcd: error:" line naming the
+    // option (CLI11's own report is two lines without the program's name), exit status 1.
+    std::string where;
+    for (const CLI::App* sub : app.get_subcommands()) where = " " + sub->get_name();
+    return report_error("error", fmt::format("{} (see lqcd{} --help)", e.what(), where).c_str(), 1);
   }
   try {
     if (*heatbath) return run_heatbath(hb);

@@ -24,16 +24,19 @@ int run_propagator(const PropagatorCommandOptions& opt) {
   }
   const QuarkInput in = read_quark_input(config);
   const Location loc = choose_location(opt.device);
+  check_quark_lattice_fits(in, config, loc, opt.grid);
   const OutputPrefixLock output_lock(in.prefix, "output.prefix");  // held to the end: no second run interleaves
   const std::string file = in.prefix + ".prop.lime";
   std::error_code ec;  // symlink_status: a dangling or looping symbolic link is there too
   if (std::filesystem::exists(std::filesystem::symlink_status(file, ec)) && !opt.force)
     fail("{}: exists; choose another output.prefix or pass --force to replace it", file);
 
+  const Stopwatch clock;
+  // The configuration is read before the log and the JSON lines are opened: a file that cannot be used
+  // leaves no output behind.
+  const QuarkProblem problem(in, loc, opt.grid);
   RunLog log(in.prefix + ".log", false, opt.quiet);
   JsonLines jsonl(in.prefix + ".jsonl", false);
-  const Stopwatch clock;
-  const QuarkProblem problem(in, loc, opt.grid);
   log.line("# {}", version_string());
   log.line("# lqcd propagator: 12 solves (source spin x colour) of a {} source", config.string("source.type"));
   log.line("# gauge: {}; plaquette {:.12f}", problem.gauge_description(), problem.observables().plaquette);

@@ -3,6 +3,8 @@
 #include "app/input_values.hpp"
 
 #include <cmath>
+#include <filesystem>
+#include <limits>
 #include <sstream>
 
 #include "core/error.hpp"
@@ -72,10 +74,20 @@ bool gaussian(const Config& c, const std::string& key) {
 
 QuarkInput read_quark_input(const Config& c) {
   QuarkInput in;
+  in.input_file = c.source();
   in.dims = read_lattice_dims(c);
   in.config = c.string("gauge.config");
   in.dims_set = in.config == "unit" || c.is_set("lattice.dims");
   if (in.config.empty()) c.fail_key("gauge.config", "expected a file name or \"unit\"");
+  if (in.config != "unit") {
+    // Checked here so that a missing file stops the run before any output is written.
+    std::error_code ec;
+    if (!std::filesystem::exists(in.config, ec))
+      c.fail_key("gauge.config", fmt::format("expected a configuration file or \"unit\"; {} does not exist", in.config));
+    if (!std::filesystem::is_regular_file(in.config, ec))
+      c.fail_key("gauge.config", fmt::format("expected a configuration file or \"unit\"; {} is not a regular file",
+                                             in.config));
+  }
 
   FermionParams& f = in.fermion;
   try {
@@ -127,12 +139,8 @@ QuarkInput read_quark_input(const Config& c) {
   in.solver.tolerance = finite(c, "solver.tolerance");
   if (!(in.solver.tolerance > 0 && in.solver.tolerance < 1))
     c.fail_key("solver.tolerance", fmt::format("expected a number in (0, 1), got {}", in.solver.tolerance));
-  const std::int64_t iters = c.integer("solver.max_iterations");
-  if (iters < 1 || iters > 100000000) c.fail_key("solver.max_iterations", "expected a positive integer");
-  in.solver.max_iterations = int(iters);
-  const std::int64_t restart = c.integer("solver.gcr_restart");
-  if (restart < 1 || restart > 1000) c.fail_key("solver.gcr_restart", "expected an integer in [1, 1000]");
-  in.solver.gcr_restart = int(restart);
+  in.solver.max_iterations = int(read_integer(c, "solver.max_iterations", 1, 100000000));
+  in.solver.gcr_restart = int(read_integer(c, "solver.gcr_restart", 1, 1000));
   try {
     in.solver.precision = solver_precision_from_name(c.string("solver.precision"));
   } catch (const Error& e) {
@@ -158,12 +166,14 @@ QuarkInput read_quark_input(const Config& c) {
   const std::vector<std::int64_t> pos = c.integers("source.position");
   if (pos.size() != 4) c.fail_key("source.position", "expected 4 coordinates [x, y, z, t]");
   for (int mu = 0; mu < 4; ++mu) {
-    if (pos[mu] < 0 || pos[mu] > 1 << 20) c.fail_key("source.position", "coordinates must be non-negative");
+    // The bound here only keeps the int conversion exact (extents are at most 2^30); the check against the
+    // lattice follows.
+    if (pos[mu] < 0 || pos[mu] >= 1 << 30)
+      c.fail_key("source.position", fmt::format("expected coordinates inside the lattice, got {} in direction {}",
+                                                pos[mu], "xyzt"[mu]));
     in.source.position[std::size_t(mu)] = int(pos[mu]);
   }
-  const std::int64_t seed = c.integer("source.seed");
-  if (seed < 0) c.fail_key("source.seed", "expected a non-negative integer");
-  in.source.seed = std::uint64_t(seed);
+  in.source.seed = std::uint64_t(read_integer(c, "source.seed", 0, std::numeric_limits<std::int64_t>::max()));
   if (in.dims_set) {
     try {
       check_source_position(in.source, in.dims);
@@ -173,8 +183,7 @@ QuarkInput read_quark_input(const Config& c) {
   }
 
   const bool smear_source = gaussian(c, "source.smearing"), smear_sink = gaussian(c, "sink.smearing");
-  const std::int64_t n = c.integer("source.smearing_iterations");
-  if (n < 0 || n > 100000) c.fail_key("source.smearing_iterations", "expected an integer in [0, 100000]");
+  const std::int64_t n = read_integer(c, "source.smearing_iterations", 0, 100000);
   if ((smear_source || smear_sink) && n == 0)
     c.fail_key("source.smearing_iterations", "Gaussian smearing is switched on but has 0 iterations");
   if (c.is_set("source.smearing_width") && c.is_set("source.smearing_kappa"))
@@ -194,11 +203,9 @@ QuarkInput read_quark_input(const Config& c) {
   if (smear_sink) in.sink_smearing = g;
   in.ape.alpha = finite(c, "source.ape_alpha");
   if (in.ape.alpha < 0 || in.ape.alpha > 1) c.fail_key("source.ape_alpha", "expected a number in [0, 1]");
-  const std::int64_t ape = c.integer("source.ape_iterations");
-  if (ape < 0 || ape > 100000) c.fail_key("source.ape_iterations", "expected an integer in [0, 100000]");
-  in.ape.iterations = int(ape);
+  in.ape.iterations = int(read_integer(c, "source.ape_iterations", 0, 100000));
   in.ape.spatial_only = true;
-  in.prefix = c.string("output.prefix");
+  in.prefix = read_output_prefix(c);
   return in;
 }
 
@@ -223,17 +230,37 @@ void log_input(RunLog& log, const Config& c) {
   for (std::string l; std::getline(lines, l);) log.line("#   {}", l);
 }
 
+namespace {
+// What a quark command holds at least: the gauge field and the 12 columns of a propagator.
+constexpr double kQuarkBytesPerSite = kGaugeBytesPerSite + 12 * kSpinorBytesPerSite;
+constexpr const char* kQuarkHeld = "the gauge field and the 12 columns of the propagator";
+}  // namespace
+
+void check_quark_lattice_fits(const QuarkInput& in, const Config& c, Location loc, const std::string& grid) {
+  if (!in.dims_set) return;  // the file's lattice, checked when its header has been read
+  check_lattice_fits(decompose_over_run(in.dims, grid, "lattice.dims"), kQuarkBytesPerSite, loc,
+                     c.source() + ": lattice.dims", kQuarkHeld);
+}
+
 QuarkProblem::QuarkProblem(const QuarkInput& in, Location loc, const std::string& grid) : fermion_(in.fermion) {
   if (in.config == "unit") {
     const Geometry geom = decompose_over_run(in.dims, grid, "lattice.dims");
+    check_lattice_fits(geom, kQuarkBytesPerSite, loc, "lattice.dims", kQuarkHeld);
     U_ = std::make_unique<GaugeField<double>>(geom, loc);
     set_unit_gauge(*U_);
     description_ = fmt::format("unit gauge field (free quarks), {}", dims_string(in.dims));
   } else {
     LoadPolicy policy;
     policy.location = loc;
-    if (in.dims_set) policy.expected_dims = in.dims;
-    policy.decompose = [&](const Dims& global) { return decompose_over_run(global, grid, in.config); };
+    policy.decompose = [&](const Dims& global) {
+      // Checked here, with the header read and nothing allocated, so that the message names the key.
+      if (in.dims_set && global != in.dims)
+        fail("{}: lattice.dims: expected the lattice of gauge.config, {} holds {} (got {})", in.input_file, in.config,
+             dims_string(global), dims_string(in.dims));
+      const Geometry geom = decompose_over_run(global, grid, in.config);
+      check_lattice_fits(geom, kQuarkBytesPerSite, loc, in.config, kQuarkHeld);
+      return geom;
+    };
     LoadedConfiguration loaded = load_configuration(in.config, policy);
     U_ = std::make_unique<GaugeField<double>>(std::move(loaded.field));
     description_ = fmt::format("{} ({}, {}, {}-bit)", in.config, loaded.info.format, dims_string(loaded.info.dims),

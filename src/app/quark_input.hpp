@@ -24,6 +24,7 @@ struct QuarkInput {
   std::string config;  // "unit" or a file
   Dims dims{};         // lattice.dims (required for "unit", checked against a file when set)
   bool dims_set = false;
+  std::string input_file;  // the input file, for errors found later (a configuration's dims unlike lattice.dims)
   FermionParams fermion;
   SolverParams solver;
   bool even_odd = true;
@@ -36,6 +37,10 @@ struct QuarkInput {
 
 // Validates every key (errors name the input file and the key).
 QuarkInput read_quark_input(const Config& c);
+
+// Refuses, before any file is written, a lattice given by lattice.dims (the unit field, or a file's dims
+// when set) that this process cannot hold (errors name the input file and lattice.dims).
+void check_quark_lattice_fits(const QuarkInput& in, const Config& c, Location loc, const std::string& grid);
 
 // The gauge field, its smeared copy for Gaussian smearing, and the Dirac operators, on one location.
 // The operators refer to the gauge field, so a QuarkProblem is neither copied nor moved.

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <iostream>
+#include <limits>
 
 #include "app/device_choice.hpp"
 #include "app/observables_json.hpp"
@@ -70,12 +71,15 @@ int run_spectrum(const SpectrumCommandOptions& opt) {
   const std::vector<std::array<int, 3>>& momenta = input.momenta;
   const bool neutral = input.neutral_pion;
   const Location loc = choose_location(opt.device);
+  check_quark_lattice_fits(in, config, loc, opt.grid);
   const OutputPrefixLock output_lock(in.prefix, "output.prefix");  // held to the end: no second run interleaves
 
+  const Stopwatch clock;
+  // The configuration is read before the log and the JSON lines are opened: a file that cannot be used
+  // leaves no output behind.
+  const QuarkProblem problem(in, loc, opt.grid);
   RunLog log(in.prefix + ".log", false, opt.quiet || opt.json);
   JsonLines jsonl(in.prefix + ".jsonl", false);
-  const Stopwatch clock;
-  const QuarkProblem problem(in, loc, opt.grid);
   const Dims dims = problem.links().geometry().global;
   const int T = dims[3];
   log.line("# {}", version_string());
