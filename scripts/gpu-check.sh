@@ -677,12 +677,13 @@ if has sanitize; then
         "$(grep -E '^\[==========\] [0-9]+ tests? from .* ran' "$slog.run" | sed 's/^\[==========\] //')" \
         "$(grep -E 'ERROR SUMMARY' "$slog.run" | sed 's/^========= //')"
     }
+    # Parameter suffixes as the tests name them: Backends/...: /device, Locations/...: /Device.
     dirac_ops='WilsonOperator.HostAndDeviceAgree:WilsonCloverOperator.HostAndDeviceAgree:WilsonCloverEvenOdd.HostAndDeviceAgree'
     dirac_prec='SinglePrecision.HostAndDeviceAgree:HalfPrecision.HostAndDeviceAgree'
-    multi_rhs='Locations/MultiRhsTest.PackAndUnpackAreExact/device:Locations/MultiRhsTest.EveryRhsIsWhatTheOneRhsKernelGives/device'
-    blas='Locations/SpinorBlockBlasTest.*/device'
+    multi_rhs='Locations/MultiRhsTest.PackAndUnpackAreExact/Device:Locations/MultiRhsTest.EveryRhsIsWhatTheOneRhsKernelGives/Device'
+    blas='Locations/SpinorBlockBlasTest.*/Device'
     resident='Backends/ResidentCgTest.SameIteratesAsTheHostLoopInEveryPrecision/device:Backends/ResidentBiCgStabTest.SameIteratesAsTheHostLoopInEveryPrecision/device'
-    block_cg='Locations/MultiRhsCgTest.StreamResidentCyclesGiveTheHostLoopsIteratesBitForBit/device'
+    block_cg='Locations/MultiRhsCgTest.StreamResidentCyclesGiveTheHostLoopsIteratesBitForBit/Device'
     gauge='Updates.HostAndDeviceGiveTheSameConfiguration:ApeSmearing.HostAndDeviceAgree:Backends/GaugeObservablesTest.GaugeInvariance/device'
     for tool in ${SANITIZE_TOOLS:-memcheck racecheck initcheck}; do
       case $tool in
