@@ -650,7 +650,8 @@ if has sanitize; then
   # LQCD_TUNE=0: the launch tuner would time every block size (many more launches, no other code);
   # the tuner itself is exercised by the normal test stage. One log: at most 8 files come back.
   # SANITIZE_TOOLS narrows the tools, SANITIZE_TIMEOUT (s, default 100) bounds each run; a run that
-  # times out is reported as such, not as a finding.
+  # times out is reported as such, not as a finding. SANITIZE_SCOPE=all runs every GPU case (names with
+  # "evice" or "GPU") of every test executable instead of the subsets.
   cs=$(command -v compute-sanitizer || true)
   [ -z "$cs" ] && [ -x /usr/local/cuda/bin/compute-sanitizer ] && cs=/usr/local/cuda/bin/compute-sanitizer
   if [ -z "$cs" ]; then
@@ -686,6 +687,12 @@ if has sanitize; then
     block_cg='Locations/MultiRhsCgTest.StreamResidentCyclesGiveTheHostLoopsIteratesBitForBit/Device'
     gauge='Updates.HostAndDeviceGiveTheSameConfiguration:ApeSmearing.HostAndDeviceAgree:Backends/GaugeObservablesTest.GaugeInvariance/device'
     for tool in ${SANITIZE_TOOLS:-memcheck racecheck initcheck}; do
+      if [ "${SANITIZE_SCOPE:-subset}" = all ]; then  # every GPU case of every executable
+        for exe in test_core test_fields test_gauge test_dirac test_solvers test_measure test_hmc; do
+          sanitize_run "$tool" "$exe" '*evice*:*GPU*:*Gpu*'
+        done
+        continue
+      fi
       case $tool in
         memcheck)
           sanitize_run memcheck test_dirac "$dirac_ops:$dirac_prec:$multi_rhs:GaussianSmearing.HostAndDeviceAgree"

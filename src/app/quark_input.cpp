@@ -82,9 +82,15 @@ QuarkInput read_quark_input(const Config& c) {
   if (in.config != "unit") {
     // Checked here so that a missing file stops the run before any output is written.
     std::error_code ec;
-    if (!std::filesystem::exists(in.config, ec))
+    const auto status = std::filesystem::status(in.config, ec);
+    if (status.type() == std::filesystem::file_type::not_found)
       c.fail_key("gauge.config", fmt::format("expected a configuration file or \"unit\"; {} does not exist", in.config));
-    if (!std::filesystem::is_regular_file(in.config, ec))
+    // Anything else that stops the look-up (a symbolic link loop, a directory without search permission)
+    // is named as the system names it.
+    if (ec)
+      c.fail_key("gauge.config", fmt::format("expected a configuration file or \"unit\"; cannot open {} ({})",
+                                             in.config, ec.message()));
+    if (!std::filesystem::is_regular_file(status))
       c.fail_key("gauge.config", fmt::format("expected a configuration file or \"unit\"; {} is not a regular file",
                                              in.config));
   }

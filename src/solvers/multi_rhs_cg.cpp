@@ -189,8 +189,11 @@ void resident_cycle(NormalBlock<Real>& A, SpinorBlockField<Real>& x, SpinorBlock
     res.residual_history.push_back(progress->r2[slot]);
     if (status != kResidentRunning) break;
   }
+  // After every queued iteration: only what the host reads (the slots past n were never written, and
+  // compute-sanitizer's initcheck rightly reports copying them).
   BlockCgScalars cycle;
-  detail::copy_bytes(&cycle, Location::Host, s, loc, sizeof cycle);  // after every queued iteration
+  detail::copy_bytes(cycle.iterations, Location::Host, s->iterations, loc, std::size_t(n) * sizeof(int));
+  detail::copy_bytes(&cycle.not_finite_rhs, Location::Host, &s->not_finite_rhs, loc, sizeof(int));
   for (int j = 0; j < n; ++j) {
     res.rhs_iterations[std::size_t(j)] += cycle.iterations[j];
     record.add_flops(cycle.iterations[j] * flops_per_rhs_iteration);
