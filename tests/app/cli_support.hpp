@@ -3,9 +3,9 @@
 
 #include <cstdlib>
 #include <fstream>
-#include <regex>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -59,11 +59,25 @@ inline std::vector<nlohmann::json> read_jsonl(const std::filesystem::path& p) {
 // The program's own report on stderr: the lines that start with "lqcd:" or "lqcd COMMAND:" ("lqcd:
 // error: ...", "lqcd measure: error: ..."). Tests assert on these, not on the whole of stderr, which may
 // also hold what the machine printed (an MPI library's or hwloc's start-up warnings, say).
+// "lqcd: ..." or "lqcd COMMAND: ..." with a lower-case COMMAND.
+inline bool is_program_line(std::string_view line) {
+  if (!line.starts_with("lqcd")) return false;
+  line.remove_prefix(4);
+  if (line.starts_with(" ")) {
+    line.remove_prefix(1);
+    std::size_t n = 0;
+    while (n < line.size() && line[n] >= 'a' && line[n] <= 'z') ++n;
+    if (n == 0) return false;
+    line.remove_prefix(n);
+  }
+  return line.starts_with(": ");
+}
+
 inline std::vector<std::string> program_lines(const std::string& err) {
   std::vector<std::string> lines;
   std::istringstream in(err);
   for (std::string line; std::getline(in, line);)
-    if (std::regex_search(line, std::regex("^lqcd( [a-z]+)?: "))) lines.push_back(line);
+    if (is_program_line(line)) lines.push_back(line);
   return lines;
 }
 
