@@ -21,6 +21,7 @@ enum class RngPurpose : std::uint32_t {
   Pseudofermion = 5,
   Source = 6,
   Metropolis = 7,
+  MultigridSetup = 8,
   Test = 255,
 };
 

@@ -14,7 +14,8 @@ SolverType solver_type_from_name(const std::string& name, const std::string& key
   if (name == "cg") return SolverType::CG;
   if (name == "bicgstab") return SolverType::BiCGStab;
   if (name == "gcr") return SolverType::GCR;
-  fail("{}: expected \"cg\", \"bicgstab\" or \"gcr\" (got \"{}\")", key, name);
+  if (name == "multigrid") return SolverType::Multigrid;
+  fail("{}: expected \"cg\", \"bicgstab\", \"gcr\" or \"multigrid\" (got \"{}\")", key, name);
 }
 
 std::string solver_type_name(SolverType type) {
@@ -22,6 +23,7 @@ std::string solver_type_name(SolverType type) {
     case SolverType::CG: return "cg";
     case SolverType::BiCGStab: return "bicgstab";
     case SolverType::GCR: return "gcr";
+    case SolverType::Multigrid: return "multigrid";
   }
   return "unknown";
 }
@@ -126,6 +128,7 @@ SolverResult solve(const LinearOperator<Real>& M, SpinorField<Real>& x, const Sp
     case SolverType::CG: return solver_detail::solve_cg(M, x, b, p);
     case SolverType::BiCGStab: return solver_detail::solve_bicgstab(M, x, b, p);
     case SolverType::GCR: return solver_detail::solve_gcr(M, x, b, p);
+    case SolverType::Multigrid: break;
   }
   fail("internal: solve: unknown solver type");
 }

@@ -32,12 +32,13 @@
 
 namespace lqcd {
 
-enum class SolverType { CG, BiCGStab, GCR };
+// Multigrid: flexible GCR preconditioned by solvers/multigrid.hpp (solve_multigrid; not through solve()).
+enum class SolverType { CG, BiCGStab, GCR, Multigrid };
 // Double: everything in double precision. Single / Half: double-precision residuals with inner
 // solves in single precision / in 16-bit fixed point (math/precision.hpp; solve_mixed).
 enum class SolverPrecision { Double, Single, Half };
 
-// "cg", "bicgstab" or "gcr"; anything else throws lqcd::Error naming `key`.
+// "cg", "bicgstab", "gcr" or "multigrid"; anything else throws lqcd::Error naming `key`.
 SolverType solver_type_from_name(const std::string& name, const std::string& key = "solver.type");
 std::string solver_type_name(SolverType type);
 // "double", "single" or "half" (double outer, single / half inner: solve_mixed); anything else

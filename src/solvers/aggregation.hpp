@@ -1,0 +1,69 @@
+#pragma once
+// The aggregation of a multigrid level (solvers/multigrid.hpp): the fine lattice cut into blocks of
+// b[0] x b[1] x b[2] x b[3] sites, each block one site of the coarse lattice (Y_mu = x_mu / b_mu).
+// Trivially copyable, for host and device kernels.
+//
+// Colouring (for building the coarse operator by probing, solvers/coarse_operator.hpp): coarse site Y
+// has colour sum_mu (Y_mu mod m_mu) * prod_{nu < mu} m_nu, with m_mu the smallest divisor >= 2 of the
+// coarse extent L_mu, so colours repeat periodically around the lattice. Two coarse sites of one colour
+// differ by a multiple of m_mu >= 2 in every direction where they differ; hence a block whose colour
+// differs from colour c in exactly one direction mu has at most its two neighbours Y +- mu-hat of colour
+// c (both when m_mu = 2), and a nearest-neighbour fine operator reaches its upper mu-face only from
+// Y + mu-hat and its lower mu-face only from Y - mu-hat: the two faces are apart because b_mu >= 2.
+
+#include <cstdint>
+#include <string>
+
+#include "core/geometry.hpp"
+#include "fields/coarse_field.hpp"
+
+namespace lqcd {
+
+struct Aggregation {
+  SiteIndexer fine;
+  int b[4];
+  CoarseLattice coarse;
+  int block_sites;
+  int colour_period[4];  // m_mu
+  int colours;
+
+  // Validates: the fine lattice on one process without halos, block extents >= 2 dividing the fine
+  // extents, coarse extents >= 2. Throws lqcd::Error naming `key` otherwise.
+  static Aggregation make(const Geometry& fine, const Dims& block, const std::string& key);
+
+  // The coarse site of fine coordinates x.
+  LQCD_HOST_DEVICE std::int64_t coarse_site(const int x[4]) const {
+    const int X[4] = {x[0] / b[0], x[1] / b[1], x[2] / b[2], x[3] / b[3]};
+    return coarse.lex(X);
+  }
+  // The fine coordinates of the j-th site (x fastest) of coarse site Y's block.
+  LQCD_HOST_DEVICE void block_site(std::int64_t Y, int j, int x[4]) const {
+    coarse.coords(Y, x);
+    int r = j;
+    LQCD_UNROLL
+    for (int mu = 0; mu < 4; ++mu) {
+      x[mu] = x[mu] * b[mu] + r % b[mu];
+      r /= b[mu];
+    }
+  }
+  // The index of fine coordinates x in a full spinor field (SpinorView: parity block, then checkerboard).
+  LQCD_HOST_DEVICE std::int64_t fine_index(const int x[4]) const {
+    return std::int64_t(SiteIndexer::parity(x)) * fine.vh + (fine.lex(x) >> 1);
+  }
+  LQCD_HOST_DEVICE int colour(const int X[4]) const {
+    int c = 0, stride = 1;
+    LQCD_UNROLL
+    for (int mu = 0; mu < 4; ++mu) {
+      c += (X[mu] % colour_period[mu]) * stride;
+      stride *= colour_period[mu];
+    }
+    return c;
+  }
+  LQCD_HOST_DEVICE int colour_of_site(std::int64_t Y) const {
+    int X[4];
+    coarse.coords(Y, X);
+    return colour(X);
+  }
+};
+
+}  // namespace lqcd

@@ -1,0 +1,48 @@
+#include "solvers/coarse_operator.hpp"
+
+#include "core/dispatch.hpp"
+#include "core/error.hpp"
+
+namespace lqcd {
+
+template <typename Real>
+CoarseOperator<Real>::CoarseOperator(const CoarseLattice& lattice, int dof, Location loc)
+    : lattice_(lattice),
+      dof_(dof),
+      a_(std::size_t(kStencilDirections) * std::size_t(lattice.sites) * std::size_t(dof) * std::size_t(dof), loc) {}
+
+template <typename Real>
+void CoarseOperator<Real>::build(const LinearOperator<Real>& D, const TransferOperator<Real>& T) {
+  if (T.coarse_dof() != dof_ || T.aggregation().coarse.sites != lattice_.sites || T.location() != location() ||
+      D.subset() != Subset::Full || D.location() != location())
+    fail("internal: a coarse operator built from a transfer or fine operator of another shape");
+  SpinorField<Real> probe = T.make_fine(), image = T.make_fine();
+  for (int colour = 0; colour < T.aggregation().colours; ++colour)
+    for (int col = 0; col < dof_; ++col) {
+      T.probe(probe, colour, col);
+      D.apply(image, probe);
+      T.restrict_probe(view(), image, colour, col);
+    }
+}
+
+template <typename Real>
+void CoarseOperator<Real>::run(CoarseField<Real>& out, const CoarseField<Real>& in, int dagger) const {
+  if (in.dof() != dof_ || out.dof() != dof_ || in.sites() != lattice_.sites || out.sites() != lattice_.sites ||
+      in.location() != location() || out.location() != location())
+    fail("internal: the coarse operator applied to a field of another shape");
+  for_each(location(), out.size(), CoarseApplyKernel<Real>{view(), in.view(), out.view(), dagger});
+}
+
+template <typename Real>
+void CoarseOperator<Real>::apply(CoarseField<Real>& out, const CoarseField<Real>& in) const {
+  run(out, in, 0);
+}
+template <typename Real>
+void CoarseOperator<Real>::apply_dagger(CoarseField<Real>& out, const CoarseField<Real>& in) const {
+  run(out, in, 1);
+}
+
+template class CoarseOperator<double>;
+template class CoarseOperator<float>;
+
+}  // namespace lqcd

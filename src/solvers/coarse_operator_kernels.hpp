@@ -1,0 +1,61 @@
+#pragma once
+// Site kernels of the coarse operator (solvers/coarse_operator.hpp): its storage, and its application
+// as a 9-point stencil of dense dof x dof blocks.
+
+#include <cstdint>
+
+#include "fields/coarse_field.hpp"
+
+namespace lqcd {
+
+// The stencil's coupling blocks: direction d = 0 the site itself, d = 1 + 2 mu the neighbour
+// Y + mu-hat, d = 2 + 2 mu the neighbour Y - mu-hat; (D_c psi)(Y) = sum_d A_d(Y) psi(neighbour_d(Y)).
+// Block d of site Y is stored column-major, element (row, col) at ((d * sites + Y) * dof + col) * dof + row:
+// the threads of one site, one row each, read consecutive words.
+constexpr int kStencilDirections = 9;
+
+LQCD_HOST_DEVICE inline int stencil_direction(int mu, int dir) { return dir > 0 ? 1 + 2 * mu : 2 + 2 * mu; }
+
+template <typename Real>
+struct CoarseStencilView {
+  Complex<Real>* a;
+  CoarseLattice lattice;
+  int dof;
+  LQCD_HOST_DEVICE Complex<Real>& at(int d, std::int64_t Y, int row, int col) const {
+    return a[((std::int64_t(d) * lattice.sites + Y) * dof + col) * dof + row];
+  }
+  LQCD_HOST_DEVICE std::int64_t neighbour(std::int64_t Y, int d) const {
+    return d == 0 ? Y : lattice.neighbour(Y, (d - 1) / 2, (d - 1) % 2 == 0 ? 1 : -1);
+  }
+};
+
+// out(Y, row) = sum_d sum_col A_d(Y)[row, col] in(neighbour_d(Y), col), one element per thread; with
+// dagger the adjoint: (D_c^dag)[Y, Z] = D_c[Z, Y]^dag, i.e. block A_{d'}(Z)^dag with d' the opposite
+// direction (FLOPs per element: 9 * dof * 8).
+template <typename Real>
+struct CoarseApplyKernel {
+  CoarseStencilView<Real> A;
+  CoarseView<Real> in, out;
+  int dagger;
+  LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
+    const int dof = A.dof;
+    const std::int64_t Y = i / dof;
+    const int row = int(i - Y * dof);
+    Complex<Real> acc;
+    for (int d = 0; d < kStencilDirections; ++d) {
+      const std::int64_t Z = A.neighbour(Y, d);
+      const Complex<Real>* v = in.data + Z * dof;
+      if (!dagger) {
+        const Complex<Real>* m = &A.at(d, Y, row, 0);
+        for (int col = 0; col < dof; ++col) acc = multiply_add(m[std::int64_t(col) * dof], v[col], acc);
+      } else {
+        const int opposite = d == 0 ? 0 : (d % 2 == 1 ? d + 1 : d - 1);
+        const Complex<Real>* m = &A.at(opposite, Z, 0, row);  // column `row` of A_{d'}(Z)
+        for (int col = 0; col < dof; ++col) acc = conj_multiply_add(m[col], v[col], acc);
+      }
+    }
+    out.data[i] = acc;
+  }
+};
+
+}  // namespace lqcd

@@ -1,0 +1,275 @@
+#include "solvers/multigrid.hpp"
+
+#include <cmath>
+#include <type_traits>
+
+#include "core/error.hpp"
+#include "core/timer.hpp"
+#include "fields/spinor_blas.hpp"
+
+namespace lqcd {
+
+namespace {
+// Device work finished, so that a stopwatch around it measures it.
+void synchronise(Location loc) {
+  if (loc == Location::Device) detail::device_synchronize();
+}
+
+// Times a stretch of work into `seconds` (device work included).
+class Section {
+ public:
+  Section(double& seconds, Location loc) : seconds_(seconds), loc_(loc) { synchronise(loc_); }
+  ~Section() {
+    synchronise(loc_);
+    seconds_ += watch_.seconds();
+  }
+  Section(const Section&) = delete;
+  Section& operator=(const Section&) = delete;
+
+ private:
+  double& seconds_;
+  Location loc_;
+  Stopwatch watch_;
+};
+}  // namespace
+
+void check_multigrid_params(const MultigridParams& p) {
+  for (int mu = 0; mu < 4; ++mu)
+    if (p.block[std::size_t(mu)] < 2) fail("multigrid.block = {}: each extent must be at least 2", dims_string(p.block));
+  if (p.test_vectors < 1 || p.test_vectors > 64)
+    fail("multigrid.test_vectors = {}: expected 1 to 64 (24 or 32 are usual)", p.test_vectors);
+  if (p.setup_iterations < 0) fail("multigrid.setup_iterations = {}: expected >= 0", p.setup_iterations);
+  if (p.adaptive_cycles < 0) fail("multigrid.adaptive_cycles = {}: expected >= 0", p.adaptive_cycles);
+  if (p.pre_smoothing < 0 || p.post_smoothing < 0 || p.pre_smoothing + p.post_smoothing == 0)
+    fail("multigrid.pre_smoothing = {}, multigrid.post_smoothing = {}: expected >= 0 each and at least one step",
+         p.pre_smoothing, p.post_smoothing);
+  if (!(p.coarse_tolerance > 0 && p.coarse_tolerance < 1))
+    fail("multigrid.coarse_tolerance = {}: expected a relative residual in (0, 1)", p.coarse_tolerance);
+  if (p.coarse_max_iterations < 1)
+    fail("multigrid.coarse_max_iterations = {}: expected >= 1", p.coarse_max_iterations);
+  if (p.coarse_restart < 1) fail("multigrid.coarse_restart = {}: expected >= 1", p.coarse_restart);
+  if (p.outer_restart < 1) fail("multigrid.outer_restart = {}: expected >= 1", p.outer_restart);
+}
+
+template <typename Real>
+MultigridPreconditioner<Real>::MultigridPreconditioner(const LinearOperator<Real>& D, const MultigridParams& p)
+    : D_(D),
+      p_((check_multigrid_params(p), p)),
+      transfer_(D.geometry(), p.block, p.test_vectors, D.location()),
+      coarse_(transfer_.aggregation().coarse, transfer_.coarse_dof(), D.location()),
+      res_(D.make_field()),
+      tmp_(D.make_field()),
+      e_(D.make_field()),
+      mr_r_(D.make_field()),
+      mr_p_(D.make_field()),
+      rc_(transfer_.make_coarse()),
+      ec_(transfer_.make_coarse()),
+      coarse_work_(rc_, p.coarse_restart) {
+  if (D.subset() != Subset::Full) fail("internal: multigrid on an operator that is not the full-lattice one");
+}
+
+template <typename Real>
+void MultigridPreconditioner<Real>::smooth(SpinorField<Real>& e, const SpinorField<Real>& r, int steps) {
+  set_zero(e);
+  mr_r_.copy_from(r);
+  for (int s = 0; s < steps; ++s) {
+    D_.apply(mr_p_, mr_r_);
+    ++t_.fine_applications;
+    const double pp = norm2(mr_p_);
+    if (!(pp > 0) || !std::isfinite(pp)) break;
+    const Complex<double> pr = dot(mr_p_, mr_r_);
+    const Complex<double> alpha(pr.re / pp, pr.im / pp);
+    axpy(alpha, mr_r_, e);
+    axpy(-alpha, mr_p_, mr_r_);
+  }
+}
+
+template <typename Real>
+void MultigridPreconditioner<Real>::rebuild() {
+  Section s(t_.setup_coarse, D_.location());
+  transfer_.orthonormalise();
+  coarse_.build(D_, transfer_);
+  t_.fine_applications += std::int64_t(transfer_.aggregation().colours) * transfer_.coarse_dof();
+}
+
+template <typename Real>
+void MultigridPreconditioner<Real>::improve_vectors(int mr_steps, bool with_cycle) {
+  SpinorField<Real> x = D_.make_field(), z = D_.make_field();
+  for (int k = 0; k < p_.test_vectors; ++k) {
+    transfer_.get_vector(k, x);
+    // x <- x - K D x: the cycle (or mr_steps MR steps) applied to D y = 0 from y = x.
+    D_.apply(res_, x);
+    ++t_.fine_applications;
+    scale(Complex<double>(-1.0), res_);
+    if (with_cycle) {
+      apply(z, res_);
+    } else {
+      smooth(z, res_, mr_steps);
+    }
+    axpy(Complex<double>(1.0), z, x);
+    const double n2 = norm2(x);
+    if (!(n2 > 0) || !std::isfinite(n2))
+      fail("multigrid setup: test vector {} became {} (is the operator invertible at this kappa?)", k,
+           n2 > 0 ? "not finite" : "zero");
+    scale(Complex<double>(1.0 / std::sqrt(n2)), x);
+    transfer_.set_vector(k, x);
+  }
+}
+
+template <typename Real>
+void MultigridPreconditioner<Real>::setup() {
+  {
+    Section s(t_.setup_vectors, D_.location());
+    SpinorField<Real> x = D_.make_field();
+    for (int k = 0; k < p_.test_vectors; ++k) {
+      transfer_.random_field(x, p_.seed, k);
+      transfer_.set_vector(k, x);
+    }
+    if (p_.setup_iterations > 0) improve_vectors(p_.setup_iterations, false);
+  }
+  rebuild();
+  ready_ = true;
+  for (int c = 0; c < p_.adaptive_cycles; ++c) {
+    {
+      const MultigridTimings before = t_;
+      Stopwatch watch;
+      improve_vectors(0, true);
+      synchronise(D_.location());
+      // The cycles' own time is setup time here, not solve time.
+      t_.setup_vectors += watch.seconds();
+      t_.smoother = before.smoother;
+      t_.transfer = before.transfer;
+      t_.coarse_solve = before.coarse_solve;
+      t_.cycles = before.cycles;
+      t_.coarse_iterations = before.coarse_iterations;
+    }
+    rebuild();
+  }
+}
+
+template <typename Real>
+void MultigridPreconditioner<Real>::refresh(int iterations) {
+  if (!ready_) {
+    setup();
+    return;
+  }
+  {
+    Section s(t_.setup_vectors, D_.location());
+    if (iterations > 0) improve_vectors(iterations, false);
+  }
+  rebuild();
+}
+
+template <typename Real>
+void MultigridPreconditioner<Real>::reset_solve_timings() {
+  t_.smoother = t_.transfer = t_.coarse_solve = 0;
+  t_.cycles = t_.coarse_iterations = 0;
+}
+
+template <typename Real>
+void MultigridPreconditioner<Real>::apply(SpinorField<Real>& z, const SpinorField<Real>& r) {
+  if (!ready_) fail("internal: multigrid cycle before setup()");
+  const Location loc = D_.location();
+  ++t_.cycles;
+  {
+    Section s(t_.smoother, loc);
+    if (p_.pre_smoothing > 0) {
+      smooth(z, r, p_.pre_smoothing);
+      D_.apply(tmp_, z);
+      ++t_.fine_applications;
+      res_.copy_from(r);
+      axpy(Complex<double>(-1.0), tmp_, res_);
+    } else {
+      set_zero(z);
+    }
+  }
+  {
+    Section s(t_.transfer, loc);
+    transfer_.restrict_to(rc_, p_.pre_smoothing > 0 ? res_ : r);
+  }
+  {
+    Section s(t_.coarse_solve, loc);
+    GcrControl c;
+    c.tolerance = p_.coarse_tolerance;
+    c.max_iterations = p_.coarse_max_iterations;
+    c.restart = p_.coarse_restart;
+    const auto apply_coarse = [this](CoarseField<Real>& out, const CoarseField<Real>& in) { coarse_.apply(out, in); };
+    const auto identity = [](CoarseField<Real>& out, const CoarseField<Real>& in) { out.copy_from(in); };
+    const GcrOutcome o = flexible_gcr(apply_coarse, identity, ec_, rc_, c, coarse_work_, false);
+    t_.coarse_iterations += o.iterations;
+  }
+  {
+    Section s(t_.transfer, loc);
+    transfer_.prolong_add(z, ec_);
+  }
+  if (p_.post_smoothing > 0) {
+    Section s(t_.smoother, loc);
+    D_.apply(tmp_, z);
+    ++t_.fine_applications;
+    res_.copy_from(r);
+    axpy(Complex<double>(-1.0), tmp_, res_);
+    smooth(e_, res_, p_.post_smoothing);
+    axpy(Complex<double>(1.0), e_, z);
+  }
+}
+
+template class MultigridPreconditioner<double>;
+template class MultigridPreconditioner<float>;
+
+template <typename Sloppy>
+SolverResult solve_multigrid(const LinearOperator<double>& D, MultigridPreconditioner<Sloppy>& K,
+                             SpinorField<double>& x, const SpinorField<double>& b, const SolverParams& p) {
+  Stopwatch watch;
+  const MultigridParams& mp = K.params();
+  GcrControl c;
+  c.tolerance = p.tolerance;
+  c.max_iterations = p.max_iterations;
+  c.restart = mp.outer_restart;
+  c.zero_guess = !(norm2(x) > 0);
+  GcrWorkspace<SpinorField<double>> work(b, std::min(mp.outer_restart, std::max(1, p.max_iterations)));
+  SolverResult res;
+  res.type = SolverType::Multigrid;
+  res.precision = std::is_same_v<Sloppy, double> ? SolverPrecision::Double : SolverPrecision::Single;
+  const double bn = std::sqrt(norm2(b));
+  res.residual_history.push_back(1.0);
+  const auto apply_fine = [&D](SpinorField<double>& out, const SpinorField<double>& in) { D.apply(out, in); };
+  const auto record = [&res](int, double r) { res.residual_history.push_back(r); };
+  GcrOutcome o;
+  const long long cycles_before = K.timings().cycles;
+  if constexpr (std::is_same_v<Sloppy, double>) {
+    const auto precondition = [&K](SpinorField<double>& z, const SpinorField<double>& r) { K.apply(z, r); };
+    o = flexible_gcr(apply_fine, precondition, x, b, c, work, true, record);
+  } else {
+    SpinorField<Sloppy> r_s(b.geometry(), b.location()), z_s(b.geometry(), b.location());
+    const auto precondition = [&](SpinorField<double>& z, const SpinorField<double>& r) {
+      convert_precision(r_s, r);
+      K.apply(z_s, r_s);
+      convert_precision(z, z_s);
+    };
+    o = flexible_gcr(apply_fine, precondition, x, b, c, work, true, record);
+  }
+  (void)bn;
+  synchronise(b.location());
+  res.seconds = watch.seconds();
+  res.iterations = o.iterations;
+  res.true_residual = o.relative_residual;
+  res.converged = o.converged;
+  const double sites = double(b.sites());
+  res.set_flops(sites * D.flops_per_site() * double(o.iterations + 1) +
+                sites * D.flops_per_site() * double(K.timings().cycles - cycles_before) *
+                    double(mp.pre_smoothing + mp.post_smoothing + 1));
+  if (!o.converged)
+    throw SolverError(fmt::format("multigrid: {} after {} outer iterations, true residual {:.3g} > tolerance {:.3g}; "
+                                  "try more test_vectors or setup_iterations, or a smaller coarse_tolerance",
+                                  o.breakdown ? "breakdown" : "no convergence", o.iterations, o.relative_residual,
+                                  p.tolerance),
+                      res);
+  return res;
+}
+
+template SolverResult solve_multigrid<double>(const LinearOperator<double>&, MultigridPreconditioner<double>&,
+                                              SpinorField<double>&, const SpinorField<double>&, const SolverParams&);
+template SolverResult solve_multigrid<float>(const LinearOperator<double>&, MultigridPreconditioner<float>&,
+                                             SpinorField<double>&, const SpinorField<double>&, const SolverParams&);
+
+}  // namespace lqcd

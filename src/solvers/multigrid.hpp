@@ -1,0 +1,105 @@
+#pragma once
+// Two-level adaptive aggregation multigrid for the Dirac equation D x = b on the full lattice, after
+// DD-alphaAMG (A. Frommer, K. Kahl, S. Krieg, B. Leder, M. Rottmann, SIAM J. Sci. Comput. 36 (2014)
+// A1581) and QUDA's multigrid (M. A. Clark, B. Joo, A. Strelchenko, M. Cheng, A. Gambhir, R. Brower,
+// SC16, arXiv:1612.07873).
+//
+//   Setup     n_v random fields, each smoothed towards the near-null space of D by inverse iteration
+//             (setup_iterations minimal-residual steps on D x = 0), split into chiralities and
+//             orthonormalised per block (solvers/transfer_operator.hpp); the coarse operator
+//             D_c = P^dag D P (solvers/coarse_operator.hpp); then adaptive_cycles bootstrap passes that
+//             improve every test vector with the two-level cycle itself (x <- x - K D x) and rebuild.
+//   Cycle K   z = S^pre r; r' = r - D z; z += P D_c^{-1} P^dag r' (the coarse system solved by GCR to
+//             coarse_tolerance, at most coarse_max_iterations); r'' = r - D z; z += S^post r'';
+//             S = minimal-residual (MR) steps on D e = r from e = 0.
+//   Solve     flexible GCR in double precision with K as the right preconditioner (K in the
+//             precision Real of its operator: float for production, double for checks).
+//
+// The preconditioner keeps references to its fine operator, which must outlive it.
+
+#include <cstdint>
+#include <memory>
+
+#include "dirac/linear_operator.hpp"
+#include "solvers/coarse_operator.hpp"
+#include "solvers/flexible_gcr.hpp"
+#include "solvers/solver.hpp"
+#include "solvers/transfer_operator.hpp"
+
+namespace lqcd {
+
+struct MultigridParams {
+  Dims block{4, 4, 4, 4};         // fine sites per aggregate in each direction
+  int test_vectors = 24;          // n_v: the coarse operator has 2 n_v components per site
+  int setup_iterations = 40;      // MR steps on D x = 0 for each test vector
+  int adaptive_cycles = 1;        // bootstrap passes with the cycle
+  int pre_smoothing = 0;          // MR steps before the coarse correction
+  int post_smoothing = 4;         // MR steps after it
+  double coarse_tolerance = 0.1;  // relative residual of each coarse solve
+  int coarse_max_iterations = 50;
+  int coarse_restart = 16;        // GCR(m) on the coarse lattice
+  int outer_restart = 16;         // flexible GCR(m) on the fine lattice
+  std::uint64_t seed = 1;         // the random start of the test vectors
+};
+
+// Where a multigrid solve spends its time (seconds, device work synchronised at each boundary) and
+// what it counted.
+struct MultigridTimings {
+  double setup_vectors = 0;   // random start, inverse iteration, adaptive cycles (less their rebuilds)
+  double setup_coarse = 0;    // orthonormalisation and the coarse operator's construction
+  double smoother = 0;        // fine-level MR steps and residuals inside cycles
+  double transfer = 0;        // restriction and prolongation inside cycles
+  double coarse_solve = 0;    // GCR on the coarse lattice inside cycles
+  long long cycles = 0;
+  long long coarse_iterations = 0;
+  long long fine_applications = 0;  // of the fine operator inside cycles and the setup
+  double setup() const { return setup_vectors + setup_coarse; }
+};
+
+// Throws lqcd::Error naming the multigrid.* key of a value out of range.
+void check_multigrid_params(const MultigridParams& p);
+
+template <typename Real>
+class MultigridPreconditioner {
+ public:
+  // D: a full-lattice operator (subset Full). Allocates the hierarchy; setup() computes it.
+  MultigridPreconditioner(const LinearOperator<Real>& D, const MultigridParams& p);
+
+  // Test vectors from random fields, coarse operator, adaptive cycles.
+  void setup();
+  // After D has changed slightly (the links of an HMC step): `iterations` MR steps on D x = 0 from
+  // each current test vector, then the coarse operator rebuilt; much cheaper than setup().
+  void refresh(int iterations);
+  // z = K r (one cycle); z and r are full fields of D's shape.
+  void apply(SpinorField<Real>& z, const SpinorField<Real>& r);
+
+  const MultigridParams& params() const { return p_; }
+  const TransferOperator<Real>& transfer() const { return transfer_; }
+  const CoarseOperator<Real>& coarse_operator() const { return coarse_; }
+  const MultigridTimings& timings() const { return t_; }
+  void reset_solve_timings();
+
+ private:
+  void rebuild();
+  void smooth(SpinorField<Real>& e, const SpinorField<Real>& r, int steps);  // e = S r
+  void improve_vectors(int mr_steps, bool with_cycle);
+  const LinearOperator<Real>& D_;
+  MultigridParams p_;
+  TransferOperator<Real> transfer_;
+  CoarseOperator<Real> coarse_;
+  SpinorField<Real> res_, tmp_, e_, mr_r_, mr_p_;
+  CoarseField<Real> rc_, ec_;
+  GcrWorkspace<CoarseField<Real>> coarse_work_;
+  MultigridTimings t_;
+  bool ready_ = false;
+};
+
+// Solves D x = b (full lattice, double precision) to p.tolerance on ||b - D x|| / ||b|| by flexible
+// GCR(outer_restart) preconditioned with K (whose operator is D in precision Sloppy: float or double).
+// x is the initial guess on entry when nonzero... (callers zero it). p.max_iterations bounds the outer
+// iterations. Throws SolverError when the tolerance is not met.
+template <typename Sloppy>
+SolverResult solve_multigrid(const LinearOperator<double>& D, MultigridPreconditioner<Sloppy>& K,
+                             SpinorField<double>& x, const SpinorField<double>& b, const SolverParams& p);
+
+}  // namespace lqcd

@@ -1,0 +1,19 @@
+// Device instantiations of the multigrid's kernels: the transfer operator (transfer_kernels.hpp) and
+// the coarse operator (coarse_operator_kernels.hpp), in double and single precision.
+#include "core/exec_cuda.cuh"
+#include "solvers/coarse_operator_kernels.hpp"
+#include "solvers/transfer_kernels.hpp"
+
+#define LQCD_INSTANTIATE_MULTIGRID(Real)                                           \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::SetTestVectorKernel<Real>)                \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::GetTestVectorKernel<Real>)                \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::RandomSpinorKernel<Real>)                 \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::BlockOrthonormaliseKernel<Real>)          \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::ProlongKernel<Real>)                      \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::RestrictKernel<Real>)                     \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::ProbeKernel<Real>)                        \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::ProbeRestrictKernel<Real>)                \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseApplyKernel<Real>)
+LQCD_INSTANTIATE_MULTIGRID(double)
+LQCD_INSTANTIATE_MULTIGRID(float)
+#undef LQCD_INSTANTIATE_MULTIGRID

@@ -1,0 +1,270 @@
+#pragma once
+// Site kernels of the multigrid transfer operator (solvers/transfer_operator.hpp) between a fine
+// spinor field and a coarse field.
+//
+// The test vectors: n_v fine fields, each split by chirality (spins 0, 1: gamma_5 = +1; spins 2, 3:
+// gamma_5 = -1 in the DeGrand-Rossi basis, math/gamma.hpp) and restricted to the blocks of the
+// aggregation; P maps coarse component (Y, chi * n_v + k) to vector k's chirality-chi part on block Y.
+// Stored as V[((i * 2 + chi) * 6 + a) * n_v + k] for fine site i (its full-field index), chirality chi,
+// and the a-th component (spin 2 chi + a / 3, colour a % 3) of that chirality: a thread reads one fine
+// site's vectors in one run of memory, and the threads of one coarse site and chirality (one per k)
+// read consecutive words.
+
+#include <cmath>
+#include <cstdint>
+
+#include "core/site_random.hpp"
+#include "fields/spinor_field.hpp"
+#include "solvers/aggregation.hpp"
+#include "solvers/coarse_operator_kernels.hpp"
+
+namespace lqcd {
+
+template <typename Real>
+struct TestVectors {
+  Complex<Real>* v;
+  int nv;
+  LQCD_HOST_DEVICE Complex<Real>& at(std::int64_t i, int chi, int a, int k) const {
+    return v[((i * 2 + chi) * 6 + a) * nv + k];
+  }
+};
+
+LQCD_HOST_DEVICE inline Complex<double> spinor_component(const ColorSpinor<double>& psi, int chi, int a) {
+  return psi.s[2 * chi + a / 3].c[a % 3];
+}
+LQCD_HOST_DEVICE inline Complex<float> spinor_component(const ColorSpinor<float>& psi, int chi, int a) {
+  return psi.s[2 * chi + a / 3].c[a % 3];
+}
+
+// Vector k <- psi (fine sites i of psi, a full field).
+template <typename Real>
+struct SetTestVectorKernel {
+  TestVectors<Real> V;
+  SpinorView<Real> psi;
+  int k;
+  LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
+    const ColorSpinor<Real> s = psi.load(psi.parity_of(i), psi.cb_of(i));
+    for (int chi = 0; chi < 2; ++chi)
+      for (int a = 0; a < 6; ++a) V.at(i, chi, a, k) = spinor_component(s, chi, a);
+  }
+};
+
+// psi <- vector k.
+template <typename Real>
+struct GetTestVectorKernel {
+  TestVectors<Real> V;
+  SpinorView<Real> psi;
+  int k;
+  LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
+    ColorSpinor<Real> s;
+    for (int chi = 0; chi < 2; ++chi)
+      for (int a = 0; a < 6; ++a) s.s[2 * chi + a / 3].c[a % 3] = V.at(i, chi, a, k);
+    psi.store(psi.parity_of(i), psi.cb_of(i), s);
+  }
+};
+
+// Gaussian random components (unit variance per real), keyed by (seed, global site, vector k).
+template <typename Real>
+struct RandomSpinorKernel {
+  SpinorView<Real> psi;
+  std::uint64_t seed;
+  int k;
+  LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
+    const int p = psi.parity_of(i);
+    const std::int64_t s = psi.cb_of(i);
+    int x[4];
+    psi.idx.coords(p, s, x);
+    const SiteIndexer& g = psi.idx;
+    const std::int64_t global =
+        (x[0] + g.off[0]) +
+        std::int64_t(g.gn[0]) * ((x[1] + g.off[1]) + std::int64_t(g.gn[1]) * ((x[2] + g.off[2]) +
+                                                                             std::int64_t(g.gn[2]) * (x[3] + g.off[3])));
+    SiteRandom rng(seed, std::uint64_t(global), RngPurpose::MultigridSetup, std::uint32_t(k), 0);
+    ColorSpinor<Real> v;
+    for (int c = 0; c < 12; ++c) {
+      const double re = rng.gaussian(), im = rng.gaussian();
+      v.s[c / 3].c[c % 3] = Complex<Real>(Real(re), Real(im));
+    }
+    psi.store(p, s, v);
+  }
+};
+
+// Block orthonormalisation: for each (coarse site, chirality), Gram-Schmidt over the n_v vectors'
+// restrictions to the block (classical Gram-Schmidt applied twice, "twice is enough": Giraud et al.,
+// Numer. Math. 101 (2005) 87), sums in double. One thread per (coarse site, chirality).
+template <typename Real>
+struct BlockOrthonormaliseKernel {
+  Aggregation agg;
+  TestVectors<Real> V;
+  LQCD_HOST_DEVICE void operator()(std::int64_t t) const {
+    const std::int64_t Y = t / 2;
+    const int chi = int(t % 2);
+    for (int k = 0; k < V.nv; ++k) {
+      for (int pass = 0; pass < 2; ++pass)
+        for (int l = 0; l < k; ++l) {
+          double re = 0, im = 0;
+          for (int j = 0; j < agg.block_sites; ++j) {
+            const std::int64_t i = site(Y, j);
+            for (int a = 0; a < 6; ++a) {
+              const Complex<Real> u = V.at(i, chi, a, l), w = V.at(i, chi, a, k);
+              re += double(u.re) * w.re + double(u.im) * w.im;
+              im += double(u.re) * w.im - double(u.im) * w.re;
+            }
+          }
+          const Complex<Real> proj{Real(re), Real(im)};
+          for (int j = 0; j < agg.block_sites; ++j) {
+            const std::int64_t i = site(Y, j);
+            for (int a = 0; a < 6; ++a) V.at(i, chi, a, k) = multiply_subtract(proj, V.at(i, chi, a, l), V.at(i, chi, a, k));
+          }
+        }
+      double n2 = 0;
+      for (int j = 0; j < agg.block_sites; ++j) {
+        const std::int64_t i = site(Y, j);
+        for (int a = 0; a < 6; ++a) {
+          const Complex<Real> w = V.at(i, chi, a, k);
+          n2 += double(w.re) * w.re + double(w.im) * w.im;
+        }
+      }
+      const Real inv = n2 > 0 ? Real(1.0 / sqrt(n2)) : Real(0);
+      for (int j = 0; j < agg.block_sites; ++j) {
+        const std::int64_t i = site(Y, j);
+        for (int a = 0; a < 6; ++a) V.at(i, chi, a, k) *= inv;
+      }
+    }
+  }
+  LQCD_HOST_DEVICE std::int64_t site(std::int64_t Y, int j) const {
+    int x[4];
+    agg.block_site(Y, j, x);
+    return agg.fine_index(x);
+  }
+};
+
+// fine <- P coarse (add = 0) or fine += P coarse (add = 1); one thread per fine site.
+template <typename Real>
+struct ProlongKernel {
+  Aggregation agg;
+  TestVectors<Real> V;
+  CoarseView<Real> coarse;
+  SpinorView<Real> fine;
+  int add;
+  LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
+    const int p = fine.parity_of(i);
+    const std::int64_t s = fine.cb_of(i);
+    int x[4];
+    fine.idx.coords(p, s, x);
+    const std::int64_t Y = agg.coarse_site(x);
+    ColorSpinor<Real> psi;
+    if (add) psi = fine.load(p, s);
+    for (int chi = 0; chi < 2; ++chi) {
+      const Complex<Real>* c = coarse.data + Y * coarse.dof + chi * V.nv;
+      for (int a = 0; a < 6; ++a) {
+        Complex<Real> acc = psi.s[2 * chi + a / 3].c[a % 3];
+        const Complex<Real>* v = &V.at(i, chi, a, 0);
+        for (int k = 0; k < V.nv; ++k) acc = multiply_add(v[k], c[k], acc);
+        psi.s[2 * chi + a / 3].c[a % 3] = acc;
+      }
+    }
+    fine.store(p, s, psi);
+  }
+};
+
+// coarse <- P^dag fine; one thread per coarse component (Y, chi * n_v + k).
+template <typename Real>
+struct RestrictKernel {
+  Aggregation agg;
+  TestVectors<Real> V;
+  SpinorView<Real> fine;
+  CoarseView<Real> coarse;
+  LQCD_HOST_DEVICE void operator()(std::int64_t t) const {
+    const std::int64_t Y = t / coarse.dof;
+    const int row = int(t - Y * coarse.dof), chi = row / V.nv, k = row % V.nv;
+    Complex<Real> acc;
+    for (int j = 0; j < agg.block_sites; ++j) {
+      int x[4];
+      agg.block_site(Y, j, x);
+      const std::int64_t i = agg.fine_index(x);
+      const ColorSpinor<Real> psi = fine.load(int(i / fine.idx.vh), i % fine.idx.vh);
+      for (int a = 0; a < 6; ++a) acc = conj_multiply_add(V.at(i, chi, a, k), spinor_component(psi, chi, a), acc);
+    }
+    coarse.data[t] = acc;
+  }
+};
+
+// The probe of colour c and coarse column col = chi * n_v + k: P e, e = 1 at component col of every
+// coarse site of colour c (solvers/aggregation.hpp), i.e. vector k's chirality-chi part on those blocks.
+template <typename Real>
+struct ProbeKernel {
+  Aggregation agg;
+  TestVectors<Real> V;
+  SpinorView<Real> fine;
+  int colour, col;
+  LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
+    const int p = fine.parity_of(i);
+    const std::int64_t s = fine.cb_of(i);
+    int x[4];
+    fine.idx.coords(p, s, x);
+    ColorSpinor<Real> psi;
+    if (agg.colour_of_site(agg.coarse_site(x)) == colour) {
+      const int chi = col / V.nv, k = col % V.nv;
+      for (int a = 0; a < 6; ++a) psi.s[2 * chi + a / 3].c[a % 3] = V.at(i, chi, a, k);
+    }
+    fine.store(p, s, psi);
+  }
+};
+
+// Column col of the coarse operator's blocks, from Dp = D (probe of colour c, column col): for coarse
+// site Y of colour c, A_0(Y)[row, col] = (P^dag Dp)(Y, row); for Y whose colour differs from c in
+// direction mu only, A_{+mu}(Y)[row, col] is P^dag Dp summed over Y's upper mu-face when Y + mu-hat has
+// colour c, and A_{-mu}(Y) over the lower face when Y - mu-hat has (solvers/aggregation.hpp). One thread
+// per (Y, row); every entry of the blocks is written by exactly one (colour, column).
+template <typename Real>
+struct ProbeRestrictKernel {
+  Aggregation agg;
+  TestVectors<Real> V;
+  SpinorView<Real> fine;
+  CoarseStencilView<Real> A;
+  int colour, col;
+  LQCD_HOST_DEVICE void operator()(std::int64_t t) const {
+    const std::int64_t Y = t / A.dof;
+    const int row = int(t - Y * A.dof);
+    int X[4];
+    agg.coarse.coords(Y, X);
+    int differ = 0, mu = -1, rest = colour;
+    for (int nu = 0; nu < 4; ++nu) {
+      const int m = agg.colour_period[nu];
+      if (X[nu] % m != rest % m) {
+        ++differ;
+        mu = nu;
+      }
+      rest /= m;
+    }
+    if (differ == 0) {
+      A.at(0, Y, row, col) = face_sum(Y, row, -1, 0);
+    } else if (differ == 1) {
+      for (int dir = 1; dir >= -1; dir -= 2)
+        if (agg.colour_of_site(agg.coarse.neighbour(Y, mu, dir)) == colour)
+          A.at(stencil_direction(mu, dir), Y, row, col) = face_sum(Y, row, mu, dir > 0 ? agg.b[mu] - 1 : 0);
+    }
+  }
+  // (P^dag Dp)(Y, row) over the block sites with local coordinate `layer` in direction mu (mu < 0: all).
+  LQCD_HOST_DEVICE Complex<Real> face_sum(std::int64_t Y, int row, int mu, int layer) const {
+    const int chi = row / V.nv, k = row % V.nv;
+    Complex<Real> acc;
+    for (int j = 0; j < agg.block_sites; ++j) {
+      int x[4];
+      agg.block_site(Y, j, x);
+      if (mu >= 0) {
+        int local = 0;
+        for (int nu = 0; nu < 4; ++nu)
+          if (nu == mu) local = x[nu] % agg.b[nu];
+        if (local != layer) continue;
+      }
+      const std::int64_t i = agg.fine_index(x);
+      const ColorSpinor<Real> psi = fine.load(int(i / fine.idx.vh), i % fine.idx.vh);
+      for (int a = 0; a < 6; ++a) acc = conj_multiply_add(V.at(i, chi, a, k), spinor_component(psi, chi, a), acc);
+    }
+    return acc;
+  }
+};
+
+}  // namespace lqcd

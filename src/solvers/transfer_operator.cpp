@@ -1,0 +1,80 @@
+#include "solvers/transfer_operator.hpp"
+
+#include "core/dispatch.hpp"
+#include "core/error.hpp"
+
+namespace lqcd {
+
+template <typename Real>
+TransferOperator<Real>::TransferOperator(const Geometry& fine, const Dims& block, int test_vectors, Location loc,
+                                         const std::string& key)
+    : fine_(fine), agg_(Aggregation::make(fine, block, key)), nv_(test_vectors), v_() {
+  if (test_vectors < 1) fail("multigrid.test_vectors = {}: at least 1 test vector is needed", test_vectors);
+  v_ = Buffer<Complex<Real>>(std::size_t(fine.volume()) * 12 * std::size_t(test_vectors), loc);
+}
+
+template <typename Real>
+void TransferOperator<Real>::check_fine(const SpinorField<Real>& f) const {
+  if (f.subset() != Subset::Full || !(f.geometry() == fine_) || f.location() != location())
+    fail("internal: multigrid transfer on a field that is not a full field of its fine lattice and location");
+}
+
+template <typename Real>
+void TransferOperator<Real>::set_vector(int k, const SpinorField<Real>& v) {
+  check_fine(v);
+  for_each(location(), v.sites(), SetTestVectorKernel<Real>{vectors(), v.view(), k});
+}
+
+template <typename Real>
+void TransferOperator<Real>::get_vector(int k, SpinorField<Real>& v) const {
+  check_fine(v);
+  for_each(location(), v.sites(), GetTestVectorKernel<Real>{vectors(), v.view(), k});
+}
+
+template <typename Real>
+void TransferOperator<Real>::random_field(SpinorField<Real>& v, std::uint64_t seed, int k) const {
+  check_fine(v);
+  for_each(location(), v.sites(), RandomSpinorKernel<Real>{v.view(), seed, k});
+}
+
+template <typename Real>
+void TransferOperator<Real>::orthonormalise() {
+  for_each(location(), agg_.coarse.sites * 2, BlockOrthonormaliseKernel<Real>{agg_, vectors()});
+}
+
+template <typename Real>
+void TransferOperator<Real>::prolong(SpinorField<Real>& fine, const CoarseField<Real>& coarse) const {
+  check_fine(fine);
+  for_each(location(), fine.sites(), ProlongKernel<Real>{agg_, vectors(), coarse.view(), fine.view(), 0});
+}
+
+template <typename Real>
+void TransferOperator<Real>::prolong_add(SpinorField<Real>& fine, const CoarseField<Real>& coarse) const {
+  check_fine(fine);
+  for_each(location(), fine.sites(), ProlongKernel<Real>{agg_, vectors(), coarse.view(), fine.view(), 1});
+}
+
+template <typename Real>
+void TransferOperator<Real>::restrict_to(CoarseField<Real>& coarse, const SpinorField<Real>& fine) const {
+  check_fine(fine);
+  for_each(location(), coarse.size(), RestrictKernel<Real>{agg_, vectors(), fine.view(), coarse.view()});
+}
+
+template <typename Real>
+void TransferOperator<Real>::probe(SpinorField<Real>& out, int colour, int col) const {
+  check_fine(out);
+  for_each(location(), out.sites(), ProbeKernel<Real>{agg_, vectors(), out.view(), colour, col});
+}
+
+template <typename Real>
+void TransferOperator<Real>::restrict_probe(const CoarseStencilView<Real>& A, const SpinorField<Real>& D_probe,
+                                            int colour, int col) const {
+  check_fine(D_probe);
+  for_each(location(), A.lattice.sites * A.dof,
+           ProbeRestrictKernel<Real>{agg_, vectors(), D_probe.view(), A, colour, col});
+}
+
+template class TransferOperator<double>;
+template class TransferOperator<float>;
+
+}  // namespace lqcd

@@ -1,0 +1,65 @@
+#pragma once
+// The transfer between a fine spinor field and a multigrid coarse field: aggregation-based
+// prolongation P with n_v test vectors, as in DD-alphaAMG (A. Frommer, K. Kahl, S. Krieg, B. Leder,
+// M. Rottmann, SIAM J. Sci. Comput. 36 (2014) A1581) and QUDA's multigrid (R. Babich et al.,
+// PRL 105 (2010) 201602; M. A. Clark et al., SC16). The fine lattice is cut into blocks (the
+// aggregates, solvers/aggregation.hpp); on each block each test vector is split into its two
+// chiralities, and the 2 n_v pieces, orthonormalised per block and chirality, are the columns of P
+// belonging to that coarse site. So P^dag P = 1, and gamma_5 P = P gamma_5^c with gamma_5^c = +1 on the
+// first n_v coarse components and -1 on the rest: the coarse operator P^dag D P inherits D's
+// gamma_5-hermiticity. Restriction is R = P^dag.
+//
+// Real = double or float: the precision of the vectors, the fields and the arithmetic.
+
+#include <cstdint>
+#include <string>
+
+#include "fields/coarse_field.hpp"
+#include "fields/spinor_field.hpp"
+#include "solvers/aggregation.hpp"
+#include "solvers/transfer_kernels.hpp"
+
+namespace lqcd {
+
+template <typename Real>
+class TransferOperator {
+ public:
+  // Test vectors uninitialised (set_vector, then orthonormalise). Throws naming `key` for a block that
+  // does not tile the lattice (Aggregation::make).
+  TransferOperator(const Geometry& fine, const Dims& block, int test_vectors, Location loc,
+                   const std::string& key = "multigrid.block");
+
+  const Geometry& fine_geometry() const { return fine_; }
+  const Aggregation& aggregation() const { return agg_; }
+  Location location() const { return v_.location(); }
+  int test_vectors() const { return nv_; }
+  int coarse_dof() const { return 2 * nv_; }
+  CoarseField<Real> make_coarse() const { return CoarseField<Real>(agg_.coarse, coarse_dof(), location()); }
+  SpinorField<Real> make_fine() const { return SpinorField<Real>(fine_, location()); }
+
+  void set_vector(int k, const SpinorField<Real>& v);
+  void get_vector(int k, SpinorField<Real>& v) const;
+  // Gaussian random field keyed by (seed, global site, k): the same on any device and thread count.
+  void random_field(SpinorField<Real>& v, std::uint64_t seed, int k) const;
+  // Orthonormalises the vectors on every block and chirality.
+  void orthonormalise();
+
+  void prolong(SpinorField<Real>& fine, const CoarseField<Real>& coarse) const;          // fine = P coarse
+  void prolong_add(SpinorField<Real>& fine, const CoarseField<Real>& coarse) const;      // fine += P coarse
+  void restrict_to(CoarseField<Real>& coarse, const SpinorField<Real>& fine) const;      // coarse = P^dag fine
+
+  // Probing (solvers/coarse_operator.hpp): the probe of a colour and column, and the coarse blocks'
+  // column from the fine operator applied to it.
+  void probe(SpinorField<Real>& out, int colour, int col) const;
+  void restrict_probe(const CoarseStencilView<Real>& A, const SpinorField<Real>& D_probe, int colour, int col) const;
+
+ private:
+  TestVectors<Real> vectors() const { return {v_.data(), nv_}; }
+  void check_fine(const SpinorField<Real>& f) const;
+  Geometry fine_;
+  Aggregation agg_;
+  int nv_;
+  Buffer<Complex<Real>> v_;
+};
+
+}  // namespace lqcd
