@@ -1,6 +1,7 @@
 #include "app/quark_input.hpp"
 
 #include "app/input_values.hpp"
+#include "app/multigrid_input.hpp"
 
 #include <cmath>
 #include <filesystem>
@@ -14,7 +15,7 @@
 namespace lqcd::app {
 
 std::vector<KeySpec> quark_schema(const std::string& prefix) {
-  return {
+  std::vector<KeySpec> keys = {
       {"lattice.dims", "[8, 8, 8, 8]", "extents (x, y, z, t); with a configuration file: checked against the file when set"},
       {"gauge.config", "\"unit\"", "configuration file (ILDG/SciDAC, NERSC, MILC, openQCD; detected) or \"unit\" (free field)"},
       {"fermion.action", "\"wilson\"", "wilson | clover | twisted_mass (twisted_mass with csw > 0: twisted clover)"},
@@ -25,7 +26,9 @@ std::vector<KeySpec> quark_schema(const std::string& prefix) {
       {"fermion.two_kappa_mu", "0.0", "2 kappa mu instead of mu"},
       {"fermion.boundary", "[\"periodic\", \"periodic\", \"periodic\", \"antiperiodic\"]",
        "fermion boundary conditions (x, y, z, t): periodic | antiperiodic"},
-      {"solver.type", "\"cg\"", "cg (on the normal equations) | bicgstab | gcr"},
+      {"solver.type", "\"cg\"",
+       "cg (on the normal equations) | bicgstab | gcr | multigrid (flexible GCR with the [multigrid] preconditioner, "
+       "full system; precision double or single)"},
       {"solver.tolerance", "1e-10", "stop when the true relative residual ||b - M x|| / ||b|| is below this"},
       {"solver.max_iterations", "10000", "fail (non-zero exit) when a solve has not converged after this many"},
       {"solver.precision", "\"double\"",
@@ -54,6 +57,8 @@ std::vector<KeySpec> quark_schema(const std::string& prefix) {
       {"sink.smearing", "\"none\"", "none | gaussian: smear the sink with the source's smearing parameters"},
       {"output.prefix", "\"" + prefix + "\"", "PREFIX.log, PREFIX.jsonl and the command's data files"},
   };
+  for (KeySpec& k : multigrid_schema()) keys.push_back(std::move(k));
+  return keys;
 }
 
 namespace {
@@ -161,6 +166,24 @@ QuarkInput read_quark_input(const Config& c) {
   if (in.multi_rhs && in.solver.type != SolverType::CG)
     c.fail_key("solver.multi_rhs", fmt::format("the multi-RHS solver is CG; set solver.type = \"cg\" (got \"{}\")",
                                                solver_type_name(in.solver.type)));
+  if (in.solver.type == SolverType::Multigrid) {
+    // The multigrid solves the full system: its smoother and coarse grid do what even-odd preconditioning
+    // does for the Krylov solvers.
+    if (c.is_set("solver.even_odd") && in.even_odd)
+      c.fail_key("solver.even_odd", "multigrid solves the full system; remove solver.even_odd or set it to false");
+    in.even_odd = false;
+    if (in.solver.precision == SolverPrecision::Half)
+      c.fail_key("solver.precision", "the multigrid cycle runs in \"double\" or \"single\" precision");
+    in.multigrid = read_multigrid_params(c);
+    if (in.dims_set)
+      for (int mu = 0; mu < 4; ++mu) {
+        const int b = in.multigrid.block[std::size_t(mu)], n = in.dims[std::size_t(mu)];
+        if (n % b != 0 || n / b < 2)
+          c.fail_key("multigrid.block", fmt::format("extent {} in direction {} must divide the lattice extent {} at "
+                                                    "least twice (lattice {})",
+                                                    b, "xyzt"[mu], n, dims_string(in.dims)));
+      }
+  }
   if (in.multi_rhs && !in.even_odd)
     c.fail_key("solver.multi_rhs", "the multi-RHS solver works on the even-odd system; set solver.even_odd = true");
 
@@ -301,6 +324,19 @@ PointPropagator QuarkProblem::propagator(const QuarkInput& in, const DiracOperat
   o.source_smearing = in.source_smearing;
   o.sink_smearing = in.sink_smearing;
   o.multi_rhs = in.multi_rhs;
+  o.multigrid = in.multigrid;
+  o.on_multigrid_setup = [&](const MultigridPreconditionerInfo& info) {
+    log.line("  {} {}", label, info.summary());
+    jsonl.write({{"record", "multigrid_setup"},
+                 {"quark", label},
+                 {"block", info.block},
+                 {"coarse", info.coarse},
+                 {"coarse_components", info.coarse_dof},
+                 {"precision", info.precision},
+                 {"seconds", info.timings.setup()},
+                 {"seconds_test_vectors", info.timings.setup_vectors},
+                 {"seconds_coarse_operator", info.timings.setup_coarse}});
+  };
   return compute_propagator(
       ops, in.even_odd, in.source, o, [&](const PropagatorSolve& s) {
         log.line("  {} spin {} colour {}: {}{}; full-operator residual {:.3e}", label, s.spin, s.colour,

@@ -29,6 +29,7 @@ struct QuarkInput {
   SolverParams solver;
   bool even_odd = true;
   bool multi_rhs = false;  // solver.multi_rhs: the 12 solves of a source together
+  MultigridParams multigrid;  // [multigrid], for solver.type = "multigrid"
   SourceSpec source;
   ApeParams ape;
   GaussianParams source_smearing, sink_smearing;

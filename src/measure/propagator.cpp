@@ -193,6 +193,29 @@ void solve_in_block(PointPropagator& S, const DiracOperators& ops, const SourceS
   }
 }
 
+// The 12 full-lattice solves with one multigrid setup whose cycle runs D_mg (ops.full in double or
+// ops.full_single).
+template <typename Real>
+void solve_with_multigrid(PointPropagator& S, const LinearOperator<double>& M, const LinearOperator<Real>& D_mg,
+                          const SourceSpec& source, const PropagatorOptions& options,
+                          const std::function<void(const PropagatorSolve&)>& on_solve) {
+  MultigridPreconditioner<Real> mg(D_mg, options.multigrid);
+  mg.setup();
+  if (options.on_multigrid_setup) options.on_multigrid_setup(mg.info());
+  for (int spin = 0; spin < 4; ++spin)
+    for (int colour = 0; colour < 3; ++colour) {
+      SpinorField<double> eta = make_source(source, M.geometry(), M.location(), spin, colour);
+      smear(eta, options, options.source_smearing);
+      PropagatorSolve log;
+      log.spin = spin;
+      log.colour = colour;
+      SpinorField<double> psi = M.make_field();
+      set_zero(psi);
+      log.result = solve_multigrid(M, mg, psi, eta, options.solver);
+      finish_column(S, M, psi, eta, options, log, on_solve);
+    }
+}
+
 }  // namespace
 
 PointPropagator compute_propagator(const DiracOperators& ops, bool even_odd, const SourceSpec& source,
@@ -208,6 +231,17 @@ PointPropagator compute_propagator(const DiracOperators& ops, bool even_odd, con
   if (options.multi_rhs) {
     if (!schur) fail("solver.multi_rhs = true solves the even-odd system; set solver.even_odd = true");
     solve_in_block(S, ops, source, options, on_solve);
+    return S;
+  }
+  if (options.solver.type == SolverType::Multigrid) {
+    if (options.solver.precision == SolverPrecision::Half)
+      fail("solver.precision = \"half\": the multigrid cycle runs in double or single precision");
+    if (options.solver.precision == SolverPrecision::Single) {
+      if (!ops.full_single) fail("internal: compute_propagator: a single-precision multigrid needs ops.full_single");
+      solve_with_multigrid(S, M, *ops.full_single, source, options, on_solve);
+    } else {
+      solve_with_multigrid(S, M, M, source, options, on_solve);
+    }
     return S;
   }
   for (int spin = 0; spin < 4; ++spin)

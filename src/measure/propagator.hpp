@@ -13,6 +13,7 @@
 #include "dirac/dirac_operator_factory.hpp"
 #include "measure/meson_correlator.hpp"
 #include "measure/sources.hpp"
+#include "solvers/multigrid.hpp"
 #include "solvers/solver.hpp"
 
 namespace lqcd {
@@ -27,6 +28,11 @@ struct PropagatorOptions {
   // Solve the 12 even-odd systems together with the multi-RHS CG (solvers/multi_rhs_cg.hpp); needs
   // even_odd, solver.type CG and the operators made with block_rhs = 12 (make_dirac_operators).
   bool multi_rhs = false;
+  // solver.type = Multigrid: the multigrid's parameters (solvers/multigrid.hpp). One setup serves the
+  // 12 solves; solver.precision double or single is the precision of its cycle. The full system is
+  // solved (even_odd is not used). on_multigrid_setup, when set, is told what the setup built and took.
+  MultigridParams multigrid;
+  std::function<void(const MultigridPreconditionerInfo&)> on_multigrid_setup;
 };
 
 // What one of the 12 solves did, for the log.

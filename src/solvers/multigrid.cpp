@@ -51,6 +51,25 @@ void check_multigrid_params(const MultigridParams& p) {
   if (p.outer_restart < 1) fail("multigrid.outer_restart = {}: expected >= 1", p.outer_restart);
 }
 
+std::string MultigridPreconditionerInfo::summary() const {
+  return fmt::format("multigrid ({} cycle): {} lattice, blocks {} -> coarse {} x {} components; setup {:.3f} s "
+                     "(test vectors {:.3f} s, coarse operator {:.3f} s)",
+                     precision, dims_string(fine), dims_string(block), dims_string(coarse), coarse_dof,
+                     timings.setup(), timings.setup_vectors, timings.setup_coarse);
+}
+
+template <typename Real>
+MultigridPreconditionerInfo MultigridPreconditioner<Real>::info() const {
+  MultigridPreconditionerInfo i;
+  i.fine = D_.geometry().global;
+  i.block = p_.block;
+  i.coarse = transfer_.aggregation().coarse.dims();
+  i.coarse_dof = transfer_.coarse_dof();
+  i.precision = std::is_same_v<Real, double> ? "double" : "single";
+  i.timings = t_;
+  return i;
+}
+
 template <typename Real>
 MultigridPreconditioner<Real>::MultigridPreconditioner(const LinearOperator<Real>& D, const MultigridParams& p)
     : D_(D),

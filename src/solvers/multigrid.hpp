@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include "dirac/linear_operator.hpp"
 #include "solvers/coarse_operator.hpp"
@@ -56,6 +57,15 @@ struct MultigridTimings {
   double setup() const { return setup_vectors + setup_coarse; }
 };
 
+// What a setup built, for logs: "blocks 4x4x4x4 -> coarse 8x8x8x8 with 48 components per site".
+struct MultigridPreconditionerInfo {
+  Dims fine{}, block{}, coarse{};
+  int coarse_dof = 0;
+  std::string precision;  // of the cycle: "double" or "single"
+  MultigridTimings timings;
+  std::string summary() const;  // one line, the setup's times included
+};
+
 // Throws lqcd::Error naming the multigrid.* key of a value out of range.
 void check_multigrid_params(const MultigridParams& p);
 
@@ -77,6 +87,7 @@ class MultigridPreconditioner {
   const TransferOperator<Real>& transfer() const { return transfer_; }
   const CoarseOperator<Real>& coarse_operator() const { return coarse_; }
   const MultigridTimings& timings() const { return t_; }
+  MultigridPreconditionerInfo info() const;
   void reset_solve_timings();
 
  private:

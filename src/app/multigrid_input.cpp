@@ -1,0 +1,59 @@
+#include "app/multigrid_input.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include "app/input_values.hpp"
+#include "core/error.hpp"
+
+namespace lqcd::app {
+
+std::vector<KeySpec> multigrid_schema() {
+  const MultigridParams d;
+  return {
+      {"multigrid.block", "[4, 4, 4, 4]",
+       "fine sites per aggregate (x, y, z, t): each extent >= 2, dividing the lattice extent at least twice"},
+      {"multigrid.test_vectors", std::to_string(d.test_vectors),
+       "near-null vectors n_v; the coarse operator has 2 n_v components per site (one set per chirality)"},
+      {"multigrid.setup_iterations", std::to_string(d.setup_iterations),
+       "minimal-residual steps on D x = 0 from a random start, for each test vector"},
+      {"multigrid.adaptive_cycles", std::to_string(d.adaptive_cycles),
+       "bootstrap passes improving every test vector with the two-level cycle itself"},
+      {"multigrid.pre_smoothing", std::to_string(d.pre_smoothing), "MR smoothing steps before the coarse correction"},
+      {"multigrid.post_smoothing", std::to_string(d.post_smoothing), "MR smoothing steps after the coarse correction"},
+      {"multigrid.coarse_tolerance", "0.1", "relative residual of each coarse-grid solve (GCR)"},
+      {"multigrid.coarse_max_iterations", std::to_string(d.coarse_max_iterations), "iteration limit of a coarse solve"},
+      {"multigrid.coarse_restart", std::to_string(d.coarse_restart), "GCR restart length on the coarse grid"},
+      {"multigrid.outer_restart", std::to_string(d.outer_restart), "flexible GCR restart length on the fine grid"},
+      {"multigrid.seed", "1", "seed of the test vectors' random start"},
+  };
+}
+
+MultigridParams read_multigrid_params(const Config& c) {
+  MultigridParams p;
+  const std::vector<std::int64_t> b = c.integers("multigrid.block");
+  if (b.size() != 4) c.fail_key("multigrid.block", fmt::format("expected 4 extents (x, y, z, t), got {}", b.size()));
+  for (int mu = 0; mu < 4; ++mu) {
+    if (b[std::size_t(mu)] < 2 || b[std::size_t(mu)] > (1 << 20))
+      c.fail_key("multigrid.block", fmt::format("expected extents >= 2, got {} in direction {}", b[std::size_t(mu)],
+                                                "xyzt"[mu]));
+    p.block[std::size_t(mu)] = int(b[std::size_t(mu)]);
+  }
+  p.test_vectors = int(read_integer(c, "multigrid.test_vectors", 1, 64));
+  p.setup_iterations = int(read_integer(c, "multigrid.setup_iterations", 0, 100000));
+  p.adaptive_cycles = int(read_integer(c, "multigrid.adaptive_cycles", 0, 100));
+  p.pre_smoothing = int(read_integer(c, "multigrid.pre_smoothing", 0, 1000));
+  p.post_smoothing = int(read_integer(c, "multigrid.post_smoothing", 0, 1000));
+  if (p.pre_smoothing + p.post_smoothing == 0)
+    c.fail_key("multigrid.post_smoothing", "the cycle needs at least one smoothing step (pre or post)");
+  p.coarse_tolerance = c.real("multigrid.coarse_tolerance");
+  if (!(p.coarse_tolerance > 0 && p.coarse_tolerance < 1))
+    c.fail_key("multigrid.coarse_tolerance", fmt::format("expected a number in (0, 1), got {}", p.coarse_tolerance));
+  p.coarse_max_iterations = int(read_integer(c, "multigrid.coarse_max_iterations", 1, 100000));
+  p.coarse_restart = int(read_integer(c, "multigrid.coarse_restart", 1, 1000));
+  p.outer_restart = int(read_integer(c, "multigrid.outer_restart", 1, 1000));
+  p.seed = std::uint64_t(read_integer(c, "multigrid.seed", 0, std::numeric_limits<std::int64_t>::max()));
+  return p;
+}
+
+}  // namespace lqcd::app

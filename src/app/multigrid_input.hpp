@@ -1,0 +1,17 @@
+#pragma once
+// The [multigrid] table of the inputs that solve with solver.type = "multigrid" (lqcd propagator,
+// lqcd spectrum): the parameters of solvers/multigrid.hpp, every key with its default.
+
+#include <vector>
+
+#include "app/config.hpp"
+#include "solvers/multigrid.hpp"
+
+namespace lqcd::app {
+
+std::vector<KeySpec> multigrid_schema();
+
+// Validates every key (errors name the input file and the key).
+MultigridParams read_multigrid_params(const Config& c);
+
+}  // namespace lqcd::app
