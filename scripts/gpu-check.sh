@@ -9,6 +9,7 @@
 # and run there with .deps and .gpu-testdata carried:  bash scripts/gpu-check.sh "$OUT" [stages]
 # stages (default all but therm16/clover32/scaling): build test bench validate spectrum hmc dirac [therm16] [clover32]
 # [scaling] [strong48] [resident2] [mpitest] [fast] [rhs] [sass] [solver] [resident] [blockcg] [ttile] [tune] [htile] [launch] [table] [extra] [pdltest] [quenched] [blockres] [propagators]
+# [mgtest] [mgscan] (issue 27: scripts/multigrid-scan.sh)
 # [sanitize] (compute-sanitizer on the GPU tests; needs the build stage's build-gpu: `... OUT build sanitize`)
 set -uo pipefail
 export NCCL_NVLS_ENABLE=0  # NVLink multicast stays off on the shared multi-GPU hosts (device KINDS.md)
@@ -38,6 +39,17 @@ if has test; then
   (cd build-gpu && ctest --output-on-failure -j 4 --timeout 600) >"$out/ctest.log" 2>&1
   note "ctest: exit $? in $(( $(date +%s) - start )) s: $(grep -E 'tests passed|tests failed' "$out/ctest.log")"
   grep -E "\(Skipped\)|\*\*\*Failed|Not Run" "$out/ctest.log" | head -20 | tee -a "$summary"
+fi
+if has mgtest; then  # the multigrid's tests only (CPU and GPU cases)
+  start=$(date +%s)
+  (cd build-gpu && ctest --output-on-failure -R "Multigrid|CoarseOperator" --timeout 600) >"$out/ctest-mg.log" 2>&1
+  note "ctest multigrid: exit $? in $(( $(date +%s) - start )) s: $(grep -E 'tests passed|tests failed' "$out/ctest-mg.log")"
+fi
+if has mgscan; then  # issue 27's mass scan: MGSCAN_L (32), MGSCAN_KAPPAS, MGSCAN_SETTINGS (multigrid KEY=VALUE ...)
+  start=$(date +%s)
+  bash scripts/multigrid-scan.sh "$out" "$bin" "${MGSCAN_L:-32}" "${MGSCAN_KAPPAS:-0.1300 0.1340 0.1350}" \
+    ${MGSCAN_SETTINGS:-}
+  note "mgscan: exit $? in $(( $(date +%s) - start )) s"
 fi
 if has mpitest; then  # the halo and distributed tests only (on the two-GPU machine: one GPU per rank)
   start=$(date +%s)

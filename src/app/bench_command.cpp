@@ -1,4 +1,5 @@
 #include "app/bench_command.hpp"
+#include "app/multigrid_input.hpp"
 
 #include "app/input_values.hpp"
 #include "app/run_files.hpp"
@@ -41,6 +42,7 @@
 #include "dirac/wilson_multi_rhs.hpp"
 #include "fields/spinor_block_blas.hpp"
 #include "solvers/multi_rhs_cg.hpp"
+#include "solvers/multigrid.hpp"
 #include "core/dispatch.hpp"
 #include "fields/spinor_blas.hpp"
 #include "fields/spinor_block_field.hpp"
@@ -781,11 +783,126 @@ nlohmann::json multi_rhs_solver_bench(const BenchCommandOptions& opt, const Gaug
   return r;
 }
 
+// The [multigrid] table of --solver multigrid: defaults overridden by the --multigrid KEY=VALUE settings.
+MultigridParams bench_multigrid_params(const BenchCommandOptions& opt) {
+  Config c(multigrid_schema(), "bench");
+  std::string text;
+  for (const std::string& kv : opt.multigrid) {
+    const auto eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0)
+      fail("--multigrid {}: expected KEY=VALUE with a key of the [multigrid] table (e.g. test_vectors=32)", kv);
+    text += "multigrid." + kv.substr(0, eq) + " = " + kv.substr(eq + 1) + "\n";
+  }
+  c.merge_text(text, "--multigrid");
+  return read_multigrid_params(c);
+}
+
+// The multigrid (solvers/multigrid.hpp) on the full system M x = b, b Gaussian random, from x = 0 to
+// the tolerance on ||b - M x|| / ||b||, with the cycle in the --precision asked (double or single):
+// the setup timed once (its parts apart), then the median time per solve; where a solve's time goes
+// (fine smoother, transfers, coarse solves, the outer flexible GCR); the rates of the coarse operator
+// and of the smoother's fine operator against the copy bandwidth. setup_plus_12_solves is what one
+// propagator costs.
+nlohmann::json multigrid_solver_bench(const BenchCommandOptions& opt, const GaugeField<double>& U,
+                                      const FermionParams& f, const SolverParams& p, double copy_gbps,
+                                      EnergyMeter& meter) {
+  const Location loc = U.location();
+  const Geometry& geom = U.geometry();
+  const bool single = opt.precision == "single";
+  const MultigridParams mp = bench_multigrid_params(opt);
+  const DiracOperators ops = make_dirac_operators(U, f, single ? SloppyPrecision::Single : SloppyPrecision::None);
+  const SpinorField<double> b = gaussian_spinor(geom, loc, 9);
+  SpinorField<double> x = ops.full->make_field();
+  RegionEnergy energy{meter, geom.grid};
+  auto run = [&]<typename Real>(const LinearOperator<Real>& D) {
+    MultigridPreconditioner<Real> mg(D, mp);
+    mg.setup();
+    const MultigridTimings setup = mg.timings();
+    SolverResult last;
+    mg.reset_solve_timings();
+    int solves = 0;
+    const double t = median_seconds(
+        loc, opt.repetitions,
+        [&] {
+          set_zero(x);
+          last = solve_multigrid(*ops.full, mg, x, b, p);
+          ++solves;
+        },
+        &energy);
+    const MultigridTimings& s = mg.timings();
+    const double per = 1.0 / solves;
+    // The operators' rates: the coarse operator (9 blocks per site) and the smoother's fine operator.
+    const CoarseOperator<Real>& Dc = mg.coarse_operator();
+    CoarseField<Real> cin = Dc.make_field(), cout = Dc.make_field();
+    mg.transfer().restrict_to(cin, [&] {
+      SpinorField<Real> bs(geom, loc);
+      if constexpr (std::is_same_v<Real, double>) bs.copy_from(b);
+      else convert_precision(bs, b);
+      return bs;
+    }());
+    const double t_coarse = median_seconds(loc, opt.repetitions, [&] { Dc.apply(cout, cin); });
+    SpinorField<Real> fin(geom, loc), fout(geom, loc);
+    if constexpr (std::is_same_v<Real, double>) fin.copy_from(b);
+    else convert_precision(fin, b);
+    const double t_fine = median_seconds(loc, opt.repetitions, [&] { D.apply(fout, fin); });
+    const double coarse_bytes = Dc.bytes_per_site() * double(Dc.lattice().sites);
+    // The fine operator's minimal traffic: 8 links (18 reals), input and output spinors, and with a
+    // clover term its 72 reals.
+    const double fine_bytes = double(geom.volume()) * sizeof(Real) *
+                              (4 * 18 + 2 * 24 + (f.action == FermionAction::Clover ? 72 : 0));
+    const double coarse_iterations_per_cycle = s.cycles > 0 ? double(s.coarse_iterations) / double(s.cycles) : 0.0;
+    const double outer = t - per * (s.smoother + s.transfer + s.coarse_solve);
+    nlohmann::json r = {
+        {"action", opt.action},
+        {"precision", single ? "double/single" : "double"},
+        {"kappa", opt.kappa},
+        {"tolerance", opt.tolerance},
+        {"solver", "multigrid"},
+        {"system", "full: M x = b by flexible GCR with the multigrid cycle, tolerance on ||b - M x|| / ||b||"},
+        {"multigrid", {{"block", mp.block},
+                       {"test_vectors", mp.test_vectors},
+                       {"coarse", mg.transfer().aggregation().coarse.dims()},
+                       {"coarse_components", Dc.dof()},
+                       {"setup_iterations", mp.setup_iterations},
+                       {"adaptive_cycles", mp.adaptive_cycles},
+                       {"pre_smoothing", mp.pre_smoothing},
+                       {"post_smoothing", mp.post_smoothing},
+                       {"coarse_tolerance", mp.coarse_tolerance},
+                       {"coarse_max_iterations", mp.coarse_max_iterations},
+                       {"outer_restart", mp.outer_restart}}},
+        {"seconds_setup", setup.setup()},
+        {"seconds_setup_test_vectors", setup.setup_vectors},
+        {"seconds_setup_coarse_operator", setup.setup_coarse},
+        {"seconds_per_solve", t},
+        {"seconds_setup_plus_12_solves", setup.setup() + 12 * t},
+        {"iterations", last.iterations},
+        {"true_residual", last.true_residual},
+        {"coarse_iterations_per_cycle", coarse_iterations_per_cycle},
+        {"seconds_per_solve_smoother", per * s.smoother},
+        {"seconds_per_solve_transfer", per * s.transfer},
+        {"seconds_per_solve_coarse_solves", per * s.coarse_solve},
+        {"seconds_per_solve_outer_gcr", outer},
+        {"coarse_operator_seconds", t_coarse},
+        {"coarse_operator_GBps", coarse_bytes / t_coarse * 1e-9},
+        {"coarse_operator_fraction_of_copy", coarse_bytes / t_coarse * 1e-9 / copy_gbps},
+        {"coarse_operator_GFLOPS", Dc.flops_per_site() * double(Dc.lattice().sites) / t_coarse * 1e-9},
+        {"fine_operator_seconds", t_fine},
+        {"fine_operator_GBps", fine_bytes / t_fine * 1e-9},
+        {"fine_operator_fraction_of_copy", fine_bytes / t_fine * 1e-9 / copy_gbps},
+        {"GFLOPS", last.gflops}};
+    r.update(energy_fields("", energy, last.gflops));
+    return r;
+  };
+  if (single) return run(*ops.full_single);
+  return run(*ops.full);
+}
+
 // CG on the even-odd normal equations (as QUDA's test; --system, SolveSystem) from x = 0 to the tolerance, in
 // double or in double with single- or half-precision corrections; median time per solve after one
 // warm-up solve. Wilson and twisted mass use links with --reconstruct reals in every precision; clover
 // 18-real links, double or single.
-nlohmann::json solver_bench(const BenchCommandOptions& opt, const Geometry& geom, Location loc, EnergyMeter& meter) {
+nlohmann::json solver_bench(const BenchCommandOptions& opt, const Geometry& geom, Location loc, double copy_gbps,
+                            EnergyMeter& meter) {
   GaugeField<double> U = benchmark_links(opt, geom, loc);
   FermionParams f;
   f.action = fermion_action_from_name(opt.action, "--action");
@@ -801,6 +918,7 @@ nlohmann::json solver_bench(const BenchCommandOptions& opt, const Geometry& geom
   p.precision = solver_precision_from_name(opt.precision, "--precision");
   p.hermitian = opt.system == "normal";
   if (opt.rhs > 1) return multi_rhs_solver_bench(opt, U, f, p, meter);
+  if (p.type == SolverType::Multigrid) return multigrid_solver_bench(opt, U, f, p, copy_gbps, meter);
   const SpinorField<double> b = gaussian_spinor(geom, loc, 9).parity_part(0);
   SpinorField<double> x(geom, loc, Subset::Even);
   SolverResult last;
@@ -873,7 +991,14 @@ int run_bench(const BenchCommandOptions& opt) {
     if (opt.kernel == "solver") {
       if (opt.system != "normal" && opt.system != "matpc")
         fail("lqcd bench solver: --system must be normal or matpc (got \"{}\")", opt.system);
-      if (solver_type_from_name(opt.solver, "--solver") != SolverType::CG && opt.system == "normal")
+      const SolverType type = solver_type_from_name(opt.solver, "--solver");
+      if (type == SolverType::Multigrid && opt.rhs > 1)
+        fail("--rhs {}: the multigrid benchmark times one solve at a time after one setup (and reports setup + 12 "
+             "solves); leave --rhs at 1",
+             opt.rhs);
+      if (type == SolverType::Multigrid && opt.precision == "half")
+        fail("--precision half: the multigrid cycle runs in double or single precision");
+      if (type != SolverType::CG && type != SolverType::Multigrid && opt.system == "normal")
         fail("lqcd bench solver: --solver {} solves M_hat x = b: give --system matpc (--system normal is CG's)",
              opt.solver);
     }
@@ -1028,7 +1153,7 @@ int run_bench(const BenchCommandOptions& opt) {
     result["local_dims"] = geom.local;
     result["links"] = opt.config.empty() ? std::string("Haar-random (seed 1)") : opt.config;
     result["repetitions"] = opt.repetitions;
-    if (opt.kernel == "solver") result.update(solver_bench(opt, geom, loc, meter));
+    if (opt.kernel == "solver") result.update(solver_bench(opt, geom, loc, copy.gb_per_s, meter));
     else result.update(dirac_bench_as_asked(opt, geom, loc, copy.gb_per_s, meter));
     if (loc == Location::Device) result.update(launch_tuning_fields());
     if (!opt.json && root) {

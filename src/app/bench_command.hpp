@@ -3,6 +3,7 @@
 // same process, the byte counts (naive and minimal) and the median of many timed repetitions.
 
 #include <string>
+#include <vector>
 
 namespace lqcd::app {
 
@@ -26,6 +27,7 @@ struct BenchCommandOptions {
   std::string system = "normal";    // solver: normal (CG on M^dag M x = M^dag b) | matpc (--solver on M x = b)
   std::string solver = "cg";        // solver, --system matpc: cg (CGNR) | bicgstab | gcr
   std::string config;               // dslash, matpc, solver: a gauge configuration instead of Haar-random links
+  std::vector<std::string> multigrid;  // solver --solver multigrid: KEY=VALUE settings of the [multigrid] table
   int repetitions = 10;
   std::string timing = "events";    // device calls: events (back to back, CUDA events) | batched | wall (host clock, synchronised)
   int rotation_sets = 0;            // dslash: copies of the inputs the timed calls rotate through (0: automatic)

@@ -200,8 +200,13 @@ int main(int argc, char** argv) {
                     "CG test); matpc = --solver on M x = b, tolerance on ||b - M x|| / ||b||")
       ->capture_default_str();
   bench->add_option("--solver", bn.solver,
-                    "solver, --system matpc: cg (CGNR, on the normal equations) | bicgstab | gcr (on M itself)")
+                    "solver, --system matpc: cg (CGNR, on the normal equations) | bicgstab | gcr (on M itself); "
+                    "multigrid: flexible GCR with the multigrid cycle on the full system M x = b (--system not used; "
+                    "the setup timed apart)")
       ->capture_default_str();
+  bench->add_option("--multigrid", bn.multigrid,
+                    "solver --solver multigrid: KEY=VALUE settings of the [multigrid] table, repeatable "
+                    "(e.g. --multigrid test_vectors=32 --multigrid block=[4,4,4,4]); see lqcd propagator --print-config");
   bench->add_option("--config", bn.config,
                     "dslash, matpc, solver: gauge configuration to use (ILDG, SciDAC, NERSC, MILC, openQCD; its dims "
                     "must be --dims) instead of Haar-random links");

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# The multigrid mass scan of issue 27 on the GPU machine (called by scripts/gpu-check.sh, stage mgscan):
+# thermalises a quenched beta = 6.0 configuration with lqcd itself, then for each kappa times lqcd's
+# mixed-precision Krylov solvers (CG on the even-odd normal equations, BiCGStab on the even-odd system)
+# and the multigrid (setup apart, then per solve), all against the same configuration. One JSON line
+# per benchmark in OUT/mgscan.jsonl.
+#   scripts/multigrid-scan.sh OUT BIN L "KAPPAS" [MULTIGRID_SETTINGS...]
+# MG_ACTION=twisted_mass (with MG_MU) scans the twisted mass at maximal twist instead of kappa.
+set -uo pipefail
+out=${1:?OUT}; bin=${2:?BIN}; L=${3:?L}; kappas=${4:?KAPPAS}
+shift 4
+mg_settings=("$@")
+dims=$L,$L,$L,$L
+cfgdir=runs/mgscan_$L
+cfg=$(ls "$cfgdir"/wilson.*.ildg 2>/dev/null | tail -1)
+if [ -z "$cfg" ]; then
+  mkdir -p "$cfgdir"
+  cat >"$cfgdir/hb.toml" <<TOML
+[lattice]
+dims = [$L, $L, $L, $L]
+[gauge]
+beta = 6.0
+action = "wilson"
+[heatbath]
+start = "hot"
+seed = 2026112$L
+thermalization = ${MG_SWEEPS:-300}
+sweeps = 10
+overrelaxation = 4
+measure_every = 50
+[output]
+prefix = "$cfgdir/wilson"
+format = "ildg"
+precision = 64
+save_every = 10
+TOML
+  start=$(date +%s)
+  "$bin" heatbath "$cfgdir/hb.toml" --device gpu --quiet >>"$out/mgscan.log" 2>&1
+  echo "heatbath $L^4: exit $? in $(( $(date +%s) - start )) s; $(tail -1 "$cfgdir/wilson.log")" | tee -a "$out/summary.txt"
+  cfg=$(ls "$cfgdir"/wilson.*.ildg | tail -1)
+fi
+common=(--dims "$dims" --device gpu --config "$cfg" --repetitions "${MG_REPS:-3}" --tolerance 1e-10 --json)
+action=(--action clover --csw 1.769)
+for k in $kappas; do
+  for krylov in "cg normal" "bicgstab matpc"; do
+    set -- $krylov
+    timeout 300 "$bin" bench solver "${common[@]}" "${action[@]}" --kappa "$k" --precision single --solver "$1" \
+      --system "$2" --inner-tolerance 1e-5 >>"$out/mgscan.jsonl" 2>>"$out/mgscan.log" ||
+      echo "{\"kappa\": $k, \"solver\": \"$1\", \"failed\": true}" >>"$out/mgscan.jsonl"
+  done
+  mgargs=()
+  for s in "${mg_settings[@]}"; do mgargs+=(--multigrid "$s"); done
+  timeout 400 "$bin" bench solver "${common[@]}" "${action[@]}" --kappa "$k" --precision single --solver multigrid \
+    "${mgargs[@]}" >>"$out/mgscan.jsonl" 2>>"$out/mgscan.log" ||
+    echo "{\"kappa\": $k, \"solver\": \"multigrid\", \"failed\": true}" >>"$out/mgscan.jsonl"
+  echo "kappa $k done" | tee -a "$out/summary.txt"
+done
