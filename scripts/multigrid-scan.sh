@@ -5,7 +5,8 @@
 # and the multigrid (setup apart, then per solve), all against the same configuration. One JSON line
 # per benchmark in OUT/mgscan.jsonl.
 #   scripts/multigrid-scan.sh OUT BIN L "KAPPAS" [MULTIGRID_SETTINGS...]
-# MG_ACTION=twisted_mass (with MG_MU) scans the twisted mass at maximal twist instead of kappa.
+# MG_SKIP_KRYLOV=1: the multigrid only. MG_VARIANTS="SETTINGS;SETTINGS;...": several multigrid settings
+# (each a space-separated list of KEY=VALUE) at every kappa, instead of MULTIGRID_SETTINGS.
 set -uo pipefail
 out=${1:?OUT}; bin=${2:?BIN}; L=${3:?L}; kappas=${4:?KAPPAS}
 shift 4
@@ -43,15 +44,20 @@ common=(--dims "$dims" --device gpu --config "$cfg" --repetitions "${MG_REPS:-3}
 action=(--action clover --csw 1.769)
 for k in $kappas; do
   for krylov in "cg normal" "bicgstab matpc"; do
+    [ -n "${MG_SKIP_KRYLOV:-}" ] && continue
     set -- $krylov
     timeout 300 "$bin" bench solver "${common[@]}" "${action[@]}" --kappa "$k" --precision single --solver "$1" \
       --system "$2" --inner-tolerance 1e-5 >>"$out/mgscan.jsonl" 2>>"$out/mgscan.log" ||
       echo "{\"kappa\": $k, \"solver\": \"$1\", \"failed\": true}" >>"$out/mgscan.jsonl"
   done
-  mgargs=()
-  for s in "${mg_settings[@]}"; do mgargs+=(--multigrid "$s"); done
-  timeout 400 "$bin" bench solver "${common[@]}" "${action[@]}" --kappa "$k" --precision single --solver multigrid \
-    "${mgargs[@]}" >>"$out/mgscan.jsonl" 2>>"$out/mgscan.log" ||
-    echo "{\"kappa\": $k, \"solver\": \"multigrid\", \"failed\": true}" >>"$out/mgscan.jsonl"
+  IFS=';' read -r -a variants <<<"${MG_VARIANTS:-${mg_settings[*]:-}}"
+  [ ${#variants[@]} -eq 0 ] && variants=("")
+  for v in "${variants[@]}"; do
+    mgargs=()
+    for s in $v; do mgargs+=(--multigrid "$s"); done
+    timeout 400 "$bin" bench solver "${common[@]}" "${action[@]}" --kappa "$k" --precision single --solver multigrid \
+      "${mgargs[@]}" >>"$out/mgscan.jsonl" 2>>"$out/mgscan.log" ||
+      echo "{\"kappa\": $k, \"solver\": \"multigrid\", \"settings\": \"$v\", \"failed\": true}" >>"$out/mgscan.jsonl"
+  done
   echo "kappa $k done" | tee -a "$out/summary.txt"
 done

@@ -16,7 +16,7 @@ std::vector<KeySpec> multigrid_schema() {
       {"multigrid.test_vectors", std::to_string(d.test_vectors),
        "near-null vectors n_v; the coarse operator has 2 n_v components per site (one set per chirality)"},
       {"multigrid.setup_iterations", std::to_string(d.setup_iterations),
-       "minimal-residual steps on D x = 0 from a random start, for each test vector"},
+       "GCR(8) iterations on D x = 0 from a random start, for each test vector (inverse iteration)"},
       {"multigrid.adaptive_cycles", std::to_string(d.adaptive_cycles),
        "bootstrap passes improving every test vector with the two-level cycle itself"},
       {"multigrid.pre_smoothing", std::to_string(d.pre_smoothing), "MR smoothing steps before the coarse correction"},

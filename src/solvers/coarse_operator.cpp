@@ -17,11 +17,12 @@ void CoarseOperator<Real>::build(const LinearOperator<Real>& D, const TransferOp
       D.subset() != Subset::Full || D.location() != location())
     fail("internal: a coarse operator built from a transfer or fine operator of another shape");
   SpinorField<Real> probe = T.make_fine(), image = T.make_fine();
+  Buffer<Complex<Real>> work = T.make_probe_work();
   for (int colour = 0; colour < T.aggregation().colours; ++colour)
     for (int col = 0; col < dof_; ++col) {
       T.probe(probe, colour, col);
       D.apply(image, probe);
-      T.restrict_probe(view(), image, colour, col);
+      T.restrict_probe(view(), image, colour, col, work);
     }
 }
 

@@ -32,18 +32,20 @@ struct GcrOutcome {
   bool true_residual = false;    // relative_residual was recomputed from x
 };
 
-// The work fields of flexible_gcr: 2 m + 1 fields of b's shape, kept between solves.
+// The work fields of flexible_gcr: 2 m + 1 fields of b's shape, kept between solves (empty when
+// default-constructed).
 template <typename Field>
 struct GcrWorkspace {
-  std::vector<Field> z, q;
-  Field r;
-  GcrWorkspace(const Field& like, int m) : r(like.like()) {
+  std::vector<Field> z, q, r;  // r: the residual (one field)
+  GcrWorkspace() = default;
+  GcrWorkspace(const Field& like, int m) {
     z.reserve(std::size_t(m));
     q.reserve(std::size_t(m));
     for (int i = 0; i < m; ++i) {
       z.push_back(like.like());
       q.push_back(like.like());
     }
+    r.push_back(like.like());
   }
   int restart() const { return int(z.size()); }
 };
@@ -64,7 +66,7 @@ GcrOutcome flexible_gcr(const Apply& apply, const Precondition& precondition, Fi
     out.true_residual = true;
     return out;
   }
-  Field& r = w.r;
+  Field& r = w.r.at(0);
   auto true_residual = [&]() {
     apply(w.q[0], x);
     r.copy_from(b);

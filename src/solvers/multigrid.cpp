@@ -123,7 +123,18 @@ void MultigridPreconditioner<Real>::improve_vectors(int mr_steps, bool with_cycl
     if (with_cycle) {
       apply(z, res_);
     } else {
-      smooth(z, res_, mr_steps);
+      // GCR(8) on D z = -D x from z = 0: minimises ||D (x + z)|| over a Krylov space, which leaves
+      // x + z rich in the low modes of D (inverse iteration; QUDA solves D x = 0 in the same way).
+      GcrControl c;
+      c.tolerance = 1e-30;  // a fixed number of iterations
+      c.max_iterations = mr_steps;
+      c.restart = setup_work_.restart();
+      const auto apply_fine = [this](SpinorField<Real>& out, const SpinorField<Real>& in) {
+        D_.apply(out, in);
+        ++t_.fine_applications;
+      };
+      const auto identity = [](SpinorField<Real>& out, const SpinorField<Real>& in) { out.copy_from(in); };
+      flexible_gcr(apply_fine, identity, z, res_, c, setup_work_, false);
     }
     axpy(Complex<double>(1.0), z, x);
     const double n2 = norm2(x);
@@ -137,6 +148,7 @@ void MultigridPreconditioner<Real>::improve_vectors(int mr_steps, bool with_cycl
 
 template <typename Real>
 void MultigridPreconditioner<Real>::setup() {
+  setup_work_ = GcrWorkspace<SpinorField<Real>>(res_, kSetupGcrRestart);
   {
     Section s(t_.setup_vectors, D_.location());
     SpinorField<Real> x = D_.make_field();
@@ -148,6 +160,7 @@ void MultigridPreconditioner<Real>::setup() {
   }
   rebuild();
   ready_ = true;
+  if (p_.adaptive_cycles == 0) setup_work_ = GcrWorkspace<SpinorField<Real>>();
   for (int c = 0; c < p_.adaptive_cycles; ++c) {
     {
       const MultigridTimings before = t_;
@@ -164,6 +177,7 @@ void MultigridPreconditioner<Real>::setup() {
     }
     rebuild();
   }
+  setup_work_ = GcrWorkspace<SpinorField<Real>>();  // its fields freed
 }
 
 template <typename Real>
@@ -174,7 +188,11 @@ void MultigridPreconditioner<Real>::refresh(int iterations) {
   }
   {
     Section s(t_.setup_vectors, D_.location());
-    if (iterations > 0) improve_vectors(iterations, false);
+    if (iterations > 0) {
+      setup_work_ = GcrWorkspace<SpinorField<Real>>(res_, kSetupGcrRestart);
+      improve_vectors(iterations, false);
+      setup_work_ = GcrWorkspace<SpinorField<Real>>();
+    }
   }
   rebuild();
 }

@@ -5,7 +5,7 @@
 // SC16, arXiv:1612.07873).
 //
 //   Setup     n_v random fields, each smoothed towards the near-null space of D by inverse iteration
-//             (setup_iterations minimal-residual steps on D x = 0), split into chiralities and
+//             (setup_iterations GCR(8) iterations on D x = 0), split into chiralities and
 //             orthonormalised per block (solvers/transfer_operator.hpp); the coarse operator
 //             D_c = P^dag D P (solvers/coarse_operator.hpp); then adaptive_cycles bootstrap passes that
 //             improve every test vector with the two-level cycle itself (x <- x - K D x) and rebuild.
@@ -32,7 +32,7 @@ namespace lqcd {
 struct MultigridParams {
   Dims block{4, 4, 4, 4};         // fine sites per aggregate in each direction
   int test_vectors = 24;          // n_v: the coarse operator has 2 n_v components per site
-  int setup_iterations = 40;      // MR steps on D x = 0 for each test vector
+  int setup_iterations = 40;      // GCR(8) iterations on D x = 0 for each test vector
   int adaptive_cycles = 1;        // bootstrap passes with the cycle
   int pre_smoothing = 0;          // MR steps before the coarse correction
   int post_smoothing = 4;         // MR steps after it
@@ -77,7 +77,7 @@ class MultigridPreconditioner {
 
   // Test vectors from random fields, coarse operator, adaptive cycles.
   void setup();
-  // After D has changed slightly (the links of an HMC step): `iterations` MR steps on D x = 0 from
+  // After D has changed slightly (the links of an HMC step): `iterations` GCR steps on D x = 0 from
   // each current test vector, then the coarse operator rebuilt; much cheaper than setup().
   void refresh(int iterations);
   // z = K r (one cycle); z and r are full fields of D's shape.
@@ -101,6 +101,8 @@ class MultigridPreconditioner {
   SpinorField<Real> res_, tmp_, e_, mr_r_, mr_p_;
   CoarseField<Real> rc_, ec_;
   GcrWorkspace<CoarseField<Real>> coarse_work_;
+  GcrWorkspace<SpinorField<Real>> setup_work_;  // the setup's GCR on D x = 0 (empty outside setup)
+  static constexpr int kSetupGcrRestart = 8;
   MultigridTimings t_;
   bool ready_ = false;
 };

@@ -12,7 +12,8 @@
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::ProlongKernel<Real>)                      \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::RestrictKernel<Real>)                     \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::ProbeKernel<Real>)                        \
-  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::ProbeRestrictKernel<Real>)                \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::ProbeProjectKernel<Real>)                 \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::ProbeSumKernel<Real>)                     \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseApplyKernel<Real>)
 LQCD_INSTANTIATE_MULTIGRID(double)
 LQCD_INSTANTIATE_MULTIGRID(float)

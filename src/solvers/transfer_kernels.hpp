@@ -215,20 +215,16 @@ struct ProbeKernel {
 // Column col of the coarse operator's blocks, from Dp = D (probe of colour c, column col): for coarse
 // site Y of colour c, A_0(Y)[row, col] = (P^dag Dp)(Y, row); for Y whose colour differs from c in
 // direction mu only, A_{+mu}(Y)[row, col] is P^dag Dp summed over Y's upper mu-face when Y + mu-hat has
-// colour c, and A_{-mu}(Y) over the lower face when Y - mu-hat has (solvers/aggregation.hpp). One thread
-// per (Y, row); every entry of the blocks is written by exactly one (colour, column).
-template <typename Real>
-struct ProbeRestrictKernel {
+// colour c, and A_{-mu}(Y) over the lower face when Y - mu-hat has (solvers/aggregation.hpp). Every entry
+// of the blocks is written by exactly one (colour, column). Two passes, so that the work spreads over
+// all threads: ProbeProjectKernel forms w(x, row) = V(x, row)^dag Dp(x) for the fine sites x that some
+// entry needs (one thread per site and row), ProbeSumKernel sums w over each block or face (one
+// thread per coarse site and row, in a fixed order).
+struct ProbeGeometry {
   Aggregation agg;
-  TestVectors<Real> V;
-  SpinorView<Real> fine;
-  CoarseStencilView<Real> A;
-  int colour, col;
-  LQCD_HOST_DEVICE void operator()(std::int64_t t) const {
-    const std::int64_t Y = t / A.dof;
-    const int row = int(t - Y * A.dof);
-    int X[4];
-    agg.coarse.coords(Y, X);
+  int colour;
+  // Which digit of the colour differs from Y's: -1 none (Y has the colour), mu (exactly one), -2 several.
+  LQCD_HOST_DEVICE int differing_direction(const int X[4]) const {
     int differ = 0, mu = -1, rest = colour;
     for (int nu = 0; nu < 4; ++nu) {
       const int m = agg.colour_period[nu];
@@ -238,30 +234,84 @@ struct ProbeRestrictKernel {
       }
       rest /= m;
     }
-    if (differ == 0) {
+    return differ == 0 ? -1 : differ == 1 ? mu : -2;
+  }
+  // Whether the face of Y in direction mu, dir (+1 upper, -1 lower) receives from a probed neighbour.
+  LQCD_HOST_DEVICE bool probed_neighbour(std::int64_t Y, int mu, int dir) const {
+    return agg.colour_of_site(agg.coarse.neighbour(Y, mu, dir)) == colour;
+  }
+  // Whether fine site x (in coarse site Y at coordinates X) enters an entry of this probe.
+  LQCD_HOST_DEVICE bool needed(const int x[4], std::int64_t Y, const int X[4]) const {
+    const int mu = differing_direction(X);
+    if (mu == -1) return true;
+    if (mu < 0) return false;
+    int local = 0, b = 0;
+    for (int nu = 0; nu < 4; ++nu)
+      if (nu == mu) {
+        local = x[nu] % agg.b[nu];
+        b = agg.b[nu];
+      }
+    return (local == b - 1 && probed_neighbour(Y, mu, 1)) || (local == 0 && probed_neighbour(Y, mu, -1));
+  }
+};
+
+template <typename Real>
+struct ProbeProjectKernel {
+  ProbeGeometry g;
+  TestVectors<Real> V;
+  SpinorView<Real> fine;  // Dp
+  Complex<Real>* w;       // w[i * dof + row], i the fine site's full-field index
+  int dof;
+  LQCD_HOST_DEVICE void operator()(std::int64_t t) const {
+    const std::int64_t i = t / dof;
+    const int row = int(t - i * dof), chi = row / V.nv, k = row % V.nv;
+    const int p = fine.parity_of(i);
+    const std::int64_t s = fine.cb_of(i);
+    int x[4], X[4];
+    fine.idx.coords(p, s, x);
+    const std::int64_t Y = g.agg.coarse_site(x);
+    g.agg.coarse.coords(Y, X);
+    if (!g.needed(x, Y, X)) return;
+    const ColorSpinor<Real> psi = fine.load(p, s);
+    Complex<Real> acc;
+    for (int a = 0; a < 6; ++a) acc = conj_multiply_add(V.at(i, chi, a, k), spinor_component(psi, chi, a), acc);
+    w[t] = acc;
+  }
+};
+
+template <typename Real>
+struct ProbeSumKernel {
+  ProbeGeometry g;
+  const Complex<Real>* w;
+  CoarseStencilView<Real> A;
+  int col;
+  LQCD_HOST_DEVICE void operator()(std::int64_t t) const {
+    const std::int64_t Y = t / A.dof;
+    const int row = int(t - Y * A.dof);
+    int X[4];
+    g.agg.coarse.coords(Y, X);
+    const int mu = g.differing_direction(X);
+    if (mu == -1) {
       A.at(0, Y, row, col) = face_sum(Y, row, -1, 0);
-    } else if (differ == 1) {
+    } else if (mu >= 0) {
       for (int dir = 1; dir >= -1; dir -= 2)
-        if (agg.colour_of_site(agg.coarse.neighbour(Y, mu, dir)) == colour)
-          A.at(stencil_direction(mu, dir), Y, row, col) = face_sum(Y, row, mu, dir > 0 ? agg.b[mu] - 1 : 0);
+        if (g.probed_neighbour(Y, mu, dir))
+          A.at(stencil_direction(mu, dir), Y, row, col) = face_sum(Y, row, mu, dir > 0 ? g.agg.b[mu] - 1 : 0);
     }
   }
-  // (P^dag Dp)(Y, row) over the block sites with local coordinate `layer` in direction mu (mu < 0: all).
+  // w summed over the block sites with local coordinate `layer` in direction mu (mu < 0: all).
   LQCD_HOST_DEVICE Complex<Real> face_sum(std::int64_t Y, int row, int mu, int layer) const {
-    const int chi = row / V.nv, k = row % V.nv;
     Complex<Real> acc;
-    for (int j = 0; j < agg.block_sites; ++j) {
+    for (int j = 0; j < g.agg.block_sites; ++j) {
       int x[4];
-      agg.block_site(Y, j, x);
+      g.agg.block_site(Y, j, x);
       if (mu >= 0) {
         int local = 0;
         for (int nu = 0; nu < 4; ++nu)
-          if (nu == mu) local = x[nu] % agg.b[nu];
+          if (nu == mu) local = x[nu] % g.agg.b[nu];
         if (local != layer) continue;
       }
-      const std::int64_t i = agg.fine_index(x);
-      const ColorSpinor<Real> psi = fine.load(int(i / fine.idx.vh), i % fine.idx.vh);
-      for (int a = 0; a < 6; ++a) acc = conj_multiply_add(V.at(i, chi, a, k), spinor_component(psi, chi, a), acc);
+      acc += w[g.agg.fine_index(x) * A.dof + row];
     }
     return acc;
   }

@@ -68,10 +68,12 @@ void TransferOperator<Real>::probe(SpinorField<Real>& out, int colour, int col) 
 
 template <typename Real>
 void TransferOperator<Real>::restrict_probe(const CoarseStencilView<Real>& A, const SpinorField<Real>& D_probe,
-                                            int colour, int col) const {
+                                            int colour, int col, Buffer<Complex<Real>>& work) const {
   check_fine(D_probe);
-  for_each(location(), A.lattice.sites * A.dof,
-           ProbeRestrictKernel<Real>{agg_, vectors(), D_probe.view(), A, colour, col});
+  const ProbeGeometry g{agg_, colour};
+  for_each(location(), D_probe.sites() * A.dof,
+           ProbeProjectKernel<Real>{g, vectors(), D_probe.view(), work.data(), A.dof});
+  for_each(location(), A.lattice.sites * A.dof, ProbeSumKernel<Real>{g, work.data(), A, col});
 }
 
 template class TransferOperator<double>;

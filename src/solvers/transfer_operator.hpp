@@ -51,7 +51,12 @@ class TransferOperator {
   // Probing (solvers/coarse_operator.hpp): the probe of a colour and column, and the coarse blocks'
   // column from the fine operator applied to it.
   void probe(SpinorField<Real>& out, int colour, int col) const;
-  void restrict_probe(const CoarseStencilView<Real>& A, const SpinorField<Real>& D_probe, int colour, int col) const;
+  // work: fine volume x coarse_dof() complex numbers (make_probe_work()).
+  void restrict_probe(const CoarseStencilView<Real>& A, const SpinorField<Real>& D_probe, int colour, int col,
+                      Buffer<Complex<Real>>& work) const;
+  Buffer<Complex<Real>> make_probe_work() const {
+    return Buffer<Complex<Real>>(std::size_t(fine_.volume()) * std::size_t(coarse_dof()), location());
+  }
 
  private:
   TestVectors<Real> vectors() const { return {v_.data(), nv_}; }
