@@ -19,8 +19,15 @@ std::vector<KeySpec> multigrid_schema() {
        "GCR(8) iterations on D x = 0 from a random start, for each test vector (inverse iteration)"},
       {"multigrid.adaptive_cycles", std::to_string(d.adaptive_cycles),
        "bootstrap passes improving every test vector with the two-level cycle itself"},
-      {"multigrid.pre_smoothing", std::to_string(d.pre_smoothing), "MR smoothing steps before the coarse correction"},
-      {"multigrid.post_smoothing", std::to_string(d.post_smoothing), "MR smoothing steps after the coarse correction"},
+      {"multigrid.smoother", "\"sap\"",
+       "sap (Schwarz alternating procedure over the blocks, red then black; needs an even number of blocks in "
+       "every direction) | mr (minimal-residual steps on the whole lattice)"},
+      {"multigrid.pre_smoothing", std::to_string(d.pre_smoothing),
+       "smoother sweeps (sap) or steps (mr) before the coarse correction"},
+      {"multigrid.post_smoothing", std::to_string(d.post_smoothing),
+       "smoother sweeps (sap) or steps (mr) after the coarse correction"},
+      {"multigrid.block_iterations", std::to_string(d.block_iterations),
+       "sap: minimal-residual steps on each block system per sweep"},
       {"multigrid.coarse_tolerance", "0.1", "relative residual of each coarse-grid solve (GCR)"},
       {"multigrid.coarse_max_iterations", std::to_string(d.coarse_max_iterations), "iteration limit of a coarse solve"},
       {"multigrid.coarse_restart", std::to_string(d.coarse_restart), "GCR restart length on the coarse grid"},
@@ -42,6 +49,11 @@ MultigridParams read_multigrid_params(const Config& c) {
   p.test_vectors = int(read_integer(c, "multigrid.test_vectors", 1, 64));
   p.setup_iterations = int(read_integer(c, "multigrid.setup_iterations", 0, 100000));
   p.adaptive_cycles = int(read_integer(c, "multigrid.adaptive_cycles", 0, 100));
+  const std::string smoother = c.string("multigrid.smoother");
+  if (smoother != "sap" && smoother != "mr")
+    c.fail_key("multigrid.smoother", fmt::format("expected \"sap\" or \"mr\", got \"{}\"", smoother));
+  p.smoother = smoother == "sap" ? MultigridSmoother::Schwarz : MultigridSmoother::MR;
+  p.block_iterations = int(read_integer(c, "multigrid.block_iterations", 1, 1000));
   p.pre_smoothing = int(read_integer(c, "multigrid.pre_smoothing", 0, 1000));
   p.post_smoothing = int(read_integer(c, "multigrid.post_smoothing", 0, 1000));
   if (p.pre_smoothing + p.post_smoothing == 0)

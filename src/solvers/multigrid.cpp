@@ -81,6 +81,7 @@ MultigridPreconditioner<Real>::MultigridPreconditioner(const LinearOperator<Real
       e_(D.make_field()),
       mr_r_(D.make_field()),
       mr_p_(D.make_field()),
+      schwarz_(D, transfer_.aggregation(), p.smoother == MultigridSmoother::Schwarz ? p.block_iterations : 0),
       rc_(transfer_.make_coarse()),
       ec_(transfer_.make_coarse()),
       coarse_work_(rc_, p.coarse_restart) {
@@ -89,6 +90,15 @@ MultigridPreconditioner<Real>::MultigridPreconditioner(const LinearOperator<Real
 
 template <typename Real>
 void MultigridPreconditioner<Real>::smooth(SpinorField<Real>& e, const SpinorField<Real>& r, int steps) {
+  if (p_.smoother == MultigridSmoother::Schwarz) {
+    t_.fine_applications += schwarz_.smooth(e, r, steps);
+  } else {
+    mr_steps(e, r, steps);
+  }
+}
+
+template <typename Real>
+void MultigridPreconditioner<Real>::mr_steps(SpinorField<Real>& e, const SpinorField<Real>& r, int steps) {
   set_zero(e);
   mr_r_.copy_from(r);
   for (int s = 0; s < steps; ++s) {
@@ -106,16 +116,20 @@ void MultigridPreconditioner<Real>::smooth(SpinorField<Real>& e, const SpinorFie
 template <typename Real>
 void MultigridPreconditioner<Real>::rebuild() {
   Section s(t_.setup_coarse, D_.location());
-  transfer_.orthonormalise();
+  for (int k = 0; k < p_.test_vectors; ++k) transfer_.set_vector(k, vectors_[std::size_t(k)]);
+  {
+    Section o(t_.setup_orthonormalise, D_.location());
+    transfer_.orthonormalise();
+  }
   coarse_.build(D_, transfer_);
   t_.fine_applications += std::int64_t(transfer_.aggregation().colours) * transfer_.coarse_dof();
 }
 
 template <typename Real>
 void MultigridPreconditioner<Real>::improve_vectors(int mr_steps, bool with_cycle) {
-  SpinorField<Real> x = D_.make_field(), z = D_.make_field();
+  SpinorField<Real> z = D_.make_field();
   for (int k = 0; k < p_.test_vectors; ++k) {
-    transfer_.get_vector(k, x);
+    SpinorField<Real>& x = vectors_[std::size_t(k)];
     // x <- x - K D x: the cycle (or mr_steps MR steps) applied to D y = 0 from y = x.
     D_.apply(res_, x);
     ++t_.fine_applications;
@@ -137,12 +151,19 @@ void MultigridPreconditioner<Real>::improve_vectors(int mr_steps, bool with_cycl
       flexible_gcr(apply_fine, identity, z, res_, c, setup_work_, false);
     }
     axpy(Complex<double>(1.0), z, x);
+    // Orthogonal to the vectors improved before it (globally, Gram-Schmidt): inverse iteration turns
+    // every random start towards the same lowest modes, and nearly parallel vectors would leave the
+    // block orthonormalisation only rounding noise to work with (QUDA orthonormalises its null vectors
+    // in the same way).
+    for (int j = 0; j < k; ++j) {
+      const SpinorField<Real>& v = vectors_[std::size_t(j)];  // normalised
+      axpy(-dot(v, x), v, x);
+    }
     const double n2 = norm2(x);
     if (!(n2 > 0) || !std::isfinite(n2))
       fail("multigrid setup: test vector {} became {} (is the operator invertible at this kappa?)", k,
            n2 > 0 ? "not finite" : "zero");
     scale(Complex<double>(1.0 / std::sqrt(n2)), x);
-    transfer_.set_vector(k, x);
   }
 }
 
@@ -151,11 +172,9 @@ void MultigridPreconditioner<Real>::setup() {
   setup_work_ = GcrWorkspace<SpinorField<Real>>(res_, kSetupGcrRestart);
   {
     Section s(t_.setup_vectors, D_.location());
-    SpinorField<Real> x = D_.make_field();
-    for (int k = 0; k < p_.test_vectors; ++k) {
-      transfer_.random_field(x, p_.seed, k);
-      transfer_.set_vector(k, x);
-    }
+    if (vectors_.empty())
+      for (int k = 0; k < p_.test_vectors; ++k) vectors_.push_back(D_.make_field());
+    for (int k = 0; k < p_.test_vectors; ++k) transfer_.random_field(vectors_[std::size_t(k)], p_.seed, k);
     if (p_.setup_iterations > 0) improve_vectors(p_.setup_iterations, false);
   }
   rebuild();

@@ -11,7 +11,8 @@
 //             improve every test vector with the two-level cycle itself (x <- x - K D x) and rebuild.
 //   Cycle K   z = S^pre r; r' = r - D z; z += P D_c^{-1} P^dag r' (the coarse system solved by GCR to
 //             coarse_tolerance, at most coarse_max_iterations); r'' = r - D z; z += S^post r'';
-//             S = minimal-residual (MR) steps on D e = r from e = 0.
+//             S = sweeps of the Schwarz alternating procedure over the aggregates (SAP, as DD-alphaAMG;
+//             solvers/schwarz_smoother.hpp) or minimal-residual (MR) steps on D e = r, from e = 0.
 //   Solve     flexible GCR in double precision with K as the right preconditioner (K in the
 //             precision Real of its operator: float for production, double for checks).
 //
@@ -20,22 +21,30 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "dirac/linear_operator.hpp"
 #include "solvers/coarse_operator.hpp"
 #include "solvers/flexible_gcr.hpp"
+#include "solvers/schwarz_smoother.hpp"
 #include "solvers/solver.hpp"
 #include "solvers/transfer_operator.hpp"
 
 namespace lqcd {
+
+// The fine-level smoother: Schwarz (SAP, solvers/schwarz_smoother.hpp; pre_smoothing / post_smoothing
+// count its sweeps) or minimal-residual steps on D (they count MR steps).
+enum class MultigridSmoother { Schwarz, MR };
 
 struct MultigridParams {
   Dims block{4, 4, 4, 4};         // fine sites per aggregate in each direction
   int test_vectors = 24;          // n_v: the coarse operator has 2 n_v components per site
   int setup_iterations = 40;      // GCR(8) iterations on D x = 0 for each test vector
   int adaptive_cycles = 1;        // bootstrap passes with the cycle
-  int pre_smoothing = 0;          // MR steps before the coarse correction
-  int post_smoothing = 4;         // MR steps after it
+  MultigridSmoother smoother = MultigridSmoother::Schwarz;
+  int pre_smoothing = 0;          // smoother sweeps (SAP) or steps (MR) before the coarse correction
+  int post_smoothing = 2;         // after it
+  int block_iterations = 4;       // SAP: MR steps on each block system
   double coarse_tolerance = 0.1;  // relative residual of each coarse solve
   int coarse_max_iterations = 50;
   int coarse_restart = 16;        // GCR(m) on the coarse lattice
@@ -48,6 +57,7 @@ struct MultigridParams {
 struct MultigridTimings {
   double setup_vectors = 0;   // random start, inverse iteration, adaptive cycles (less their rebuilds)
   double setup_coarse = 0;    // orthonormalisation and the coarse operator's construction
+  double setup_orthonormalise = 0;  // of which the block orthonormalisation
   double smoother = 0;        // fine-level MR steps and residuals inside cycles
   double transfer = 0;        // restriction and prolongation inside cycles
   double coarse_solve = 0;    // GCR on the coarse lattice inside cycles
@@ -93,12 +103,17 @@ class MultigridPreconditioner {
  private:
   void rebuild();
   void smooth(SpinorField<Real>& e, const SpinorField<Real>& r, int steps);  // e = S r
+  void mr_steps(SpinorField<Real>& e, const SpinorField<Real>& r, int steps);
   void improve_vectors(int mr_steps, bool with_cycle);
   const LinearOperator<Real>& D_;
   MultigridParams p_;
   TransferOperator<Real> transfer_;
   CoarseOperator<Real> coarse_;
+  // The test vectors as the setup made them (global fields); the transfer holds their block-
+  // orthonormalised pieces, which the adaptive cycles must not start from.
+  std::vector<SpinorField<Real>> vectors_;
   SpinorField<Real> res_, tmp_, e_, mr_r_, mr_p_;
+  SchwarzSmoother<Real> schwarz_;
   CoarseField<Real> rc_, ec_;
   GcrWorkspace<CoarseField<Real>> coarse_work_;
   GcrWorkspace<SpinorField<Real>> setup_work_;  // the setup's GCR on D x = 0 (empty outside setup)

@@ -8,7 +8,8 @@
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::SetTestVectorKernel<Real>)                \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::GetTestVectorKernel<Real>)                \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::RandomSpinorKernel<Real>)                 \
-  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::BlockOrthonormaliseKernel<Real>)          \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::EarlierProjectionsKernel<Real>)           \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::BlockNormaliseKernel<Real>)               \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::ProlongKernel<Real>)                      \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::RestrictKernel<Real>)                     \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::ProbeKernel<Real>)                        \
@@ -18,3 +19,14 @@
 LQCD_INSTANTIATE_MULTIGRID(double)
 LQCD_INSTANTIATE_MULTIGRID(float)
 #undef LQCD_INSTANTIATE_MULTIGRID
+
+// The Schwarz smoother (schwarz_kernels.hpp).
+#include "solvers/schwarz_kernels.hpp"
+#define LQCD_INSTANTIATE_SCHWARZ(Real)                                    \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::BlockMaskKernel<Real>)           \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::BlockMrPartialKernel<Real>)      \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::BlockMrStepKernel<Real>)         \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::BlockMrUpdateKernel<Real>)
+LQCD_INSTANTIATE_SCHWARZ(double)
+LQCD_INSTANTIATE_SCHWARZ(float)
+#undef LQCD_INSTANTIATE_SCHWARZ

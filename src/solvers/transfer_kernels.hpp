@@ -89,53 +89,37 @@ struct RandomSpinorKernel {
   }
 };
 
-// Block orthonormalisation: for each (coarse site, chirality), Gram-Schmidt over the n_v vectors'
-// restrictions to the block (classical Gram-Schmidt applied twice, "twice is enough": Giraud et al.,
-// Numer. Math. 101 (2005) 87), sums in double. One thread per (coarse site, chirality).
+// Block Gram-Schmidt (TransferOperator::orthonormalise) in terms of P and R: c <- -c on the components of
+// vectors l < k and 0 on the rest, so that prolong_add(f, c) takes f's projections on the earlier
+// vectors away block by block.
 template <typename Real>
-struct BlockOrthonormaliseKernel {
+struct EarlierProjectionsKernel {
+  Complex<Real>* c;
+  int nv, k;
+  LQCD_HOST_DEVICE void operator()(std::int64_t t) const {
+    const int l = int(t % nv);  // component (Y, chi * nv + l): t % nv is l because dof = 2 nv
+    c[t] = l < k ? -c[t] : Complex<Real>();
+  }
+};
+
+// Vector k <- vector k / sqrt(n2) on each block and chirality, n2 = c(Y, chi * n_v + k) = the block
+// norm^2 (the restriction of vector k itself); one thread per fine site.
+template <typename Real>
+struct BlockNormaliseKernel {
   Aggregation agg;
   TestVectors<Real> V;
-  LQCD_HOST_DEVICE void operator()(std::int64_t t) const {
-    const std::int64_t Y = t / 2;
-    const int chi = int(t % 2);
-    for (int k = 0; k < V.nv; ++k) {
-      for (int pass = 0; pass < 2; ++pass)
-        for (int l = 0; l < k; ++l) {
-          double re = 0, im = 0;
-          for (int j = 0; j < agg.block_sites; ++j) {
-            const std::int64_t i = site(Y, j);
-            for (int a = 0; a < 6; ++a) {
-              const Complex<Real> u = V.at(i, chi, a, l), w = V.at(i, chi, a, k);
-              re += double(u.re) * w.re + double(u.im) * w.im;
-              im += double(u.re) * w.im - double(u.im) * w.re;
-            }
-          }
-          const Complex<Real> proj{Real(re), Real(im)};
-          for (int j = 0; j < agg.block_sites; ++j) {
-            const std::int64_t i = site(Y, j);
-            for (int a = 0; a < 6; ++a) V.at(i, chi, a, k) = multiply_subtract(proj, V.at(i, chi, a, l), V.at(i, chi, a, k));
-          }
-        }
-      double n2 = 0;
-      for (int j = 0; j < agg.block_sites; ++j) {
-        const std::int64_t i = site(Y, j);
-        for (int a = 0; a < 6; ++a) {
-          const Complex<Real> w = V.at(i, chi, a, k);
-          n2 += double(w.re) * w.re + double(w.im) * w.im;
-        }
-      }
-      const Real inv = n2 > 0 ? Real(1.0 / sqrt(n2)) : Real(0);
-      for (int j = 0; j < agg.block_sites; ++j) {
-        const std::int64_t i = site(Y, j);
-        for (int a = 0; a < 6; ++a) V.at(i, chi, a, k) *= inv;
-      }
-    }
-  }
-  LQCD_HOST_DEVICE std::int64_t site(std::int64_t Y, int j) const {
+  const Complex<Real>* c;
+  int k;
+  LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
+    const std::int64_t vh = agg.fine.vh;
     int x[4];
-    agg.block_site(Y, j, x);
-    return agg.fine_index(x);
+    agg.fine.coords(int(i / vh), i % vh, x);
+    const std::int64_t Y = agg.coarse_site(x);
+    for (int chi = 0; chi < 2; ++chi) {
+      const Real n2 = c[Y * 2 * V.nv + chi * V.nv + k].re;
+      const Real inv = n2 > Real(0) ? Real(1) / sqrt(n2) : Real(0);
+      for (int a = 0; a < 6; ++a) V.at(i, chi, a, k) *= inv;
+    }
   }
 };
 

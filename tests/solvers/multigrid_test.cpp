@@ -60,6 +60,8 @@ MultigridParams small_params(const Dims& block, int nv) {
   p.test_vectors = nv;
   p.setup_iterations = 3;
   p.adaptive_cycles = 0;
+  p.smoother = MultigridSmoother::MR;  // odd coarse extents too
+  p.post_smoothing = 4;
   return p;
 }
 
