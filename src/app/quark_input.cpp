@@ -36,7 +36,9 @@ std::vector<KeySpec> quark_schema(const std::string& prefix) {
        "single precision or 16-bit fixed point (same tolerance; half: wilson and twisted_mass, even-odd)"},
       {"solver.inner_tolerance", "1e-5",
        "single, half: relative residual reduction of each correction (half: at least 1e-3)"},
-      {"solver.even_odd", "true", "solve the even-odd (Schur) preconditioned system and reconstruct"},
+      {"solver.even_odd", "true",
+       "solve the even-odd (Schur) preconditioned system and reconstruct (not used by multigrid, which solves the "
+       "full system)"},
       {"solver.gcr_restart", "16", "GCR restart length"},
       {"solver.multi_rhs", "false",
        "solve the 12 systems of a source together with the multi-RHS CG, each link loaded once for all 12 (cg, "
@@ -167,10 +169,8 @@ QuarkInput read_quark_input(const Config& c) {
     c.fail_key("solver.multi_rhs", fmt::format("the multi-RHS solver is CG; set solver.type = \"cg\" (got \"{}\")",
                                                solver_type_name(in.solver.type)));
   if (in.solver.type == SolverType::Multigrid) {
-    // The multigrid solves the full system: its smoother and coarse grid do what even-odd preconditioning
-    // does for the Krylov solvers.
-    if (c.is_set("solver.even_odd") && in.even_odd)
-      c.fail_key("solver.even_odd", "multigrid solves the full system; remove solver.even_odd or set it to false");
+    // The multigrid solves the full system (solver.even_odd is not used): its smoother and coarse grid
+    // do what even-odd preconditioning does for the Krylov solvers.
     in.even_odd = false;
     if (in.solver.precision == SolverPrecision::Half)
       c.fail_key("solver.precision", "the multigrid cycle runs in \"double\" or \"single\" precision");

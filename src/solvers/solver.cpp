@@ -48,11 +48,12 @@ std::string solver_precision_name(SolverPrecision precision) {
 
 std::string SolverResult::summary() const {
   const std::string secs = seconds >= 0.01 ? fmt::format("{:.2f}", seconds) : fmt::format("{:.2g}", seconds);
+  // The multigrid's outer solve is in double with the cycle in the lower precision: no corrections.
   const std::string mixed =
-      precision != SolverPrecision::Double
-          ? fmt::format(" (double/{}, {} correction{})", solver_precision_name(precision), corrections,
-                        corrections == 1 ? "" : "s")
-          : "";
+      precision == SolverPrecision::Double ? ""
+      : type == SolverType::Multigrid      ? fmt::format(" (double/{} cycle)", solver_precision_name(precision))
+                                           : fmt::format(" (double/{}, {} correction{})", solver_precision_name(precision),
+                                                         corrections, corrections == 1 ? "" : "s");
   return fmt::format("{}{}: {} {} iteration{}, true residual {:.2g}, {} s, {:.1f} GFLOPS", solver_type_name(type), mixed,
                      converged ? "converged in" : "not converged after", iterations, iterations == 1 ? "" : "s",
                      true_residual, secs, gflops);

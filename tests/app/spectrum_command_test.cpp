@@ -333,6 +333,54 @@ TEST(SpectrumCommand, MultiRhsSolvesGiveTheOneAtATimeCorrelators) {
   }
 }
 
+// solver.type = "multigrid" (solvers/multigrid.hpp): the full system to the same tolerance, so the
+// correlators are those of the Krylov solvers: exactly the momentum-space ones for a free twisted-mass
+// quark, and on the beta = 6.0 configuration those of BiCGStab, with the cycle in single precision;
+// one setup for the 12 solves, recorded in the log and the JSON lines.
+TEST(SpectrumCommand, MultigridSolvesGiveTheKrylovCorrelators) {
+  test::TempDir dir;
+  const FreeQuark q{{4, 4, 4, 8}, 0.15, 0.3, {0, 0, 0, M_PI}};
+  const SpinMatrix g5 = SpinMatrix::gamma(kGamma5);
+  const auto tm = spectrum_json(
+      dir, free_input(q, "twisted_mass", "[multigrid]\nblock = [2, 2, 2, 4]\ntest_vectors = 4\n", "multigrid", "single"));
+  expect_close(tm["correlators"]["pion"], free_correlator(q, g5, g5), 1e-9, "twisted-mass charged pion, multigrid");
+
+  const std::string milc = test::testdata("milc_l8888_b6.0.milc").string();
+  const auto input = [&](const char* type, const char* precision) {
+    return fmt::format("[gauge]\nconfig = \"{}\"\n[fermion]\naction = \"clover\"\nkappa = 0.1330\ncsw = 1.769\n"
+                       "[solver]\ntype = \"{}\"\nprecision = \"{}\"\n[multigrid]\nblock = [4, 4, 4, 4]\n"
+                       "test_vectors = 8\nsetup_iterations = 20\nadaptive_cycles = 0\n[output]\nprefix = \"milc\"\n",
+                       milc, type, precision);
+  };
+  const auto krylov = spectrum_json(dir, input("bicgstab", "double"));
+  for (const char* precision : {"single"}) {  // the double-precision cycle: tests/solvers/multigrid_test.cpp
+    SCOPED_TRACE(precision);
+    const auto mg = spectrum_json(dir, input("multigrid", precision));
+    for (const char* c : {"pion", "rho", "a0"}) {
+      std::vector<double> want;
+      for (const auto& v : krylov["correlators"][c]) want.push_back(v.get<double>());
+      expect_close(mg["correlators"][c], want, 1e-8, c);
+    }
+    const std::vector<nlohmann::json> solves = solve_records(dir, "milc");
+    ASSERT_EQ(solves.size(), 12u);
+    for (const auto& r : solves) {
+      EXPECT_EQ(r["solver"], "multigrid");
+      EXPECT_EQ(r["even_odd"], false);
+      EXPECT_LE(r["full_residual"].get<double>(), 1e-10);
+    }
+    int setups = 0;
+    for (const auto& r : test::read_jsonl(dir / "milc.jsonl"))
+      if (r["record"] == "multigrid_setup") {
+        ++setups;
+        EXPECT_EQ(r["coarse_components"], 16);
+        EXPECT_EQ(r["coarse"], nlohmann::json::array({2, 2, 2, 2}));
+      }
+    EXPECT_EQ(setups, 1);
+    EXPECT_NE(test::read_text(dir / "milc.log").find("multigrid (" + std::string(precision) + " cycle)"),
+              std::string::npos);
+  }
+}
+
 TEST(SpectrumCommand, WritesEveryGammaAndMomentumToHdf5) {
   test::TempDir dir;
   const FreeQuark q{{4, 4, 4, 4}, 0.3, 0.0, {0, 0, 0, M_PI}};
@@ -469,6 +517,15 @@ TEST(SpectrumCommand, BadInputsGiveOneLineErrors) {
       {"[fermion]\naction = \"clover\"\ncsw = 1.0\n[solver]\nmulti_rhs = true\n", "solver.multi_rhs"},
       {fmt::format("[gauge]\nconfig = \"{}\"\n[lattice]\ndims = [8, 8, 8, 16]\n", milc), "dims"},  // mismatch
       {"[gauge]\nconfig = \"missing.ildg\"\n", "missing.ildg"},
+      {"[solver]\ntype = \"multigrid\"\nprecision = \"half\"\n", "solver.precision"},
+      {"[solver]\ntype = \"multigrid\"\n[multigrid]\nblock = [3, 4, 4, 4]\n", "multigrid.block"},
+      {"[solver]\ntype = \"multigrid\"\n[multigrid]\nblock = [4, 4, 4]\n", "multigrid.block"},
+      {"[solver]\ntype = \"multigrid\"\n[multigrid]\nsmoother = \"jacobi\"\n", "multigrid.smoother"},
+      {"[solver]\ntype = \"multigrid\"\n[multigrid]\ntest_vectors = 0\n", "multigrid.test_vectors"},
+      {"[solver]\ntype = \"multigrid\"\n[multigrid]\ncoarse_tolerance = 1.0\n", "multigrid.coarse_tolerance"},
+      {"[solver]\ntype = \"multigrid\"\n[multigrid]\npost_smoothing = 0\n", "multigrid.post_smoothing"},
+      // a lattice the blocks divide only once
+      {"[solver]\ntype = \"multigrid\"\n[multigrid]\nblock = [8, 4, 4, 4]\n", "multigrid.block"},
   };
   for (const auto& [text, key] : cases) {
     test::write_text(dir / "bad.toml", text + "[output]\nprefix = \"bad/out\"\n");
