@@ -158,6 +158,30 @@ TEST(BenchCommand, MultiRhsSolverTakesEachRhsThroughItsOwnIterations) {
   }
 }
 
+// The multigrid's benchmark: the setup timed apart, the solve meeting the tolerance on the full system,
+// where a solve's time goes (its parts add up to no more than the solve), the operators' rates.
+TEST(BenchCommand, MultigridSolverReportsSetupSolveAndTheirParts) {
+  test::TempDir dir;
+  const auto s = bench("solver --solver multigrid --action clover --kappa 0.11 --precision single "
+                       "--multigrid block=[2,2,2,2] --multigrid test_vectors=4",
+                       dir);
+  EXPECT_EQ(s["solver"], "multigrid");
+  EXPECT_LE(s["true_residual"].get<double>(), 1e-10);
+  EXPECT_GT(s["iterations"].get<int>(), 0);
+  EXPECT_EQ(s["multigrid"]["coarse_components"].get<int>(), 8);
+  EXPECT_EQ(s["multigrid"]["smoother"], "sap");
+  EXPECT_GT(s["seconds_setup"].get<double>(), 0);
+  EXPECT_NEAR(s["seconds_setup"].get<double>(),
+              s["seconds_setup_test_vectors"].get<double>() + s["seconds_setup_coarse_operator"].get<double>(), 1e-9);
+  EXPECT_NEAR(s["seconds_setup_plus_12_solves"].get<double>(),
+              s["seconds_setup"].get<double>() + 12 * s["seconds_per_solve"].get<double>(), 1e-9);
+  const double parts = s["seconds_per_solve_smoother"].get<double>() + s["seconds_per_solve_transfer"].get<double>() +
+                       s["seconds_per_solve_coarse_solves"].get<double>();
+  EXPECT_GT(parts, 0);
+  EXPECT_GT(s["coarse_operator_GBps"].get<double>(), 0);
+  EXPECT_GT(s["fine_operator_GBps"].get<double>(), 0);
+}
+
 // On the GPU: CUDA-event timing, inputs rotated over more than twice the L2 on a small lattice, and the
 // block size the launch tuner chose for the hopping kernel (GPU machine only).
 TEST(BenchCommand, GpuDslashIsEventTimedRotatedAndTuned) {
@@ -264,6 +288,10 @@ TEST(BenchCommand, UnimplementedOptionsAreErrors) {
                                   {"solver --solver bicgstab", "--system matpc"},
                                   {"solver --solver minres --system matpc", "--solver"},
                                   {"dslash --timing cpu", "--timing"},
+                                  {"solver --solver multigrid --rhs 2", "--rhs"},
+                                  {"solver --solver multigrid --precision half --reconstruct 12", "--precision half"},
+                                  {"solver --solver multigrid --multigrid vectors=3", "multigrid.vectors"},
+                                  {"solver --solver multigrid --multigrid test_vectors", "KEY=VALUE"},
                                   {"dirac", "unknown benchmark"}}) {
     const auto r = run_lqcd("bench " + args + " --device cpu --dims 4,4,4,4", dir.path());
     EXPECT_NE(r.exit_code, 0) << args;
