@@ -70,6 +70,16 @@ struct Geometry {
 // Throws lqcd::Error, naming the box, unless the local box (with its halo) has fewer than 2^31 sites.
 void check_32_bit_indexing(const Geometry& g);
 
+// The coordinates of site i of a box with extents n in lexicographic order (x fastest).
+LQCD_HOST_DEVICE inline void lexicographic_coords(std::int64_t i, const int n[4], int x[4]) {
+  x[0] = int(i % n[0]);
+  i /= n[0];
+  x[1] = int(i % n[1]);
+  i /= n[1];
+  x[2] = int(i % n[2]);
+  x[3] = int(i / n[2]);
+}
+
 // Trivially copyable index arithmetic, passed by value into host and device kernels.
 struct SiteIndexer {
   int n[4];
@@ -180,14 +190,7 @@ struct SiteIndexer {
     return best;
   }
   // Coordinates of the lexicographic site.
-  LQCD_HOST_DEVICE void coords_lex(std::int64_t i, int x[4]) const {
-    x[0] = int(i % n[0]);
-    i /= n[0];
-    x[1] = int(i % n[1]);
-    i /= n[1];
-    x[2] = int(i % n[2]);
-    x[3] = int(i / n[2]);
-  }
+  LQCD_HOST_DEVICE void coords_lex(std::int64_t i, int x[4]) const { lexicographic_coords(i, n, x); }
 
   // x + dir * mu-hat in place: periodic inside the process where mu has no halo, into the halo
   // (coordinates -r..-1 and n..n+r-1) where it has one.

@@ -27,14 +27,7 @@ struct CoarseLattice {
     return c;
   }
   Dims dims() const { return {n[0], n[1], n[2], n[3]}; }
-  LQCD_HOST_DEVICE void coords(std::int64_t s, int x[4]) const {
-    x[0] = int(s % n[0]);
-    s /= n[0];
-    x[1] = int(s % n[1]);
-    s /= n[1];
-    x[2] = int(s % n[2]);
-    x[3] = int(s / n[2]);
-  }
+  LQCD_HOST_DEVICE void coords(std::int64_t s, int x[4]) const { lexicographic_coords(s, n, x); }
   LQCD_HOST_DEVICE std::int64_t lex(const int x[4]) const {
     return x[0] + std::int64_t(n[0]) * (x[1] + std::int64_t(n[1]) * (x[2] + std::int64_t(n[2]) * x[3]));
   }

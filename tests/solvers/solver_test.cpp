@@ -78,18 +78,19 @@ SpinorField<double> solve_and_check(const LinearOperator<double>& M, const Spino
 
 TEST(SolverNames, RoundTripAndErrors) {
   for (SolverType t : kAllTypes) EXPECT_EQ(solver_type_from_name(solver_type_name(t)), t);
+  EXPECT_EQ(solver_type_from_name(solver_type_name(SolverType::Multigrid)), SolverType::Multigrid);
   EXPECT_EQ(solver_type_name(SolverType::BiCGStab), "bicgstab");
   try {
     solver_type_from_name("minres");
     FAIL() << "no error";
   } catch (const Error& e) {
-    EXPECT_EQ(std::string(e.what()), "solver.type: expected \"cg\", \"bicgstab\" or \"gcr\" (got \"minres\")");
+    EXPECT_EQ(std::string(e.what()), "solver.type: expected \"cg\", \"bicgstab\", \"gcr\" or \"multigrid\" (got \"minres\")");
   }
   try {
     solver_type_from_name("CG", "propagator.solver");
     FAIL() << "no error";
   } catch (const Error& e) {
-    EXPECT_EQ(std::string(e.what()), "propagator.solver: expected \"cg\", \"bicgstab\" or \"gcr\" (got \"CG\")");
+    EXPECT_EQ(std::string(e.what()), "propagator.solver: expected \"cg\", \"bicgstab\", \"gcr\" or \"multigrid\" (got \"CG\")");
   }
 }
 
