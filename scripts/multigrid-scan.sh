@@ -42,20 +42,28 @@ TOML
 fi
 common=(--dims "$dims" --device gpu --config "$cfg" --repetitions "${MG_REPS:-3}" --tolerance 1e-10 --json)
 action=(--action clover --csw 1.769)
+# MG_ACTION=twisted_mass: Wilson twisted mass at kappa = MG_KAPPA (maximal twist: the critical kappa,
+# 0.1571 for the quenched beta = 6.0 Wilson action); the list then holds the values of mu (mass form).
+if [ "${MG_ACTION:-clover}" = twisted_mass ]; then action=(--action twisted_mass); fi
 for k in $kappas; do
+  if [ "${MG_ACTION:-clover}" = twisted_mass ]; then
+    mass=(--kappa "${MG_KAPPA:-0.1571}" --mu "$k")
+  else
+    mass=(--kappa "$k")
+  fi
   for krylov in "cg normal" "bicgstab matpc"; do
     [ -n "${MG_SKIP_KRYLOV:-}" ] && continue
     set -- $krylov
-    timeout 300 "$bin" bench solver "${common[@]}" "${action[@]}" --kappa "$k" --precision single --solver "$1" \
+    timeout 300 "$bin" bench solver "${common[@]}" "${action[@]}" "${mass[@]}" --precision single --solver "$1" \
       --system "$2" --inner-tolerance 1e-5 >>"$out/mgscan.jsonl" 2>>"$out/mgscan.log" ||
-      echo "{\"kappa\": $k, \"solver\": \"$1\", \"failed\": true}" >>"$out/mgscan.jsonl"
+      echo "{\"kappa\": $k, \"action\": \"${MG_ACTION:-clover}\", \"solver\": \"$1\", \"failed\": true}" >>"$out/mgscan.jsonl"
   done
   IFS=';' read -r -a variants <<<"${MG_VARIANTS:-${mg_settings[*]:-}}"
   [ ${#variants[@]} -eq 0 ] && variants=("")
   for v in "${variants[@]}"; do
     mgargs=()
     for s in $v; do mgargs+=(--multigrid "$s"); done
-    timeout 400 "$bin" bench solver "${common[@]}" "${action[@]}" --kappa "$k" --precision single --solver multigrid \
+    timeout 400 "$bin" bench solver "${common[@]}" "${action[@]}" "${mass[@]}" --precision single --solver multigrid \
       "${mgargs[@]}" >>"$out/mgscan.jsonl" 2>>"$out/mgscan.log" ||
       echo "{\"kappa\": $k, \"solver\": \"multigrid\", \"settings\": \"$v\", \"failed\": true}" >>"$out/mgscan.jsonl"
   done

@@ -856,6 +856,7 @@ nlohmann::json multigrid_solver_bench(const BenchCommandOptions& opt, const Gaug
         {"action", opt.action},
         {"precision", single ? "double/single" : "double"},
         {"kappa", opt.kappa},
+        {"mu", f.wilson.mu},
         {"tolerance", opt.tolerance},
         {"solver", "multigrid"},
         {"system", "full: M x = b by flexible GCR with the multigrid cycle, tolerance on ||b - M x|| / ||b||"},
@@ -946,6 +947,7 @@ nlohmann::json solver_bench(const BenchCommandOptions& opt, const Geometry& geom
   const std::string precision = opt.precision == "double" ? "double" : "double/" + opt.precision;
   nlohmann::json r = {{"action", opt.action},         {"precision", precision},
                       {"reconstruct", opt.reconstruct}, {"kappa", opt.kappa},
+                      {"mu", f.wilson.mu},
                       {"tolerance", opt.tolerance},     {"seconds_per_solve", t},
                       {"inner_tolerance", p.precision == SolverPrecision::Double ? nlohmann::json(nullptr)
                                                                                    : nlohmann::json(p.inner_tolerance)},
