@@ -1,5 +1,9 @@
 #include "solvers/aggregation.hpp"
 
+#include <algorithm>
+#include <limits>
+#include <vector>
+
 #include "core/error.hpp"
 
 namespace lqcd {
@@ -14,8 +18,8 @@ Aggregation Aggregation::make(const Geometry& fine, const Dims& block, const std
   Dims coarse{};
   for (int mu = 0; mu < 4; ++mu) {
     const int b = block[std::size_t(mu)], n = fine.local[std::size_t(mu)];
-    if (b < 2 || n % b != 0 || n / b < 2)
-      fail("{} = {}: each block extent must be at least 2 and divide the lattice extent ({}) at least twice", key,
+    if (b < 2 || b > 255 || n % b != 0 || n / b < 2)
+      fail("{} = {}: each block extent must be 2 to 255 and divide the lattice extent ({}) at least twice", key,
            dims_string(block), dims_string(fine.local));
     a.b[mu] = b;
     coarse[std::size_t(mu)] = n / b;
@@ -27,6 +31,56 @@ Aggregation Aggregation::make(const Geometry& fine, const Dims& block, const std
   }
   a.coarse = CoarseLattice::of(coarse);
   return a;
+}
+
+namespace {
+Buffer<std::int32_t> to_location(const std::vector<std::int32_t>& v, Location loc) {
+  Buffer<std::int32_t> host(v.size(), Location::Host);
+  std::copy(v.begin(), v.end(), host.data());
+  if (loc == Location::Host) return host;
+  Buffer<std::int32_t> b(v.size(), loc);
+  b.copy_from(host);
+  return b;
+}
+}  // namespace
+
+AggregationTables::AggregationTables(const Aggregation& agg, Location loc) {
+  if (agg.fine.vh * 2 > std::numeric_limits<std::int32_t>::max())
+    fail("internal: multigrid tables index a lattice of more than 2^31 sites");
+  const std::int64_t nc = agg.coarse.sites, volume = 2 * agg.fine.vh;
+  std::vector<std::int32_t> block_fine(static_cast<std::size_t>(nc * agg.block_sites)),
+      fine_block(static_cast<std::size_t>(volume)), fine_local(static_cast<std::size_t>(volume)),
+      colour(static_cast<std::size_t>(nc)), neighbour(static_cast<std::size_t>(nc * 8));
+  for (std::int64_t Y = 0; Y < nc; ++Y) {
+    colour[std::size_t(Y)] = agg.colour_of_site(Y);
+    for (int mu = 0; mu < 4; ++mu)
+      for (int dir = 1; dir >= -1; dir -= 2)
+        neighbour[std::size_t(Y * 8 + 2 * mu + (dir < 0 ? 1 : 0))] = std::int32_t(agg.coarse.neighbour(Y, mu, dir));
+    for (int j = 0; j < agg.block_sites; ++j) {
+      int x[4];
+      agg.block_site(Y, j, x);
+      const std::int64_t i = agg.fine_index(x);
+      block_fine[std::size_t(Y * agg.block_sites + j)] = std::int32_t(i);
+      fine_block[std::size_t(i)] = std::int32_t(Y);
+      std::int32_t packed = 0;
+      for (int mu = 0; mu < 4; ++mu) packed |= std::int32_t(x[mu] % agg.b[mu]) << (8 * mu);
+      fine_local[std::size_t(i)] = packed;
+    }
+  }
+  block_fine_ = to_location(block_fine, loc);
+  fine_block_ = to_location(fine_block, loc);
+  fine_local_ = to_location(fine_local, loc);
+  colour_ = to_location(colour, loc);
+  neighbour_ = to_location(neighbour, loc);
+}
+
+Aggregation AggregationTables::attach(Aggregation agg) const {
+  agg.block_fine = block_fine_.data();
+  agg.fine_block = fine_block_.data();
+  agg.fine_local = fine_local_.data();
+  agg.coarse_colour = colour_.data();
+  agg.coarse_neighbour = neighbour_.data();
+  return agg;
 }
 
 }  // namespace lqcd

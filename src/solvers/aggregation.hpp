@@ -15,11 +15,19 @@
 #include <string>
 
 #include "core/geometry.hpp"
+#include "core/memory.hpp"
 #include "fields/coarse_field.hpp"
 
 namespace lqcd {
 
 struct Aggregation {
+  // Look-up tables (AggregationTables, which must outlive every copy that uses them): the kernels read
+  // them instead of redoing the index arithmetic (integer divisions) for every site and component.
+  const std::int32_t* block_fine = nullptr;   // [Y * block_sites + j]: the full-field index of block_site(Y, j)
+  const std::int32_t* fine_block = nullptr;   // [i]: the coarse site of fine site i
+  const std::int32_t* fine_local = nullptr;   // [i]: its coordinates in the block, 8 bits per direction
+  const std::int32_t* coarse_colour = nullptr;     // [Y]: colour(Y)
+  const std::int32_t* coarse_neighbour = nullptr;  // [Y * 8 + 2 mu + (dir < 0)]
   SiteIndexer fine;
   int b[4];
   CoarseLattice coarse;
@@ -64,6 +72,26 @@ struct Aggregation {
     coarse.coords(Y, X);
     return colour(X);
   }
+
+  // The same through the tables (set by AggregationTables::attach).
+  LQCD_HOST_DEVICE std::int64_t fine_of(std::int64_t Y, int j) const { return block_fine[Y * block_sites + j]; }
+  LQCD_HOST_DEVICE std::int64_t coarse_of(std::int64_t i) const { return fine_block[i]; }
+  LQCD_HOST_DEVICE int local(std::int64_t i, int mu) const { return (fine_local[i] >> (8 * mu)) & 0xFF; }
+  LQCD_HOST_DEVICE int colour_at(std::int64_t Y) const { return coarse_colour[Y]; }
+  LQCD_HOST_DEVICE std::int64_t neighbour_at(std::int64_t Y, int mu, int dir) const {
+    return coarse_neighbour[Y * 8 + 2 * mu + (dir < 0 ? 1 : 0)];
+  }
+};
+
+// The tables of an Aggregation at one location (built on the host, copied there).
+class AggregationTables {
+ public:
+  AggregationTables(const Aggregation& agg, Location loc);
+  // agg with its table pointers set to these tables.
+  Aggregation attach(Aggregation agg) const;
+
+ private:
+  Buffer<std::int32_t> block_fine_, fine_block_, fine_local_, colour_, neighbour_;
 };
 
 }  // namespace lqcd

@@ -14,11 +14,10 @@ LQCD_HOST_DEVICE inline int block_colour(const int X[4]) { return (X[0] + X[1] +
 
 // The block colour and coarse site of fine site i of a full field.
 template <typename Real>
-LQCD_HOST_DEVICE inline std::int64_t block_of(const Aggregation& agg, const SpinorView<Real>& v, std::int64_t i,
+LQCD_HOST_DEVICE inline std::int64_t block_of(const Aggregation& agg, const SpinorView<Real>&, std::int64_t i,
                                               int& colour) {
-  int x[4], X[4];
-  v.idx.coords(v.parity_of(i), v.cb_of(i), x);
-  const std::int64_t Y = agg.coarse_site(x);
+  const std::int64_t Y = agg.coarse_of(i);
+  int X[4];
   agg.coarse.coords(Y, X);
   colour = block_colour(X);
   return Y;
@@ -80,9 +79,7 @@ struct BlockMrStepKernel {
     Complex<double> ts;
     double tt = 0;
     for (int j = 0; j < agg.block_sites; ++j) {
-      int x[4];
-      agg.block_site(Y, j, x);
-      const std::int64_t i = agg.fine_index(x);
+      const std::int64_t i = agg.fine_of(Y, j);
       ts += w[2 * i];
       tt += w[2 * i + 1].re;
     }

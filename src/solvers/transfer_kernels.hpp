@@ -111,10 +111,7 @@ struct BlockNormaliseKernel {
   const Complex<Real>* c;
   int k;
   LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
-    const std::int64_t vh = agg.fine.vh;
-    int x[4];
-    agg.fine.coords(int(i / vh), i % vh, x);
-    const std::int64_t Y = agg.coarse_site(x);
+    const std::int64_t Y = agg.coarse_of(i);
     for (int chi = 0; chi < 2; ++chi) {
       const Real n2 = c[Y * 2 * V.nv + chi * V.nv + k].re;
       const Real inv = n2 > Real(0) ? Real(1) / sqrt(n2) : Real(0);
@@ -134,9 +131,7 @@ struct ProlongKernel {
   LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
     const int p = fine.parity_of(i);
     const std::int64_t s = fine.cb_of(i);
-    int x[4];
-    fine.idx.coords(p, s, x);
-    const std::int64_t Y = agg.coarse_site(x);
+    const std::int64_t Y = agg.coarse_of(i);
     ColorSpinor<Real> psi;
     if (add) psi = fine.load(p, s);
     for (int chi = 0; chi < 2; ++chi) {
@@ -164,10 +159,8 @@ struct RestrictKernel {
     const int row = int(t - Y * coarse.dof), chi = row / V.nv, k = row % V.nv;
     Complex<Real> acc;
     for (int j = 0; j < agg.block_sites; ++j) {
-      int x[4];
-      agg.block_site(Y, j, x);
-      const std::int64_t i = agg.fine_index(x);
-      const ColorSpinor<Real> psi = fine.load(int(i / fine.idx.vh), i % fine.idx.vh);
+      const std::int64_t i = agg.fine_of(Y, j);
+      const ColorSpinor<Real> psi = fine.load(fine.parity_of(i), fine.cb_of(i));
       for (int a = 0; a < 6; ++a) acc = conj_multiply_add(V.at(i, chi, a, k), spinor_component(psi, chi, a), acc);
     }
     coarse.data[t] = acc;
@@ -185,10 +178,8 @@ struct ProbeKernel {
   LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
     const int p = fine.parity_of(i);
     const std::int64_t s = fine.cb_of(i);
-    int x[4];
-    fine.idx.coords(p, s, x);
     ColorSpinor<Real> psi;
-    if (agg.colour_of_site(agg.coarse_site(x)) == colour) {
+    if (agg.colour_at(agg.coarse_of(i)) == colour) {
       const int chi = col / V.nv, k = col % V.nv;
       for (int a = 0; a < 6; ++a) psi.s[2 * chi + a / 3].c[a % 3] = V.at(i, chi, a, k);
     }
@@ -208,33 +199,30 @@ struct ProbeGeometry {
   Aggregation agg;
   int colour;
   // Which digit of the colour differs from Y's: -1 none (Y has the colour), mu (exactly one), -2 several.
-  LQCD_HOST_DEVICE int differing_direction(const int X[4]) const {
-    int differ = 0, mu = -1, rest = colour;
+  LQCD_HOST_DEVICE int differing_direction(std::int64_t Y) const {
+    int differ = 0, mu = -1, a = agg.colour_at(Y), b = colour;
     for (int nu = 0; nu < 4; ++nu) {
       const int m = agg.colour_period[nu];
-      if (X[nu] % m != rest % m) {
+      if (a % m != b % m) {
         ++differ;
         mu = nu;
       }
-      rest /= m;
+      a /= m;
+      b /= m;
     }
     return differ == 0 ? -1 : differ == 1 ? mu : -2;
   }
   // Whether the face of Y in direction mu, dir (+1 upper, -1 lower) receives from a probed neighbour.
   LQCD_HOST_DEVICE bool probed_neighbour(std::int64_t Y, int mu, int dir) const {
-    return agg.colour_of_site(agg.coarse.neighbour(Y, mu, dir)) == colour;
+    return agg.colour_at(agg.neighbour_at(Y, mu, dir)) == colour;
   }
-  // Whether fine site x (in coarse site Y at coordinates X) enters an entry of this probe.
-  LQCD_HOST_DEVICE bool needed(const int x[4], std::int64_t Y, const int X[4]) const {
-    const int mu = differing_direction(X);
+  // Whether fine site i enters an entry of this probe.
+  LQCD_HOST_DEVICE bool needed(std::int64_t i) const {
+    const std::int64_t Y = agg.coarse_of(i);
+    const int mu = differing_direction(Y);
     if (mu == -1) return true;
     if (mu < 0) return false;
-    int local = 0, b = 0;
-    for (int nu = 0; nu < 4; ++nu)
-      if (nu == mu) {
-        local = x[nu] % agg.b[nu];
-        b = agg.b[nu];
-      }
+    const int local = agg.local(i, mu), b = agg.b[mu];
     return (local == b - 1 && probed_neighbour(Y, mu, 1)) || (local == 0 && probed_neighbour(Y, mu, -1));
   }
 };
@@ -249,14 +237,8 @@ struct ProbeProjectKernel {
   LQCD_HOST_DEVICE void operator()(std::int64_t t) const {
     const std::int64_t i = t / dof;
     const int row = int(t - i * dof), chi = row / V.nv, k = row % V.nv;
-    const int p = fine.parity_of(i);
-    const std::int64_t s = fine.cb_of(i);
-    int x[4], X[4];
-    fine.idx.coords(p, s, x);
-    const std::int64_t Y = g.agg.coarse_site(x);
-    g.agg.coarse.coords(Y, X);
-    if (!g.needed(x, Y, X)) return;
-    const ColorSpinor<Real> psi = fine.load(p, s);
+    if (!g.needed(i)) return;
+    const ColorSpinor<Real> psi = fine.load(fine.parity_of(i), fine.cb_of(i));
     Complex<Real> acc;
     for (int a = 0; a < 6; ++a) acc = conj_multiply_add(V.at(i, chi, a, k), spinor_component(psi, chi, a), acc);
     w[t] = acc;
@@ -272,9 +254,7 @@ struct ProbeSumKernel {
   LQCD_HOST_DEVICE void operator()(std::int64_t t) const {
     const std::int64_t Y = t / A.dof;
     const int row = int(t - Y * A.dof);
-    int X[4];
-    g.agg.coarse.coords(Y, X);
-    const int mu = g.differing_direction(X);
+    const int mu = g.differing_direction(Y);
     if (mu == -1) {
       A.at(0, Y, row, col) = face_sum(Y, row, -1, 0);
     } else if (mu >= 0) {
@@ -287,15 +267,9 @@ struct ProbeSumKernel {
   LQCD_HOST_DEVICE Complex<Real> face_sum(std::int64_t Y, int row, int mu, int layer) const {
     Complex<Real> acc;
     for (int j = 0; j < g.agg.block_sites; ++j) {
-      int x[4];
-      g.agg.block_site(Y, j, x);
-      if (mu >= 0) {
-        int local = 0;
-        for (int nu = 0; nu < 4; ++nu)
-          if (nu == mu) local = x[nu] % g.agg.b[nu];
-        if (local != layer) continue;
-      }
-      acc += w[g.agg.fine_index(x) * A.dof + row];
+      const std::int64_t i = g.agg.fine_of(Y, j);
+      if (mu >= 0 && g.agg.local(i, mu) != layer) continue;
+      acc += w[i * A.dof + row];
     }
     return acc;
   }

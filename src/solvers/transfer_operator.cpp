@@ -8,7 +8,11 @@ namespace lqcd {
 template <typename Real>
 TransferOperator<Real>::TransferOperator(const Geometry& fine, const Dims& block, int test_vectors, Location loc,
                                          const std::string& key)
-    : fine_(fine), agg_(Aggregation::make(fine, block, key)), nv_(test_vectors), v_() {
+    : fine_(fine),
+      tables_(Aggregation::make(fine, block, key), loc),
+      agg_(tables_.attach(Aggregation::make(fine, block, key))),
+      nv_(test_vectors),
+      v_() {
   if (test_vectors < 1) fail("multigrid.test_vectors = {}: at least 1 test vector is needed", test_vectors);
   v_ = Buffer<Complex<Real>>(std::size_t(fine.volume()) * 12 * std::size_t(test_vectors), loc);
 }

@@ -62,7 +62,8 @@ class TransferOperator {
   TestVectors<Real> vectors() const { return {v_.data(), nv_}; }
   void check_fine(const SpinorField<Real>& f) const;
   Geometry fine_;
-  Aggregation agg_;
+  AggregationTables tables_;
+  Aggregation agg_;  // with tables_ attached
   int nv_;
   Buffer<Complex<Real>> v_;
 };
