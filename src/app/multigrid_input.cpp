@@ -32,6 +32,9 @@ std::vector<KeySpec> multigrid_schema() {
       {"multigrid.coarse_max_iterations", std::to_string(d.coarse_max_iterations), "iteration limit of a coarse solve"},
       {"multigrid.coarse_restart", std::to_string(d.coarse_restart), "GCR restart length on the coarse grid"},
       {"multigrid.outer_restart", std::to_string(d.outer_restart), "flexible GCR restart length on the fine grid"},
+      {"multigrid.coarse_mu_factor", "1.0",
+       "twisted mass: the coarse operator's mu times this (>= 1; QUDA's coarse mu factor); the solution is "
+       "unchanged, only the preconditioner"},
       {"multigrid.seed", "1", "seed of the test vectors' random start"},
   };
 }
@@ -64,6 +67,9 @@ MultigridParams read_multigrid_params(const Config& c) {
   p.coarse_max_iterations = int(read_integer(c, "multigrid.coarse_max_iterations", 1, 100000));
   p.coarse_restart = int(read_integer(c, "multigrid.coarse_restart", 1, 1000));
   p.outer_restart = int(read_integer(c, "multigrid.outer_restart", 1, 1000));
+  p.coarse_mu_factor = c.real("multigrid.coarse_mu_factor");
+  if (!(p.coarse_mu_factor >= 1 && p.coarse_mu_factor <= 1000))
+    c.fail_key("multigrid.coarse_mu_factor", fmt::format("expected a number in [1, 1000], got {}", p.coarse_mu_factor));
   p.seed = std::uint64_t(read_integer(c, "multigrid.seed", 0, std::numeric_limits<std::int64_t>::max()));
   return p;
 }

@@ -27,6 +27,11 @@ void CoarseOperator<Real>::build(const LinearOperator<Real>& D, const TransferOp
 }
 
 template <typename Real>
+void CoarseOperator<Real>::scale_twisted_mass(double factor) {
+  if (factor != 1.0) for_each(location(), lattice_.sites, CoarseTwistScaleKernel<Real>{view(), factor});
+}
+
+template <typename Real>
 void CoarseOperator<Real>::run(CoarseField<Real>& out, const CoarseField<Real>& in, int dagger) const {
   if (in.dof() != dof_ || out.dof() != dof_ || in.sites() != lattice_.sites || out.sites() != lattice_.sites ||
       in.location() != location() || out.location() != location())

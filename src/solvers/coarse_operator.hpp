@@ -23,6 +23,9 @@ class CoarseOperator {
   // The blocks of P^dag D P: D acts on full fields of T's fine lattice, at T's location.
   void build(const LinearOperator<Real>& D, const TransferOperator<Real>& T);
 
+  // Scales the coarse twisted mass by `factor` (CoarseTwistScaleKernel); 1: no change.
+  void scale_twisted_mass(double factor);
+
   void apply(CoarseField<Real>& out, const CoarseField<Real>& in) const;         // D_c in
   void apply_dagger(CoarseField<Real>& out, const CoarseField<Real>& in) const;  // D_c^dag in
 

@@ -58,4 +58,24 @@ struct CoarseApplyKernel {
   }
 };
 
+// The twisted mass on the coarse grid scaled by `factor` (QUDA's coarse "mu factor"; DD-alphaAMG for
+// twisted mass likewise raises the coarse mu): for a fine operator D = H + i m gamma_5 with H
+// gamma_5-hermitian (Wilson, clover; m = 2 kappa mu in hopping form), A_0(Y) = H_c + i m G with
+// G = diag(+1 on the first dof/2 components, -1 on the rest) and G H_c Hermitian, so
+// m = sum_r G_r Im A_0(Y)[r, r] / dof exactly; A_0 gets i (factor - 1) m G added. With mu = 0 this adds
+// nothing. One thread per coarse site.
+template <typename Real>
+struct CoarseTwistScaleKernel {
+  CoarseStencilView<Real> A;
+  double factor;
+  LQCD_HOST_DEVICE void operator()(std::int64_t Y) const {
+    const int dof = A.dof, half = dof / 2;
+    double m = 0;
+    for (int r = 0; r < dof; ++r) m += (r < half ? 1.0 : -1.0) * double(A.at(0, Y, r, r).im);
+    m /= dof;
+    const Real add = Real((factor - 1.0) * m);
+    for (int r = 0; r < dof; ++r) A.at(0, Y, r, r).im += r < half ? add : -add;
+  }
+};
+
 }  // namespace lqcd

@@ -48,6 +48,8 @@ void check_multigrid_params(const MultigridParams& p) {
   if (p.coarse_max_iterations < 1)
     fail("multigrid.coarse_max_iterations = {}: expected >= 1", p.coarse_max_iterations);
   if (p.coarse_restart < 1) fail("multigrid.coarse_restart = {}: expected >= 1", p.coarse_restart);
+  if (!(p.coarse_mu_factor >= 1 && p.coarse_mu_factor <= 1000))
+    fail("multigrid.coarse_mu_factor = {}: expected a number in [1, 1000]", p.coarse_mu_factor);
   if (p.outer_restart < 1) fail("multigrid.outer_restart = {}: expected >= 1", p.outer_restart);
 }
 
@@ -122,6 +124,7 @@ void MultigridPreconditioner<Real>::rebuild() {
     transfer_.orthonormalise();
   }
   coarse_.build(D_, transfer_);
+  coarse_.scale_twisted_mass(p_.coarse_mu_factor);
   t_.fine_applications += std::int64_t(transfer_.aggregation().colours) * transfer_.coarse_dof();
 }
 

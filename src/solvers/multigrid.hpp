@@ -49,6 +49,9 @@ struct MultigridParams {
   int coarse_max_iterations = 50;
   int coarse_restart = 16;        // GCR(m) on the coarse lattice
   int outer_restart = 16;         // flexible GCR(m) on the fine lattice
+  // Twisted mass: the coarse operator's mu times this (QUDA's coarse mu factor); 1 keeps the Galerkin
+  // operator. Solutions are unchanged (the outer solve uses the fine operator); convergence may not be.
+  double coarse_mu_factor = 1.0;
   std::uint64_t seed = 1;         // the random start of the test vectors
 };
 

@@ -15,7 +15,8 @@
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::ProbeKernel<Real>)                        \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::ProbeProjectKernel<Real>)                 \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::ProbeSumKernel<Real>)                     \
-  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseApplyKernel<Real>)
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseApplyKernel<Real>)                  \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseTwistScaleKernel<Real>)
 LQCD_INSTANTIATE_MULTIGRID(double)
 LQCD_INSTANTIATE_MULTIGRID(float)
 #undef LQCD_INSTANTIATE_MULTIGRID

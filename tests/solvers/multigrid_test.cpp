@@ -225,6 +225,40 @@ TEST(MultigridDevice, SameIterationsAsHost) {
   EXPECT_EQ(solve_and_check(Location::Device, true), solve_and_check(Location::Host, true));
 }
 
+// coarse_mu_factor f: the coarse operator differs from the Galerkin one by exactly i (f - 1) 2 kappa mu G
+// on the diagonal (G = +1 / -1 on the two chiralities), nothing for mu = 0; the solve still meets the
+// tolerance (the outer iteration uses the fine operator).
+TEST_P(MultigridTest, CoarseMuFactorScalesTheCoarseTwistedMassOnly) {
+  const Location loc = GetParam();
+  for (const double mu : {0.0, 0.05}) {
+    SCOPED_TRACE(mu);
+    const double kappa = 0.124;
+    Problem pr({4, 4, 4, 4}, loc, fermion(mu != 0 ? FermionAction::TwistedMass : FermionAction::Wilson, kappa, mu, 0));
+    MultigridParams p = small_params({2, 2, 2, 2}, 3);
+    MultigridPreconditioner<double> plain(*pr.ops.full, p);
+    plain.setup();
+    p.coarse_mu_factor = 4.0;
+    MultigridPreconditioner<double> scaled(*pr.ops.full, p);
+    scaled.setup();
+    const CoarseOperator<double>& A = plain.coarse_operator();
+    const CoarseField<double> v = random_coarse(A.lattice(), A.dof(), loc, 12);
+    CoarseField<double> a = A.make_field(), b = A.make_field();
+    A.apply(a, v);
+    scaled.coarse_operator().apply(b, v);
+    // want = a + i 3 (2 kappa mu) G v
+    CoarseField<double> want = v.clone(Location::Host);
+    const double m = 3.0 * 2 * kappa * mu;
+    for (std::int64_t i = 0; i < want.size(); ++i) {
+      const Complex<double> z = want.view().data[i];
+      const double g = i % A.dof() < A.dof() / 2 ? 1.0 : -1.0;
+      want.view().data[i] = Complex<double>(-g * m * z.im, g * m * z.re);
+    }
+    CoarseField<double> w = want.clone(loc);
+    axpy(Complex<double>(1.0), a, w);
+    EXPECT_LT(coarse_difference(b, w), 1e-12);
+  }
+}
+
 TEST(MultigridParamsTest, BadValuesNameTheirKey) {
   const Geometry g = Geometry::single_process({8, 8, 8, 8});
   EXPECT_NE(test::error_of([&] { TransferOperator<double>(g, {3, 4, 4, 4}, 4, Location::Host); })
@@ -238,6 +272,9 @@ TEST(MultigridParamsTest, BadValuesNameTheirKey) {
   p = {};
   p.coarse_tolerance = 1.5;
   EXPECT_NE(test::error_of([&] { check_multigrid_params(p); }).find("multigrid.coarse_tolerance"), std::string::npos);
+  p = {};
+  p.coarse_mu_factor = 0.5;
+  EXPECT_NE(test::error_of([&] { check_multigrid_params(p); }).find("multigrid.coarse_mu_factor"), std::string::npos);
 }
 
 INSTANTIATE_TEST_SUITE_P(Locations, MultigridTest, ::testing::ValuesIn(test::locations()),
