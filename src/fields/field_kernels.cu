@@ -2,6 +2,7 @@
 #include "core/exec_cuda.cuh"
 #include "fields/halo_kernels.hpp"
 #include "fields/precision_kernels.hpp"
+#include "fields/random_spinor_kernels.hpp"
 #include "fields/spinor_blas_kernels.hpp"
 
 #define LQCD_INSTANTIATE_BLAS_KERNELS(Real)                                   \
@@ -48,3 +49,7 @@ LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::HaloCopyKernel<lqcd::Complex<double>>)
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::HaloCopyKernel<lqcd::Complex<float>>)
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::HaloCopyKernel<lqcd::FixedPair>)
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::HaloCopyKernel<lqcd::FloatPair>)
+
+// Gaussian random spinors (random_spinor_kernels.hpp): the pseudofermions (double), the multigrid's start.
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::GaussianSpinorKernel<double>)
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::GaussianSpinorKernel<float>)

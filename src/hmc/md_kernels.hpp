@@ -14,6 +14,7 @@
 #include "core/reduction.hpp"
 #include "core/site_random.hpp"
 #include "fields/gauge_view.hpp"
+#include "fields/random_spinor_kernels.hpp"
 #include "fields/spinor_field.hpp"
 #include "dirac/clover_kernels.hpp"
 #include "gauge/staples.hpp"
@@ -361,29 +362,6 @@ struct Gamma5Kernel {
     const int p = psi.parity_of(i);
     const std::int64_t s = psi.cb_of(i);
     psi.store(p, s, apply_gamma(kGamma5, psi.load(p, s)));
-  }
-};
-
-// Complex Gaussian noise with density exp(-|eta|^2) per component (each real part of variance 1/2),
-// keyed by (seed, global site, stream, counter): the pseudofermion heatbath's eta.
-struct GaussianSpinorKernel {
-  SpinorView<double> out;
-  std::uint64_t seed;
-  std::uint32_t stream, counter;
-  LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
-    const int p = out.parity_of(i);
-    const std::int64_t s = out.cb_of(i);
-    int x[4];
-    out.idx.coords(p, s, x);
-    SiteRandom rng(seed, out.idx.global_lex(x), RngPurpose::Pseudofermion, stream, counter);
-    ColorSpinor<double> v;
-    for (int sp = 0; sp < 4; ++sp)
-      for (int c = 0; c < 3; ++c) {
-        const double re = rng.gaussian();
-        const double im = rng.gaussian();
-        v.s[sp].c[c] = Complex<double>(re * 0.70710678118654752440, im * 0.70710678118654752440);
-      }
-    out.store(p, s, v);
   }
 };
 

@@ -15,7 +15,8 @@ Monomial::SolverStats PseudofermionMonomial::take_solver_stats() {
 SpinorField<double> PseudofermionMonomial::gaussian_noise(const SpinorField<double>& like, std::uint64_t seed,
                                                           std::uint32_t trajectory) const {
   SpinorField<double> eta = like.like();
-  for_each(eta.location(), eta.sites(), GaussianSpinorKernel{eta.view(), seed, stream_, trajectory});
+  for_each(eta.location(), eta.sites(), GaussianSpinorKernel<double>{eta.view(), seed, RngPurpose::Pseudofermion, stream_, trajectory,
+                                                                 kUnitComplexVariance});
   return eta;
 }
 

@@ -7,7 +7,6 @@
 #define LQCD_INSTANTIATE_MULTIGRID(Real)                                           \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::SetTestVectorKernel<Real>)                \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::GetTestVectorKernel<Real>)                \
-  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::RandomSpinorKernel<Real>)                 \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::EarlierProjectionsKernel<Real>)           \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::BlockNormaliseKernel<Real>)               \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::ProlongKernel<Real>)                      \

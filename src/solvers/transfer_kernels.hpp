@@ -13,7 +13,6 @@
 #include <cmath>
 #include <cstdint>
 
-#include "core/site_random.hpp"
 #include "fields/spinor_field.hpp"
 #include "solvers/aggregation.hpp"
 #include "solvers/coarse_operator_kernels.hpp"
@@ -60,32 +59,6 @@ struct GetTestVectorKernel {
     for (int chi = 0; chi < 2; ++chi)
       for (int a = 0; a < 6; ++a) s.s[2 * chi + a / 3].c[a % 3] = V.at(i, chi, a, k);
     psi.store(psi.parity_of(i), psi.cb_of(i), s);
-  }
-};
-
-// Gaussian random components (unit variance per real), keyed by (seed, global site, vector k).
-template <typename Real>
-struct RandomSpinorKernel {
-  SpinorView<Real> psi;
-  std::uint64_t seed;
-  int k;
-  LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
-    const int p = psi.parity_of(i);
-    const std::int64_t s = psi.cb_of(i);
-    int x[4];
-    psi.idx.coords(p, s, x);
-    const SiteIndexer& g = psi.idx;
-    const std::int64_t global =
-        (x[0] + g.off[0]) +
-        std::int64_t(g.gn[0]) * ((x[1] + g.off[1]) + std::int64_t(g.gn[1]) * ((x[2] + g.off[2]) +
-                                                                             std::int64_t(g.gn[2]) * (x[3] + g.off[3])));
-    SiteRandom rng(seed, std::uint64_t(global), RngPurpose::MultigridSetup, std::uint32_t(k), 0);
-    ColorSpinor<Real> v;
-    for (int c = 0; c < 12; ++c) {
-      const double re = rng.gaussian(), im = rng.gaussian();
-      v.s[c / 3].c[c % 3] = Complex<Real>(Real(re), Real(im));
-    }
-    psi.store(p, s, v);
   }
 };
 

@@ -2,6 +2,7 @@
 
 #include "core/dispatch.hpp"
 #include "core/error.hpp"
+#include "fields/random_spinor_kernels.hpp"
 
 namespace lqcd {
 
@@ -38,7 +39,7 @@ void TransferOperator<Real>::get_vector(int k, SpinorField<Real>& v) const {
 template <typename Real>
 void TransferOperator<Real>::random_field(SpinorField<Real>& v, std::uint64_t seed, int k) const {
   check_fine(v);
-  for_each(location(), v.sites(), RandomSpinorKernel<Real>{v.view(), seed, k});
+  for_each(location(), v.sites(), GaussianSpinorKernel<Real>{v.view(), seed, RngPurpose::MultigridSetup, std::uint32_t(k), 0, 1.0});
 }
 
 // Block Gram-Schmidt with P and R themselves: R f holds f's inner products with every vector on every
