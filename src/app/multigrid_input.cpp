@@ -59,18 +59,18 @@ MultigridParams read_multigrid_params(const Config& c) {
   p.block_iterations = int(read_integer(c, "multigrid.block_iterations", 1, 1000));
   p.pre_smoothing = int(read_integer(c, "multigrid.pre_smoothing", 0, 1000));
   p.post_smoothing = int(read_integer(c, "multigrid.post_smoothing", 0, 1000));
-  if (p.pre_smoothing + p.post_smoothing == 0)
-    c.fail_key("multigrid.post_smoothing", "the cycle needs at least one smoothing step (pre or post)");
   p.coarse_tolerance = c.real("multigrid.coarse_tolerance");
-  if (!(p.coarse_tolerance > 0 && p.coarse_tolerance < 1))
-    c.fail_key("multigrid.coarse_tolerance", fmt::format("expected a number in (0, 1), got {}", p.coarse_tolerance));
   p.coarse_max_iterations = int(read_integer(c, "multigrid.coarse_max_iterations", 1, 100000));
   p.coarse_restart = int(read_integer(c, "multigrid.coarse_restart", 1, 1000));
   p.outer_restart = int(read_integer(c, "multigrid.outer_restart", 1, 1000));
   p.coarse_mu_factor = c.real("multigrid.coarse_mu_factor");
-  if (!(p.coarse_mu_factor >= 1 && p.coarse_mu_factor <= 1000))
-    c.fail_key("multigrid.coarse_mu_factor", fmt::format("expected a number in [1, 1000], got {}", p.coarse_mu_factor));
   p.seed = std::uint64_t(read_integer(c, "multigrid.seed", 0, std::numeric_limits<std::int64_t>::max()));
+  // The ranges of the real values and the smoothing steps, as the solver checks them (one place).
+  try {
+    check_multigrid_params(p);
+  } catch (const Error& e) {
+    fail("{}: {}", c.source(), e.what());
+  }
   return p;
 }
 

@@ -11,6 +11,7 @@
 #include "core/error.hpp"
 #include "gauge/updates.hpp"
 #include "measure/configuration.hpp"
+#include "solvers/aggregation.hpp"
 
 namespace lqcd::app {
 
@@ -175,14 +176,13 @@ QuarkInput read_quark_input(const Config& c) {
     if (in.solver.precision == SolverPrecision::Half)
       c.fail_key("solver.precision", "the multigrid cycle runs in \"double\" or \"single\" precision");
     in.multigrid = read_multigrid_params(c);
-    if (in.dims_set)
-      for (int mu = 0; mu < 4; ++mu) {
-        const int b = in.multigrid.block[std::size_t(mu)], n = in.dims[std::size_t(mu)];
-        if (n % b != 0 || n / b < 2)
-          c.fail_key("multigrid.block", fmt::format("extent {} in direction {} must divide the lattice extent {} at "
-                                                    "least twice (lattice {})",
-                                                    b, "xyzt"[mu], n, dims_string(in.dims)));
+    if (in.dims_set) {
+      try {
+        check_aggregation_block(in.dims, in.multigrid.block, "multigrid.block");
+      } catch (const Error& e) {
+        fail("{}: {}", c.source(), e.what());
       }
+    }
   }
   if (in.multi_rhs && !in.even_odd)
     c.fail_key("solver.multi_rhs", "the multi-RHS solver works on the even-odd system; set solver.even_odd = true");

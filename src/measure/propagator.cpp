@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -193,27 +194,14 @@ void solve_in_block(PointPropagator& S, const DiracOperators& ops, const SourceS
   }
 }
 
-// The 12 full-lattice solves with one multigrid setup whose cycle runs D_mg (ops.full in double or
-// ops.full_single).
+// The multigrid on D_mg (ops.full in double, or ops.full_single), set up once for the 12 solves.
 template <typename Real>
-void solve_with_multigrid(PointPropagator& S, const LinearOperator<double>& M, const LinearOperator<Real>& D_mg,
-                          const SourceSpec& source, const PropagatorOptions& options,
-                          const std::function<void(const PropagatorSolve&)>& on_solve) {
-  MultigridPreconditioner<Real> mg(D_mg, options.multigrid);
-  mg.setup();
-  if (options.on_multigrid_setup) options.on_multigrid_setup(mg.info());
-  for (int spin = 0; spin < 4; ++spin)
-    for (int colour = 0; colour < 3; ++colour) {
-      SpinorField<double> eta = make_source(source, M.geometry(), M.location(), spin, colour);
-      smear(eta, options, options.source_smearing);
-      PropagatorSolve log;
-      log.spin = spin;
-      log.colour = colour;
-      SpinorField<double> psi = M.make_field();
-      set_zero(psi);
-      log.result = solve_multigrid(M, mg, psi, eta, options.solver);
-      finish_column(S, M, psi, eta, options, log, on_solve);
-    }
+std::unique_ptr<MultigridPreconditioner<Real>> make_multigrid(const LinearOperator<Real>& D_mg,
+                                                              const PropagatorOptions& options) {
+  auto mg = std::make_unique<MultigridPreconditioner<Real>>(D_mg, options.multigrid);
+  mg->setup();
+  if (options.on_multigrid_setup) options.on_multigrid_setup(mg->info());
+  return mg;
 }
 
 }  // namespace
@@ -233,17 +221,26 @@ PointPropagator compute_propagator(const DiracOperators& ops, bool even_odd, con
     solve_in_block(S, ops, source, options, on_solve);
     return S;
   }
+  // The full system's solver: the Krylov solver asked for, or the multigrid (the full system whatever
+  // even_odd says), set up once for the 12 solves.
+  std::unique_ptr<MultigridPreconditioner<float>> mg_single;
+  std::unique_ptr<MultigridPreconditioner<double>> mg_double;
   if (options.solver.type == SolverType::Multigrid) {
+    schur = nullptr;
     if (options.solver.precision == SolverPrecision::Half)
       fail("solver.precision = \"half\": the multigrid cycle runs in double or single precision");
     if (options.solver.precision == SolverPrecision::Single) {
       if (!ops.full_single) fail("internal: compute_propagator: a single-precision multigrid needs ops.full_single");
-      solve_with_multigrid(S, M, *ops.full_single, source, options, on_solve);
+      mg_single = make_multigrid(*ops.full_single, options);
     } else {
-      solve_with_multigrid(S, M, M, source, options, on_solve);
+      mg_double = make_multigrid(M, options);
     }
-    return S;
   }
+  const auto solve_full = [&](SpinorField<double>& psi, const SpinorField<double>& eta) {
+    if (mg_single) return solve_multigrid(M, *mg_single, psi, eta, options.solver);
+    if (mg_double) return solve_multigrid(M, *mg_double, psi, eta, options.solver);
+    return solve_in_precision(M, ops.full_single.get(), nullptr, psi, eta, options.solver);
+  };
   for (int spin = 0; spin < 4; ++spin)
     for (int colour = 0; colour < 3; ++colour) {
       SpinorField<double> eta = make_source(source, geom, M.location(), spin, colour);
@@ -262,7 +259,7 @@ PointPropagator compute_propagator(const DiracOperators& ops, bool even_odd, con
         psi = schur->reconstruct(x_even, eta);
       } else {
         set_zero(psi);
-        log.result = solve_in_precision(M, ops.full_single.get(), nullptr, psi, eta, options.solver);
+        log.result = solve_full(psi, eta);
       }
       finish_column(S, M, psi, eta, options, log, on_solve);
     }

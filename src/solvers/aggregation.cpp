@@ -8,9 +8,19 @@
 
 namespace lqcd {
 
+void check_aggregation_block(const Dims& lattice, const Dims& block, const std::string& key) {
+  for (int mu = 0; mu < 4; ++mu) {
+    const int b = block[std::size_t(mu)], n = lattice[std::size_t(mu)];
+    if (b < 2 || b > 255 || n % b != 0 || n / b < 2)
+      fail("{} = {}: each block extent must be 2 to 255 and divide the lattice extent ({}) at least twice", key,
+           dims_string(block), dims_string(lattice));
+  }
+}
+
 Aggregation Aggregation::make(const Geometry& fine, const Dims& block, const std::string& key) {
   if (fine.distributed() || fine.has_halo())
     fail("{}: multigrid runs on one process for now; run without --grid", key);
+  check_aggregation_block(fine.local, block, key);
   Aggregation a{};
   a.fine = SiteIndexer::from(fine);
   a.block_sites = 1;
@@ -18,9 +28,6 @@ Aggregation Aggregation::make(const Geometry& fine, const Dims& block, const std
   Dims coarse{};
   for (int mu = 0; mu < 4; ++mu) {
     const int b = block[std::size_t(mu)], n = fine.local[std::size_t(mu)];
-    if (b < 2 || b > 255 || n % b != 0 || n / b < 2)
-      fail("{} = {}: each block extent must be 2 to 255 and divide the lattice extent ({}) at least twice", key,
-           dims_string(block), dims_string(fine.local));
     a.b[mu] = b;
     coarse[std::size_t(mu)] = n / b;
     a.block_sites *= b;
@@ -72,15 +79,14 @@ AggregationTables::AggregationTables(const Aggregation& agg, Location loc) {
   fine_local_ = to_location(fine_local, loc);
   colour_ = to_location(colour, loc);
   neighbour_ = to_location(neighbour, loc);
+  agg_ = agg;
+  agg_.block_fine = block_fine_.data();
+  agg_.fine_block = fine_block_.data();
+  agg_.fine_local = fine_local_.data();
+  agg_.coarse_colour = colour_.data();
+  agg_.coarse_neighbour = neighbour_.data();
 }
 
-Aggregation AggregationTables::attach(Aggregation agg) const {
-  agg.block_fine = block_fine_.data();
-  agg.fine_block = fine_block_.data();
-  agg.fine_local = fine_local_.data();
-  agg.coarse_colour = colour_.data();
-  agg.coarse_neighbour = neighbour_.data();
-  return agg;
-}
+
 
 }  // namespace lqcd

@@ -87,11 +87,16 @@ struct Aggregation {
 class AggregationTables {
  public:
   AggregationTables(const Aggregation& agg, Location loc);
-  // agg with its table pointers set to these tables.
-  Aggregation attach(Aggregation agg) const;
+  // The aggregation with its table pointers set to these tables.
+  const Aggregation& aggregation() const { return agg_; }
 
  private:
   Buffer<std::int32_t> block_fine_, fine_block_, fine_local_, colour_, neighbour_;
+  Aggregation agg_;
 };
+
+// Throws lqcd::Error naming `key` unless every extent of `block` is 2 to 255 and divides the matching
+// extent of `lattice` at least twice (what Aggregation::make requires).
+void check_aggregation_block(const Dims& lattice, const Dims& block, const std::string& key);
 
 }  // namespace lqcd

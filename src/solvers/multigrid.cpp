@@ -129,11 +129,11 @@ void MultigridPreconditioner<Real>::rebuild() {
 }
 
 template <typename Real>
-void MultigridPreconditioner<Real>::improve_vectors(int mr_steps, bool with_cycle) {
+void MultigridPreconditioner<Real>::improve_vectors(int gcr_iterations, bool with_cycle) {
   SpinorField<Real> z = D_.make_field();
   for (int k = 0; k < p_.test_vectors; ++k) {
     SpinorField<Real>& x = vectors_[std::size_t(k)];
-    // x <- x - K D x: the cycle (or mr_steps MR steps) applied to D y = 0 from y = x.
+    // x <- x + z, z from D z = -D x: by the cycle, or by gcr_iterations of GCR(8).
     D_.apply(res_, x);
     ++t_.fine_applications;
     scale(Complex<double>(-1.0), res_);
@@ -144,7 +144,7 @@ void MultigridPreconditioner<Real>::improve_vectors(int mr_steps, bool with_cycl
       // x + z rich in the low modes of D (inverse iteration; QUDA solves D x = 0 in the same way).
       GcrControl c;
       c.tolerance = 1e-30;  // a fixed number of iterations
-      c.max_iterations = mr_steps;
+      c.max_iterations = gcr_iterations;
       c.restart = setup_work_.restart();
       const auto apply_fine = [this](SpinorField<Real>& out, const SpinorField<Real>& in) {
         D_.apply(out, in);
@@ -289,7 +289,6 @@ SolverResult solve_multigrid(const LinearOperator<double>& D, MultigridPrecondit
   SolverResult res;
   res.type = SolverType::Multigrid;
   res.precision = std::is_same_v<Sloppy, double> ? SolverPrecision::Double : SolverPrecision::Single;
-  const double bn = std::sqrt(norm2(b));
   res.residual_history.push_back(1.0);
   const auto apply_fine = [&D](SpinorField<double>& out, const SpinorField<double>& in) { D.apply(out, in); };
   const auto record = [&res](int, double r) { res.residual_history.push_back(r); };
@@ -307,7 +306,6 @@ SolverResult solve_multigrid(const LinearOperator<double>& D, MultigridPrecondit
     };
     o = flexible_gcr(apply_fine, precondition, x, b, c, work, true, record);
   }
-  (void)bn;
   synchronise(b.location());
   res.seconds = watch.seconds();
   res.iterations = o.iterations;

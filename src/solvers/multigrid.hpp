@@ -107,7 +107,7 @@ class MultigridPreconditioner {
   void rebuild();
   void smooth(SpinorField<Real>& e, const SpinorField<Real>& r, int steps);  // e = S r
   void mr_steps(SpinorField<Real>& e, const SpinorField<Real>& r, int steps);
-  void improve_vectors(int mr_steps, bool with_cycle);
+  void improve_vectors(int gcr_iterations, bool with_cycle);
   const LinearOperator<Real>& D_;
   MultigridParams p_;
   TransferOperator<Real> transfer_;

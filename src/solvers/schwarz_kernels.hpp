@@ -13,9 +13,7 @@ namespace lqcd {
 LQCD_HOST_DEVICE inline int block_colour(const int X[4]) { return (X[0] + X[1] + X[2] + X[3]) & 1; }
 
 // The block colour and coarse site of fine site i of a full field.
-template <typename Real>
-LQCD_HOST_DEVICE inline std::int64_t block_of(const Aggregation& agg, const SpinorView<Real>&, std::int64_t i,
-                                              int& colour) {
+LQCD_HOST_DEVICE inline std::int64_t block_of(const Aggregation& agg, std::int64_t i, int& colour) {
   const std::int64_t Y = agg.coarse_of(i);
   int X[4];
   agg.coarse.coords(Y, X);
@@ -31,7 +29,7 @@ struct BlockMaskKernel {
   int colour;
   LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
     int c = 0;
-    block_of(agg, out, i, c);
+    block_of(agg, i, c);
     const int p = out.parity_of(i);
     const std::int64_t s = out.cb_of(i);
     out.store(p, s, c == colour ? in.load(p, s) : ColorSpinor<Real>{});
@@ -47,7 +45,7 @@ struct BlockMrPartialKernel {
   int colour;
   LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
     int c = 0;
-    block_of(agg, t, i, c);
+    block_of(agg, i, c);
     if (c != colour) return;
     const int p = t.parity_of(i);
     const std::int64_t cb = t.cb_of(i);
@@ -96,7 +94,7 @@ struct BlockMrUpdateKernel {
   int colour;
   LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
     int c = 0;
-    const std::int64_t Y = block_of(agg, t, i, c);
+    const std::int64_t Y = block_of(agg, i, c);
     if (c != colour) return;
     const int p = t.parity_of(i);
     const std::int64_t cb = t.cb_of(i);

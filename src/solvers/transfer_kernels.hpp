@@ -28,10 +28,9 @@ struct TestVectors {
   }
 };
 
-LQCD_HOST_DEVICE inline Complex<double> spinor_component(const ColorSpinor<double>& psi, int chi, int a) {
-  return psi.s[2 * chi + a / 3].c[a % 3];
-}
-LQCD_HOST_DEVICE inline Complex<float> spinor_component(const ColorSpinor<float>& psi, int chi, int a) {
+// Component a (spin 2 chi + a / 3, colour a % 3) of chirality chi.
+template <typename T>
+LQCD_HOST_DEVICE inline Complex<T> spinor_component(const ColorSpinor<T>& psi, int chi, int a) {
   return psi.s[2 * chi + a / 3].c[a % 3];
 }
 

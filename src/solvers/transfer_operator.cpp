@@ -11,7 +11,7 @@ TransferOperator<Real>::TransferOperator(const Geometry& fine, const Dims& block
                                          const std::string& key)
     : fine_(fine),
       tables_(Aggregation::make(fine, block, key), loc),
-      agg_(tables_.attach(Aggregation::make(fine, block, key))),
+      agg_(tables_.aggregation()),
       nv_(test_vectors),
       v_() {
   if (test_vectors < 1) fail("multigrid.test_vectors = {}: at least 1 test vector is needed", test_vectors);

@@ -63,7 +63,7 @@ class TransferOperator {
   void check_fine(const SpinorField<Real>& f) const;
   Geometry fine_;
   AggregationTables tables_;
-  Aggregation agg_;  // with tables_ attached
+  Aggregation agg_;  // tables_.aggregation()
   int nv_;
   Buffer<Complex<Real>> v_;
 };
