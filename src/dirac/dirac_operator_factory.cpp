@@ -27,6 +27,7 @@ class SharedCloverOperator : public LinearOperator<Real> {
   const Geometry& geometry() const override { return M_->geometry(); }
   Location location() const override { return M_->location(); }
   double flops_per_site() const override { return M_->flops_per_site(); }
+  std::optional<WilsonHoppingPart<Real>> hopping_part() const override { return M_->hopping_part(); }
 
  private:
   std::shared_ptr<const WilsonCloverOperator<Real>> M_;

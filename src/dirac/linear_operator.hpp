@@ -4,10 +4,12 @@
 // (subset Even), in double and in single precision (Real = double, float: the precision of the
 // links, the fields and the arithmetic). The solvers layer depends on this interface only.
 
+#include <optional>
 #include <utility>
 
 #include "core/geometry.hpp"
 #include "core/memory.hpp"
+#include "dirac/hopping_part.hpp"
 #include "fields/spinor_blas.hpp"
 #include "fields/spinor_field.hpp"
 
@@ -42,6 +44,11 @@ class LinearOperator {
 
   // A field of the operator's shape (uninitialised).
   SpinorField<Real> make_field() const { return SpinorField<Real>(geometry(), location(), subset()); }
+
+  // The operator's couplings between sites, where they are a multiple of the Wilson hopping term on
+  // one process (dirac/hopping_part.hpp); nullopt where the operator does not say (the multigrid then
+  // builds its coarse operator by probing).
+  virtual std::optional<WilsonHoppingPart<Real>> hopping_part() const { return std::nullopt; }
 };
 
 // An even-odd (Schur) preconditioned operator: acts on even sites, and turns a full-lattice

@@ -34,6 +34,11 @@ class WilsonOperator : public LinearOperator<Real> {
   // Hopping term 1320 (QUDA's count) + the site term and xpay: 48 (Wilson) or 96 (twisted mass).
   double flops_per_site() const override { return 1320 + (params_.mu != 0 ? 96 : 48); }
 
+  // -kappa H on U (one process: the hops across a process boundary are not in U's halo-free form).
+  std::optional<WilsonHoppingPart<Real>> hopping_part() const override {
+    if (U_.geometry().has_halo()) return std::nullopt;
+    return WilsonHoppingPart<Real>{&U_, params_.boundary, -params_.kappa};
+  }
   void apply(SpinorField<Real>& out, const SpinorField<Real>& in) const override;         // M in
   void apply_dagger(SpinorField<Real>& out, const SpinorField<Real>& in) const override;  // M^dag in
   // M^dag M in; tmp is a work field of the same shape.

@@ -12,10 +12,36 @@ CoarseOperator<Real>::CoarseOperator(const CoarseLattice& lattice, int dof, Loca
       a_(std::size_t(kStencilDirections) * std::size_t(lattice.sites) * std::size_t(dof) * std::size_t(dof), loc) {}
 
 template <typename Real>
-void CoarseOperator<Real>::build(const LinearOperator<Real>& D, const TransferOperator<Real>& T) {
+void CoarseOperator<Real>::check_shapes(const LinearOperator<Real>& D, const TransferOperator<Real>& T) const {
   if (T.coarse_dof() != dof_ || T.aggregation().coarse.sites != lattice_.sites || T.location() != location() ||
       D.subset() != Subset::Full || D.location() != location())
     fail("internal: a coarse operator built from a transfer or fine operator of another shape");
+}
+
+template <typename Real>
+int CoarseOperator<Real>::build(const LinearOperator<Real>& D, const TransferOperator<Real>& T) {
+  return D.hopping_part() ? build_from_links(D, T) : build_by_probing(D, T);
+}
+
+template <typename Real>
+int CoarseOperator<Real>::build_from_links(const LinearOperator<Real>& D, const TransferOperator<Real>& T) {
+  check_shapes(D, T);
+  const std::optional<WilsonHoppingPart<Real>> H = D.hopping_part();
+  if (!H) fail("internal: a coarse operator from the links of an operator that has no hopping part");
+  T.hopping_blocks(view(), *H);
+  SpinorField<Real> probe = T.make_fine(), image = T.make_fine();
+  CoarseField<Real> c = make_field();
+  for (int col = 0; col < dof_; ++col) {
+    T.probe(probe, kAllColours, col);
+    D.apply(image, probe);
+    T.self_block_column(view(), image, col, c);
+  }
+  return dof_;
+}
+
+template <typename Real>
+int CoarseOperator<Real>::build_by_probing(const LinearOperator<Real>& D, const TransferOperator<Real>& T) {
+  check_shapes(D, T);
   SpinorField<Real> probe = T.make_fine(), image = T.make_fine();
   Buffer<Complex<Real>> work = T.make_probe_work();
   for (int colour = 0; colour < T.aggregation().colours; ++colour)
@@ -24,6 +50,7 @@ void CoarseOperator<Real>::build(const LinearOperator<Real>& D, const TransferOp
       D.apply(image, probe);
       T.restrict_probe(view(), image, colour, col, work);
     }
+  return T.aggregation().colours * dof_;
 }
 
 template <typename Real>

@@ -3,11 +3,14 @@
 // solvers/transfer_operator.hpp): for a nearest-neighbour fine operator D, a 9-point stencil on the
 // coarse lattice with a dense dof x dof block per direction and site (solvers/coarse_operator_kernels.hpp).
 //
-// Built by probing: D is applied to P e for unit vectors e that are summed over all coarse sites of one
-// colour (solvers/aggregation.hpp), one column of the blocks per colour and coarse component, so that
-// (colours) x (dof) applications of D give every block exactly, whatever D is (Wilson, clover, twisted
-// mass, twisted clover): no part of the construction depends on how D is written. 16 colours for even
-// coarse extents: 768 applications for 24 test vectors.
+// Built from the links where D says that its couplings between sites are the Wilson hopping term
+// (LinearOperator::hopping_part: Wilson, clover, twisted mass, twisted clover on one process): the
+// neighbour blocks from U and the test vectors directly, the self blocks from dof applications of D
+// to P e with e = 1 at one component of every coarse site (solvers/coarse_links_kernels.hpp): 48
+// applications for 24 test vectors. Otherwise by probing: D is applied to P e for unit vectors e that
+// are summed over all coarse sites of one colour (solvers/aggregation.hpp), one column of the blocks
+// per colour and coarse component, so that (colours) x (dof) applications of D give every block
+// exactly, whatever D is: 16 colours for even coarse extents, 768 applications for 24 test vectors.
 
 #include "dirac/linear_operator.hpp"
 #include "fields/coarse_field.hpp"
@@ -21,7 +24,11 @@ class CoarseOperator {
  public:
   CoarseOperator(const CoarseLattice& lattice, int dof, Location loc);
   // The blocks of P^dag D P: D acts on full fields of T's fine lattice, at T's location.
-  void build(const LinearOperator<Real>& D, const TransferOperator<Real>& T);
+  // Returns the number of applications of D it made.
+  int build(const LinearOperator<Real>& D, const TransferOperator<Real>& T);
+  // The two constructions, each on its own (build chooses): from the links needs D.hopping_part().
+  int build_from_links(const LinearOperator<Real>& D, const TransferOperator<Real>& T);
+  int build_by_probing(const LinearOperator<Real>& D, const TransferOperator<Real>& T);
 
   // Scales the coarse twisted mass by `factor` (CoarseTwistScaleKernel); 1: no change.
   void scale_twisted_mass(double factor);
@@ -41,6 +48,7 @@ class CoarseOperator {
 
  private:
   void run(CoarseField<Real>& out, const CoarseField<Real>& in, int dagger) const;
+  void check_shapes(const LinearOperator<Real>& D, const TransferOperator<Real>& T) const;
   CoarseLattice lattice_;
   int dof_;
   Buffer<Complex<Real>> a_;

@@ -123,9 +123,8 @@ void MultigridPreconditioner<Real>::rebuild() {
     Section o(t_.setup_orthonormalise, D_.location());
     transfer_.orthonormalise();
   }
-  coarse_.build(D_, transfer_);
+  t_.fine_applications += coarse_.build(D_, transfer_);
   coarse_.scale_twisted_mass(p_.coarse_mu_factor);
-  t_.fine_applications += std::int64_t(transfer_.aggregation().colours) * transfer_.coarse_dof();
 }
 
 template <typename Real>

@@ -140,7 +140,10 @@ struct RestrictKernel {
 };
 
 // The probe of colour c and coarse column col = chi * n_v + k: P e, e = 1 at component col of every
-// coarse site of colour c (solvers/aggregation.hpp), i.e. vector k's chirality-chi part on those blocks.
+// coarse site of colour c (solvers/aggregation.hpp), i.e. vector k's chirality-chi part on those blocks;
+// colour kAllColours: on every block.
+constexpr int kAllColours = -1;
+
 template <typename Real>
 struct ProbeKernel {
   Aggregation agg;
@@ -151,7 +154,7 @@ struct ProbeKernel {
     const int p = fine.parity_of(i);
     const std::int64_t s = fine.cb_of(i);
     ColorSpinor<Real> psi;
-    if (agg.colour_at(agg.coarse_of(i)) == colour) {
+    if (colour == kAllColours || agg.colour_at(agg.coarse_of(i)) == colour) {
       const int chi = col / V.nv, k = col % V.nv;
       for (int a = 0; a < 6; ++a) psi.s[2 * chi + a / 3].c[a % 3] = V.at(i, chi, a, k);
     }

@@ -3,6 +3,7 @@
 #include "core/dispatch.hpp"
 #include "core/error.hpp"
 #include "fields/random_spinor_kernels.hpp"
+#include "solvers/coarse_links_kernels.hpp"
 
 namespace lqcd {
 
@@ -98,6 +99,21 @@ void TransferOperator<Real>::restrict_probe(const CoarseStencilView<Real>& A, co
   for_each(location(), D_probe.sites() * A.dof,
            ProbeProjectKernel<Real>{g, vectors(), D_probe.view(), work.data(), A.dof});
   for_each(location(), A.lattice.sites * A.dof, ProbeSumKernel<Real>{g, work.data(), A, col});
+}
+
+template <typename Real>
+void TransferOperator<Real>::hopping_blocks(const CoarseStencilView<Real>& A, const WilsonHoppingPart<Real>& H) const {
+  if (H.links == nullptr || !(H.links->geometry() == fine_) || H.links->location() != location())
+    fail("internal: coarse blocks from links of another lattice or location");
+  const std::int64_t n = std::int64_t(kStencilDirections - 1) * A.lattice.sites * A.dof * A.dof;
+  for_each(location(), n, CoarseHoppingKernel<Real>{agg_, vectors(), H.links->view(), H.boundary, H.alpha, A});
+}
+
+template <typename Real>
+void TransferOperator<Real>::self_block_column(const CoarseStencilView<Real>& A, const SpinorField<Real>& D_probe,
+                                               int col, CoarseField<Real>& c) const {
+  restrict_to(c, D_probe);
+  for_each(location(), c.size(), CoarseSelfBlockKernel<Real>{A, c.view().data, col});
 }
 
 template class TransferOperator<double>;

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <string>
 
+#include "dirac/hopping_part.hpp"
 #include "fields/coarse_field.hpp"
 #include "fields/spinor_field.hpp"
 #include "solvers/aggregation.hpp"
@@ -48,8 +49,8 @@ class TransferOperator {
   void prolong_add(SpinorField<Real>& fine, const CoarseField<Real>& coarse) const;      // fine += P coarse
   void restrict_to(CoarseField<Real>& coarse, const SpinorField<Real>& fine) const;      // coarse = P^dag fine
 
-  // Probing (solvers/coarse_operator.hpp): the probe of a colour and column, and the coarse blocks'
-  // column from the fine operator applied to it.
+  // Probing (solvers/coarse_operator.hpp): the probe of a colour (or kAllColours) and column, and the
+  // coarse blocks' column from the fine operator applied to it.
   void probe(SpinorField<Real>& out, int colour, int col) const;
   // work: fine volume x coarse_dof() complex numbers (make_probe_work()).
   void restrict_probe(const CoarseStencilView<Real>& A, const SpinorField<Real>& D_probe, int colour, int col,
@@ -57,6 +58,12 @@ class TransferOperator {
   Buffer<Complex<Real>> make_probe_work() const {
     return Buffer<Complex<Real>>(std::size_t(fine_.volume()) * std::size_t(coarse_dof()), location());
   }
+  // From the links (solvers/coarse_links_kernels.hpp): the neighbour blocks A_d, d = 1 .. 8, from the
+  // hopping part H of D; then the self block's column col from D (probe of every block, column col)
+  // with c a coarse work field.
+  void hopping_blocks(const CoarseStencilView<Real>& A, const WilsonHoppingPart<Real>& H) const;
+  void self_block_column(const CoarseStencilView<Real>& A, const SpinorField<Real>& D_probe, int col,
+                         CoarseField<Real>& c) const;
 
  private:
   TestVectors<Real> vectors() const { return {v_.data(), nv_}; }

@@ -1,6 +1,6 @@
 // The multigrid (solvers/multigrid.hpp) and its parts: the transfer operator is orthonormal
-// (P^dag P = 1) and keeps chirality; the coarse operator built by probing equals P^dag D P formed
-// column by column with the fine operator, to 1e-12 in double, for Wilson, twisted mass, clover and
+// (P^dag P = 1) and keeps chirality; the coarse operator built from the links equals P^dag D P formed
+// column by column with the fine operator, and the one built by probing, to 1e-12 in double, for Wilson, twisted mass, clover and
 // twisted clover, with even and odd coarse extents (2 and 3 colours per direction); its adjoint is
 // the adjoint; it is gamma_5-hermitian where D is; the multigrid solve meets the double-precision
 // true residual (recomputed here with the fine operator) with a single- or double-precision cycle, in
@@ -121,6 +121,15 @@ TEST_P(CoarseOperatorTest, EqualsGalerkinProductColumnByColumn) {
   Dc.apply_dagger(Ddu, u);
   const Complex<double> a = dot(u, Dv), b = dot(Ddu, v);
   EXPECT_LT(abs(a - b), 1e-12 * abs(a));
+
+  // The two constructions agree: build() took the links (D has a hopping part), probing applies D
+  // to every colour's probes and knows nothing of D's form.
+  ASSERT_TRUE(D.hopping_part().has_value());
+  CoarseOperator<double> probed(Dc.lattice(), dof, loc);
+  EXPECT_EQ(probed.build_by_probing(D, T), T.aggregation().colours * dof);
+  CoarseField<double> Pv = Dc.make_field();
+  probed.apply(Pv, v);
+  EXPECT_LT(coarse_difference(Pv, Dv), 1e-12);
 
   // gamma_5-hermiticity: D_c^dag = G D_c G with G = +1 on the first n_v components of a site, -1 on
   // the rest, where D is gamma_5-hermitian (mu = 0); the twisted mass flips the sign of mu instead.

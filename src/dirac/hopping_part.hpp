@@ -1,0 +1,21 @@
+#pragma once
+// The nearest-neighbour part of a full-lattice Dirac operator M = (site term) + alpha H, with H the
+// Wilson hopping term of dirac/wilson_kernels.hpp on links U and fermion boundary phases `boundary`:
+// alpha = -kappa for the Wilson, twisted-mass, clover and twisted-clover operators in hopping form.
+// Whatever the site term is (1, the twisted mass, the clover term), the couplings between different
+// sites are these, which lets the multigrid build its coarse operator's neighbour blocks from the
+// links directly (solvers/coarse_operator.hpp) instead of by probing.
+
+#include "dirac/wilson_kernels.hpp"
+#include "fields/gauge_field.hpp"
+
+namespace lqcd {
+
+template <typename Real>
+struct WilsonHoppingPart {
+  const GaugeField<Real>* links = nullptr;  // 18-real links, on the operator's location
+  FermionBoundary boundary{};
+  double alpha = 0;
+};
+
+}  // namespace lqcd
