@@ -31,6 +31,9 @@ std::vector<KeySpec> multigrid_schema() {
       {"multigrid.coarse_tolerance", "0.1", "relative residual of each coarse-grid solve (GCR)"},
       {"multigrid.coarse_max_iterations", std::to_string(d.coarse_max_iterations), "iteration limit of a coarse solve"},
       {"multigrid.coarse_restart", std::to_string(d.coarse_restart), "GCR restart length on the coarse grid"},
+      {"multigrid.coarse_even_odd", "true",
+       "solve the coarse system in even-odd (Schur) form where every coarse extent is even (else on the whole "
+       "coarse lattice)"},
       {"multigrid.outer_restart", std::to_string(d.outer_restart), "flexible GCR restart length on the fine grid"},
       {"multigrid.coarse_mu_factor", "1.0",
        "twisted mass: the coarse operator's mu times this (>= 1; QUDA's coarse mu factor); the solution is "
@@ -62,6 +65,7 @@ MultigridParams read_multigrid_params(const Config& c) {
   p.coarse_tolerance = c.real("multigrid.coarse_tolerance");
   p.coarse_max_iterations = int(read_integer(c, "multigrid.coarse_max_iterations", 1, 100000));
   p.coarse_restart = int(read_integer(c, "multigrid.coarse_restart", 1, 1000));
+  p.coarse_even_odd = c.boolean("multigrid.coarse_even_odd");
   p.outer_restart = int(read_integer(c, "multigrid.outer_restart", 1, 1000));
   p.coarse_mu_factor = c.real("multigrid.coarse_mu_factor");
   p.seed = std::uint64_t(read_integer(c, "multigrid.seed", 0, std::numeric_limits<std::int64_t>::max()));

@@ -29,6 +29,20 @@ struct CoarseStencilView {
   }
 };
 
+// sum_{d in [d_first, d_end)} sum_col A_d(Y)[row, col] in(neighbour_d(Y), col): one row of the stencil.
+template <typename Real>
+LQCD_HOST_DEVICE Complex<Real> stencil_row(const CoarseStencilView<Real>& A, const Complex<Real>* in, std::int64_t Y,
+                                           int row, int d_first, int d_end) {
+  const int dof = A.dof;
+  Complex<Real> acc;
+  for (int d = d_first; d < d_end; ++d) {
+    const Complex<Real>* v = in + A.neighbour(Y, d) * dof;
+    const Complex<Real>* m = &A.at(d, Y, row, 0);
+    for (int col = 0; col < dof; ++col) acc = multiply_add(m[std::int64_t(col) * dof], v[col], acc);
+  }
+  return acc;
+}
+
 // out(Y, row) = sum_d sum_col A_d(Y)[row, col] in(neighbour_d(Y), col), one element per thread; with
 // dagger the adjoint: (D_c^dag)[Y, Z] = D_c[Z, Y]^dag, i.e. block A_{d'}(Z)^dag with d' the opposite
 // direction (FLOPs per element: 9 * dof * 8).
@@ -41,18 +55,17 @@ struct CoarseApplyKernel {
     const int dof = A.dof;
     const std::int64_t Y = i / dof;
     const int row = int(i - Y * dof);
+    if (!dagger) {
+      out.data[i] = stencil_row(A, in.data, Y, row, 0, kStencilDirections);
+      return;
+    }
     Complex<Real> acc;
     for (int d = 0; d < kStencilDirections; ++d) {
       const std::int64_t Z = A.neighbour(Y, d);
       const Complex<Real>* v = in.data + Z * dof;
-      if (!dagger) {
-        const Complex<Real>* m = &A.at(d, Y, row, 0);
-        for (int col = 0; col < dof; ++col) acc = multiply_add(m[std::int64_t(col) * dof], v[col], acc);
-      } else {
-        const int opposite = d == 0 ? 0 : (d % 2 == 1 ? d + 1 : d - 1);
-        const Complex<Real>* m = &A.at(opposite, Z, 0, row);  // column `row` of A_{d'}(Z)
-        for (int col = 0; col < dof; ++col) acc = conj_multiply_add(m[col], v[col], acc);
-      }
+      const int opposite = d == 0 ? 0 : (d % 2 == 1 ? d + 1 : d - 1);
+      const Complex<Real>* m = &A.at(opposite, Z, 0, row);  // column `row` of A_{d'}(Z)
+      for (int col = 0; col < dof; ++col) acc = conj_multiply_add(m[col], v[col], acc);
     }
     out.data[i] = acc;
   }

@@ -54,9 +54,10 @@ void check_multigrid_params(const MultigridParams& p) {
 }
 
 std::string MultigridPreconditionerInfo::summary() const {
-  return fmt::format("multigrid ({} cycle): {} lattice, blocks {} -> coarse {} x {} components; setup {:.3f} s "
-                     "(test vectors {:.3f} s, coarse operator {:.3f} s)",
+  return fmt::format("multigrid ({} cycle): {} lattice, blocks {} -> coarse {} x {} components ({} coarse "
+                     "solves); setup {:.3f} s (test vectors {:.3f} s, coarse operator {:.3f} s)",
                      precision, dims_string(fine), dims_string(block), dims_string(coarse), coarse_dof,
+                     coarse_even_odd ? "even-odd" : "full-lattice",
                      timings.setup(), timings.setup_vectors, timings.setup_coarse);
 }
 
@@ -68,6 +69,7 @@ MultigridPreconditionerInfo MultigridPreconditioner<Real>::info() const {
   i.coarse = transfer_.aggregation().coarse.dims();
   i.coarse_dof = transfer_.coarse_dof();
   i.precision = std::is_same_v<Real, double> ? "double" : "single";
+  i.coarse_even_odd = schur_ != nullptr;
   i.timings = t_;
   return i;
 }
@@ -86,8 +88,12 @@ MultigridPreconditioner<Real>::MultigridPreconditioner(const LinearOperator<Real
       schwarz_(D, transfer_.aggregation(), p.smoother == MultigridSmoother::Schwarz ? p.block_iterations : 0),
       rc_(transfer_.make_coarse()),
       ec_(transfer_.make_coarse()),
+      schur_rhs_(transfer_.make_coarse()),
       coarse_work_(rc_, p.coarse_restart) {
   if (D.subset() != Subset::Full) fail("internal: multigrid on an operator that is not the full-lattice one");
+  if (p.coarse_even_odd && CoarseSchurComplement<Real>::possible(coarse_.lattice())) {
+    schur_ = std::make_unique<CoarseSchurComplement<Real>>(coarse_);
+  }
 }
 
 template <typename Real>
@@ -125,6 +131,7 @@ void MultigridPreconditioner<Real>::rebuild() {
   }
   t_.fine_applications += coarse_.build(D_, transfer_);
   coarse_.scale_twisted_mass(p_.coarse_mu_factor);
+  if (schur_) schur_->update();
 }
 
 template <typename Real>
@@ -225,6 +232,27 @@ void MultigridPreconditioner<Real>::reset_solve_timings() {
 }
 
 template <typename Real>
+void MultigridPreconditioner<Real>::solve_coarse() {
+  GcrControl c;
+  c.tolerance = p_.coarse_tolerance;
+  c.max_iterations = p_.coarse_max_iterations;
+  c.restart = p_.coarse_restart;
+  const auto identity = [](CoarseField<Real>& out, const CoarseField<Real>& in) { out.copy_from(in); };
+  GcrOutcome o;
+  if (schur_) {
+    // S x_e = rhs_e (odd sites zero throughout), then x_o from x_e.
+    schur_->prepare(schur_rhs_, rc_);
+    const auto apply_schur = [this](CoarseField<Real>& out, const CoarseField<Real>& in) { schur_->apply(out, in); };
+    o = flexible_gcr(apply_schur, identity, ec_, schur_rhs_, c, coarse_work_, false);
+    schur_->reconstruct(ec_);
+  } else {
+    const auto apply_coarse = [this](CoarseField<Real>& out, const CoarseField<Real>& in) { coarse_.apply(out, in); };
+    o = flexible_gcr(apply_coarse, identity, ec_, rc_, c, coarse_work_, false);
+  }
+  t_.coarse_iterations += o.iterations;
+}
+
+template <typename Real>
 void MultigridPreconditioner<Real>::apply(SpinorField<Real>& z, const SpinorField<Real>& r) {
   if (!ready_) fail("internal: multigrid cycle before setup()");
   const Location loc = D_.location();
@@ -247,14 +275,7 @@ void MultigridPreconditioner<Real>::apply(SpinorField<Real>& z, const SpinorFiel
   }
   {
     Section s(t_.coarse_solve, loc);
-    GcrControl c;
-    c.tolerance = p_.coarse_tolerance;
-    c.max_iterations = p_.coarse_max_iterations;
-    c.restart = p_.coarse_restart;
-    const auto apply_coarse = [this](CoarseField<Real>& out, const CoarseField<Real>& in) { coarse_.apply(out, in); };
-    const auto identity = [](CoarseField<Real>& out, const CoarseField<Real>& in) { out.copy_from(in); };
-    const GcrOutcome o = flexible_gcr(apply_coarse, identity, ec_, rc_, c, coarse_work_, false);
-    t_.coarse_iterations += o.iterations;
+    solve_coarse();
   }
   {
     Section s(t_.transfer, loc);

@@ -10,7 +10,8 @@
 //             D_c = P^dag D P (solvers/coarse_operator.hpp); then adaptive_cycles bootstrap passes that
 //             improve every test vector with the two-level cycle itself (x <- x - K D x) and rebuild.
 //   Cycle K   z = S^pre r; r' = r - D z; z += P D_c^{-1} P^dag r' (the coarse system solved by GCR to
-//             coarse_tolerance, at most coarse_max_iterations); r'' = r - D z; z += S^post r'';
+//             coarse_tolerance, at most coarse_max_iterations, in even-odd form where the coarse
+//             extents allow: solvers/coarse_schur.hpp); r'' = r - D z; z += S^post r'';
 //             S = sweeps of the Schwarz alternating procedure over the aggregates (SAP, as DD-alphaAMG;
 //             solvers/schwarz_smoother.hpp) or minimal-residual (MR) steps on D e = r, from e = 0.
 //   Solve     flexible GCR in double precision with K as the right preconditioner (K in the
@@ -25,6 +26,7 @@
 
 #include "dirac/linear_operator.hpp"
 #include "solvers/coarse_operator.hpp"
+#include "solvers/coarse_schur.hpp"
 #include "solvers/flexible_gcr.hpp"
 #include "solvers/schwarz_smoother.hpp"
 #include "solvers/solver.hpp"
@@ -48,6 +50,9 @@ struct MultigridParams {
   double coarse_tolerance = 0.1;  // relative residual of each coarse solve
   int coarse_max_iterations = 50;
   int coarse_restart = 16;        // GCR(m) on the coarse lattice
+  // The coarse system solved in even-odd form (solvers/coarse_schur.hpp) where every coarse extent is
+  // even; otherwise, or false, on the whole coarse lattice.
+  bool coarse_even_odd = true;
   int outer_restart = 16;         // flexible GCR(m) on the fine lattice
   // Twisted mass: the coarse operator's mu times this (QUDA's coarse mu factor); 1 keeps the Galerkin
   // operator. Solutions are unchanged (the outer solve uses the fine operator); convergence may not be.
@@ -75,6 +80,7 @@ struct MultigridPreconditionerInfo {
   Dims fine{}, block{}, coarse{};
   int coarse_dof = 0;
   std::string precision;  // of the cycle: "double" or "single"
+  bool coarse_even_odd = false;  // whether the coarse solves use the even-odd form
   MultigridTimings timings;
   std::string summary() const;  // one line, the setup's times included
 };
@@ -108,6 +114,7 @@ class MultigridPreconditioner {
   void smooth(SpinorField<Real>& e, const SpinorField<Real>& r, int steps);  // e = S r
   void mr_steps(SpinorField<Real>& e, const SpinorField<Real>& r, int steps);
   void improve_vectors(int gcr_iterations, bool with_cycle);
+  void solve_coarse();  // ec_ = D_c^{-1} rc_ to coarse_tolerance
   const LinearOperator<Real>& D_;
   MultigridParams p_;
   TransferOperator<Real> transfer_;
@@ -118,6 +125,8 @@ class MultigridPreconditioner {
   SpinorField<Real> res_, tmp_, e_, mr_r_, mr_p_;
   SchwarzSmoother<Real> schwarz_;
   CoarseField<Real> rc_, ec_;
+  std::unique_ptr<CoarseSchurComplement<Real>> schur_;  // null: the coarse solves on the whole lattice
+  CoarseField<Real> schur_rhs_;
   GcrWorkspace<CoarseField<Real>> coarse_work_;
   GcrWorkspace<SpinorField<Real>> setup_work_;  // the setup's GCR on D x = 0 (empty outside setup)
   static constexpr int kSetupGcrRestart = 8;

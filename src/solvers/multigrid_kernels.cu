@@ -1,7 +1,10 @@
-// Device instantiations of the multigrid's kernels: the transfer operator (transfer_kernels.hpp) and
-// the coarse operator (coarse_operator_kernels.hpp), in double and single precision.
+// Device instantiations of the multigrid's kernels: the transfer operator (transfer_kernels.hpp), the
+// coarse operator (coarse_operator_kernels.hpp, coarse_links_kernels.hpp) and its even-odd form
+// (coarse_schur_kernels.hpp), in double and single precision.
 #include "core/exec_cuda.cuh"
+#include "solvers/coarse_links_kernels.hpp"
 #include "solvers/coarse_operator_kernels.hpp"
+#include "solvers/coarse_schur_kernels.hpp"
 #include "solvers/transfer_kernels.hpp"
 
 #define LQCD_INSTANTIATE_MULTIGRID(Real)                                           \
@@ -15,7 +18,13 @@
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::ProbeProjectKernel<Real>)                 \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::ProbeSumKernel<Real>)                     \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseApplyKernel<Real>)                  \
-  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseTwistScaleKernel<Real>)
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseTwistScaleKernel<Real>)                  \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseHoppingKernel<Real>)                     \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseSelfBlockKernel<Real>)                   \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseSelfInverseKernel<Real>)                 \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseLeftInverseKernel<Real>)                 \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseSelfInverseApplyKernel<Real>)            \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseParityHopKernel<Real>)
 LQCD_INSTANTIATE_MULTIGRID(double)
 LQCD_INSTANTIATE_MULTIGRID(float)
 #undef LQCD_INSTANTIATE_MULTIGRID

@@ -1,0 +1,76 @@
+#include "solvers/coarse_schur.hpp"
+
+#include "core/dispatch.hpp"
+#include "core/error.hpp"
+#include "solvers/coarse_schur_kernels.hpp"
+
+namespace lqcd {
+
+template <typename Real>
+bool CoarseSchurComplement<Real>::possible(const CoarseLattice& lattice) {
+  for (int mu = 0; mu < 4; ++mu)
+    if (lattice.n[mu] % 2 != 0) return false;
+  return true;
+}
+
+template <typename Real>
+CoarseSchurComplement<Real>::CoarseSchurComplement(const CoarseOperator<Real>& Dc)
+    : Dc_(Dc),
+      ahat_(std::size_t(kStencilDirections) * std::size_t(Dc.lattice().sites) * std::size_t(Dc.dof()) *
+                std::size_t(Dc.dof()),
+            Dc.location()),
+      bhat_(Dc.make_field()),
+      odd_(Dc.make_field()) {
+  if (!possible(Dc.lattice()))
+    fail("internal: the coarse even-odd form needs even coarse extents (got {})", dims_string(Dc.lattice().dims()));
+  if (Dc.dof() > kMaxCoarseDof) fail("internal: {} coarse components, at most {}", Dc.dof(), kMaxCoarseDof);
+}
+
+template <typename Real>
+void CoarseSchurComplement<Real>::update() {
+  const Location loc = Dc_.location();
+  const std::int64_t sites = Dc_.lattice().sites;
+  const int dof = Dc_.dof();
+  {
+    Buffer<Complex<double>> work(std::size_t(sites) * std::size_t(dof) * std::size_t(dof), loc);
+    Buffer<int> singular(std::size_t(sites), loc);
+    for_each(loc, sites, CoarseSelfInverseKernel<Real>{Dc_.view(), view(), work.data(), singular.data()});
+    Buffer<int> host(std::size_t(sites), Location::Host);
+    host.copy_from(singular);
+    for (std::int64_t Y = 0; Y < sites; ++Y)
+      if (host.data()[Y] != 0)
+        fail("multigrid: the coarse operator's block of coarse site {} is singular (test vectors that vanish on "
+             "its aggregate?); try other multigrid.test_vectors or multigrid.setup_iterations",
+             Y);
+  }
+  for_each(loc, std::int64_t(kStencilDirections - 1) * sites * dof * dof, CoarseLeftInverseKernel<Real>{Dc_.view(), view()});
+}
+
+template <typename Real>
+void CoarseSchurComplement<Real>::prepare(CoarseField<Real>& rhs, const CoarseField<Real>& b) {
+  const Location loc = Dc_.location();
+  for_each(loc, b.size(), CoarseSelfInverseApplyKernel<Real>{view(), b.view().data, bhat_.view().data});
+  // The even sites' neighbours are odd: H-hat_eo b-hat reads b-hat_o only.
+  for_each(loc, b.size(),
+           CoarseParityHopKernel<Real>{view(), bhat_.view().data, bhat_.view().data, rhs.view().data, 0, Real(-1), 1});
+}
+
+template <typename Real>
+void CoarseSchurComplement<Real>::apply(CoarseField<Real>& out, const CoarseField<Real>& in) const {
+  const Location loc = Dc_.location();
+  // odd_ = H-hat_oe in_e, then out_e = in_e - H-hat_eo odd_o, out_o = 0.
+  for_each(loc, in.size(), CoarseParityHopKernel<Real>{view(), in.view().data, nullptr, odd_.view().data, 1, Real(1), 0});
+  for_each(loc, in.size(),
+           CoarseParityHopKernel<Real>{view(), odd_.view().data, in.view().data, out.view().data, 0, Real(-1), 1});
+}
+
+template <typename Real>
+void CoarseSchurComplement<Real>::reconstruct(CoarseField<Real>& x) const {
+  for_each(Dc_.location(), x.size(),
+           CoarseParityHopKernel<Real>{view(), x.view().data, bhat_.view().data, x.view().data, 1, Real(-1), 0});
+}
+
+template class CoarseSchurComplement<double>;
+template class CoarseSchurComplement<float>;
+
+}  // namespace lqcd
