@@ -20,70 +20,124 @@
 
 namespace lqcd {
 
-// Block (row, col) of A_d(Y), d = 1 .. 8, one thread each: t = ((d - 1) * sites + Y) * dof^2 + col * dof + row,
-// the blocks' own (column-major) order.
+// The entries (row, col) of A_d(Y), d = 1 .. 8, for kRows rows of one chirality at a time: one thread
+// per (d, Y, col, group of rows), t = (((d - 1) * sites + Y) * dof + col) * groups + g, so that the hop
+// of column col (U times the test vector at the neighbour, then 1 -+ gamma_mu) is formed once per face
+// site for kRows rows. gamma_mu (mu = 0 .. 3) flips chirality in the DeGrand-Rossi basis (math/gamma.hpp):
+// for a column of chirality chi_c, the rows of chirality chi_c see U psi itself and the others
+// -+ gamma_mu U psi. The direction is a template parameter so that every spin index is a constant.
 template <typename Real>
 struct CoarseHoppingKernel {
+  static constexpr int kRows = 8;
   Aggregation agg;
   TestVectors<Real> V;
   GaugeView<Real> U;
   FermionBoundary boundary;  // real phases (+-1) or complex ones
   double alpha;
   CoarseStencilView<Real> A;
+
+  LQCD_HOST_DEVICE int groups_per_chirality() const { return (V.nv + kRows - 1) / kRows; }
+  std::int64_t threads() const {
+    return std::int64_t(kStencilDirections - 1) * A.lattice.sites * A.dof * 2 * groups_per_chirality();
+  }
+
   LQCD_HOST_DEVICE void operator()(std::int64_t t) const {
-    const int dof = A.dof;
-    const std::int64_t per_direction = A.lattice.sites * dof * dof;
-    const int d = 1 + int(t / per_direction);
-    const std::int64_t rest = t - (d - 1) * per_direction;
-    const std::int64_t Y = rest / (std::int64_t(dof) * dof);
-    const int col = int(rest / dof % dof), row = int(rest % dof);
-    const int mu = (d - 1) / 2, dir = (d - 1) % 2 == 0 ? 1 : -1;
-    const int chi_r = row / V.nv, k_r = row % V.nv, chi_c = col / V.nv, k_c = col % V.nv;
-    const int n_mu = agg.fine.n[mu];
+    const int groups = 2 * groups_per_chirality(), dof = A.dof;
+    const int g = int(t % groups);
+    std::int64_t rest = t / groups;
+    const int col = int(rest % dof);
+    rest /= dof;
+    const std::int64_t Y = rest % A.lattice.sites;
+    const int d = 1 + int(rest / A.lattice.sites);
+    const int chi_r = g / groups_per_chirality(), k0 = (g % groups_per_chirality()) * kRows;
+    Complex<Real> acc[kRows];
+    switch (d) {
+      case 1: face<0, 1>(Y, chi_r, k0, col, acc); break;
+      case 2: face<0, -1>(Y, chi_r, k0, col, acc); break;
+      case 3: face<1, 1>(Y, chi_r, k0, col, acc); break;
+      case 4: face<1, -1>(Y, chi_r, k0, col, acc); break;
+      case 5: face<2, 1>(Y, chi_r, k0, col, acc); break;
+      case 6: face<2, -1>(Y, chi_r, k0, col, acc); break;
+      case 7: face<3, 1>(Y, chi_r, k0, col, acc); break;
+      default: face<3, -1>(Y, chi_r, k0, col, acc); break;
+    }
+    LQCD_UNROLL
+    for (int j = 0; j < kRows; ++j)
+      if (k0 + j < V.nv) A.at(d, Y, chi_r * V.nv + k0 + j, col) = acc[j];
+  }
+
+  // acc[j] = A_d(Y)[chi_r * nv + k0 + j, col] for the face of Y in direction MU, DIR.
+  template <int MU, int DIR>
+  LQCD_HOST_DEVICE void face(std::int64_t Y, int chi_r, int k0, int col, Complex<Real> acc[kRows]) const {
+    constexpr SparseGamma gm = gamma_matrix(MU);
+    const int chi_c = col / V.nv, k_c = col % V.nv;
+    const int n_mu = agg.fine.n[MU];
     int X[4];
     A.lattice.coords(Y, X);
-    // The face's sites: the block's local coordinates with x_mu fixed, the other three running.
-    int other[3], m = 0;
-    for (int nu = 0; nu < 4; ++nu)
-      if (nu != mu) other[m++] = nu;
-    const int face_sites = agg.block_sites / agg.b[mu];
-    Complex<Real> acc;
+    LQCD_UNROLL
+    for (int j = 0; j < kRows; ++j) acc[j] = Complex<Real>();
+    const int face_sites = agg.block_sites / agg.b[MU];
     for (int f = 0; f < face_sites; ++f) {
+      // The face's site x: local x_MU fixed at the face, the other three coordinates running.
       int x[4], r = f;
-      x[mu] = X[mu] * agg.b[mu] + (dir > 0 ? agg.b[mu] - 1 : 0);
-      for (int j = 0; j < 3; ++j) {
-        const int nu = other[j];
-        x[nu] = X[nu] * agg.b[nu] + r % agg.b[nu];
-        r /= agg.b[nu];
+      LQCD_UNROLL
+      for (int nu = 0; nu < 4; ++nu) {
+        if (nu == MU) {
+          x[nu] = X[nu] * agg.b[nu] + (DIR > 0 ? agg.b[nu] - 1 : 0);
+        } else {
+          x[nu] = X[nu] * agg.b[nu] + r % agg.b[nu];
+          r /= agg.b[nu];
+        }
       }
       int y[4] = {x[0], x[1], x[2], x[3]};
-      y[mu] = (x[mu] + dir + n_mu) % n_mu;
-      const bool across = dir > 0 ? x[mu] == n_mu - 1 : x[mu] == 0;
+      y[MU] = (x[MU] + DIR + n_mu) % n_mu;
+      const bool across = DIR > 0 ? x[MU] == n_mu - 1 : x[MU] == 0;
+      // h = U psi on column col's two spins (psi: vector k_c's chirality-chi_c part at y), with
+      // U = U_MU(x) forwards and U_MU(y)^dag backwards.
       const std::int64_t iy = agg.fine_index(y);
-      // psi = column col of P at y: vector k_c's chirality-chi_c components, the others zero.
-      ColorSpinor<Real> psi{};
-      for (int a = 0; a < 6; ++a) psi.s[2 * chi_c + a / 3].c[a % 3] = V.at(iy, chi_c, a, k_c);
-      // h = (1 -+ gamma_mu) U psi, U = U_mu(x) forwards, U_mu(x - mu)^dag backwards.
-      ColorSpinor<Real> h;
-      if (dir > 0) {
-        h = color_multiply(U.load(mu, SiteIndexer::parity(x), agg.fine.lex(x) >> 1), psi);
-      } else {
-        h = color_adj_multiply(U.load(mu, SiteIndexer::parity(y), agg.fine.lex(y) >> 1), psi);
+      const SU3<Real> u = DIR > 0 ? U.load(MU, SiteIndexer::parity(x), agg.fine.lex(x) >> 1)
+                                  : U.load(MU, SiteIndexer::parity(y), agg.fine.lex(y) >> 1);
+      Complex<Real> h[2][3];
+      LQCD_UNROLL
+      for (int sp = 0; sp < 2; ++sp) {
+        ColorVector<Real> v;
+        LQCD_UNROLL
+        for (int c = 0; c < 3; ++c) v.c[c] = V.at(iy, chi_c, sp * 3 + c, k_c);
+        const ColorVector<Real> w = DIR > 0 ? u * v : adj_mul(u, v);
+        LQCD_UNROLL
+        for (int c = 0; c < 3; ++c) h[sp][c] = w.c[c];
       }
-      const ColorSpinor<Real> gh = apply_gamma(mu, h);
+      // The rows' chirality of (1 - DIR gamma_MU) h, times alpha and the boundary phase.
       Complex<double> phase(1.0);
-      if (across) phase = dir > 0 ? boundary.phase[mu] : conj(boundary.phase[mu]);
+      if (across) phase = DIR > 0 ? boundary.phase[MU] : conj(boundary.phase[MU]);
       const Complex<Real> factor(Real(alpha * phase.re), Real(alpha * phase.im));
-      const std::int64_t ix = agg.fine_index(x);
-      Complex<Real> dot_x;
-      for (int a = 0; a < 6; ++a) {
-        const int s = 2 * chi_r + a / 3, c = a % 3;
-        const Complex<Real> w = dir > 0 ? h.s[s].c[c] - gh.s[s].c[c] : h.s[s].c[c] + gh.s[s].c[c];
-        dot_x = conj_multiply_add(V.at(ix, chi_r, a, k_r), w, dot_x);
+      Complex<Real> w[6];
+      if (chi_r == chi_c) {
+        LQCD_UNROLL
+        for (int a = 0; a < 6; ++a) w[a] = factor * h[a / 3][a % 3];
+      } else {
+        // Row spin s = 2 chi_r + sp: -DIR i^phase[s] h[col[s] - 2 chi_c].
+        LQCD_UNROLL
+        for (int sp = 0; sp < 2; ++sp) {
+          const int s0 = sp, s1 = 2 + sp;  // the row spin for chi_r = 0 and 1
+          LQCD_UNROLL
+          for (int c = 0; c < 3; ++c) {
+            const Complex<Real> g = chi_r == 0 ? i_power(gm.phase[s0], h[gm.col[s0] - 2][c])
+                                               : i_power(gm.phase[s1], h[gm.col[s1]][c]);
+            w[sp * 3 + c] = factor * (DIR > 0 ? -g : g);
+          }
+        }
       }
-      acc = multiply_add(factor, dot_x, acc);
+      const std::int64_t ix = agg.fine_index(x);
+      LQCD_UNROLL
+      for (int j = 0; j < kRows; ++j) {
+        if (k0 + j >= V.nv) break;
+        Complex<Real> dot_x;
+        LQCD_UNROLL
+        for (int a = 0; a < 6; ++a) dot_x = conj_multiply_add(V.at(ix, chi_r, a, k0 + j), w[a], dot_x);
+        acc[j] += dot_x;
+      }
     }
-    A.at(d, Y, row, col) = acc;
   }
 };
 

@@ -23,7 +23,6 @@ CoarseSchurComplement<Real>::CoarseSchurComplement(const CoarseOperator<Real>& D
       odd_(Dc.make_field()) {
   if (!possible(Dc.lattice()))
     fail("internal: the coarse even-odd form needs even coarse extents (got {})", dims_string(Dc.lattice().dims()));
-  if (Dc.dof() > kMaxCoarseDof) fail("internal: {} coarse components, at most {}", Dc.dof(), kMaxCoarseDof);
 }
 
 template <typename Real>
@@ -32,9 +31,16 @@ void CoarseSchurComplement<Real>::update() {
   const std::int64_t sites = Dc_.lattice().sites;
   const int dof = Dc_.dof();
   {
-    Buffer<Complex<double>> work(std::size_t(sites) * std::size_t(dof) * std::size_t(dof), loc);
-    Buffer<int> singular(std::size_t(sites), loc);
-    for_each(loc, sites, CoarseSelfInverseKernel<Real>{Dc_.view(), view(), work.data(), singular.data()});
+    const std::int64_t entries = sites * dof * dof;
+    Buffer<Complex<double>> m(std::size_t(entries), loc);
+    Buffer<int> pivot_row(std::size_t(sites * dof), loc), singular(std::size_t(sites), loc);
+    const CoarseInverseWork w{m.data(), pivot_row.data(), singular.data(), dof};
+    for_each(loc, entries, CoarseInverseCopyKernel<Real>{Dc_.view(), w});
+    for (int k = 0; k < dof; ++k) {
+      for_each(loc, sites, CoarseInversePivotKernel{w, k});
+      for_each(loc, sites * dof, CoarseInverseEliminateKernel{w, k});
+    }
+    for_each(loc, sites * dof, CoarseInverseFinishKernel<Real>{w, view()});
     Buffer<int> host(std::size_t(sites), Location::Host);
     host.copy_from(singular);
     for (std::int64_t Y = 0; Y < sites; ++Y)

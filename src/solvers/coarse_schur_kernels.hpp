@@ -10,9 +10,6 @@
 
 namespace lqcd {
 
-// The largest number of components per coarse site (2 x 64 test vectors; check_multigrid_params).
-constexpr int kMaxCoarseDof = 128;
-
 LQCD_HOST_DEVICE inline int coarse_parity(const CoarseLattice& lattice, std::int64_t Y) {
   int X[4];
   lattice.coords(Y, X);
@@ -20,61 +17,102 @@ LQCD_HOST_DEVICE inline int coarse_parity(const CoarseLattice& lattice, std::int
 }
 
 // A-hat_0(Y) = A_0(Y)^{-1} by Gauss-Jordan elimination with partial pivoting, in double, in place in
-// `work` (dof^2 per site, row-major); one thread per coarse site. singular[Y] = 1 where a pivot is 0.
+// `work` (dof^2 per site, row-major), for all sites at once: per pivot k one launch of
+// CoarseInversePivotKernel (one thread per site) and one of CoarseInverseEliminateKernel (one thread
+// per site and row), so that the work spreads over sites x dof threads.
+struct CoarseInverseWork {
+  Complex<double>* m;  // [(Y * n + row) * n + col]
+  int* pivot_row;      // [Y * n + k]
+  int* singular;       // [Y]: 1 where a pivot was 0
+  int n;
+  LQCD_HOST_DEVICE Complex<double>& at(std::int64_t Y, int r, int c) const { return m[(Y * n + r) * n + c]; }
+};
+
+// work = A_0 (in double), singular = 0; one thread per entry.
 template <typename Real>
-struct CoarseSelfInverseKernel {
-  CoarseStencilView<Real> A, Ahat;
-  Complex<double>* work;
-  int* singular;
+struct CoarseInverseCopyKernel {
+  CoarseStencilView<Real> A;
+  CoarseInverseWork w;
+  LQCD_HOST_DEVICE void operator()(std::int64_t t) const {
+    const int n = w.n;
+    const std::int64_t Y = t / (std::int64_t(n) * n);
+    const int r = int(t / n % n), c = int(t % n);
+    const Complex<Real> a = A.at(0, Y, r, c);
+    w.at(Y, r, c) = Complex<double>(double(a.re), double(a.im));
+    if (r == 0 && c == 0) w.singular[Y] = 0;
+  }
+};
+
+// Pivot k: the largest |entry| of column k at or below row k swapped into row k, and row k divided
+// by it (its own entry set to 1 first, so that it ends as the pivot's inverse: the in-place form).
+struct CoarseInversePivotKernel {
+  CoarseInverseWork w;
+  int k;
   LQCD_HOST_DEVICE void operator()(std::int64_t Y) const {
-    const int n = A.dof;
-    Complex<double>* M = work + Y * n * n;
-    for (int r = 0; r < n; ++r)
+    if (w.singular[Y]) return;
+    const int n = w.n;
+    int p = k;
+    double best = norm2(w.at(Y, k, k));
+    for (int i = k + 1; i < n; ++i)
+      if (norm2(w.at(Y, i, k)) > best) {
+        best = norm2(w.at(Y, i, k));
+        p = i;
+      }
+    if (!(best > 0)) {
+      w.singular[Y] = 1;
+      return;
+    }
+    w.pivot_row[Y * n + k] = p;
+    if (p != k)
       for (int c = 0; c < n; ++c) {
-        const Complex<Real> a = A.at(0, Y, r, c);
-        M[r * n + c] = Complex<double>(double(a.re), double(a.im));
+        const Complex<double> t = w.at(Y, k, c);
+        w.at(Y, k, c) = w.at(Y, p, c);
+        w.at(Y, p, c) = t;
       }
-    int pivot_row[kMaxCoarseDof];
-    for (int k = 0; k < n; ++k) {
-      int p = k;
-      double best = norm2(M[k * n + k]);
-      for (int i = k + 1; i < n; ++i)
-        if (norm2(M[i * n + k]) > best) {
-          best = norm2(M[i * n + k]);
-          p = i;
-        }
-      if (!(best > 0)) {
-        singular[Y] = 1;
-        return;
-      }
-      pivot_row[k] = p;
-      if (p != k)
-        for (int c = 0; c < n; ++c) {
-          const Complex<double> t = M[k * n + c];
-          M[k * n + c] = M[p * n + c];
-          M[p * n + c] = t;
-        }
-      const Complex<double> inv = conj(M[k * n + k]) * (1.0 / best);
-      M[k * n + k] = Complex<double>(1.0);
-      for (int c = 0; c < n; ++c) M[k * n + c] = M[k * n + c] * inv;
-      for (int i = 0; i < n; ++i) {
-        if (i == k) continue;
-        const Complex<double> f = M[i * n + k];
-        M[i * n + k] = Complex<double>();
-        for (int c = 0; c < n; ++c) M[i * n + c] -= f * M[k * n + c];
+    const Complex<double> inv = conj(w.at(Y, k, k)) * (1.0 / best);
+    w.at(Y, k, k) = Complex<double>(1.0);
+    for (int c = 0; c < n; ++c) w.at(Y, k, c) = w.at(Y, k, c) * inv;
+  }
+};
+
+// Pivot k: row i -= (its column-k entry) row k, for every row i != k (column k ending as -entry / pivot).
+struct CoarseInverseEliminateKernel {
+  CoarseInverseWork w;
+  int k;
+  LQCD_HOST_DEVICE void operator()(std::int64_t t) const {
+    const int n = w.n;
+    const std::int64_t Y = t / n;
+    const int i = int(t - Y * n);
+    if (i == k || w.singular[Y]) return;
+    const Complex<double> f = w.at(Y, i, k);
+    w.at(Y, i, k) = Complex<double>();
+    for (int c = 0; c < n; ++c) w.at(Y, i, c) -= f * w.at(Y, k, c);
+  }
+};
+
+// The row exchanges undone as column exchanges in reverse order, and row r of the inverse stored as
+// A-hat_0 (in Real); one thread per site and row.
+template <typename Real>
+struct CoarseInverseFinishKernel {
+  CoarseInverseWork w;
+  CoarseStencilView<Real> Ahat;
+  LQCD_HOST_DEVICE void operator()(std::int64_t t) const {
+    const int n = w.n;
+    const std::int64_t Y = t / n;
+    const int r = int(t - Y * n);
+    if (w.singular[Y]) return;
+    for (int k = n - 1; k >= 0; --k) {
+      const int p = w.pivot_row[Y * n + k];
+      if (p != k) {
+        const Complex<double> s = w.at(Y, r, k);
+        w.at(Y, r, k) = w.at(Y, r, p);
+        w.at(Y, r, p) = s;
       }
     }
-    // The row exchanges become column exchanges of the inverse, undone in reverse order.
-    for (int k = n - 1; k >= 0; --k)
-      if (pivot_row[k] != k)
-        for (int r = 0; r < n; ++r) {
-          const Complex<double> t = M[r * n + k];
-          M[r * n + k] = M[r * n + pivot_row[k]];
-          M[r * n + pivot_row[k]] = t;
-        }
-    for (int r = 0; r < n; ++r)
-      for (int c = 0; c < n; ++c) Ahat.at(0, Y, r, c) = Complex<Real>(Real(M[r * n + c].re), Real(M[r * n + c].im));
-    singular[Y] = 0;
+    for (int c = 0; c < n; ++c) {
+      const Complex<double> v = w.at(Y, r, c);
+      Ahat.at(0, Y, r, c) = Complex<Real>(Real(v.re), Real(v.im));
+    }
   }
 };
 

@@ -21,13 +21,16 @@
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseTwistScaleKernel<Real>)                  \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseHoppingKernel<Real>)                     \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseSelfBlockKernel<Real>)                   \
-  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseSelfInverseKernel<Real>)                 \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseInverseCopyKernel<Real>)                 \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseInverseFinishKernel<Real>)               \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseLeftInverseKernel<Real>)                 \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseSelfInverseApplyKernel<Real>)            \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseParityHopKernel<Real>)
 LQCD_INSTANTIATE_MULTIGRID(double)
 LQCD_INSTANTIATE_MULTIGRID(float)
 #undef LQCD_INSTANTIATE_MULTIGRID
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseInversePivotKernel)
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseInverseEliminateKernel)
 
 // The Schwarz smoother (schwarz_kernels.hpp).
 #include "solvers/schwarz_kernels.hpp"

@@ -105,8 +105,8 @@ template <typename Real>
 void TransferOperator<Real>::hopping_blocks(const CoarseStencilView<Real>& A, const WilsonHoppingPart<Real>& H) const {
   if (H.links == nullptr || !(H.links->geometry() == fine_) || H.links->location() != location())
     fail("internal: coarse blocks from links of another lattice or location");
-  const std::int64_t n = std::int64_t(kStencilDirections - 1) * A.lattice.sites * A.dof * A.dof;
-  for_each(location(), n, CoarseHoppingKernel<Real>{agg_, vectors(), H.links->view(), H.boundary, H.alpha, A});
+  const CoarseHoppingKernel<Real> k{agg_, vectors(), H.links->view(), H.boundary, H.alpha, A};
+  for_each(location(), k.threads(), k);
 }
 
 template <typename Real>
