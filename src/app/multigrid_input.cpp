@@ -38,6 +38,21 @@ std::vector<KeySpec> multigrid_schema() {
       {"multigrid.coarse_mu_factor", "1.0",
        "twisted mass: the coarse operator's mu times this (>= 1; QUDA's coarse mu factor); the solution is "
        "unchanged, only the preconditioner"},
+      {"multigrid.levels", std::to_string(d.levels),
+       "2 or 3; with 3 the coarse lattice is aggregated again and each coarse solve is preconditioned by the third "
+       "level (K-cycle)"},
+      {"multigrid.coarse_block", "[2, 2, 2, 2]",
+       "levels = 3: coarse sites per third-level aggregate (each extent >= 2, dividing the coarse extent at least "
+       "twice)"},
+      {"multigrid.coarse_test_vectors", std::to_string(d.coarse_test_vectors),
+       "levels = 3: test vectors on the coarse level (the third level has twice as many components per site)"},
+      {"multigrid.coarse_setup_iterations", std::to_string(d.coarse_setup_iterations),
+       "levels = 3: GCR(8) iterations on D_c x = 0 for each coarse-level test vector"},
+      {"multigrid.coarse_smoothing", std::to_string(d.coarse_smoothing),
+       "levels = 3: minimal-residual steps on the coarse operator after each third-level correction"},
+      {"multigrid.coarsest_tolerance", "0.1", "levels = 3: relative residual of each third-level solve (GCR)"},
+      {"multigrid.coarsest_max_iterations", std::to_string(d.coarsest_max_iterations),
+       "levels = 3: iteration limit of a third-level solve"},
       {"multigrid.seed", "1", "seed of the test vectors' random start"},
   };
 }
@@ -68,6 +83,21 @@ MultigridParams read_multigrid_params(const Config& c) {
   p.coarse_even_odd = c.boolean("multigrid.coarse_even_odd");
   p.outer_restart = int(read_integer(c, "multigrid.outer_restart", 1, 1000));
   p.coarse_mu_factor = c.real("multigrid.coarse_mu_factor");
+  p.levels = int(read_integer(c, "multigrid.levels", 2, 3));
+  const std::vector<std::int64_t> cb = c.integers("multigrid.coarse_block");
+  if (cb.size() != 4)
+    c.fail_key("multigrid.coarse_block", fmt::format("expected 4 extents (x, y, z, t), got {}", cb.size()));
+  for (int mu = 0; mu < 4; ++mu) {
+    if (cb[std::size_t(mu)] < 2 || cb[std::size_t(mu)] > 255)
+      c.fail_key("multigrid.coarse_block", fmt::format("expected extents 2 to 255, got {} in direction {}",
+                                                       cb[std::size_t(mu)], "xyzt"[mu]));
+    p.coarse_block[std::size_t(mu)] = int(cb[std::size_t(mu)]);
+  }
+  p.coarse_test_vectors = int(read_integer(c, "multigrid.coarse_test_vectors", 1, 64));
+  p.coarse_setup_iterations = int(read_integer(c, "multigrid.coarse_setup_iterations", 0, 100000));
+  p.coarse_smoothing = int(read_integer(c, "multigrid.coarse_smoothing", 0, 1000));
+  p.coarsest_tolerance = c.real("multigrid.coarsest_tolerance");
+  p.coarsest_max_iterations = int(read_integer(c, "multigrid.coarsest_max_iterations", 1, 100000));
   p.seed = std::uint64_t(read_integer(c, "multigrid.seed", 0, std::numeric_limits<std::int64_t>::max()));
   // The ranges of the real values and the smoothing steps, as the solver checks them (one place).
   try {

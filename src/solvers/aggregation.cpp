@@ -17,17 +17,14 @@ void check_aggregation_block(const Dims& lattice, const Dims& block, const std::
   }
 }
 
-Aggregation Aggregation::make(const Geometry& fine, const Dims& block, const std::string& key) {
-  if (fine.distributed() || fine.has_halo())
-    fail("{}: multigrid runs on one process for now; run without --grid", key);
-  check_aggregation_block(fine.local, block, key);
-  Aggregation a{};
-  a.fine = SiteIndexer::from(fine);
+namespace {
+// The blocks, the coarse lattice and the colouring of an aggregation of `fine` extents.
+void set_blocks(Aggregation& a, const Dims& fine, const Dims& block) {
   a.block_sites = 1;
   a.colours = 1;
   Dims coarse{};
   for (int mu = 0; mu < 4; ++mu) {
-    const int b = block[std::size_t(mu)], n = fine.local[std::size_t(mu)];
+    const int b = block[std::size_t(mu)], n = fine[std::size_t(mu)];
     a.b[mu] = b;
     coarse[std::size_t(mu)] = n / b;
     a.block_sites *= b;
@@ -37,6 +34,28 @@ Aggregation Aggregation::make(const Geometry& fine, const Dims& block, const std
     a.colours *= m;
   }
   a.coarse = CoarseLattice::of(coarse);
+}
+}  // namespace
+
+Aggregation Aggregation::make(const Geometry& fine, const Dims& block, const std::string& key) {
+  if (fine.distributed() || fine.has_halo())
+    fail("{}: multigrid runs on one process for now; run without --grid", key);
+  check_aggregation_block(fine.local, block, key);
+  Aggregation a{};
+  a.fine = SiteIndexer::from(fine);
+  a.fine_volume = fine.volume();
+  a.lexicographic = false;
+  set_blocks(a, fine.local, block);
+  return a;
+}
+
+Aggregation Aggregation::make_coarse(const CoarseLattice& fine, const Dims& block, const std::string& key) {
+  check_aggregation_block(fine.dims(), block, key);
+  Aggregation a{};
+  for (int mu = 0; mu < 4; ++mu) a.fine.n[mu] = a.fine.gn[mu] = fine.n[mu];  // lex() needs the extents only
+  a.fine_volume = fine.sites;
+  a.lexicographic = true;
+  set_blocks(a, fine.dims(), block);
   return a;
 }
 
@@ -52,9 +71,9 @@ Buffer<std::int32_t> to_location(const std::vector<std::int32_t>& v, Location lo
 }  // namespace
 
 AggregationTables::AggregationTables(const Aggregation& agg, Location loc) {
-  if (agg.fine.vh * 2 > std::numeric_limits<std::int32_t>::max())
+  if (agg.fine_volume > std::numeric_limits<std::int32_t>::max())
     fail("internal: multigrid tables index a lattice of more than 2^31 sites");
-  const std::int64_t nc = agg.coarse.sites, volume = 2 * agg.fine.vh;
+  const std::int64_t nc = agg.coarse.sites, volume = agg.fine_volume;
   std::vector<std::int32_t> block_fine(static_cast<std::size_t>(nc * agg.block_sites)),
       fine_block(static_cast<std::size_t>(volume)), fine_local(static_cast<std::size_t>(volume)),
       colour(static_cast<std::size_t>(nc)), neighbour(static_cast<std::size_t>(nc * 8));

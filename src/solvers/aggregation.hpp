@@ -28,7 +28,9 @@ struct Aggregation {
   const std::int32_t* fine_local = nullptr;   // [i]: its coordinates in the block, 8 bits per direction
   const std::int32_t* coarse_colour = nullptr;     // [Y]: colour(Y)
   const std::int32_t* coarse_neighbour = nullptr;  // [Y * 8 + 2 mu + (dir < 0)]
-  SiteIndexer fine;
+  SiteIndexer fine;             // the fine lattice's extents (n) and, on the finest level, its indexing
+  std::int64_t fine_volume;     // fine sites
+  bool lexicographic;           // fine sites indexed lexicographically (a coarse lattice), else as spinor fields
   int b[4];
   CoarseLattice coarse;
   int block_sites;
@@ -38,6 +40,9 @@ struct Aggregation {
   // Validates: the fine lattice on one process without halos, block extents >= 2 dividing the fine
   // extents, coarse extents >= 2. Throws lqcd::Error naming `key` otherwise.
   static Aggregation make(const Geometry& fine, const Dims& block, const std::string& key);
+  // The aggregation of a coarse lattice (a multigrid level below the first; its sites indexed as
+  // CoarseLattice::lex), with the same checks.
+  static Aggregation make_coarse(const CoarseLattice& fine, const Dims& block, const std::string& key);
 
   // The coarse site of fine coordinates x.
   LQCD_HOST_DEVICE std::int64_t coarse_site(const int x[4]) const {
@@ -54,8 +59,10 @@ struct Aggregation {
       r /= b[mu];
     }
   }
-  // The index of fine coordinates x in a full spinor field (SpinorView: parity block, then checkerboard).
+  // The index of fine coordinates x in a full spinor field (SpinorView: parity block, then checkerboard),
+  // or on a coarse lattice its lexicographic index.
   LQCD_HOST_DEVICE std::int64_t fine_index(const int x[4]) const {
+    if (lexicographic) return fine.lex(x);
     return std::int64_t(SiteIndexer::parity(x)) * fine.vh + (fine.lex(x) >> 1);
   }
   LQCD_HOST_DEVICE int colour(const int X[4]) const {

@@ -54,6 +54,15 @@ int CoarseOperator<Real>::build_by_probing(const LinearOperator<Real>& D, const 
 }
 
 template <typename Real>
+void CoarseOperator<Real>::build_galerkin(const CoarseOperator<Real>& A, const CoarseTransferOperator<Real>& T) {
+  if (T.coarse_dof() != dof_ || T.aggregation().coarse.sites != lattice_.sites || T.fine_dof() != A.dof() ||
+      T.aggregation().fine_volume != A.lattice().sites || T.location() != location() || A.location() != location())
+    fail("internal: a coarse operator built from a transfer or finer operator of another shape");
+  for_each(location(), std::int64_t(kStencilDirections) * lattice_.sites * dof_ * dof_,
+           CoarseGalerkinKernel<Real>{T.aggregation(), T.vectors(), A.view(), view()});
+}
+
+template <typename Real>
 void CoarseOperator<Real>::scale_twisted_mass(double factor) {
   if (factor != 1.0) for_each(location(), lattice_.sites, CoarseTwistScaleKernel<Real>{view(), factor});
 }

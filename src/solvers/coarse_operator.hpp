@@ -11,10 +11,12 @@
 // are summed over all coarse sites of one colour (solvers/aggregation.hpp), one column of the blocks
 // per colour and coarse component, so that (colours) x (dof) applications of D give every block
 // exactly, whatever D is: 16 colours for even coarse extents, 768 applications for 24 test vectors.
+// A third level's operator is the Galerkin product of the second's, formed from its blocks directly.
 
 #include "dirac/linear_operator.hpp"
 #include "fields/coarse_field.hpp"
 #include "solvers/coarse_operator_kernels.hpp"
+#include "solvers/coarse_transfer.hpp"
 #include "solvers/transfer_operator.hpp"
 
 namespace lqcd {
@@ -29,6 +31,9 @@ class CoarseOperator {
   // The two constructions, each on its own (build chooses): from the links needs D.hopping_part().
   int build_from_links(const LinearOperator<Real>& D, const TransferOperator<Real>& T);
   int build_by_probing(const LinearOperator<Real>& D, const TransferOperator<Real>& T);
+  // The next level down: P^dag A P for the coarse operator A of the level above and the transfer T
+  // between the two coarse levels (solvers/coarse_transfer_kernels.hpp, CoarseGalerkinKernel).
+  void build_galerkin(const CoarseOperator<Real>& A, const CoarseTransferOperator<Real>& T);
 
   // Scales the coarse twisted mass by `factor` (CoarseTwistScaleKernel); 1: no change.
   void scale_twisted_mass(double factor);

@@ -6,6 +6,7 @@
 #include "core/error.hpp"
 #include "core/timer.hpp"
 #include "fields/spinor_blas.hpp"
+#include "solvers/multigrid_level_steps.hpp"
 
 namespace lqcd {
 
@@ -51,13 +52,25 @@ void check_multigrid_params(const MultigridParams& p) {
   if (!(p.coarse_mu_factor >= 1 && p.coarse_mu_factor <= 1000))
     fail("multigrid.coarse_mu_factor = {}: expected a number in [1, 1000]", p.coarse_mu_factor);
   if (p.outer_restart < 1) fail("multigrid.outer_restart = {}: expected >= 1", p.outer_restart);
+  if (p.levels < 2 || p.levels > 3) fail("multigrid.levels = {}: expected 2 or 3", p.levels);
+  if (p.coarse_test_vectors < 1 || p.coarse_test_vectors > 64)
+    fail("multigrid.coarse_test_vectors = {}: expected 1 to 64", p.coarse_test_vectors);
+  if (p.coarse_setup_iterations < 0)
+    fail("multigrid.coarse_setup_iterations = {}: expected >= 0", p.coarse_setup_iterations);
+  if (p.coarse_smoothing < 0) fail("multigrid.coarse_smoothing = {}: expected >= 0", p.coarse_smoothing);
+  if (!(p.coarsest_tolerance > 0 && p.coarsest_tolerance < 1))
+    fail("multigrid.coarsest_tolerance = {}: expected a relative residual in (0, 1)", p.coarsest_tolerance);
+  if (p.coarsest_max_iterations < 1)
+    fail("multigrid.coarsest_max_iterations = {}: expected >= 1", p.coarsest_max_iterations);
 }
 
 std::string MultigridPreconditionerInfo::summary() const {
-  return fmt::format("multigrid ({} cycle): {} lattice, blocks {} -> coarse {} x {} components ({} coarse "
-                     "solves); setup {:.3f} s (test vectors {:.3f} s, coarse operator {:.3f} s)",
-                     precision, dims_string(fine), dims_string(block), dims_string(coarse), coarse_dof,
-                     coarse_even_odd ? "even-odd" : "full-lattice",
+  const std::string third =
+      levels == 3 ? fmt::format(" -> third level {} x {} components", dims_string(coarsest), coarsest_dof) : "";
+  return fmt::format("multigrid ({} levels, {} cycle): {} lattice, blocks {} -> coarse {} x {} components ({} coarse "
+                     "solves){}; setup {:.3f} s (test vectors {:.3f} s, coarse operators {:.3f} s)",
+                     levels, precision, dims_string(fine), dims_string(block), dims_string(coarse), coarse_dof,
+                     levels == 3 ? "K-cycle" : coarse_even_odd ? "even-odd" : "full-lattice", third,
                      timings.setup(), timings.setup_vectors, timings.setup_coarse);
 }
 
@@ -70,6 +83,11 @@ MultigridPreconditionerInfo MultigridPreconditioner<Real>::info() const {
   i.coarse_dof = transfer_.coarse_dof();
   i.precision = std::is_same_v<Real, double> ? "double" : "single";
   i.coarse_even_odd = schur_ != nullptr;
+  i.levels = third_ ? 3 : 2;
+  if (third_) {
+    i.coarsest = third_->op.lattice().dims();
+    i.coarsest_dof = third_->op.dof();
+  }
   i.timings = t_;
   return i;
 }
@@ -91,7 +109,9 @@ MultigridPreconditioner<Real>::MultigridPreconditioner(const LinearOperator<Real
       schur_rhs_(transfer_.make_coarse()),
       coarse_work_(rc_, p.coarse_restart) {
   if (D.subset() != Subset::Full) fail("internal: multigrid on an operator that is not the full-lattice one");
-  if (p.coarse_even_odd && CoarseSchurComplement<Real>::possible(coarse_.lattice())) {
+  if (p.levels == 3) {
+    third_ = std::make_unique<ThirdLevel<Real>>(coarse_, p);
+  } else if (p.coarse_even_odd && CoarseSchurComplement<Real>::possible(coarse_.lattice())) {
     schur_ = std::make_unique<CoarseSchurComplement<Real>>(coarse_);
   }
 }
@@ -107,18 +127,11 @@ void MultigridPreconditioner<Real>::smooth(SpinorField<Real>& e, const SpinorFie
 
 template <typename Real>
 void MultigridPreconditioner<Real>::mr_steps(SpinorField<Real>& e, const SpinorField<Real>& r, int steps) {
-  set_zero(e);
-  mr_r_.copy_from(r);
-  for (int s = 0; s < steps; ++s) {
-    D_.apply(mr_p_, mr_r_);
+  const auto apply = [this](SpinorField<Real>& out, const SpinorField<Real>& in) {
+    D_.apply(out, in);
     ++t_.fine_applications;
-    const double pp = norm2(mr_p_);
-    if (!(pp > 0) || !std::isfinite(pp)) break;
-    const Complex<double> pr = dot(mr_p_, mr_r_);
-    const Complex<double> alpha(pr.re / pp, pr.im / pp);
-    axpy(alpha, mr_r_, e);
-    axpy(-alpha, mr_p_, mr_r_);
-  }
+  };
+  minimal_residual_steps(apply, e, r, mr_r_, mr_p_, steps);
 }
 
 template <typename Real>
@@ -132,48 +145,75 @@ void MultigridPreconditioner<Real>::rebuild() {
   t_.fine_applications += coarse_.build(D_, transfer_);
   coarse_.scale_twisted_mass(p_.coarse_mu_factor);
   if (schur_) schur_->update();
+  if (third_) setup_third_level();
 }
 
 template <typename Real>
 void MultigridPreconditioner<Real>::improve_vectors(int gcr_iterations, bool with_cycle) {
   SpinorField<Real> z = D_.make_field();
-  for (int k = 0; k < p_.test_vectors; ++k) {
-    SpinorField<Real>& x = vectors_[std::size_t(k)];
-    // x <- x + z, z from D z = -D x: by the cycle, or by gcr_iterations of GCR(8).
-    D_.apply(res_, x);
+  const auto apply_fine = [this](SpinorField<Real>& out, const SpinorField<Real>& in) {
+    D_.apply(out, in);
     ++t_.fine_applications;
-    scale(Complex<double>(-1.0), res_);
-    if (with_cycle) {
-      apply(z, res_);
-    } else {
-      // GCR(8) on D z = -D x from z = 0: minimises ||D (x + z)|| over a Krylov space, which leaves
-      // x + z rich in the low modes of D (inverse iteration; QUDA solves D x = 0 in the same way).
-      GcrControl c;
-      c.tolerance = 1e-30;  // a fixed number of iterations
-      c.max_iterations = gcr_iterations;
-      c.restart = setup_work_.restart();
-      const auto apply_fine = [this](SpinorField<Real>& out, const SpinorField<Real>& in) {
-        D_.apply(out, in);
-        ++t_.fine_applications;
-      };
-      const auto identity = [](SpinorField<Real>& out, const SpinorField<Real>& in) { out.copy_from(in); };
-      flexible_gcr(apply_fine, identity, z, res_, c, setup_work_, false);
-    }
-    axpy(Complex<double>(1.0), z, x);
-    // Orthogonal to the vectors improved before it (globally, Gram-Schmidt): inverse iteration turns
-    // every random start towards the same lowest modes, and nearly parallel vectors would leave the
-    // block orthonormalisation only rounding noise to work with (QUDA orthonormalises its null vectors
-    // in the same way).
-    for (int j = 0; j < k; ++j) {
-      const SpinorField<Real>& v = vectors_[std::size_t(j)];  // normalised
-      axpy(-dot(v, x), v, x);
-    }
-    const double n2 = norm2(x);
-    if (!(n2 > 0) || !std::isfinite(n2))
-      fail("multigrid setup: test vector {} became {} (is the operator invertible at this kappa?)", k,
-           n2 > 0 ? "not finite" : "zero");
-    scale(Complex<double>(1.0 / std::sqrt(n2)), x);
+  };
+  if (with_cycle) {
+    improve_test_vectors(apply_fine, [this](SpinorField<Real>& out, const SpinorField<Real>& in) { apply(out, in); },
+                         vectors_, res_, z, "a");
+    return;
   }
+  // GCR(8) on D z = -D x from z = 0: minimises ||D (x + z)|| over a Krylov space (QUDA solves D x = 0
+  // in the same way).
+  GcrControl c;
+  c.tolerance = 1e-30;  // a fixed number of iterations
+  c.max_iterations = gcr_iterations;
+  c.restart = setup_work_.restart();
+  const auto identity = [](SpinorField<Real>& out, const SpinorField<Real>& in) { out.copy_from(in); };
+  const auto gcr = [&](SpinorField<Real>& out, const SpinorField<Real>& in) {
+    flexible_gcr(apply_fine, identity, out, in, c, setup_work_, false);
+  };
+  improve_test_vectors(apply_fine, gcr, vectors_, res_, z, "a");
+}
+
+template <typename Real>
+ThirdLevel<Real>::ThirdLevel(const CoarseOperator<Real>& Dc, const MultigridParams& p)
+    : transfer(Dc.lattice(), Dc.dof(), p.coarse_block, p.coarse_test_vectors, Dc.location(), "multigrid.coarse_block"),
+      op(transfer.aggregation().coarse, transfer.coarse_dof(), Dc.location()),
+      r(transfer.make_coarse()),
+      e(transfer.make_coarse()),
+      schur_rhs(transfer.make_coarse()),
+      res(Dc.make_field()),
+      z(Dc.make_field()),
+      mr_r(Dc.make_field()),
+      mr_p(Dc.make_field()),
+      smoothed(Dc.make_field()),
+      work(r, p.coarse_restart) {
+  if (CoarseSchurComplement<Real>::possible(op.lattice())) schur = std::make_unique<CoarseSchurComplement<Real>>(op);
+}
+
+// The second level's test vectors from random fields by GCR(8) on D_c x = 0 (made again at every
+// rebuild: D_c's basis changes with the first level's vectors), then D_cc.
+template <typename Real>
+void MultigridPreconditioner<Real>::setup_third_level() {
+  ThirdLevel<Real>& L = *third_;
+  if (L.vectors.empty())
+    for (int k = 0; k < p_.coarse_test_vectors; ++k) L.vectors.push_back(coarse_.make_field());
+  for (int k = 0; k < p_.coarse_test_vectors; ++k) L.transfer.random_field(L.vectors[std::size_t(k)], p_.seed, k);
+  const auto apply_coarse = [this](CoarseField<Real>& out, const CoarseField<Real>& in) { coarse_.apply(out, in); };
+  if (p_.coarse_setup_iterations > 0) {
+    GcrWorkspace<CoarseField<Real>> work(L.res, kSetupGcrRestart);
+    GcrControl c;
+    c.tolerance = 1e-30;
+    c.max_iterations = p_.coarse_setup_iterations;
+    c.restart = kSetupGcrRestart;
+    const auto identity = [](CoarseField<Real>& out, const CoarseField<Real>& in) { out.copy_from(in); };
+    const auto gcr = [&](CoarseField<Real>& out, const CoarseField<Real>& in) {
+      flexible_gcr(apply_coarse, identity, out, in, c, work, false);
+    };
+    improve_test_vectors(apply_coarse, gcr, L.vectors, L.res, L.z, "a second-level");
+  }
+  for (int k = 0; k < p_.coarse_test_vectors; ++k) L.transfer.set_vector(k, L.vectors[std::size_t(k)]);
+  L.transfer.orthonormalise();
+  L.op.build_galerkin(coarse_, L.transfer);
+  if (L.schur) L.schur->update();
 }
 
 template <typename Real>
@@ -202,6 +242,7 @@ void MultigridPreconditioner<Real>::setup() {
       t_.coarse_solve = before.coarse_solve;
       t_.cycles = before.cycles;
       t_.coarse_iterations = before.coarse_iterations;
+      t_.coarsest_iterations = before.coarsest_iterations;
     }
     rebuild();
   }
@@ -228,7 +269,7 @@ void MultigridPreconditioner<Real>::refresh(int iterations) {
 template <typename Real>
 void MultigridPreconditioner<Real>::reset_solve_timings() {
   t_.smoother = t_.transfer = t_.coarse_solve = 0;
-  t_.cycles = t_.coarse_iterations = 0;
+  t_.cycles = t_.coarse_iterations = t_.coarsest_iterations = 0;
 }
 
 template <typename Real>
@@ -239,7 +280,11 @@ void MultigridPreconditioner<Real>::solve_coarse() {
   c.restart = p_.coarse_restart;
   const auto identity = [](CoarseField<Real>& out, const CoarseField<Real>& in) { out.copy_from(in); };
   GcrOutcome o;
-  if (schur_) {
+  if (third_) {
+    const auto apply_coarse = [this](CoarseField<Real>& out, const CoarseField<Real>& in) { coarse_.apply(out, in); };
+    const auto cycle = [this](CoarseField<Real>& z, const CoarseField<Real>& r) { coarse_cycle(z, r); };
+    o = flexible_gcr(apply_coarse, cycle, ec_, rc_, c, coarse_work_, false);
+  } else if (schur_) {
     // S x_e = rhs_e (odd sites zero throughout), then x_o from x_e.
     schur_->prepare(schur_rhs_, rc_);
     const auto apply_schur = [this](CoarseField<Real>& out, const CoarseField<Real>& in) { schur_->apply(out, in); };
@@ -250,6 +295,44 @@ void MultigridPreconditioner<Real>::solve_coarse() {
     o = flexible_gcr(apply_coarse, identity, ec_, rc_, c, coarse_work_, false);
   }
   t_.coarse_iterations += o.iterations;
+}
+
+template <typename Real>
+void MultigridPreconditioner<Real>::solve_coarsest() {
+  ThirdLevel<Real>& L = *third_;
+  GcrControl c;
+  c.tolerance = p_.coarsest_tolerance;
+  c.max_iterations = p_.coarsest_max_iterations;
+  c.restart = p_.coarse_restart;
+  const auto identity = [](CoarseField<Real>& out, const CoarseField<Real>& in) { out.copy_from(in); };
+  GcrOutcome o;
+  if (L.schur) {
+    L.schur->prepare(L.schur_rhs, L.r);
+    const auto apply_schur = [&L](CoarseField<Real>& out, const CoarseField<Real>& in) { L.schur->apply(out, in); };
+    o = flexible_gcr(apply_schur, identity, L.e, L.schur_rhs, c, L.work, false);
+    L.schur->reconstruct(L.e);
+  } else {
+    const auto apply_op = [&L](CoarseField<Real>& out, const CoarseField<Real>& in) { L.op.apply(out, in); };
+    o = flexible_gcr(apply_op, identity, L.e, L.r, c, L.work, false);
+  }
+  t_.coarsest_iterations += o.iterations;
+}
+
+// K_c r: the third-level correction, then MR steps on D_c against what it left.
+template <typename Real>
+void MultigridPreconditioner<Real>::coarse_cycle(CoarseField<Real>& z, const CoarseField<Real>& r) {
+  ThirdLevel<Real>& L = *third_;
+  L.transfer.restrict_to(L.r, r);
+  solve_coarsest();
+  L.transfer.prolong(z, L.e);
+  if (p_.coarse_smoothing > 0) {
+    coarse_.apply(L.res, z);
+    scale(Complex<double>(-1.0), L.res);
+    axpy(Complex<double>(1.0), r, L.res);  // r - D_c z
+    const auto apply_coarse = [this](CoarseField<Real>& out, const CoarseField<Real>& in) { coarse_.apply(out, in); };
+    minimal_residual_steps(apply_coarse, L.smoothed, L.res, L.mr_r, L.mr_p, p_.coarse_smoothing);
+    axpy(Complex<double>(1.0), L.smoothed, z);
+  }
 }
 
 template <typename Real>
@@ -292,6 +375,8 @@ void MultigridPreconditioner<Real>::apply(SpinorField<Real>& z, const SpinorFiel
   }
 }
 
+template struct ThirdLevel<double>;
+template struct ThirdLevel<float>;
 template class MultigridPreconditioner<double>;
 template class MultigridPreconditioner<float>;
 

@@ -1,5 +1,5 @@
 #pragma once
-// Two-level adaptive aggregation multigrid for the Dirac equation D x = b on the full lattice, after
+// Two- and three-level adaptive aggregation multigrid for the Dirac equation D x = b on the full lattice, after
 // DD-alphaAMG (A. Frommer, K. Kahl, S. Krieg, B. Leder, M. Rottmann, SIAM J. Sci. Comput. 36 (2014)
 // A1581) and QUDA's multigrid (M. A. Clark, B. Joo, A. Strelchenko, M. Cheng, A. Gambhir, R. Brower,
 // SC16, arXiv:1612.07873).
@@ -16,6 +16,12 @@
 //             solvers/schwarz_smoother.hpp) or minimal-residual (MR) steps on D e = r, from e = 0.
 //   Solve     flexible GCR in double precision with K as the right preconditioner (K in the
 //             precision Real of its operator: float for production, double for checks).
+//   3 levels  the second level's coarse lattice aggregated again (coarse_block, coarse_test_vectors
+//             from coarse_setup_iterations GCR(8) iterations on D_c x = 0; solvers/coarse_transfer.hpp),
+//             D_cc = P_c^dag D_c P_c (CoarseOperator::build_galerkin); the coarse solve is then flexible
+//             GCR on D_c (coarse_tolerance, coarse_max_iterations) preconditioned by
+//             K_c r = P_c D_cc^{-1} P_c^dag r followed by coarse_smoothing MR steps on D_c, the third
+//             level solved by GCR (even-odd where possible) to coarsest_tolerance: the K-cycle.
 //
 // The preconditioner keeps references to its fine operator, which must outlive it.
 
@@ -27,6 +33,7 @@
 #include "dirac/linear_operator.hpp"
 #include "solvers/coarse_operator.hpp"
 #include "solvers/coarse_schur.hpp"
+#include "solvers/coarse_transfer.hpp"
 #include "solvers/flexible_gcr.hpp"
 #include "solvers/schwarz_smoother.hpp"
 #include "solvers/solver.hpp"
@@ -57,6 +64,13 @@ struct MultigridParams {
   // Twisted mass: the coarse operator's mu times this (QUDA's coarse mu factor); 1 keeps the Galerkin
   // operator. Solutions are unchanged (the outer solve uses the fine operator); convergence may not be.
   double coarse_mu_factor = 1.0;
+  int levels = 2;                           // 2 or 3
+  Dims coarse_block{2, 2, 2, 2};            // 3 levels: second-level sites per third-level aggregate
+  int coarse_test_vectors = 24;             // 3 levels: test vectors on the second level
+  int coarse_setup_iterations = 20;         // their GCR(8) iterations on D_c x = 0
+  int coarse_smoothing = 4;                 // MR steps on D_c after the third-level correction
+  double coarsest_tolerance = 0.1;          // relative residual of each third-level solve
+  int coarsest_max_iterations = 100;
   std::uint64_t seed = 1;         // the random start of the test vectors
 };
 
@@ -71,6 +85,7 @@ struct MultigridTimings {
   double coarse_solve = 0;    // GCR on the coarse lattice inside cycles
   long long cycles = 0;
   long long coarse_iterations = 0;
+  long long coarsest_iterations = 0;  // third-level GCR iterations (3 levels)
   long long fine_applications = 0;  // of the fine operator inside cycles and the setup
   double setup() const { return setup_vectors + setup_coarse; }
 };
@@ -79,6 +94,9 @@ struct MultigridTimings {
 struct MultigridPreconditionerInfo {
   Dims fine{}, block{}, coarse{};
   int coarse_dof = 0;
+  int levels = 2;
+  Dims coarsest{};  // 3 levels: the third level's lattice
+  int coarsest_dof = 0;
   std::string precision;  // of the cycle: "double" or "single"
   bool coarse_even_odd = false;  // whether the coarse solves use the even-odd form
   MultigridTimings timings;
@@ -87,6 +105,19 @@ struct MultigridPreconditionerInfo {
 
 // Throws lqcd::Error naming the multigrid.* key of a value out of range.
 void check_multigrid_params(const MultigridParams& p);
+
+// The third level of a three-level hierarchy, with the second level's work fields.
+template <typename Real>
+struct ThirdLevel {
+  CoarseTransferOperator<Real> transfer;  // second level -> third
+  CoarseOperator<Real> op;                // D_cc
+  std::unique_ptr<CoarseSchurComplement<Real>> schur;
+  std::vector<CoarseField<Real>> vectors;  // the second level's test vectors as the setup made them
+  CoarseField<Real> r, e, schur_rhs;       // third level
+  CoarseField<Real> res, z, mr_r, mr_p, smoothed;  // second level
+  GcrWorkspace<CoarseField<Real>> work;    // the third level's GCR
+  ThirdLevel(const CoarseOperator<Real>& Dc, const MultigridParams& p);
+};
 
 template <typename Real>
 class MultigridPreconditioner {
@@ -105,6 +136,7 @@ class MultigridPreconditioner {
   const MultigridParams& params() const { return p_; }
   const TransferOperator<Real>& transfer() const { return transfer_; }
   const CoarseOperator<Real>& coarse_operator() const { return coarse_; }
+  const ThirdLevel<Real>* third_level() const { return third_.get(); }  // null with two levels
   const MultigridTimings& timings() const { return t_; }
   MultigridPreconditionerInfo info() const;
   void reset_solve_timings();
@@ -115,6 +147,9 @@ class MultigridPreconditioner {
   void mr_steps(SpinorField<Real>& e, const SpinorField<Real>& r, int steps);
   void improve_vectors(int gcr_iterations, bool with_cycle);
   void solve_coarse();  // ec_ = D_c^{-1} rc_ to coarse_tolerance
+  void setup_third_level();  // its test vectors from random ones, its operator
+  void coarse_cycle(CoarseField<Real>& z, const CoarseField<Real>& r);  // z = K_c r (3 levels)
+  void solve_coarsest();  // third level: L.e = D_cc^{-1} L.r to coarsest_tolerance
   const LinearOperator<Real>& D_;
   MultigridParams p_;
   TransferOperator<Real> transfer_;
@@ -127,6 +162,7 @@ class MultigridPreconditioner {
   CoarseField<Real> rc_, ec_;
   std::unique_ptr<CoarseSchurComplement<Real>> schur_;  // null: the coarse solves on the whole lattice
   CoarseField<Real> schur_rhs_;
+  std::unique_ptr<ThirdLevel<Real>> third_;  // null: two levels
   GcrWorkspace<CoarseField<Real>> coarse_work_;
   GcrWorkspace<SpinorField<Real>> setup_work_;  // the setup's GCR on D x = 0 (empty outside setup)
   static constexpr int kSetupGcrRestart = 8;

@@ -5,6 +5,7 @@
 #include "solvers/coarse_links_kernels.hpp"
 #include "solvers/coarse_operator_kernels.hpp"
 #include "solvers/coarse_schur_kernels.hpp"
+#include "solvers/coarse_transfer_kernels.hpp"
 #include "solvers/transfer_kernels.hpp"
 
 #define LQCD_INSTANTIATE_MULTIGRID(Real)                                           \
@@ -25,7 +26,13 @@
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseInverseFinishKernel<Real>)               \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseLeftInverseKernel<Real>)                 \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseSelfInverseApplyKernel<Real>)            \
-  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseParityHopKernel<Real>)
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseParityHopKernel<Real>)                   \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseTestVectorCopyKernel<Real>)              \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseGaussianKernel<Real>)                    \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseBlockNormaliseKernel<Real>)              \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseProlongKernel<Real>)                     \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseRestrictKernel<Real>)                    \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseGalerkinKernel<Real>)
 LQCD_INSTANTIATE_MULTIGRID(double)
 LQCD_INSTANTIATE_MULTIGRID(float)
 #undef LQCD_INSTANTIATE_MULTIGRID

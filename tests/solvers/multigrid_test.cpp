@@ -250,9 +250,70 @@ TEST_P(MultigridTest, SolveMeetsTheDoubleTolerance) {
   solve_and_check(GetParam(), true);
 }
 
+// Three levels on 8^4 (blocks 2^4, coarse 4^4, coarse blocks 2^4, third level 2^4): the third level's
+// operator equals P_c^dag D_c P_c column by column to 1e-12, and the K-cycle solve meets the double
+// tolerance with the cycle in double and in single precision. Returns the single-precision iterations.
+int three_levels(Location loc) {
+  Problem pr({8, 8, 8, 8}, loc, fermion(FermionAction::Clover, 0.1255, 0, 1.0), SloppyPrecision::Single);
+  MultigridParams mp = small_params({2, 2, 2, 2}, 6);
+  mp.setup_iterations = 10;
+  mp.smoother = MultigridSmoother::Schwarz;
+  mp.post_smoothing = 2;
+  mp.levels = 3;
+  mp.coarse_test_vectors = 4;
+  mp.coarse_setup_iterations = 10;
+  SolverParams sp;
+  sp.tolerance = 1e-10;
+  sp.max_iterations = 200;
+  const SpinorField<double> b = to_spinor_field(test::random_spinor(pr.geom, 23), pr.geom, loc);
+  {
+    MultigridPreconditioner<double> mg(*pr.ops.full, mp);
+    mg.setup();
+    const ThirdLevel<double>* L = mg.third_level();
+    EXPECT_TRUE(L != nullptr && mg.info().levels == 3);
+    if (!L) return -1;
+    const CoarseOperator<double>& Dc = mg.coarse_operator();
+    const int dof = L->op.dof();
+    EXPECT_EQ(mg.info().coarsest, (Dims{2, 2, 2, 2}));
+    EXPECT_EQ(dof, 8);
+    CoarseField<double> e(L->op.lattice(), dof, Location::Host), got = L->op.make_field(), want = L->op.make_field();
+    CoarseField<double> f = Dc.make_field(), Df = Dc.make_field();
+    double worst = 0;
+    for (std::int64_t j = 0; j < L->op.lattice().sites * dof; ++j) {
+      set_zero(e);
+      e.view().data[j] = Complex<double>(1.0);
+      const CoarseField<double> ed = e.clone(loc);
+      L->op.apply(got, ed);
+      L->transfer.prolong(f, ed);
+      Dc.apply(Df, f);
+      L->transfer.restrict_to(want, Df);
+      worst = std::max(worst, coarse_difference(got, want));
+    }
+    EXPECT_LT(worst, 1e-12) << "third-level operator against P_c^dag D_c P_c";
+
+    SpinorField<double> x = pr.ops.full->make_field();
+    set_zero(x);
+    const SolverResult r = solve_multigrid(*pr.ops.full, mg, x, b, sp);
+    EXPECT_TRUE(r.converged);
+    EXPECT_LE(test::relative_residual(*pr.ops.full, x, b), 1e-10);
+    EXPECT_GT(mg.timings().coarsest_iterations, 0);
+  }
+  MultigridPreconditioner<float> mg(*pr.ops.full_single, mp);
+  mg.setup();
+  SpinorField<double> x = pr.ops.full->make_field();
+  set_zero(x);
+  const SolverResult r = solve_multigrid(*pr.ops.full, mg, x, b, sp);
+  EXPECT_TRUE(r.converged);
+  EXPECT_LE(test::relative_residual(*pr.ops.full, x, b), 1e-10);
+  return r.iterations;
+}
+
+TEST_P(MultigridTest, ThreeLevelsGalerkinAndSolve) { three_levels(GetParam()); }
+
 TEST(MultigridDevice, SameIterationsAsHost) {
   if (!device_available()) GTEST_SKIP() << "no device";
   EXPECT_EQ(solve_and_check(Location::Device, true), solve_and_check(Location::Host, true));
+  EXPECT_EQ(three_levels(Location::Device), three_levels(Location::Host));
 }
 
 // coarse_mu_factor f: the coarse operator differs from the Galerkin one by exactly i (f - 1) 2 kappa mu G
