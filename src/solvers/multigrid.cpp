@@ -67,9 +67,9 @@ void check_multigrid_params(const MultigridParams& p) {
 std::string MultigridPreconditionerInfo::summary() const {
   const std::string third =
       levels == 3 ? fmt::format(" -> third level {} x {} components", dims_string(coarsest), coarsest_dof) : "";
-  return fmt::format("multigrid ({} levels, {} cycle): {} lattice, blocks {} -> coarse {} x {} components ({} coarse "
+  return fmt::format("multigrid ({} cycle, {} levels): {} lattice, blocks {} -> coarse {} x {} components ({} coarse "
                      "solves){}; setup {:.3f} s (test vectors {:.3f} s, coarse operators {:.3f} s)",
-                     levels, precision, dims_string(fine), dims_string(block), dims_string(coarse), coarse_dof,
+                     precision, levels, dims_string(fine), dims_string(block), dims_string(coarse), coarse_dof,
                      levels == 3 ? "K-cycle" : coarse_even_odd ? "even-odd" : "full-lattice", third,
                      timings.setup(), timings.setup_vectors, timings.setup_coarse);
 }

@@ -376,7 +376,7 @@ TEST(SpectrumCommand, MultigridSolvesGiveTheKrylovCorrelators) {
         EXPECT_EQ(r["coarse"], nlohmann::json::array({2, 2, 2, 2}));
       }
     EXPECT_EQ(setups, 1);
-    EXPECT_NE(test::read_text(dir / "milc.log").find("multigrid (" + std::string(precision) + " cycle)"),
+    EXPECT_NE(test::read_text(dir / "milc.log").find("multigrid (" + std::string(precision) + " cycle, 2 levels)"),
               std::string::npos);
   }
 }
