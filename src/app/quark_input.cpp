@@ -179,6 +179,11 @@ QuarkInput read_quark_input(const Config& c) {
     if (in.dims_set) {
       try {
         check_aggregation_block(in.dims, in.multigrid.block, "multigrid.block");
+        if (in.multigrid.levels == 3) {
+          Dims coarse{};
+          for (std::size_t mu = 0; mu < 4; ++mu) coarse[mu] = in.dims[mu] / in.multigrid.block[mu];
+          check_aggregation_block(coarse, in.multigrid.coarse_block, "multigrid.coarse_block");
+        }
       } catch (const Error& e) {
         fail("{}: {}", c.source(), e.what());
       }

@@ -526,6 +526,9 @@ TEST(SpectrumCommand, BadInputsGiveOneLineErrors) {
       {"[solver]\ntype = \"multigrid\"\n[multigrid]\npost_smoothing = 0\n", "multigrid.post_smoothing"},
       // a lattice the blocks divide only once
       {"[solver]\ntype = \"multigrid\"\n[multigrid]\nblock = [8, 4, 4, 4]\n", "multigrid.block"},
+      {"[solver]\ntype = \"multigrid\"\n[multigrid]\nlevels = 4\n", "multigrid.levels"},
+      {"[solver]\ntype = \"multigrid\"\n[multigrid]\nlevels = 3\ncoarse_block = [2, 2, 2]\n", "multigrid.coarse_block"},
+      {"[solver]\ntype = \"multigrid\"\n[multigrid]\nlevels = 3\ncoarsest_tolerance = 0\n", "multigrid.coarsest_tolerance"},
   };
   for (const auto& [text, key] : cases) {
     test::write_text(dir / "bad.toml", text + "[output]\nprefix = \"bad/out\"\n");

@@ -366,6 +366,18 @@ TEST(MultigridParamsTest, BadValuesNameTheirKey) {
   p = {};
   p.coarse_mu_factor = 0.5;
   EXPECT_NE(test::error_of([&] { check_multigrid_params(p); }).find("multigrid.coarse_mu_factor"), std::string::npos);
+  p = {};
+  p.levels = 4;
+  EXPECT_NE(test::error_of([&] { check_multigrid_params(p); }).find("multigrid.levels"), std::string::npos);
+  p = {};
+  p.coarse_test_vectors = 65;
+  EXPECT_NE(test::error_of([&] { check_multigrid_params(p); }).find("multigrid.coarse_test_vectors"), std::string::npos);
+  // A coarse lattice (4^4 here) that the coarse block does not tile twice.
+  EXPECT_NE(test::error_of([&] {
+              CoarseTransferOperator<double>(CoarseLattice::of({4, 4, 4, 4}), 8, {4, 2, 2, 2}, 2, Location::Host,
+                                             "multigrid.coarse_block");
+            }).find("multigrid.coarse_block = 4x2x2x2"),
+            std::string::npos);
 }
 
 INSTANTIATE_TEST_SUITE_P(Locations, MultigridTest, ::testing::ValuesIn(test::locations()),
