@@ -1,5 +1,7 @@
 #include "fields/coarse_field.hpp"
 
+#include <algorithm>
+
 #include "core/dispatch.hpp"
 #include "core/error.hpp"
 #include "fields/coarse_field_kernels.hpp"
@@ -55,13 +57,47 @@ void convert_precision(CoarseField<To>& out, const CoarseField<From>& in) {
   for_each(out.location(), out.size(), CoarseConvertKernel<To, From>{out.view().data, in.view().data});
 }
 
+template <typename Real>
+void gcr_orthogonalise(std::vector<CoarseField<Real>>& q, std::vector<CoarseField<Real>>& z, int k) {
+  CoarseField<Real>& qk = q[std::size_t(k)];
+  CoarseField<Real>& zk = z[std::size_t(k)];
+  const Location loc = qk.location();
+  for (int pass = 0; pass < 2; ++pass) {
+    // All the coefficients from the same q_k (classical), then both updates.
+    std::vector<Complex<double>> beta(static_cast<std::size_t>(k));
+    for (int j0 = 0; j0 < k; j0 += kCoarseBatch) {
+      CoarseMultiDotKernel<Real> dk{};
+      dk.y = qk.view().data;
+      dk.n = std::min(kCoarseBatch, k - j0);
+      for (int j = 0; j < dk.n; ++j) dk.x[j] = q[std::size_t(j0 + j)].view().data;
+      const Sums<2 * kCoarseBatch> s = reduce<Sums<2 * kCoarseBatch>>(loc, qk.size(), dk);
+      for (int j = 0; j < dk.n; ++j) beta[std::size_t(j0 + j)] = Complex<double>(s[2 * j], s[2 * j + 1]);
+    }
+    for (int j0 = 0; j0 < k; j0 += kCoarseBatch) {
+      CoarseMultiAxpyKernel<Real> aq{}, az{};
+      aq.n = az.n = std::min(kCoarseBatch, k - j0);
+      aq.y = qk.view().data;
+      az.y = zk.view().data;
+      for (int j = 0; j < aq.n; ++j) {
+        const Complex<double> b = beta[std::size_t(j0 + j)];
+        aq.a[j] = az.a[j] = Complex<Real>(Real(-b.re), Real(-b.im));
+        aq.x[j] = q[std::size_t(j0 + j)].view().data;
+        az.x[j] = z[std::size_t(j0 + j)].view().data;
+      }
+      for_each(loc, qk.size(), aq);
+      for_each(loc, zk.size(), az);
+    }
+  }
+}
+
 #define LQCD_INSTANTIATE_COARSE_BLAS(Real)                                                           \
   template void axpy<Real>(Complex<double>, const CoarseField<Real>&, CoarseField<Real>&);           \
   template double axpy_norm2<Real>(Complex<double>, const CoarseField<Real>&, CoarseField<Real>&);   \
   template void scale<Real>(Complex<double>, CoarseField<Real>&);                                    \
   template void set_zero<Real>(CoarseField<Real>&);                                                  \
   template Complex<double> dot<Real>(const CoarseField<Real>&, const CoarseField<Real>&);            \
-  template double norm2<Real>(const CoarseField<Real>&);
+  template double norm2<Real>(const CoarseField<Real>&);                                             \
+  template void gcr_orthogonalise<Real>(std::vector<CoarseField<Real>>&, std::vector<CoarseField<Real>>&, int);
 LQCD_INSTANTIATE_COARSE_BLAS(double)
 LQCD_INSTANTIATE_COARSE_BLAS(float)
 #undef LQCD_INSTANTIATE_COARSE_BLAS

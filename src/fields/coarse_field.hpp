@@ -8,6 +8,7 @@
 // fields/spinor_blas.hpp, so that a solver template takes either kind of field).
 
 #include <cstdint>
+#include <vector>
 
 #include "core/geometry.hpp"
 #include "core/macros.hpp"
@@ -95,6 +96,13 @@ double norm2(const CoarseField<Real>& x);
 // y <- a x + y, returning ||y||^2.
 template <typename Real>
 double axpy_norm2(Complex<double> a, const CoarseField<Real>& x, CoarseField<Real>& y);
+// flexible GCR's orthogonalisation (solvers/flexible_gcr.hpp) for coarse fields: q_k <- q_k - sum_j
+// beta_j q_j and z_k <- z_k - sum_j beta_j z_j with beta_j = <q_j, q_k> over all j < k at once
+// (classical Gram-Schmidt, batched: a few launches and host synchronisations instead of three
+// launches and one synchronisation per j, which dominate on small coarse lattices), applied twice
+// ("twice is enough": Giraud, Langou, Rozloznik, van den Eshof, Numer. Math. 101 (2005) 87).
+template <typename Real>
+void gcr_orthogonalise(std::vector<CoarseField<Real>>& q, std::vector<CoarseField<Real>>& z, int k);
 // out <- in, rounded to out's precision (the same lattice, dof and location).
 template <typename To, typename From>
 void convert_precision(CoarseField<To>& out, const CoarseField<From>& in);

@@ -10,7 +10,9 @@ using lqcd::Sums;
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseScaleKernel<Real>)                   \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseZeroKernel<Real>)                    \
   LQCD_INSTANTIATE_DEVICE_REDUCE(Sums<2>, lqcd::CoarseDotKernel<Real>)              \
-  LQCD_INSTANTIATE_DEVICE_REDUCE(Sums<1>, lqcd::CoarseNorm2Kernel<Real>)
+  LQCD_INSTANTIATE_DEVICE_REDUCE(Sums<1>, lqcd::CoarseNorm2Kernel<Real>)            \
+  LQCD_INSTANTIATE_DEVICE_REDUCE(Sums<2 * lqcd::kCoarseBatch>, lqcd::CoarseMultiDotKernel<Real>) \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseMultiAxpyKernel<Real>)
 LQCD_INSTANTIATE_COARSE_KERNELS(double)
 LQCD_INSTANTIATE_COARSE_KERNELS(float)
 #undef LQCD_INSTANTIATE_COARSE_KERNELS

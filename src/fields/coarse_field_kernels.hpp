@@ -59,6 +59,37 @@ struct CoarseNorm2Kernel {
   }
 };
 
+// Batched Gram-Schmidt (gcr_orthogonalise): up to kCoarseBatch vectors per launch.
+constexpr int kCoarseBatch = 8;
+
+template <typename Real>
+struct CoarseMultiDotKernel {  // sums 2j, 2j + 1: <x_j, y>, j < n
+  const Complex<Real>* x[kCoarseBatch];
+  const Complex<Real>* y;
+  int n;
+  LQCD_HOST_DEVICE void operator()(std::int64_t i, Sums<2 * kCoarseBatch>& acc) const {
+    const double yr = y[i].re, yi = y[i].im;
+    for (int j = 0; j < n; ++j) {
+      const double xr = x[j][i].re, xi = x[j][i].im;
+      acc[2 * j] += xr * yr + xi * yi;
+      acc[2 * j + 1] += xr * yi - xi * yr;
+    }
+  }
+};
+
+template <typename Real>
+struct CoarseMultiAxpyKernel {  // y <- y + sum_j a_j x_j, j < n
+  const Complex<Real>* x[kCoarseBatch];
+  Complex<Real> a[kCoarseBatch];
+  Complex<Real>* y;
+  int n;
+  LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
+    Complex<Real> acc = y[i];
+    for (int j = 0; j < n; ++j) acc = multiply_add(a[j], x[j][i], acc);
+    y[i] = acc;
+  }
+};
+
 template <typename To, typename From>
 struct CoarseConvertKernel {
   Complex<To>* out;

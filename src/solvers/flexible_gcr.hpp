@@ -5,7 +5,7 @@
 // operations of fields/spinor_blas.hpp (SpinorField) or fields/coarse_field.hpp (CoarseField).
 //
 //   r = b - A x;  for k = 0 .. m-1:  z_k = K r,  q_k = A z_k,
-//                 for j < k: beta = <q_j, q_k>, q_k -= beta q_j, z_k -= beta z_j   (modified Gram-Schmidt)
+//                 for j < k: beta = <q_j, q_k>, q_k -= beta q_j, z_k -= beta z_j   (gcr_orthogonalise)
 //                 q_k, z_k /= ||q_k||,  alpha = <q_k, r>,  x += alpha z_k,  r -= alpha q_k
 //   restart: r = b - A x recomputed (the stopping test is on this true residual).
 
@@ -49,6 +49,18 @@ struct GcrWorkspace {
   }
   int restart() const { return int(z.size()); }
 };
+
+// q_k and z_k against q_j, z_j for j < k by modified Gram-Schmidt, one j at a time: beta = <q_j, q_k>,
+// q_k -= beta q_j, z_k -= beta z_j. Field types with batched vector operations overload it (found by
+// argument-dependent lookup; fields/coarse_field.hpp).
+template <typename Field>
+void gcr_orthogonalise(std::vector<Field>& q, std::vector<Field>& z, int k) {
+  for (int j = 0; j < k; ++j) {
+    const Complex<double> beta = dot(q[std::size_t(j)], q[std::size_t(k)]);
+    axpy(-beta, q[std::size_t(j)], q[std::size_t(k)]);
+    axpy(-beta, z[std::size_t(j)], z[std::size_t(k)]);
+  }
+}
 
 // Solves A x = b. apply(out, in): out = A in; precondition(out, in): out = K in (out is overwritten).
 // With check_true_at_end the residual is recomputed at the iteration limit too (one more application).
@@ -94,11 +106,7 @@ GcrOutcome flexible_gcr(const Apply& apply, const Precondition& precondition, Fi
       Field& qk = w.q[std::size_t(k)];
       precondition(zk, r);
       apply(qk, zk);
-      for (int j = 0; j < k; ++j) {
-        const Complex<double> beta = dot(w.q[std::size_t(j)], qk);
-        axpy(-beta, w.q[std::size_t(j)], qk);
-        axpy(-beta, w.z[std::size_t(j)], zk);
-      }
+      gcr_orthogonalise(w.q, w.z, k);
       const double qn2 = norm2(qk);
       if (!(qn2 > 0) || !std::isfinite(qn2)) {
         out.breakdown = true;
