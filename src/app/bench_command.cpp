@@ -869,6 +869,7 @@ nlohmann::json multigrid_solver_bench(const BenchCommandOptions& opt, const Gaug
                        {"outer_restart", mp.outer_restart},
                        {"coarse_mu_factor", mp.coarse_mu_factor},
                        {"coarse_even_odd", mg.info().coarse_even_odd},
+                       {"coarse_half", mp.coarse_half},
                        {"levels", mp.levels},
                        {"coarse_block", mp.coarse_block},
                        {"coarse_test_vectors", mp.coarse_test_vectors},

@@ -34,6 +34,8 @@ std::vector<KeySpec> multigrid_schema() {
       {"multigrid.coarse_even_odd", "true",
        "solve the coarse system in even-odd (Schur) form where every coarse extent is even (else on the whole "
        "coarse lattice)"},
+      {"multigrid.coarse_half", d.coarse_half ? "true" : "false",
+       "even-odd coarse solves read the coarse operator's hopping blocks in 16-bit fixed point (half the bytes)"},
       {"multigrid.outer_restart", std::to_string(d.outer_restart), "flexible GCR restart length on the fine grid"},
       {"multigrid.coarse_mu_factor", "1.0",
        "twisted mass: the coarse operator's mu times this (>= 1; QUDA's coarse mu factor); the solution is "
@@ -81,6 +83,7 @@ MultigridParams read_multigrid_params(const Config& c) {
   p.coarse_max_iterations = int(read_integer(c, "multigrid.coarse_max_iterations", 1, 100000));
   p.coarse_restart = int(read_integer(c, "multigrid.coarse_restart", 1, 1000));
   p.coarse_even_odd = c.boolean("multigrid.coarse_even_odd");
+  p.coarse_half = c.boolean("multigrid.coarse_half");
   p.outer_restart = int(read_integer(c, "multigrid.outer_restart", 1, 1000));
   p.coarse_mu_factor = c.real("multigrid.coarse_mu_factor");
   p.levels = int(read_integer(c, "multigrid.levels", 2, 3));

@@ -14,11 +14,17 @@ bool CoarseSchurComplement<Real>::possible(const CoarseLattice& lattice) {
 }
 
 template <typename Real>
-CoarseSchurComplement<Real>::CoarseSchurComplement(const CoarseOperator<Real>& Dc)
+CoarseSchurComplement<Real>::CoarseSchurComplement(const CoarseOperator<Real>& Dc, bool half)
     : Dc_(Dc),
       ahat_(std::size_t(kStencilDirections) * std::size_t(Dc.lattice().sites) * std::size_t(Dc.dof()) *
                 std::size_t(Dc.dof()),
             Dc.location()),
+      half_enabled_(half),
+      half_(half ? std::size_t(kStencilDirections - 1) * std::size_t(Dc.lattice().sites) * std::size_t(Dc.dof()) *
+                       std::size_t(Dc.dof())
+                 : 0,
+            Dc.location()),
+      half_scale_(half ? std::size_t(kStencilDirections - 1) * std::size_t(Dc.lattice().sites) : 0, Dc.location()),
       bhat_(Dc.make_field()),
       odd_(Dc.make_field()) {
   if (!possible(Dc.lattice()))
@@ -50,6 +56,10 @@ void CoarseSchurComplement<Real>::update() {
              Y);
   }
   for_each(loc, std::int64_t(kStencilDirections - 1) * sites * dof * dof, CoarseLeftInverseKernel<Real>{Dc_.view(), view()});
+  if (half_enabled_) {
+    for_each(loc, std::int64_t(kStencilDirections - 1) * sites, CoarseHalfScaleKernel<Real>{view(), half_view()});
+    for_each(loc, std::int64_t(kStencilDirections - 1) * sites * dof * dof, CoarseHalfPackKernel<Real>{view(), half_view()});
+  }
 }
 
 template <typename Real>
@@ -65,6 +75,13 @@ template <typename Real>
 void CoarseSchurComplement<Real>::apply(CoarseField<Real>& out, const CoarseField<Real>& in) const {
   const Location loc = Dc_.location();
   // odd_ = H-hat_oe in_e, then out_e = in_e - H-hat_eo odd_o, out_o = 0.
+  if (half_enabled_) {
+    for_each(loc, in.size(),
+             CoarseHalfParityHopKernel<Real>{half_view(), in.view().data, nullptr, odd_.view().data, 1, Real(1), 0});
+    for_each(loc, in.size(),
+             CoarseHalfParityHopKernel<Real>{half_view(), odd_.view().data, in.view().data, out.view().data, 0, Real(-1), 1});
+    return;
+  }
   for_each(loc, in.size(), CoarseParityHopKernel<Real>{view(), in.view().data, nullptr, odd_.view().data, 1, Real(1), 0});
   for_each(loc, in.size(),
            CoarseParityHopKernel<Real>{view(), odd_.view().data, in.view().data, out.view().data, 0, Real(-1), 1});

@@ -9,6 +9,7 @@
 // one of D_c. The fields are full coarse fields whose odd sites are kept at zero in the Schur system.
 
 #include "fields/coarse_field.hpp"
+#include "solvers/coarse_schur_kernels.hpp"
 #include "solvers/coarse_operator.hpp"
 
 namespace lqcd {
@@ -19,7 +20,9 @@ class CoarseSchurComplement {
   // Whether the even-odd form exists: every coarse extent even.
   static bool possible(const CoarseLattice& lattice);
   // Allocates; update() computes from the coarse operator's current blocks. Dc must outlive this.
-  explicit CoarseSchurComplement(const CoarseOperator<Real>& Dc);
+  // half: apply() reads the hopping blocks in 16-bit fixed point (CoarseHalfStencilView); prepare()
+  // and reconstruct() use them in Real.
+  CoarseSchurComplement(const CoarseOperator<Real>& Dc, bool half);
   // After every build of the coarse operator. Throws lqcd::Error where a self block is singular.
   void update();
 
@@ -32,8 +35,12 @@ class CoarseSchurComplement {
 
  private:
   CoarseStencilView<Real> view() const { return {ahat_.data(), Dc_.lattice(), Dc_.dof()}; }
+  CoarseHalfStencilView half_view() const { return {half_.data(), half_scale_.data(), Dc_.lattice(), Dc_.dof()}; }
   const CoarseOperator<Real>& Dc_;
   Buffer<Complex<Real>> ahat_;
+  bool half_enabled_;
+  Buffer<Complex<std::int16_t>> half_;
+  Buffer<float> half_scale_;
   CoarseField<Real> bhat_;
   mutable CoarseField<Real> odd_;
 };

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 
+#include "math/precision.hpp"
 #include "solvers/coarse_operator_kernels.hpp"
 
 namespace lqcd {
@@ -164,6 +165,91 @@ struct CoarseParityHopKernel {
     }
     Complex<Real> h = stencil_row(Ahat, in, Y, int(t - Y * Ahat.dof), 1, kStencilDirections);
     h = Complex<Real>(sign * h.re, sign * h.im);
+    out[t] = x ? x[t] + h : h;
+  }
+};
+
+// The hopping blocks A-hat_d, d = 1 .. 8, in 16-bit fixed point for the coarse solves (QUDA stores its
+// coarse links in half precision likewise): each block scaled by its largest |real or imaginary part|,
+// entries as math/precision.hpp's fixed-point codes. Half the bytes of single precision, and the coarse
+// Schur operator is bound by reading them.
+struct CoarseHalfStencilView {
+  Complex<std::int16_t>* a;  // block d at index d - 1, entry order as CoarseStencilView
+  float* scale;              // [(d - 1) * sites + Y]
+  CoarseLattice lattice;
+  int dof;
+  LQCD_HOST_DEVICE std::int64_t block(int d, std::int64_t Y) const { return (d - 1) * lattice.sites + Y; }
+  LQCD_HOST_DEVICE Complex<std::int16_t>& at(int d, std::int64_t Y, int row, int col) const {
+    return a[(block(d, Y) * dof + col) * dof + row];
+  }
+};
+
+// scale(d, Y) = the largest |re|, |im| of A-hat_d(Y) (1 for a zero block); one thread per block.
+template <typename Real>
+struct CoarseHalfScaleKernel {
+  CoarseStencilView<Real> Ahat;
+  CoarseHalfStencilView H;
+  LQCD_HOST_DEVICE void operator()(std::int64_t t) const {
+    const int d = 1 + int(t / H.lattice.sites);
+    const std::int64_t Y = t % H.lattice.sites;
+    float m = 0;
+    for (int col = 0; col < H.dof; ++col)
+      for (int row = 0; row < H.dof; ++row) {
+        const Complex<Real> z = Ahat.at(d, Y, row, col);
+        m = fmaxf(m, fmaxf(fabsf(float(z.re)), fabsf(float(z.im))));
+      }
+    H.scale[t] = m > 0 ? m : 1.0f;
+  }
+};
+
+// The codes of A-hat_d; one thread per entry (d = 1 .. 8, the blocks' order).
+template <typename Real>
+struct CoarseHalfPackKernel {
+  CoarseStencilView<Real> Ahat;
+  CoarseHalfStencilView H;
+  LQCD_HOST_DEVICE void operator()(std::int64_t t) const {
+    const std::int64_t per_block = std::int64_t(H.dof) * H.dof;
+    const std::int64_t b = t / per_block;
+    const int d = 1 + int(b / H.lattice.sites);
+    const std::int64_t Y = b % H.lattice.sites;
+    const int col = int(t % per_block / H.dof), row = int(t % H.dof);
+    const Complex<Real> z = Ahat.at(d, Y, row, col);
+    H.at(d, Y, row, col) = encode<Half>(Complex<float>(float(z.re), float(z.im)), 1.0f / H.scale[b]);
+  }
+};
+
+// CoarseParityHopKernel with the half-precision blocks: per direction the integer codes times the
+// input summed, then scaled once.
+template <typename Real>
+struct CoarseHalfParityHopKernel {
+  CoarseHalfStencilView H;
+  const Complex<Real>* in;
+  const Complex<Real>* x;
+  Complex<Real>* out;
+  int parity;
+  Real sign;
+  int zero_other;
+  LQCD_HOST_DEVICE void operator()(std::int64_t t) const {
+    const int dof = H.dof;
+    const std::int64_t Y = t / dof;
+    const int row = int(t - Y * dof);
+    if (coarse_parity(H.lattice, Y) != parity) {
+      if (zero_other) out[t] = Complex<Real>();
+      return;
+    }
+    Complex<Real> h;
+    for (int d = 1; d < kStencilDirections; ++d) {
+      const std::int64_t Z = d == 0 ? Y : H.lattice.neighbour(Y, (d - 1) / 2, (d - 1) % 2 == 0 ? 1 : -1);
+      const Complex<Real>* v = in + Z * dof;
+      const Complex<std::int16_t>* m = &H.at(d, Y, row, 0);
+      Complex<Real> acc;
+      for (int col = 0; col < dof; ++col) {
+        const Complex<float> q = fixed_values(m[std::int64_t(col) * dof]);
+        acc = multiply_add(Complex<Real>(Real(q.re), Real(q.im)), v[col], acc);
+      }
+      const Real unit = Real(H.scale[H.block(d, Y)]) * (Real(1) / Real(kFixedPointMax)) * sign;
+      h += Complex<Real>(acc.re * unit, acc.im * unit);
+    }
     out[t] = x ? x[t] + h : h;
   }
 };

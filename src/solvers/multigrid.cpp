@@ -112,7 +112,7 @@ MultigridPreconditioner<Real>::MultigridPreconditioner(const LinearOperator<Real
   if (p.levels == 3) {
     third_ = std::make_unique<ThirdLevel<Real>>(coarse_, p);
   } else if (p.coarse_even_odd && CoarseSchurComplement<Real>::possible(coarse_.lattice())) {
-    schur_ = std::make_unique<CoarseSchurComplement<Real>>(coarse_);
+    schur_ = std::make_unique<CoarseSchurComplement<Real>>(coarse_, p.coarse_half);
   }
 }
 
@@ -186,7 +186,8 @@ ThirdLevel<Real>::ThirdLevel(const CoarseOperator<Real>& Dc, const MultigridPara
       mr_p(Dc.make_field()),
       smoothed(Dc.make_field()),
       work(r, p.coarse_restart) {
-  if (CoarseSchurComplement<Real>::possible(op.lattice())) schur = std::make_unique<CoarseSchurComplement<Real>>(op);
+  if (CoarseSchurComplement<Real>::possible(op.lattice()))
+    schur = std::make_unique<CoarseSchurComplement<Real>>(op, p.coarse_half);
 }
 
 // The second level's test vectors from random fields by GCR(8) on D_c x = 0 (made again at every

@@ -60,6 +60,9 @@ struct MultigridParams {
   // The coarse system solved in even-odd form (solvers/coarse_schur.hpp) where every coarse extent is
   // even; otherwise, or false, on the whole coarse lattice.
   bool coarse_even_odd = true;
+  // The even-odd coarse operator's hopping blocks in 16-bit fixed point in the coarse solves (half the
+  // bytes; solvers/coarse_schur_kernels.hpp).
+  bool coarse_half = false;
   int outer_restart = 16;         // flexible GCR(m) on the fine lattice
   // Twisted mass: the coarse operator's mu times this (QUDA's coarse mu factor); 1 keeps the Galerkin
   // operator. Solutions are unchanged (the outer solve uses the fine operator); convergence may not be.

@@ -1,7 +1,8 @@
 // The multigrid (solvers/multigrid.hpp) and its parts: the transfer operator is orthonormal
 // (P^dag P = 1) and keeps chirality; the coarse operator built from the links equals P^dag D P formed
 // column by column with the fine operator, and the one built by probing, to 1e-12 in double, for
-// Wilson, twisted mass, clover and twisted clover, and its even-odd form is exact, with even and odd coarse extents (2 and 3 colours per direction); its adjoint is
+// Wilson, twisted mass, clover and twisted clover, and its even-odd form is exact (in 16-bit fixed
+// point to 1e-3), with even and odd coarse extents (2 and 3 colours per direction); its adjoint is
 // the adjoint; it is gamma_5-hermitian where D is; the multigrid solve meets the double-precision
 // true residual (recomputed here with the fine operator) with a single- or double-precision cycle, in
 // fewer iterations than unpreconditioned GCR; host and device take the same iteration counts.
@@ -135,7 +136,7 @@ TEST_P(CoarseOperatorTest, EqualsGalerkinProductColumnByColumn) {
   // The even-odd form (even coarse extents): for b = D_c v, S v_e equals the prepared right-hand side,
   // and reconstruct() gives v_o back from v_e.
   if (CoarseSchurComplement<double>::possible(Dc.lattice())) {
-    CoarseSchurComplement<double> schur(Dc);
+    CoarseSchurComplement<double> schur(Dc, false);
     schur.update();
     CoarseField<double> rhs = Dc.make_field(), Sv = Dc.make_field(), ve = v.clone(Location::Host);
     for (std::int64_t Y = 0; Y < Dc.lattice().sites; ++Y) {
@@ -148,6 +149,15 @@ TEST_P(CoarseOperatorTest, EqualsGalerkinProductColumnByColumn) {
     schur.prepare(rhs, Dv);
     schur.apply(Sv, x);
     EXPECT_LT(coarse_difference(Sv, rhs), 1e-12) << "S v_e against b-hat_e - H-hat_eo b-hat_o";
+    // With the hopping blocks in 16-bit fixed point: S to the codes' resolution (2^-15 of each
+    // block's largest entry), not exactly.
+    CoarseSchurComplement<double> half(Dc, true);
+    half.update();
+    CoarseField<double> Sh = Dc.make_field();
+    half.apply(Sh, x);
+    const double half_error = coarse_difference(Sh, Sv);
+    EXPECT_LT(half_error, 1e-3);
+    EXPECT_GT(half_error, 1e-12) << "the half-precision blocks are not the double ones";
     schur.reconstruct(x);
     EXPECT_LT(coarse_difference(x, v), 1e-12) << "v_o from v_e";
   }
@@ -212,6 +222,7 @@ int solve_and_check(Location loc, bool single) {
   mp.test_vectors = 8;
   mp.setup_iterations = 20;
   mp.adaptive_cycles = 1;
+  mp.coarse_half = single;  // the single-precision cycle with the coarse blocks in 16-bit fixed point
   SolverParams sp;
   sp.tolerance = 1e-10;
   sp.max_iterations = 200;
