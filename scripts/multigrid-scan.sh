@@ -63,9 +63,11 @@ for k in $kappas; do
   for v in "${variants[@]}"; do
     mgargs=()
     for s in $v; do mgargs+=(--multigrid "$s"); done
+    t0=$(date +%s)
     timeout 400 "$bin" bench solver "${common[@]}" "${action[@]}" "${mass[@]}" --precision single --solver multigrid \
       "${mgargs[@]}" >>"$out/mgscan.jsonl" 2>>"$out/mgscan.log" ||
       echo "{\"kappa\": $k, \"solver\": \"multigrid\", \"settings\": \"$v\", \"failed\": true}" >>"$out/mgscan.jsonl"
+    echo "multigrid $k [$v]: $(( $(date +%s) - t0 )) s wall" >>"$out/summary.txt"
   done
   echo "kappa $k done" | tee -a "$out/summary.txt"
 done
