@@ -81,7 +81,7 @@ MultigridParams read_multigrid_params(const Config& c) {
   p.post_smoothing = int(read_integer(c, "multigrid.post_smoothing", 0, 1000));
   p.coarse_tolerance = c.real("multigrid.coarse_tolerance");
   p.coarse_max_iterations = int(read_integer(c, "multigrid.coarse_max_iterations", 1, 100000));
-  p.coarse_restart = int(read_integer(c, "multigrid.coarse_restart", 1, 1000));
+  p.coarse_restart = int(read_integer(c, "multigrid.coarse_restart", 1, kCoarseGcrMaxRestart));
   p.coarse_even_odd = c.boolean("multigrid.coarse_even_odd");
   p.coarse_half = c.boolean("multigrid.coarse_half");
   p.outer_restart = int(read_integer(c, "multigrid.outer_restart", 1, 1000));

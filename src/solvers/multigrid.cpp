@@ -48,7 +48,8 @@ void check_multigrid_params(const MultigridParams& p) {
     fail("multigrid.coarse_tolerance = {}: expected a relative residual in (0, 1)", p.coarse_tolerance);
   if (p.coarse_max_iterations < 1)
     fail("multigrid.coarse_max_iterations = {}: expected >= 1", p.coarse_max_iterations);
-  if (p.coarse_restart < 1) fail("multigrid.coarse_restart = {}: expected >= 1", p.coarse_restart);
+  if (p.coarse_restart < 1 || p.coarse_restart > kCoarseGcrMaxRestart)
+    fail("multigrid.coarse_restart = {}: expected 1 to {}", p.coarse_restart, kCoarseGcrMaxRestart);
   if (!(p.coarse_mu_factor >= 1 && p.coarse_mu_factor <= 1000))
     fail("multigrid.coarse_mu_factor = {}: expected a number in [1, 1000]", p.coarse_mu_factor);
   if (p.outer_restart < 1) fail("multigrid.outer_restart = {}: expected >= 1", p.outer_restart);
@@ -107,7 +108,8 @@ MultigridPreconditioner<Real>::MultigridPreconditioner(const LinearOperator<Real
       rc_(transfer_.make_coarse()),
       ec_(transfer_.make_coarse()),
       schur_rhs_(transfer_.make_coarse()),
-      coarse_work_(rc_, p.coarse_restart) {
+      coarse_work_(rc_, p.levels == 3 ? p.coarse_restart : 0),
+      coarse_gcr_(rc_, p.coarse_restart) {
   if (D.subset() != Subset::Full) fail("internal: multigrid on an operator that is not the full-lattice one");
   if (p.levels == 3) {
     third_ = std::make_unique<ThirdLevel<Real>>(coarse_, p);
@@ -185,7 +187,7 @@ ThirdLevel<Real>::ThirdLevel(const CoarseOperator<Real>& Dc, const MultigridPara
       mr_r(Dc.make_field()),
       mr_p(Dc.make_field()),
       smoothed(Dc.make_field()),
-      work(r, p.coarse_restart) {
+      gcr(r, p.coarse_restart) {
   if (CoarseSchurComplement<Real>::possible(op.lattice()))
     schur = std::make_unique<CoarseSchurComplement<Real>>(op, p.coarse_half);
 }
@@ -279,7 +281,6 @@ void MultigridPreconditioner<Real>::solve_coarse() {
   c.tolerance = p_.coarse_tolerance;
   c.max_iterations = p_.coarse_max_iterations;
   c.restart = p_.coarse_restart;
-  const auto identity = [](CoarseField<Real>& out, const CoarseField<Real>& in) { out.copy_from(in); };
   GcrOutcome o;
   if (third_) {
     const auto apply_coarse = [this](CoarseField<Real>& out, const CoarseField<Real>& in) { coarse_.apply(out, in); };
@@ -289,11 +290,11 @@ void MultigridPreconditioner<Real>::solve_coarse() {
     // S x_e = rhs_e (odd sites zero throughout), then x_o from x_e.
     schur_->prepare(schur_rhs_, rc_);
     const auto apply_schur = [this](CoarseField<Real>& out, const CoarseField<Real>& in) { schur_->apply(out, in); };
-    o = flexible_gcr(apply_schur, identity, ec_, schur_rhs_, c, coarse_work_, false);
+    o = coarse_gcr_.solve(apply_schur, ec_, schur_rhs_, c);
     schur_->reconstruct(ec_);
   } else {
     const auto apply_coarse = [this](CoarseField<Real>& out, const CoarseField<Real>& in) { coarse_.apply(out, in); };
-    o = flexible_gcr(apply_coarse, identity, ec_, rc_, c, coarse_work_, false);
+    o = coarse_gcr_.solve(apply_coarse, ec_, rc_, c);
   }
   t_.coarse_iterations += o.iterations;
 }
@@ -305,16 +306,15 @@ void MultigridPreconditioner<Real>::solve_coarsest() {
   c.tolerance = p_.coarsest_tolerance;
   c.max_iterations = p_.coarsest_max_iterations;
   c.restart = p_.coarse_restart;
-  const auto identity = [](CoarseField<Real>& out, const CoarseField<Real>& in) { out.copy_from(in); };
   GcrOutcome o;
   if (L.schur) {
     L.schur->prepare(L.schur_rhs, L.r);
     const auto apply_schur = [&L](CoarseField<Real>& out, const CoarseField<Real>& in) { L.schur->apply(out, in); };
-    o = flexible_gcr(apply_schur, identity, L.e, L.schur_rhs, c, L.work, false);
+    o = L.gcr.solve(apply_schur, L.e, L.schur_rhs, c);
     L.schur->reconstruct(L.e);
   } else {
     const auto apply_op = [&L](CoarseField<Real>& out, const CoarseField<Real>& in) { L.op.apply(out, in); };
-    o = flexible_gcr(apply_op, identity, L.e, L.r, c, L.work, false);
+    o = L.gcr.solve(apply_op, L.e, L.r, c);
   }
   t_.coarsest_iterations += o.iterations;
 }

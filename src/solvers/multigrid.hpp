@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "dirac/linear_operator.hpp"
+#include "solvers/coarse_gcr.hpp"
 #include "solvers/coarse_operator.hpp"
 #include "solvers/coarse_schur.hpp"
 #include "solvers/coarse_transfer.hpp"
@@ -118,7 +119,7 @@ struct ThirdLevel {
   std::vector<CoarseField<Real>> vectors;  // the second level's test vectors as the setup made them
   CoarseField<Real> r, e, schur_rhs;       // third level
   CoarseField<Real> res, z, mr_r, mr_p, smoothed;  // second level
-  GcrWorkspace<CoarseField<Real>> work;    // the third level's GCR
+  CoarseGcr<Real> gcr;                     // the third level's GCR
   ThirdLevel(const CoarseOperator<Real>& Dc, const MultigridParams& p);
 };
 
@@ -166,7 +167,8 @@ class MultigridPreconditioner {
   std::unique_ptr<CoarseSchurComplement<Real>> schur_;  // null: the coarse solves on the whole lattice
   CoarseField<Real> schur_rhs_;
   std::unique_ptr<ThirdLevel<Real>> third_;  // null: two levels
-  GcrWorkspace<CoarseField<Real>> coarse_work_;
+  GcrWorkspace<CoarseField<Real>> coarse_work_;  // 3 levels: the coarse flexible GCR
+  CoarseGcr<Real> coarse_gcr_;                   // 2 levels: the coarse GCR
   GcrWorkspace<SpinorField<Real>> setup_work_;  // the setup's GCR on D x = 0 (empty outside setup)
   static constexpr int kSetupGcrRestart = 8;
   MultigridTimings t_;

@@ -39,6 +39,20 @@
 LQCD_INSTANTIATE_MULTIGRID(double)
 LQCD_INSTANTIATE_MULTIGRID(float)
 #undef LQCD_INSTANTIATE_MULTIGRID
+// The coarse GCR with device scalars (coarse_gcr_kernels.hpp).
+#include "solvers/coarse_gcr_kernels.hpp"
+#define LQCD_INSTANTIATE_COARSE_GCR(Real)                                                                          \
+  LQCD_INSTANTIATE_DEVICE_REDUCE_INTO(lqcd::Sums<1>, lqcd::StoreGcrInverseNorm, lqcd::CoarseNorm2Kernel<Real>)     \
+  LQCD_INSTANTIATE_DEVICE_REDUCE_INTO(lqcd::Sums<2>, lqcd::StoreGcrAlpha, lqcd::CoarseDotKernel<Real>)             \
+  LQCD_INSTANTIATE_DEVICE_REDUCE_INTO(lqcd::Sums<1>, lqcd::StoreGcrResidual, lqcd::CoarseGcrUpdateKernel<Real>)    \
+  LQCD_INSTANTIATE_DEVICE_REDUCE_INTO(lqcd::Sums<1>, lqcd::StoreGcrResidual, lqcd::CoarseGcrResidualKernel<Real>)  \
+  LQCD_INSTANTIATE_DEVICE_REDUCE_INTO(lqcd::Sums<2 * lqcd::kCoarseBatch>, lqcd::StoreGcrCoefficients,              \
+                                      lqcd::CoarseMultiDotKernel<Real>)                                            \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseGcrMultiAxpyKernel<Real>)                                           \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseGcrNormaliseKernel<Real>)
+LQCD_INSTANTIATE_COARSE_GCR(double)
+LQCD_INSTANTIATE_COARSE_GCR(float)
+#undef LQCD_INSTANTIATE_COARSE_GCR
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseInversePivotKernel)
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseInverseEliminateKernel)
 
