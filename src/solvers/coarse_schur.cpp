@@ -67,7 +67,7 @@ void CoarseSchurComplement<Real>::prepare(CoarseField<Real>& rhs, const CoarseFi
   const Location loc = Dc_.location();
   for_each(loc, b.size(), CoarseSelfInverseApplyKernel<Real>{view(), b.view().data, bhat_.view().data});
   // The even sites' neighbours are odd: H-hat_eo b-hat reads b-hat_o only.
-  for_each(loc, b.size(),
+  for_each(loc, b.size() / 2,
            CoarseParityHopKernel<Real>{view(), bhat_.view().data, bhat_.view().data, rhs.view().data, 0, Real(-1), 1});
 }
 
@@ -76,20 +76,20 @@ void CoarseSchurComplement<Real>::apply(CoarseField<Real>& out, const CoarseFiel
   const Location loc = Dc_.location();
   // odd_ = H-hat_oe in_e, then out_e = in_e - H-hat_eo odd_o, out_o = 0.
   if (half_enabled_) {
-    for_each(loc, in.size(),
+    for_each(loc, in.size() / 2,
              CoarseHalfParityHopKernel<Real>{half_view(), in.view().data, nullptr, odd_.view().data, 1, Real(1), 0});
-    for_each(loc, in.size(),
+    for_each(loc, in.size() / 2,
              CoarseHalfParityHopKernel<Real>{half_view(), odd_.view().data, in.view().data, out.view().data, 0, Real(-1), 1});
     return;
   }
-  for_each(loc, in.size(), CoarseParityHopKernel<Real>{view(), in.view().data, nullptr, odd_.view().data, 1, Real(1), 0});
-  for_each(loc, in.size(),
+  for_each(loc, in.size() / 2, CoarseParityHopKernel<Real>{view(), in.view().data, nullptr, odd_.view().data, 1, Real(1), 0});
+  for_each(loc, in.size() / 2,
            CoarseParityHopKernel<Real>{view(), odd_.view().data, in.view().data, out.view().data, 0, Real(-1), 1});
 }
 
 template <typename Real>
 void CoarseSchurComplement<Real>::reconstruct(CoarseField<Real>& x) const {
-  for_each(Dc_.location(), x.size(),
+  for_each(Dc_.location(), x.size() / 2,
            CoarseParityHopKernel<Real>{view(), x.view().data, bhat_.view().data, x.view().data, 1, Real(-1), 0});
 }
 

@@ -11,10 +11,19 @@
 
 namespace lqcd {
 
-LQCD_HOST_DEVICE inline int coarse_parity(const CoarseLattice& lattice, std::int64_t Y) {
-  int X[4];
-  lattice.coords(Y, X);
-  return (X[0] + X[1] + X[2] + X[3]) & 1;
+// The k-th coarse site of parity p (k < sites / 2, even extents), and in `other` the k-th of the other
+// parity: along each x-row the sites alternate parity, so both are in row k / (n_x / 2). The parity
+// passes below run one thread per component of one parity only (a thread per component of both, half
+// of them idle, left the pass bound by the latency of half the threads instead of by memory).
+LQCD_HOST_DEVICE inline std::int64_t coarse_site_of_parity(const CoarseLattice& L, int p, std::int64_t k,
+                                                           std::int64_t& other) {
+  const int half = L.n[0] / 2;
+  const std::int64_t row = k / half;
+  const int j = int(k - row * half);
+  const int x1 = int(row % L.n[1]), x23 = int(row / L.n[1]);
+  const int row_parity = (x1 + x23 % L.n[2] + x23 / L.n[2]) & 1;
+  other = row * L.n[0] + 2 * j + ((1 - p + row_parity) & 1);
+  return row * L.n[0] + 2 * j + ((p + row_parity) & 1);
 }
 
 // A-hat_0(Y) = A_0(Y)^{-1} by Gauss-Jordan elimination with partial pivoting, in double, in place in
@@ -147,7 +156,8 @@ struct CoarseSelfInverseApplyKernel {
 };
 
 // On the sites of `parity`: out = x + sign sum_{d > 0} A-hat_d in(neighbour) (x == nullptr: 0); on the
-// other sites out = 0 where zero_other, else unchanged. One thread per component.
+// other sites out = 0 where zero_other, else unchanged. One thread per component of `parity`
+// (sites / 2 x dof threads).
 template <typename Real>
 struct CoarseParityHopKernel {
   CoarseStencilView<Real> Ahat;
@@ -158,14 +168,15 @@ struct CoarseParityHopKernel {
   Real sign;
   int zero_other;
   LQCD_HOST_DEVICE void operator()(std::int64_t t) const {
-    const std::int64_t Y = t / Ahat.dof;
-    if (coarse_parity(Ahat.lattice, Y) != parity) {
-      if (zero_other) out[t] = Complex<Real>();
-      return;
-    }
-    Complex<Real> h = stencil_row(Ahat, in, Y, int(t - Y * Ahat.dof), 1, kStencilDirections);
+    const std::int64_t k = t / Ahat.dof;
+    const int row = int(t - k * Ahat.dof);
+    std::int64_t other;
+    const std::int64_t Y = coarse_site_of_parity(Ahat.lattice, parity, k, other);
+    if (zero_other) out[other * Ahat.dof + row] = Complex<Real>();
+    const std::int64_t i = Y * Ahat.dof + row;
+    Complex<Real> h = stencil_row(Ahat, in, Y, row, 1, kStencilDirections);
     h = Complex<Real>(sign * h.re, sign * h.im);
-    out[t] = x ? x[t] + h : h;
+    out[i] = x ? x[i] + h : h;
   }
 };
 
@@ -231,15 +242,15 @@ struct CoarseHalfParityHopKernel {
   int zero_other;
   LQCD_HOST_DEVICE void operator()(std::int64_t t) const {
     const int dof = H.dof;
-    const std::int64_t Y = t / dof;
-    const int row = int(t - Y * dof);
-    if (coarse_parity(H.lattice, Y) != parity) {
-      if (zero_other) out[t] = Complex<Real>();
-      return;
-    }
+    const std::int64_t k = t / dof;
+    const int row = int(t - k * dof);
+    std::int64_t other;
+    const std::int64_t Y = coarse_site_of_parity(H.lattice, parity, k, other);
+    if (zero_other) out[other * dof + row] = Complex<Real>();
+    const std::int64_t i = Y * dof + row;
     Complex<Real> h;
     for (int d = 1; d < kStencilDirections; ++d) {
-      const std::int64_t Z = d == 0 ? Y : H.lattice.neighbour(Y, (d - 1) / 2, (d - 1) % 2 == 0 ? 1 : -1);
+      const std::int64_t Z = H.lattice.neighbour(Y, (d - 1) / 2, (d - 1) % 2 == 0 ? 1 : -1);
       const Complex<Real>* v = in + Z * dof;
       const Complex<std::int16_t>* m = &H.at(d, Y, row, 0);
       Complex<Real> acc;
@@ -250,7 +261,7 @@ struct CoarseHalfParityHopKernel {
       const Real unit = Real(H.scale[H.block(d, Y)]) * (Real(1) / Real(kFixedPointMax)) * sign;
       h += Complex<Real>(acc.re * unit, acc.im * unit);
     }
-    out[t] = x ? x[t] + h : h;
+    out[i] = x ? x[i] + h : h;
   }
 };
 
