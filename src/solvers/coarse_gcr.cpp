@@ -13,6 +13,11 @@ CoarseGcr<Real>::CoarseGcr(const CoarseField<Real>& like, int m)
     z_.push_back(like.like());
     q_.push_back(like.like());
   }
+  reset_scalars();
+}
+
+template <typename Real>
+void CoarseGcr<Real>::reset_scalars() {
   *host_.data() = CoarseGcrScalars{};
   scalars_.copy_from(host_);
 }
