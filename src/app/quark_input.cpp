@@ -337,6 +337,8 @@ PointPropagator QuarkProblem::propagator(const QuarkInput& in, const DiracOperat
                  {"block", info.block},
                  {"coarse", info.coarse},
                  {"coarse_components", info.coarse_dof},
+                 {"levels", info.levels},
+                 {"coarse_even_odd", info.coarse_even_odd},
                  {"precision", info.precision},
                  {"seconds", info.timings.setup()},
                  {"seconds_test_vectors", info.timings.setup_vectors},

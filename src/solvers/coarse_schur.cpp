@@ -67,30 +67,35 @@ void CoarseSchurComplement<Real>::prepare(CoarseField<Real>& rhs, const CoarseFi
   const Location loc = Dc_.location();
   for_each(loc, b.size(), CoarseSelfInverseApplyKernel<Real>{view(), b.view().data, bhat_.view().data});
   // The even sites' neighbours are odd: H-hat_eo b-hat reads b-hat_o only.
-  for_each(loc, b.size() / 2,
-           CoarseParityHopKernel<Real>{view(), bhat_.view().data, bhat_.view().data, rhs.view().data, 0, Real(-1), 1});
+  pass(CoarseHopRows<Real>{view()}, bhat_, &bhat_, rhs, 0, -1.0, true);
+}
+
+// One parity pass: out = x + sign H-hat in on the sites of `parity` (CoarseParityHopKernel).
+template <typename Real>
+template <typename Rows>
+void CoarseSchurComplement<Real>::pass(const Rows& rows, const CoarseField<Real>& in, const CoarseField<Real>* x,
+                                       CoarseField<Real>& out, int parity, double sign, bool zero_other) const {
+  for_each(Dc_.location(), out.size() / 2,
+           CoarseParityHopKernel<Real, Rows>{rows, in.view().data, x ? x->view().data : nullptr, out.view().data, parity,
+                                             Real(sign), zero_other ? 1 : 0});
 }
 
 template <typename Real>
 void CoarseSchurComplement<Real>::apply(CoarseField<Real>& out, const CoarseField<Real>& in) const {
-  const Location loc = Dc_.location();
   // odd_ = H-hat_oe in_e, then out_e = in_e - H-hat_eo odd_o, out_o = 0.
-  if (half_enabled_) {
-    for_each(loc, in.size() / 2,
-             CoarseHalfParityHopKernel<Real>{half_view(), in.view().data, nullptr, odd_.view().data, 1, Real(1), 0});
-    for_each(loc, in.size() / 2,
-             CoarseHalfParityHopKernel<Real>{half_view(), odd_.view().data, in.view().data, out.view().data, 0, Real(-1), 1});
-    return;
-  }
-  for_each(loc, in.size() / 2, CoarseParityHopKernel<Real>{view(), in.view().data, nullptr, odd_.view().data, 1, Real(1), 0});
-  for_each(loc, in.size() / 2,
-           CoarseParityHopKernel<Real>{view(), odd_.view().data, in.view().data, out.view().data, 0, Real(-1), 1});
+  const auto both = [&](const auto& rows) {
+    pass(rows, in, nullptr, odd_, 1, 1.0, false);
+    pass(rows, odd_, &in, out, 0, -1.0, true);
+  };
+  if (half_enabled_)
+    both(CoarseHalfHopRows<Real>{half_view()});
+  else
+    both(CoarseHopRows<Real>{view()});
 }
 
 template <typename Real>
 void CoarseSchurComplement<Real>::reconstruct(CoarseField<Real>& x) const {
-  for_each(Dc_.location(), x.size() / 2,
-           CoarseParityHopKernel<Real>{view(), x.view().data, bhat_.view().data, x.view().data, 1, Real(-1), 0});
+  pass(CoarseHopRows<Real>{view()}, x, &bhat_, x, 1, -1.0, false);
 }
 
 template class CoarseSchurComplement<double>;

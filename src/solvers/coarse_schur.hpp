@@ -35,6 +35,9 @@ class CoarseSchurComplement {
 
  private:
   CoarseStencilView<Real> view() const { return {ahat_.data(), Dc_.lattice(), Dc_.dof()}; }
+  template <typename Rows>
+  void pass(const Rows& rows, const CoarseField<Real>& in, const CoarseField<Real>* x, CoarseField<Real>& out, int parity,
+            double sign, bool zero_other) const;
   CoarseHalfStencilView half_view() const { return {half_.data(), half_scale_.data(), Dc_.lattice(), Dc_.dof()}; }
   const CoarseOperator<Real>& Dc_;
   Buffer<Complex<Real>> ahat_;

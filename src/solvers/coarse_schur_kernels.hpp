@@ -155,30 +155,6 @@ struct CoarseSelfInverseApplyKernel {
   }
 };
 
-// On the sites of `parity`: out = x + sign sum_{d > 0} A-hat_d in(neighbour) (x == nullptr: 0); on the
-// other sites out = 0 where zero_other, else unchanged. One thread per component of `parity`
-// (sites / 2 x dof threads).
-template <typename Real>
-struct CoarseParityHopKernel {
-  CoarseStencilView<Real> Ahat;
-  const Complex<Real>* in;
-  const Complex<Real>* x;
-  Complex<Real>* out;
-  int parity;
-  Real sign;
-  int zero_other;
-  LQCD_HOST_DEVICE void operator()(std::int64_t t) const {
-    const std::int64_t k = t / Ahat.dof;
-    const int row = int(t - k * Ahat.dof);
-    std::int64_t other;
-    const std::int64_t Y = coarse_site_of_parity(Ahat.lattice, parity, k, other);
-    if (zero_other) out[other * Ahat.dof + row] = Complex<Real>();
-    const std::int64_t i = Y * Ahat.dof + row;
-    Complex<Real> h = stencil_row(Ahat, in, Y, row, 1, kStencilDirections);
-    h = Complex<Real>(sign * h.re, sign * h.im);
-    out[i] = x ? x[i] + h : h;
-  }
-};
 
 // The hopping blocks A-hat_d, d = 1 .. 8, in 16-bit fixed point for the coarse solves (QUDA stores its
 // coarse links in half precision likewise): each block scaled by its largest |real or imaginary part|,
@@ -229,11 +205,48 @@ struct CoarseHalfPackKernel {
   }
 };
 
-// CoarseParityHopKernel with the half-precision blocks: per direction the integer codes times the
-// input summed, then scaled once.
+
+// The hopping part sum_{d > 0} A-hat_d(Y) in(neighbour_d(Y)) of one row, from the blocks in Real ...
 template <typename Real>
-struct CoarseHalfParityHopKernel {
+struct CoarseHopRows {
+  CoarseStencilView<Real> A;
+  LQCD_HOST_DEVICE const CoarseLattice& lattice() const { return A.lattice; }
+  LQCD_HOST_DEVICE int dof() const { return A.dof; }
+  LQCD_HOST_DEVICE Complex<Real> row(const Complex<Real>* in, std::int64_t Y, int r) const {
+    return stencil_row(A, in, Y, r, 1, kStencilDirections);
+  }
+};
+
+// ... or from the 16-bit blocks: per direction the integer codes times the input summed, then scaled once.
+template <typename Real>
+struct CoarseHalfHopRows {
   CoarseHalfStencilView H;
+  LQCD_HOST_DEVICE const CoarseLattice& lattice() const { return H.lattice; }
+  LQCD_HOST_DEVICE int dof() const { return H.dof; }
+  LQCD_HOST_DEVICE Complex<Real> row(const Complex<Real>* in, std::int64_t Y, int r) const {
+    const int dof = H.dof;
+    Complex<Real> h;
+    for (int d = 1; d < kStencilDirections; ++d) {
+      const Complex<Real>* v = in + H.lattice.neighbour(Y, (d - 1) / 2, (d - 1) % 2 == 0 ? 1 : -1) * dof;
+      const Complex<std::int16_t>* m = &H.at(d, Y, r, 0);
+      Complex<Real> acc;
+      for (int col = 0; col < dof; ++col) {
+        const Complex<float> q = fixed_values(m[std::int64_t(col) * dof]);
+        acc = multiply_add(Complex<Real>(Real(q.re), Real(q.im)), v[col], acc);
+      }
+      const Real unit = Real(H.scale[H.block(d, Y)]) * (Real(1) / Real(kFixedPointMax));
+      h += Complex<Real>(acc.re * unit, acc.im * unit);
+    }
+    return h;
+  }
+};
+
+// On the sites of `parity`: out = x + sign sum_{d > 0} A-hat_d in(neighbour) (x == nullptr: 0); on the
+// other sites out = 0 where zero_other, else unchanged. One thread per component of `parity`
+// (sites / 2 x dof threads). Rows: CoarseHopRows or CoarseHalfHopRows.
+template <typename Real, typename Rows>
+struct CoarseParityHopKernel {
+  Rows rows;
   const Complex<Real>* in;
   const Complex<Real>* x;
   Complex<Real>* out;
@@ -241,26 +254,15 @@ struct CoarseHalfParityHopKernel {
   Real sign;
   int zero_other;
   LQCD_HOST_DEVICE void operator()(std::int64_t t) const {
-    const int dof = H.dof;
+    const int dof = rows.dof();
     const std::int64_t k = t / dof;
     const int row = int(t - k * dof);
     std::int64_t other;
-    const std::int64_t Y = coarse_site_of_parity(H.lattice, parity, k, other);
+    const std::int64_t Y = coarse_site_of_parity(rows.lattice(), parity, k, other);
     if (zero_other) out[other * dof + row] = Complex<Real>();
     const std::int64_t i = Y * dof + row;
-    Complex<Real> h;
-    for (int d = 1; d < kStencilDirections; ++d) {
-      const std::int64_t Z = H.lattice.neighbour(Y, (d - 1) / 2, (d - 1) % 2 == 0 ? 1 : -1);
-      const Complex<Real>* v = in + Z * dof;
-      const Complex<std::int16_t>* m = &H.at(d, Y, row, 0);
-      Complex<Real> acc;
-      for (int col = 0; col < dof; ++col) {
-        const Complex<float> q = fixed_values(m[std::int64_t(col) * dof]);
-        acc = multiply_add(Complex<Real>(Real(q.re), Real(q.im)), v[col], acc);
-      }
-      const Real unit = Real(H.scale[H.block(d, Y)]) * (Real(1) / Real(kFixedPointMax)) * sign;
-      h += Complex<Real>(acc.re * unit, acc.im * unit);
-    }
+    Complex<Real> h = rows.row(in, Y, row);
+    h = Complex<Real>(sign * h.re, sign * h.im);
     out[i] = x ? x[i] + h : h;
   }
 };

@@ -2,7 +2,7 @@
 
 #include "core/dispatch.hpp"
 #include "core/error.hpp"
-#include "solvers/transfer_kernels.hpp"
+#include "solvers/block_gram_schmidt.hpp"
 
 namespace lqcd {
 
@@ -44,23 +44,13 @@ void CoarseTransferOperator<Real>::random_field(CoarseField<Real>& v, std::uint6
   for_each(location(), v.size(), CoarseGaussianKernel<Real>{v.view().data, seed, k});
 }
 
-// Block Gram-Schmidt with P and R, classical and twice, as TransferOperator::orthonormalise.
+// solvers/block_gram_schmidt.hpp.
 template <typename Real>
 void CoarseTransferOperator<Real>::orthonormalise() {
   CoarseField<Real> f = make_fine(), c = make_coarse();
-  for (int k = 0; k < nv_; ++k) {
-    get_vector(k, f);
-    if (k > 0) {
-      for (int pass = 0; pass < 2; ++pass) {
-        restrict_to(c, f);
-        for_each(location(), c.size(), EarlierProjectionsKernel<Real>{c.view().data, nv_, k});
-        prolong_add(f, c);
-      }
-      set_vector(k, f);
-    }
-    restrict_to(c, f);
-    for_each(location(), f.size(), CoarseBlockNormaliseKernel<Real>{agg_, vectors(), c.view().data, k});
-  }
+  block_gram_schmidt<Real>(*this, f, c, [this, &f](int k, const CoarseField<Real>& norms) {
+    for_each(location(), f.size(), CoarseBlockNormaliseKernel<Real>{agg_, vectors(), norms.view().data, k});
+  });
 }
 
 template <typename Real>

@@ -50,7 +50,7 @@ struct MultigridParams {
   Dims block{4, 4, 4, 4};         // fine sites per aggregate in each direction
   int test_vectors = 24;          // n_v: the coarse operator has 2 n_v components per site
   int setup_iterations = 40;      // GCR(8) iterations on D x = 0 for each test vector
-  int adaptive_cycles = 1;        // bootstrap passes with the cycle
+  int adaptive_cycles = 3;        // bootstrap passes with the cycle (3: docs/performance.md, second part)
   MultigridSmoother smoother = MultigridSmoother::Schwarz;
   int pre_smoothing = 0;          // smoother sweeps (SAP) or steps (MR) before the coarse correction
   int post_smoothing = 2;         // after it

@@ -26,10 +26,10 @@
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseInverseFinishKernel<Real>)               \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseLeftInverseKernel<Real>)                 \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseSelfInverseApplyKernel<Real>)            \
-  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseParityHopKernel<Real>)                   \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseParityHopKernel<Real, lqcd::CoarseHopRows<Real>>)      \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseParityHopKernel<Real, lqcd::CoarseHalfHopRows<Real>>)  \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseHalfScaleKernel<Real>)                   \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseHalfPackKernel<Real>)                    \
-  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseHalfParityHopKernel<Real>)               \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseTestVectorCopyKernel<Real>)              \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseGaussianKernel<Real>)                    \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseBlockNormaliseKernel<Real>)              \

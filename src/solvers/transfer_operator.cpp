@@ -3,6 +3,7 @@
 #include "core/dispatch.hpp"
 #include "core/error.hpp"
 #include "fields/random_spinor_kernels.hpp"
+#include "solvers/block_gram_schmidt.hpp"
 #include "solvers/coarse_links_kernels.hpp"
 
 namespace lqcd {
@@ -43,28 +44,14 @@ void TransferOperator<Real>::random_field(SpinorField<Real>& v, std::uint64_t se
   for_each(location(), v.sites(), GaussianSpinorKernel<Real>{v.view(), seed, RngPurpose::MultigridSetup, std::uint32_t(k), 0, 1.0});
 }
 
-// Block Gram-Schmidt with P and R themselves: R f holds f's inner products with every vector on every
-// block and chirality, so for vector k, f <- f - P (the part of R f on vectors l < k) removes its
-// projections on the earlier ones everywhere at once. Classical Gram-Schmidt applied twice ("twice is
-// enough": L. Giraud, J. Langou, M. Rozloznik, J. van den Eshof, Numer. Math. 101 (2005) 87); then
-// R of the stored vector k gives its block norms^2.
+// solvers/block_gram_schmidt.hpp.
 template <typename Real>
 void TransferOperator<Real>::orthonormalise() {
   SpinorField<Real> f = make_fine();
   CoarseField<Real> c = make_coarse();
-  for (int k = 0; k < nv_; ++k) {
-    get_vector(k, f);
-    if (k > 0) {
-      for (int pass = 0; pass < 2; ++pass) {
-        restrict_to(c, f);
-        for_each(location(), c.size(), EarlierProjectionsKernel<Real>{c.view().data, nv_, k});
-        prolong_add(f, c);
-      }
-      set_vector(k, f);
-    }
-    restrict_to(c, f);
-    for_each(location(), fine_.volume(), BlockNormaliseKernel<Real>{agg_, vectors(), c.view().data, k});
-  }
+  block_gram_schmidt<Real>(*this, f, c, [this](int k, const CoarseField<Real>& norms) {
+    for_each(location(), fine_.volume(), BlockNormaliseKernel<Real>{agg_, vectors(), norms.view().data, k});
+  });
 }
 
 template <typename Real>

@@ -527,6 +527,8 @@ TEST(SpectrumCommand, BadInputsGiveOneLineErrors) {
       // a lattice the blocks divide only once
       {"[solver]\ntype = \"multigrid\"\n[multigrid]\nblock = [8, 4, 4, 4]\n", "multigrid.block"},
       {"[solver]\ntype = \"multigrid\"\n[multigrid]\nlevels = 4\n", "multigrid.levels"},
+      // 8^4 with 4^4 blocks: a 2^4 coarse lattice, which the default 2^4 coarse blocks tile only once
+      {"[solver]\ntype = \"multigrid\"\n[multigrid]\nlevels = 3\n", "multigrid.coarse_block"},
       {"[solver]\ntype = \"multigrid\"\n[multigrid]\nlevels = 3\ncoarse_block = [2, 2, 2]\n", "multigrid.coarse_block"},
       {"[solver]\ntype = \"multigrid\"\n[multigrid]\nlevels = 3\ncoarsest_tolerance = 0\n", "multigrid.coarsest_tolerance"},
   };
