@@ -16,6 +16,21 @@ void synchronise(Location loc) {
   if (loc == Location::Device) detail::device_synchronize();
 }
 
+// x = A^{-1} b by `gcr` to c: in even-odd form through `schur` where A has one (schur_rhs: its work
+// field), else on A itself. The coarse solves of two levels and the third level's solves.
+template <typename Real>
+GcrOutcome solve_coarse_system(CoarseGcr<Real>& gcr, const CoarseOperator<Real>& A, CoarseSchurComplement<Real>* schur,
+                               CoarseField<Real>& schur_rhs, CoarseField<Real>& x, const CoarseField<Real>& b,
+                               const GcrControl& c) {
+  if (!schur) return gcr.solve([&A](CoarseField<Real>& out, const CoarseField<Real>& in) { A.apply(out, in); }, x, b, c);
+  // S x_e = rhs_e (odd sites zero throughout), then x_o from x_e.
+  schur->prepare(schur_rhs, b);
+  const GcrOutcome o =
+      gcr.solve([schur](CoarseField<Real>& out, const CoarseField<Real>& in) { schur->apply(out, in); }, x, schur_rhs, c);
+  schur->reconstruct(x);
+  return o;
+}
+
 // Times a stretch of work into `seconds` (device work included).
 class Section {
  public:
@@ -164,15 +179,8 @@ void MultigridPreconditioner<Real>::improve_vectors(int gcr_iterations, bool wit
   }
   // GCR(8) on D z = -D x from z = 0: minimises ||D (x + z)|| over a Krylov space (QUDA solves D x = 0
   // in the same way).
-  GcrControl c;
-  c.tolerance = 1e-30;  // a fixed number of iterations
-  c.max_iterations = gcr_iterations;
-  c.restart = setup_work_.restart();
-  const auto identity = [](SpinorField<Real>& out, const SpinorField<Real>& in) { out.copy_from(in); };
-  const auto gcr = [&](SpinorField<Real>& out, const SpinorField<Real>& in) {
-    flexible_gcr(apply_fine, identity, out, in, c, setup_work_, false);
-  };
-  improve_test_vectors(apply_fine, gcr, vectors_, res_, z, "a");
+  improve_test_vectors(apply_fine, gcr_iterations_from_zero(apply_fine, setup_work_, gcr_iterations), vectors_, res_, z,
+                       "a");
 }
 
 template <typename Real>
@@ -203,15 +211,8 @@ void MultigridPreconditioner<Real>::setup_third_level() {
   const auto apply_coarse = [this](CoarseField<Real>& out, const CoarseField<Real>& in) { coarse_.apply(out, in); };
   if (p_.coarse_setup_iterations > 0) {
     GcrWorkspace<CoarseField<Real>> work(L.res, kSetupGcrRestart);
-    GcrControl c;
-    c.tolerance = 1e-30;
-    c.max_iterations = p_.coarse_setup_iterations;
-    c.restart = kSetupGcrRestart;
-    const auto identity = [](CoarseField<Real>& out, const CoarseField<Real>& in) { out.copy_from(in); };
-    const auto gcr = [&](CoarseField<Real>& out, const CoarseField<Real>& in) {
-      flexible_gcr(apply_coarse, identity, out, in, c, work, false);
-    };
-    improve_test_vectors(apply_coarse, gcr, L.vectors, L.res, L.z, "a second-level");
+    improve_test_vectors(apply_coarse, gcr_iterations_from_zero(apply_coarse, work, p_.coarse_setup_iterations),
+                         L.vectors, L.res, L.z, "a second-level");
   }
   for (int k = 0; k < p_.coarse_test_vectors; ++k) L.transfer.set_vector(k, L.vectors[std::size_t(k)]);
   L.transfer.orthonormalise();
@@ -286,15 +287,8 @@ void MultigridPreconditioner<Real>::solve_coarse() {
     const auto apply_coarse = [this](CoarseField<Real>& out, const CoarseField<Real>& in) { coarse_.apply(out, in); };
     const auto cycle = [this](CoarseField<Real>& z, const CoarseField<Real>& r) { coarse_cycle(z, r); };
     o = flexible_gcr(apply_coarse, cycle, ec_, rc_, c, coarse_work_, false);
-  } else if (schur_) {
-    // S x_e = rhs_e (odd sites zero throughout), then x_o from x_e.
-    schur_->prepare(schur_rhs_, rc_);
-    const auto apply_schur = [this](CoarseField<Real>& out, const CoarseField<Real>& in) { schur_->apply(out, in); };
-    o = coarse_gcr_.solve(apply_schur, ec_, schur_rhs_, c);
-    schur_->reconstruct(ec_);
   } else {
-    const auto apply_coarse = [this](CoarseField<Real>& out, const CoarseField<Real>& in) { coarse_.apply(out, in); };
-    o = coarse_gcr_.solve(apply_coarse, ec_, rc_, c);
+    o = solve_coarse_system(coarse_gcr_, coarse_, schur_.get(), schur_rhs_, ec_, rc_, c);
   }
   t_.coarse_iterations += o.iterations;
 }
@@ -306,17 +300,7 @@ void MultigridPreconditioner<Real>::solve_coarsest() {
   c.tolerance = p_.coarsest_tolerance;
   c.max_iterations = p_.coarsest_max_iterations;
   c.restart = p_.coarse_restart;
-  GcrOutcome o;
-  if (L.schur) {
-    L.schur->prepare(L.schur_rhs, L.r);
-    const auto apply_schur = [&L](CoarseField<Real>& out, const CoarseField<Real>& in) { L.schur->apply(out, in); };
-    o = L.gcr.solve(apply_schur, L.e, L.schur_rhs, c);
-    L.schur->reconstruct(L.e);
-  } else {
-    const auto apply_op = [&L](CoarseField<Real>& out, const CoarseField<Real>& in) { L.op.apply(out, in); };
-    o = L.gcr.solve(apply_op, L.e, L.r, c);
-  }
-  t_.coarsest_iterations += o.iterations;
+  t_.coarsest_iterations += solve_coarse_system(L.gcr, L.op, L.schur.get(), L.schur_rhs, L.e, L.r, c).iterations;
 }
 
 // K_c r: the third-level correction, then MR steps on D_c against what it left.

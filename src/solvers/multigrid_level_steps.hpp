@@ -1,13 +1,15 @@
 #pragma once
 // Steps of the multigrid setup and cycle written once for any level's fields (SpinorField on the
 // finest level, CoarseField below it; the vector operations of fields/spinor_blas.hpp and
-// fields/coarse_field.hpp): minimal-residual smoothing and the improvement of test vectors.
+// fields/coarse_field.hpp): minimal-residual smoothing, the improvement of test vectors and the fixed
+// number of GCR iterations it uses.
 
 #include <cmath>
 #include <vector>
 
 #include "core/error.hpp"
 #include "math/complex.hpp"
+#include "solvers/flexible_gcr.hpp"
 
 namespace lqcd {
 
@@ -26,6 +28,20 @@ void minimal_residual_steps(const Apply& apply, Field& e, const Field& r, Field&
     axpy(alpha, r_work, e);
     axpy(-alpha, p_work, r_work);
   }
+}
+
+// A correction for improve_test_vectors: correct(z, r) runs exactly `iterations` GCR(work.restart())
+// iterations on A z = r from z = 0 (no tolerance). apply and work must outlive the returned function.
+template <typename Field, typename Apply>
+auto gcr_iterations_from_zero(const Apply& apply, GcrWorkspace<Field>& work, int iterations) {
+  return [&apply, &work, iterations](Field& z, const Field& r) {
+    GcrControl c;
+    c.tolerance = 1e-30;  // a fixed number of iterations
+    c.max_iterations = iterations;
+    c.restart = work.restart();
+    const auto identity = [](Field& out, const Field& in) { out.copy_from(in); };
+    flexible_gcr(apply, identity, z, r, c, work, false);
+  };
 }
 
 // Each test vector x_k <- x_k + z with z ~ A^{-1} (-A x_k) from correct(z, -A x_k) (a few Krylov
