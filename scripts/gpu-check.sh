@@ -9,7 +9,7 @@
 # and run there with .deps and .gpu-testdata carried:  bash scripts/gpu-check.sh "$OUT" [stages]
 # stages (default all but therm16/clover32/scaling): build test bench validate spectrum hmc dirac [therm16] [clover32]
 # [scaling] [strong48] [resident2] [mpitest] [fast] [rhs] [sass] [solver] [resident] [blockcg] [ttile] [tune] [htile] [launch] [table] [extra] [pdltest] [quenched] [blockres] [propagators]
-# [mgtest] [mgscan] (issue 27: scripts/multigrid-scan.sh)
+# [mgtest] [mgscan] (issue 27: scripts/multigrid-scan.sh) [mgmpi] (the multigrid on two ranks; after mgscan)
 # [sanitize] (compute-sanitizer on the GPU tests; needs the build stage's build-gpu: `... OUT build sanitize`)
 set -uo pipefail
 export NCCL_NVLS_ENABLE=0  # NVLink multicast stays off on the shared multi-GPU hosts (device KINDS.md)
@@ -50,6 +50,27 @@ if has mgscan; then  # issue 27's mass scan: MGSCAN_L (32), MGSCAN_KAPPAS, MGSCA
   bash scripts/multigrid-scan.sh "$out" "$bin" "${MGSCAN_L:-32}" "${MGSCAN_KAPPAS:-0.1300 0.1340 0.1350}" \
     ${MGSCAN_SETTINGS:-}
   note "mgscan: exit $? in $(( $(date +%s) - start )) s"
+fi
+if has mgmpi; then  # issue 27: the multigrid's distributed tests on 2 ranks, then lqcd bench solver on the
+  # mgscan configuration with one process and with two (--grid 1,1,1,2; one GPU each where there are two,
+  # else both on one GPU), the same settings: the iterations must agree.
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  start=$(date +%s)
+  mpiexec -np 2 --oversubscribe --bind-to none build-gpu/tests/test_mpi --gtest_filter='*Multigrid*' \
+    >"$out/mgmpi.log" 2>&1
+  note "multigrid tests on 2 ranks: exit $? in $(( $(date +%s) - start )) s: $(grep -E 'PASSED|FAILED' "$out/mgmpi.log" | sort | uniq -c | tr -s ' \n' ' ')"
+  cfg=$(ls runs/mgscan_${MGSCAN_L:-32}/wilson.*.ildg 2>/dev/null | tail -1)
+  L=${MGSCAN_L:-32}
+  for np in 1 2; do
+    start=$(date +%s)
+    args=(bench solver --dims $L,$L,$L,$L --device gpu --config "$cfg" --action clover --csw 1.769
+      --kappa "${MGMPI_KAPPA:-0.1350}" --precision single --tolerance 1e-10 --repetitions 1 --json --solver multigrid
+      --multigrid coarse_half=true)
+    if [ $np = 1 ]; then "$bin" "${args[@]}" >>"$out/mgmpi.jsonl" 2>>"$out/mgmpi.log"
+    else mpiexec -np 2 --oversubscribe --bind-to none "$bin" "${args[@]}" --grid 1,1,1,2 >>"$out/mgmpi.jsonl" \
+      2>>"$out/mgmpi.log"; fi
+    note "multigrid bench on $np process(es): exit $? in $(( $(date +%s) - start )) s"
+  done
 fi
 if has mpitest; then  # the halo and distributed tests only (on the two-GPU machine: one GPU per rank)
   start=$(date +%s)

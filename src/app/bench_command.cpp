@@ -836,7 +836,7 @@ nlohmann::json multigrid_solver_bench(const BenchCommandOptions& opt, const Gaug
     SpinorField<Real> fin(geom, loc), fout(geom, loc);
     convert_precision(fin, b);  // a copy for Real = double
     CoarseField<Real> cin = Dc.make_field(), cout = Dc.make_field();
-    mg.transfer().restrict_to(cin, fin);
+    mg.restrict_to_coarse(cin, fin);
     const double t_coarse = median_seconds(loc, opt.repetitions, [&] { Dc.apply(cout, cin); });
     const double t_fine = median_seconds(loc, opt.repetitions, [&] { D.apply(fout, fin); });
     const double coarse_bytes = Dc.bytes_per_site() * double(Dc.lattice().sites);
@@ -856,7 +856,7 @@ nlohmann::json multigrid_solver_bench(const BenchCommandOptions& opt, const Gaug
         {"system", "full: M x = b by flexible GCR with the multigrid cycle, tolerance on ||b - M x|| / ||b||"},
         {"multigrid", {{"block", mp.block},
                        {"test_vectors", mp.test_vectors},
-                       {"coarse", mg.transfer().aggregation().coarse.dims()},
+                       {"coarse", Dc.lattice().dims()},
                        {"coarse_components", Dc.dof()},
                        {"setup_iterations", mp.setup_iterations},
                        {"adaptive_cycles", mp.adaptive_cycles},

@@ -182,7 +182,7 @@ QuarkInput read_quark_input(const Config& c) {
         if (in.multigrid.levels == 3) {
           Dims coarse{};
           for (std::size_t mu = 0; mu < 4; ++mu) coarse[mu] = in.dims[mu] / in.multigrid.block[mu];
-          check_aggregation_block(coarse, in.multigrid.coarse_block, "multigrid.coarse_block");
+          check_aggregation_block(coarse, in.multigrid.coarse_block, "multigrid.coarse_block", "the coarse lattice");
         }
       } catch (const Error& e) {
         fail("{}: {}", c.source(), e.what());

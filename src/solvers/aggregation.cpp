@@ -8,12 +8,13 @@
 
 namespace lqcd {
 
-void check_aggregation_block(const Dims& lattice, const Dims& block, const std::string& key) {
+void check_aggregation_block(const Dims& lattice, const Dims& block, const std::string& key,
+                             const std::string& lattice_name) {
   for (int mu = 0; mu < 4; ++mu) {
     const int b = block[std::size_t(mu)], n = lattice[std::size_t(mu)];
     if (b < 2 || b > 255 || n % b != 0 || n / b < 2)
-      fail("{} = {}: each block extent must be 2 to 255 and divide the lattice extent ({}) at least twice", key,
-           dims_string(block), dims_string(lattice));
+      fail("{} = {}: each block extent must be 2 to 255 and divide the extent of {} ({}) at least twice", key,
+           dims_string(block), lattice_name, dims_string(lattice));
   }
 }
 
@@ -38,9 +39,11 @@ void set_blocks(Aggregation& a, const Dims& fine, const Dims& block) {
 }  // namespace
 
 Aggregation Aggregation::make(const Geometry& fine, const Dims& block, const std::string& key) {
-  if (fine.distributed() || fine.has_halo())
-    fail("{}: multigrid runs on one process for now; run without --grid", key);
-  check_aggregation_block(fine.local, block, key);
+  // On several processes the blocks tile this process's box (solvers/coarse_agglomeration.hpp joins the
+  // coarse parts): block sites are never split between processes.
+  check_aggregation_block(fine.local, block, key,
+                          fine.distributed() ? "each process's part of the lattice under --grid " + dims_string(fine.grid)
+                                             : "the lattice");
   Aggregation a{};
   a.fine = SiteIndexer::from(fine);
   a.fine_volume = fine.volume();
@@ -50,7 +53,7 @@ Aggregation Aggregation::make(const Geometry& fine, const Dims& block, const std
 }
 
 Aggregation Aggregation::make_coarse(const CoarseLattice& fine, const Dims& block, const std::string& key) {
-  check_aggregation_block(fine.dims(), block, key);
+  check_aggregation_block(fine.dims(), block, key, "the coarse lattice");
   Aggregation a{};
   for (int mu = 0; mu < 4; ++mu) a.fine.n[mu] = a.fine.gn[mu] = fine.n[mu];  // lex() needs the extents only
   a.fine_volume = fine.sites;

@@ -37,8 +37,9 @@ struct Aggregation {
   int colour_period[4];  // m_mu
   int colours;
 
-  // Validates: the fine lattice on one process without halos, block extents >= 2 dividing the fine
-  // extents, coarse extents >= 2. Throws lqcd::Error naming `key` otherwise.
+  // Validates: block extents >= 2 dividing the extents of this process's part of the fine lattice (its
+  // local box; halo sites are never block sites), coarse extents >= 2. Throws lqcd::Error naming `key`
+  // otherwise. On several processes `coarse` is this process's part of the coarse lattice.
   static Aggregation make(const Geometry& fine, const Dims& block, const std::string& key);
   // The aggregation of a coarse lattice (a multigrid level below the first; its sites indexed as
   // CoarseLattice::lex), with the same checks.
@@ -104,6 +105,7 @@ class AggregationTables {
 
 // Throws lqcd::Error naming `key` unless every extent of `block` is 2 to 255 and divides the matching
 // extent of `lattice` at least twice (what Aggregation::make requires).
-void check_aggregation_block(const Dims& lattice, const Dims& block, const std::string& key);
+void check_aggregation_block(const Dims& lattice, const Dims& block, const std::string& key,
+                             const std::string& lattice_name = "the lattice");
 
 }  // namespace lqcd

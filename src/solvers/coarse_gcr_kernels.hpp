@@ -54,7 +54,7 @@ struct StoreGcrInverseNorm {
     const double n2 = sum[0];
     const bool good = n2 > 0 && n2 <= DBL_MAX;
     s->inv_norm = good ? 1.0 / sqrt(n2) : 0.0;
-    if (!good) s->breakdown = 1;  // sticky until the next solve (the host looks every few iterations)
+    if (!good) s->breakdown = 1;  // sticky until the next solve
   }
 };
 

@@ -95,7 +95,7 @@ MultigridPreconditionerInfo MultigridPreconditioner<Real>::info() const {
   MultigridPreconditionerInfo i;
   i.fine = D_.geometry().global;
   i.block = p_.block;
-  i.coarse = transfer_.aggregation().coarse.dims();
+  i.coarse = coarse_.lattice().dims();
   i.coarse_dof = transfer_.coarse_dof();
   i.precision = std::is_same_v<Real, double> ? "double" : "single";
   i.coarse_even_odd = schur_ != nullptr;
@@ -113,19 +113,25 @@ MultigridPreconditioner<Real>::MultigridPreconditioner(const LinearOperator<Real
     : D_(D),
       p_((check_multigrid_params(p), p)),
       transfer_(D.geometry(), p.block, p.test_vectors, D.location()),
-      coarse_(transfer_.aggregation().coarse, transfer_.coarse_dof(), D.location()),
+      agglomeration_(D.geometry(), transfer_.aggregation()),
+      coarse_(agglomeration_.whole(), transfer_.coarse_dof(), D.location()),
       res_(D.make_field()),
       tmp_(D.make_field()),
       e_(D.make_field()),
       mr_r_(D.make_field()),
       mr_p_(D.make_field()),
       schwarz_(D, transfer_.aggregation(), p.smoother == MultigridSmoother::Schwarz ? p.block_iterations : 0),
-      rc_(transfer_.make_coarse()),
-      ec_(transfer_.make_coarse()),
-      schur_rhs_(transfer_.make_coarse()),
+      rc_(coarse_.make_field()),
+      ec_(coarse_.make_field()),
+      schur_rhs_(coarse_.make_field()),
       coarse_work_(rc_, p.levels == 3 ? p.coarse_restart : 0),
       coarse_gcr_(rc_, p.coarse_restart) {
   if (D.subset() != Subset::Full) fail("internal: multigrid on an operator that is not the full-lattice one");
+  if (agglomeration_.distributed()) {
+    coarse_part_ = std::make_unique<CoarseOperator<Real>>(agglomeration_.part(), transfer_.coarse_dof(), D.location());
+    rc_part_ = std::make_unique<CoarseField<Real>>(transfer_.make_coarse());
+    ec_part_ = std::make_unique<CoarseField<Real>>(transfer_.make_coarse());
+  }
   if (p.levels == 3) {
     third_ = std::make_unique<ThirdLevel<Real>>(coarse_, p);
   } else if (p.coarse_even_odd && CoarseSchurComplement<Real>::possible(coarse_.lattice())) {
@@ -159,7 +165,12 @@ void MultigridPreconditioner<Real>::rebuild() {
     Section o(t_.setup_orthonormalise, D_.location());
     transfer_.orthonormalise();
   }
-  t_.fine_applications += coarse_.build(D_, transfer_);
+  if (coarse_part_) {  // this process's rows, then the whole operator on every process
+    t_.fine_applications += coarse_part_->build(D_, transfer_);
+    agglomeration_.gather(coarse_, *coarse_part_);
+  } else {
+    t_.fine_applications += coarse_.build(D_, transfer_);
+  }
   coarse_.scale_twisted_mass(p_.coarse_mu_factor);
   if (schur_) schur_->update();
   if (third_) setup_third_level();
@@ -277,6 +288,26 @@ void MultigridPreconditioner<Real>::reset_solve_timings() {
 }
 
 template <typename Real>
+void MultigridPreconditioner<Real>::restrict_to_coarse(CoarseField<Real>& c, const SpinorField<Real>& f) {
+  if (!rc_part_) {
+    transfer_.restrict_to(c, f);
+    return;
+  }
+  transfer_.restrict_to(*rc_part_, f);
+  agglomeration_.gather(c, *rc_part_);
+}
+
+template <typename Real>
+void MultigridPreconditioner<Real>::prolong_add_from_coarse(SpinorField<Real>& f, const CoarseField<Real>& c) {
+  if (!ec_part_) {
+    transfer_.prolong_add(f, c);
+    return;
+  }
+  agglomeration_.scatter(*ec_part_, c);
+  transfer_.prolong_add(f, *ec_part_);
+}
+
+template <typename Real>
 void MultigridPreconditioner<Real>::solve_coarse() {
   GcrControl c;
   c.tolerance = p_.coarse_tolerance;
@@ -339,7 +370,7 @@ void MultigridPreconditioner<Real>::apply(SpinorField<Real>& z, const SpinorFiel
   }
   {
     Section s(t_.transfer, loc);
-    transfer_.restrict_to(rc_, p_.pre_smoothing > 0 ? res_ : r);
+    restrict_to_coarse(rc_, p_.pre_smoothing > 0 ? res_ : r);
   }
   {
     Section s(t_.coarse_solve, loc);
@@ -347,7 +378,7 @@ void MultigridPreconditioner<Real>::apply(SpinorField<Real>& z, const SpinorFiel
   }
   {
     Section s(t_.transfer, loc);
-    transfer_.prolong_add(z, ec_);
+    prolong_add_from_coarse(z, ec_);
   }
   if (p_.post_smoothing > 0) {
     Section s(t_.smoother, loc);

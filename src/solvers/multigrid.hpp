@@ -22,6 +22,8 @@
 //             GCR on D_c (coarse_tolerance, coarse_max_iterations) preconditioned by
 //             K_c r = P_c D_cc^{-1} P_c^dag r followed by coarse_smoothing MR steps on D_c, the third
 //             level solved by GCR (even-odd where possible) to coarsest_tolerance: the K-cycle.
+//   --grid    the fine level distributed as D is, the coarse levels whole on every process
+//             (solvers/coarse_agglomeration.hpp): restriction gathers, prolongation scatters.
 //
 // The preconditioner keeps references to its fine operator, which must outlive it.
 
@@ -31,6 +33,7 @@
 #include <vector>
 
 #include "dirac/linear_operator.hpp"
+#include "solvers/coarse_agglomeration.hpp"
 #include "solvers/coarse_gcr.hpp"
 #include "solvers/coarse_operator.hpp"
 #include "solvers/coarse_schur.hpp"
@@ -139,7 +142,10 @@ class MultigridPreconditioner {
 
   const MultigridParams& params() const { return p_; }
   const TransferOperator<Real>& transfer() const { return transfer_; }
+  // The coarse operator on the whole coarse lattice (on every process).
   const CoarseOperator<Real>& coarse_operator() const { return coarse_; }
+  // c = P^dag f on the whole coarse lattice (collective on several processes).
+  void restrict_to_coarse(CoarseField<Real>& c, const SpinorField<Real>& f);
   const ThirdLevel<Real>* third_level() const { return third_.get(); }  // null with two levels
   const MultigridTimings& timings() const { return t_; }
   MultigridPreconditionerInfo info() const;
@@ -152,12 +158,18 @@ class MultigridPreconditioner {
   void improve_vectors(int gcr_iterations, bool with_cycle);
   void solve_coarse();  // ec_ = D_c^{-1} rc_ to coarse_tolerance
   void setup_third_level();  // its test vectors from random ones, its operator
+  void prolong_add_from_coarse(SpinorField<Real>& f, const CoarseField<Real>& c);  // f += P c
   void coarse_cycle(CoarseField<Real>& z, const CoarseField<Real>& r);  // z = K_c r (3 levels)
   void solve_coarsest();  // third level: L.e = D_cc^{-1} L.r to coarsest_tolerance
   const LinearOperator<Real>& D_;
   MultigridParams p_;
   TransferOperator<Real> transfer_;
-  CoarseOperator<Real> coarse_;
+  CoarseAgglomeration agglomeration_;
+  CoarseOperator<Real> coarse_;  // the whole coarse lattice's
+  // On several processes: this process's rows of D_c, and its parts of the coarse right-hand side
+  // and solution (null / empty on one process, where the transfer works on coarse_'s fields).
+  std::unique_ptr<CoarseOperator<Real>> coarse_part_;
+  std::unique_ptr<CoarseField<Real>> rc_part_, ec_part_;
   // The test vectors as the setup made them (global fields); the transfer holds their block-
   // orthonormalised pieces, which the adaptive cycles must not start from.
   std::vector<SpinorField<Real>> vectors_;

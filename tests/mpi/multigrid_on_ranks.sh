@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# lqcd spectrum with the multigrid solver on a decomposed lattice (issue 27: "a two-process run gives the
+# same iterations as one process"): the clover propagator on the quenched beta = 6.0 MILC 8^4
+# configuration on one process and on 2 ranks (grids 1x1x1x2 and 2x1x1x1, oversubscribed): every solve
+# takes the same outer iterations, the coarse lattice is the same, and the correlators agree to 1e-9
+# relative (each solve meets 1e-10; the ranks add their sums in another grouping).
+# Usage: multigrid_on_ranks.sh LQCD MPIEXEC TESTDATA
+set -euo pipefail
+lqcd=$1
+mpiexec=$2
+config=$3/milc_l8888_b6.0.milc
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+cd "$dir"
+
+cat >in.toml <<EOT
+[gauge]
+config = "$config"
+[fermion]
+action = "clover"
+kappa = 0.1330
+csw = 1.769
+[solver]
+type = "multigrid"
+precision = "single"
+tolerance = 1e-10
+[multigrid]
+block = [2, 2, 2, 2]
+test_vectors = 8
+setup_iterations = 10
+adaptive_cycles = 1
+[source]
+type = "point"
+position = [1, 2, 3, 5]
+[output]
+prefix = "PREFIX"
+EOT
+
+# The setup's coarse lattice and every solve's iterations, from the run's JSON-lines record.
+summary() {
+  echo "$(grep -o '"coarse":\[[0-9,]*\]' "$1" | head -1) iterations" \
+    $(grep '"record":"solve"' "$1" | grep -o '"iterations":[0-9]*' | cut -d: -f2)
+}
+# Splits JSON into one token per line; same A B TOL: every token equal, numbers to TOL relative.
+tokens() { tr -s '{}[],:' '\n\n\n\n\n\n' <"$1" | sed '/^$/d'; }
+same() {
+  paste -d' ' <(tokens "$1") <(tokens "$2") | awk -v tol="$3" '
+    NF != 2 { bad = 1; print "token count differs"; exit }
+    {
+      num = "^-?[0-9.]+([eE][-+]?[0-9]+)?$"
+      if ($1 ~ num && $2 ~ num) {
+        d = $1 - $2; if (d < 0) d = -d
+        s = $1 < 0 ? -$1 : $1; t = $2 < 0 ? -$2 : $2; if (t > s) s = t
+        if (d > tol * s) { bad = 1; print "differs: " $1 " vs " $2 }
+      } else if ($1 != $2) { bad = 1; print "differs: " $1 " vs " $2 }
+    }
+    END { exit bad }'
+}
+# The physics of a spectrum line: the correlators (not the timing or the output names).
+physics() { grep -o '"correlators":{[^}]*}' "$1" >"$1.cmp"; }
+
+sed "s|PREFIX|np1/s|" in.toml >np1.toml
+"$lqcd" spectrum np1.toml --json --device cpu | grep '^{' >np1.json
+physics np1.json
+ref=$(summary np1/s.jsonl)
+case "$ref" in '"coarse":[4,4,4,4] iterations '[0-9]*) ;; *) echo "FAIL: unexpected single-process run: $ref"; exit 1 ;; esac
+for grid in 1,1,1,2 2,1,1,1; do
+  name=np2_${grid//,/}
+  sed "s|PREFIX|$name/s|" in.toml >"$name.toml"
+  "$mpiexec" -np 2 --oversubscribe "$lqcd" spectrum "$name.toml" --json --device cpu --grid "$grid" | grep '^{' >"$name.json"
+  got=$(summary "$name/s.jsonl")
+  [ "$got" = "$ref" ] || { echo "FAIL: $name: coarse lattice and iterations $got, one process $ref"; exit 1; }
+  physics "$name.json"
+  [ -s "$name.json.cmp" ] && same np1.json.cmp "$name.json.cmp" 1e-9 || { echo "FAIL: $name: correlators differ"; exit 1; }
+  echo "$name: $got; correlators within 1e-9 of one process"
+done
+echo "PASS: lqcd spectrum with the multigrid on 2 ranks takes the single-process iterations ($ref)"

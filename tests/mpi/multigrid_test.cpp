@@ -1,0 +1,150 @@
+// The multigrid on a decomposed lattice (issue 27: "a two-process run gives the same iterations as one
+// process"): the fine level split like the gauge field, the coarse levels whole on every rank
+// (solvers/coarse_agglomeration.hpp). Run under mpirun -np 2 and -np 4 by ctest (mpi_np2, mpi_np4).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "comm/communicator.hpp"
+#include "comm/process_grid.hpp"
+#include "dirac/dirac_operator_factory.hpp"
+#include "field_test_support.hpp"
+#include "mpi_grids.hpp"
+#include "solvers/multigrid.hpp"
+#include "test_support.hpp"
+
+namespace lqcd {
+namespace {
+
+const Dims kGlobal{8, 8, 8, 8};
+const Dims kBlock{2, 2, 2, 2};
+
+// The run's grids whose every local box the blocks tile into an even number (>= 2) of blocks per
+// direction (what the Schwarz smoother's red-black colouring needs).
+std::vector<Dims> multigrid_grids() {
+  std::vector<Dims> out;
+  for (const Dims& grid : test::mpi_grids()) {
+    bool fits = true;
+    for (std::size_t mu = 0; mu < 4; ++mu) fits = fits && (kGlobal[mu] / grid[mu]) % (2 * kBlock[mu]) == 0;
+    if (fits) out.push_back(grid);
+  }
+  return out;
+}
+
+std::vector<Complex<double>> blocks_on_host(const CoarseOperator<double>& A) {
+  std::vector<Complex<double>> v(std::size_t(kStencilDirections) * std::size_t(A.lattice().sites) *
+                                 std::size_t(A.dof() * A.dof()));
+  detail::copy_bytes(v.data(), Location::Host, A.view().a, A.location(), v.size() * sizeof(Complex<double>));
+  return v;
+}
+
+class DistributedMultigrid : public ::testing::TestWithParam<Location> {
+ protected:
+  void SetUp() override {
+    if (comm::size() < 2) GTEST_SKIP() << "run under mpirun -np 2 or 4";
+    if (GetParam() == Location::Device && !device_available()) GTEST_SKIP() << "no GPU";
+  }
+};
+
+FermionParams clover() {
+  FermionParams p;
+  p.action = FermionAction::Clover;
+  p.wilson.kappa = 0.1255;
+  p.csw = 1.0;
+  return p;
+}
+
+MultigridParams small_params() {
+  MultigridParams mp;
+  mp.block = kBlock;
+  mp.test_vectors = 6;
+  mp.setup_iterations = 10;
+  mp.adaptive_cycles = 1;
+  mp.post_smoothing = 2;
+  return mp;
+}
+
+// From the same (unimproved) random test vectors, the whole coarse operator gathered from the ranks'
+// rows, each built by probing with the distributed operator, equals the single-process one built from
+// the links, block by block.
+TEST_P(DistributedMultigrid, GatheredCoarseOperatorEqualsTheSingleProcessOne) {
+  const Location loc = GetParam();
+  const Geometry whole = Geometry::single_process(kGlobal);
+  const LexicographicGauge links = to_lexicographic(test::rough_gauge(whole, Location::Host));
+  MultigridParams mp = small_params();
+  mp.setup_iterations = 0;
+  mp.adaptive_cycles = 0;
+  const auto coarse_blocks = [&](const Geometry& g) {
+    const GaugeField<double> U = to_gauge_field(links, g, loc);
+    const DiracOperators d = make_dirac_operators(U, clover());
+    MultigridPreconditioner<double> mg(*d.full, mp);
+    mg.setup();
+    EXPECT_EQ(mg.info().coarse, (Dims{4, 4, 4, 4}));
+    return blocks_on_host(mg.coarse_operator());
+  };
+  const std::vector<Complex<double>> ref = coarse_blocks(whole);
+  double scale = 0;
+  for (const auto& z : ref) scale = std::max(scale, std::abs(z.re) + std::abs(z.im));
+  for (const Dims& grid : multigrid_grids()) {
+    SCOPED_TRACE(dims_string(grid));
+    const std::vector<Complex<double>> got = coarse_blocks(ProcessGrid::of_run(grid).decompose(kGlobal));
+    ASSERT_EQ(got.size(), ref.size());
+    double worst = 0;
+    for (std::size_t i = 0; i < ref.size(); ++i)
+      worst = std::max(worst, std::abs(got[i].re - ref[i].re) + std::abs(got[i].im - ref[i].im));
+    EXPECT_LT(worst, 1e-12 * scale);
+  }
+}
+
+// The whole solve, two and three levels, the cycle in single precision: the same outer iterations
+// and coarse iterations as one process, and the same solution to the tolerance.
+TEST_P(DistributedMultigrid, SolvesTakeTheSingleProcessIterations) {
+  const Location loc = GetParam();
+  const Geometry whole = Geometry::single_process(kGlobal);
+  const LexicographicGauge links = to_lexicographic(test::rough_gauge(whole, Location::Host));
+  const LexicographicSpinor src = test::random_spinor(whole, 31);
+  SolverParams sp;
+  sp.tolerance = 1e-10;
+  sp.max_iterations = 200;
+  for (const int levels : {2, 3}) {
+    MultigridParams mp = small_params();
+    mp.levels = levels;
+    mp.coarse_test_vectors = 4;
+    mp.coarse_setup_iterations = 10;
+    struct Outcome {
+      SolverResult result;
+      long long coarse_iterations;
+      LexicographicSpinor x;
+    };
+    const auto solve_on = [&](const Geometry& g) {
+      const GaugeField<double> U = to_gauge_field(links, g, loc);
+      const DiracOperators d = make_dirac_operators(U, clover(), SloppyPrecision::Single);
+      MultigridPreconditioner<float> mg(*d.full_single, mp);
+      mg.setup();
+      mg.reset_solve_timings();
+      const SpinorField<double> b = to_spinor_field(src, g, loc);
+      SpinorField<double> x = d.full->make_field();
+      set_zero(x);
+      const SolverResult r = solve_multigrid(*d.full, mg, x, b, sp);
+      EXPECT_LE(test::relative_residual(*d.full, x, b), sp.tolerance);
+      return Outcome{r, mg.timings().coarse_iterations, to_lexicographic(x)};
+    };
+    const Outcome ref = solve_on(whole);
+    for (const Dims& grid : multigrid_grids()) {
+      SCOPED_TRACE(dims_string(grid) + ", " + std::to_string(levels) + " levels");
+      const Outcome o = solve_on(ProcessGrid::of_run(grid).decompose(kGlobal));
+      EXPECT_TRUE(o.result.converged);
+      EXPECT_EQ(o.result.iterations, ref.result.iterations);
+      EXPECT_EQ(o.coarse_iterations, ref.coarse_iterations);
+      EXPECT_LT(test::max_diff(o.x, ref.x), 1e-8 * test::max_norm(ref.x));
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Locations, DistributedMultigrid, ::testing::Values(Location::Host, Location::Device),
+                         [](const auto& info) { return std::string(to_string(info.param)); });
+
+}  // namespace
+}  // namespace lqcd
