@@ -33,13 +33,7 @@ double max_link_diff(const LexicographicGauge& a, const LexicographicGauge& b) {
   return d;
 }
 
-class Distributed : public ::testing::TestWithParam<Location> {
- protected:
-  void SetUp() override {
-    if (comm::size() < 2) GTEST_SKIP() << "run under mpirun -np 2 or 4";
-    if (GetParam() == Location::Device && !device_available()) GTEST_SKIP() << "no GPU";
-  }
-};
+class Distributed : public test::DistributedTest {};
 
 TEST_P(Distributed, HeatbathIsBitIdenticalAndObservablesAgree) {
   const Location loc = GetParam();

@@ -28,13 +28,7 @@ std::vector<Dims> grids() {
   return g;
 }
 
-class DistributedMeasure : public ::testing::TestWithParam<Location> {
- protected:
-  void SetUp() override {
-    if (comm::size() < 2) GTEST_SKIP() << "run under mpirun -np 2 or 4";
-    if (GetParam() == Location::Device && !device_available()) GTEST_SKIP() << "no GPU";
-  }
-};
+class DistributedMeasure : public test::DistributedTest {};
 
 // A source on the decomposed lattice, assembled, is the single-process source exactly: the point is
 // set once (by the rank that owns it), the wall noise does not depend on which rank holds the slice.

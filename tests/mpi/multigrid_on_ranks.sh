@@ -9,6 +9,7 @@ set -euo pipefail
 lqcd=$1
 mpiexec=$2
 config=$3/milc_l8888_b6.0.milc
+source "$(dirname "${BASH_SOURCE[0]}")/json_compare.sh"  # tokens, same
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 cd "$dir"
@@ -40,21 +41,6 @@ EOT
 summary() {
   echo "$(grep -o '"coarse":\[[0-9,]*\]' "$1" | head -1) iterations" \
     $(grep '"record":"solve"' "$1" | grep -o '"iterations":[0-9]*' | cut -d: -f2)
-}
-# Splits JSON into one token per line; same A B TOL: every token equal, numbers to TOL relative.
-tokens() { tr -s '{}[],:' '\n\n\n\n\n\n' <"$1" | sed '/^$/d'; }
-same() {
-  paste -d' ' <(tokens "$1") <(tokens "$2") | awk -v tol="$3" '
-    NF != 2 { bad = 1; print "token count differs"; exit }
-    {
-      num = "^-?[0-9.]+([eE][-+]?[0-9]+)?$"
-      if ($1 ~ num && $2 ~ num) {
-        d = $1 - $2; if (d < 0) d = -d
-        s = $1 < 0 ? -$1 : $1; t = $2 < 0 ? -$2 : $2; if (t > s) s = t
-        if (d > tol * s) { bad = 1; print "differs: " $1 " vs " $2 }
-      } else if ($1 != $2) { bad = 1; print "differs: " $1 " vs " $2 }
-    }
-    END { exit bad }'
 }
 # The physics of a spectrum line: the correlators (not the timing or the output names).
 physics() { grep -o '"correlators":{[^}]*}' "$1" >"$1.cmp"; }

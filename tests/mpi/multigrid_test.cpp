@@ -40,13 +40,7 @@ std::vector<Complex<double>> blocks_on_host(const CoarseOperator<double>& A) {
   return v;
 }
 
-class DistributedMultigrid : public ::testing::TestWithParam<Location> {
- protected:
-  void SetUp() override {
-    if (comm::size() < 2) GTEST_SKIP() << "run under mpirun -np 2 or 4";
-    if (GetParam() == Location::Device && !device_available()) GTEST_SKIP() << "no GPU";
-  }
-};
+class DistributedMultigrid : public test::DistributedTest {};
 
 FermionParams clover() {
   FermionParams p;
