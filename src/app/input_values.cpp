@@ -70,16 +70,16 @@ Dims read_lattice_dims(const Config& c) {
 }
 
 void check_lattice_fits(const Geometry& g, double bytes_per_site, Location loc, const std::string& where,
-                        const std::string& held) {
+                        const std::string& held, const std::string& remedy) {
   constexpr double GiB = double(std::int64_t(1) << 30);
   const double need = double(g.volume()) * bytes_per_site;
   const std::int64_t have = memory_capacity_bytes(loc);
   if (have > 0 && need > double(have))
     fail("{}: a {} lattice{} needs at least {:.4g} GiB of {} memory per process ({}: {:.0f} bytes per site), more "
-         "than the {:.1f} GiB {} has; use a smaller lattice or split it over more processes (mpirun, --grid)",
+         "than the {:.1f} GiB {} has; {}",
          where, dims_string(g.global), g.distributed() ? fmt::format(" ({} per process)", dims_string(g.local)) : "",
          need / GiB, loc == Location::Device ? "device" : "host", held, bytes_per_site, double(have) / GiB,
-         loc == Location::Device ? "the device" : "this machine");
+         loc == Location::Device ? "the device" : "this machine", remedy);
   try {
     check_32_bit_indexing(g);
   } catch (const Error& e) {

@@ -30,9 +30,10 @@ Dims read_lattice_dims(const Config& c);
 // Refuses, before anything is allocated or written, a lattice this process cannot hold: `bytes_per_site` is a
 // lower bound of what the command keeps per site of this process's box at `loc` (`held` says what, for the
 // message), checked against the memory there (memory_capacity_bytes); also the 32-bit site indexing of the
-// kernels. `where` starts the message ("run.toml: lattice.dims").
+// kernels. `where` starts the message ("run.toml: lattice.dims"); `remedy` ends it (what to change).
 void check_lattice_fits(const Geometry& g, double bytes_per_site, Location loc, const std::string& where,
-                        const std::string& held);
+                        const std::string& held,
+                        const std::string& remedy = "use a smaller lattice or split it over more processes (mpirun, --grid)");
 
 // Bytes per site of the fields every command holds: the double-precision gauge field (4 links of 18 reals) and
 // one spin-colour vector (24 reals).

@@ -265,21 +265,35 @@ void log_input(RunLog& log, const Config& c) {
 }
 
 namespace {
-// What a quark command holds at least: the gauge field and the 12 columns of a propagator.
+// What a quark command holds at least: the gauge field and the 12 columns of a propagator, and with the
+// multigrid its hierarchy (multigrid_bytes_per_site).
 constexpr double kQuarkBytesPerSite = kGaugeBytesPerSite + 12 * kSpinorBytesPerSite;
-constexpr const char* kQuarkHeld = "the gauge field and the 12 columns of the propagator";
+
+void check_quark_fits(const QuarkInput& in, const Geometry& g, Location loc, const std::string& where) {
+  if (in.solver.type != SolverType::Multigrid) {
+    check_lattice_fits(g, kQuarkBytesPerSite, loc, where, "the gauge field and the 12 columns of the propagator");
+    return;
+  }
+  const int real_bytes = in.solver.precision == SolverPrecision::Double ? 8 : 4;
+  check_lattice_fits(g, kQuarkBytesPerSite + multigrid_bytes_per_site(in.multigrid, real_bytes, g.processes()), loc,
+                     where,
+                     fmt::format("the gauge field, the propagator and the multigrid: 2 x {} test vectors, the outer "
+                                 "GCR({}) in double, the coarse operator",
+                                 in.multigrid.test_vectors, in.multigrid.outer_restart),
+                     "use fewer multigrid.test_vectors, a smaller multigrid.outer_restart (8 fits a 48^4 lattice on "
+                     "80 GB), or split the lattice over more processes (mpirun, --grid)");
+}
 }  // namespace
 
 void check_quark_lattice_fits(const QuarkInput& in, const Config& c, Location loc, const std::string& grid) {
   if (!in.dims_set) return;  // the file's lattice, checked when its header has been read
-  check_lattice_fits(decompose_over_run(in.dims, grid, "lattice.dims"), kQuarkBytesPerSite, loc,
-                     c.source() + ": lattice.dims", kQuarkHeld);
+  check_quark_fits(in, decompose_over_run(in.dims, grid, "lattice.dims"), loc, c.source() + ": lattice.dims");
 }
 
 QuarkProblem::QuarkProblem(const QuarkInput& in, Location loc, const std::string& grid) : fermion_(in.fermion) {
   if (in.config == "unit") {
     const Geometry geom = decompose_over_run(in.dims, grid, "lattice.dims");
-    check_lattice_fits(geom, kQuarkBytesPerSite, loc, "lattice.dims", kQuarkHeld);
+    check_quark_fits(in, geom, loc, "lattice.dims");
     U_ = std::make_unique<GaugeField<double>>(geom, loc);
     set_unit_gauge(*U_);
     description_ = fmt::format("unit gauge field (free quarks), {}", dims_string(in.dims));
@@ -292,7 +306,7 @@ QuarkProblem::QuarkProblem(const QuarkInput& in, Location loc, const std::string
         fail("{}: lattice.dims: expected the lattice of gauge.config, {} holds {} (got {})", in.input_file, in.config,
              dims_string(global), dims_string(in.dims));
       const Geometry geom = decompose_over_run(global, grid, in.config);
-      check_lattice_fits(geom, kQuarkBytesPerSite, loc, in.config, kQuarkHeld);
+      check_quark_fits(in, geom, loc, in.config);
       return geom;
     };
     LoadedConfiguration loaded = load_configuration(in.config, policy);

@@ -12,4 +12,11 @@ class Error : public std::runtime_error {
   explicit Error(const std::string& message) : std::runtime_error(message) {}
 };
 
+// A failed host or device allocation (core/memory.hpp), so that a caller that knows what it was
+// allocating for can say which input to make smaller.
+class OutOfMemory : public Error {
+ public:
+  using Error::Error;
+};
+
 }  // namespace lqcd

@@ -77,14 +77,15 @@ void* allocate_bytes(std::size_t bytes, Location loc) {
   if (loc == Location::Host) {
     const std::size_t rounded = (bytes + 255) / 256 * 256;
     void* p = std::aligned_alloc(256, rounded);
-    if (!p) fail("host allocation of {:.1f} MiB failed", double(bytes) / (1 << 20));
+    if (!p) throw OutOfMemory(fmt::format("host allocation of {:.1f} MiB failed", double(bytes) / (1 << 20)));
     return p;
   }
 #if LQCD_HAVE_CUDA
   void* p = nullptr;
   const cudaError_t e = cudaMalloc(&p, bytes);
   if (e != cudaSuccess)
-    fail("device allocation of {:.1f} MiB failed: {}", double(bytes) / (1 << 20), cudaGetErrorString(e));
+    throw OutOfMemory(
+        fmt::format("device allocation of {:.1f} MiB failed: {}", double(bytes) / (1 << 20), cudaGetErrorString(e)));
   return p;
 #else
   fail("a device allocation was requested but this build has no CUDA backend (configure with -DLQCD_CUDA=ON)");

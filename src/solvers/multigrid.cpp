@@ -31,6 +31,20 @@ GcrOutcome solve_coarse_system(CoarseGcr<Real>& gcr, const CoarseOperator<Real>&
   return o;
 }
 
+// f(), with an allocation failure's message completed by what the multigrid holds and the keys that
+// make it smaller (the fields are allocated in setup and in the solve).
+template <typename F>
+void with_memory_advice(const MultigridParams& p, const F& f) {
+  try {
+    f();
+  } catch (const OutOfMemory& e) {
+    throw OutOfMemory(fmt::format("multigrid: {} (it holds 2 x {} test vectors, the outer GCR({}) in double and the "
+                                  "coarse operator); lower multigrid.outer_restart (8 fits a 48^4 lattice in 80 GB) "
+                                  "or multigrid.test_vectors, or split the lattice over more processes (--grid)",
+                                  e.what(), p.test_vectors, p.outer_restart));
+  }
+}
+
 // Times a stretch of work into `seconds` (device work included).
 class Section {
  public:
@@ -78,6 +92,20 @@ void check_multigrid_params(const MultigridParams& p) {
     fail("multigrid.coarsest_tolerance = {}: expected a relative residual in (0, 1)", p.coarsest_tolerance);
   if (p.coarsest_max_iterations < 1)
     fail("multigrid.coarsest_max_iterations = {}: expected >= 1", p.coarsest_max_iterations);
+}
+
+double multigrid_bytes_per_site(const MultigridParams& p, int real_bytes, int processes) {
+  const double spinor = 24.0 * real_bytes, spinor_double = 24.0 * 8;
+  const double block_sites = double(p.block[0]) * p.block[1] * p.block[2] * p.block[3];
+  const double dof = 2.0 * p.test_vectors;
+  const double vectors = 2.0 * p.test_vectors * spinor;
+  const double work = 10.0 * spinor;  // the cycle's residual, smoother and precision-conversion fields
+  const double outer = (2.0 * p.outer_restart + 2) * spinor_double;
+  // D_c and the even-odd form's blocks (A_0^{-1} and the eight A-hat blocks, these also in 16 bits with
+  // coarse_half): 18 dof^2 complex numbers per coarse site (+ 8 dof^2 x 4 bytes), whole on every process.
+  const double coarse =
+      (18.0 * 2.0 * real_bytes + (p.coarse_half ? 32.0 : 0.0)) * dof * dof / block_sites * double(processes);
+  return vectors + work + outer + coarse;
 }
 
 std::string MultigridPreconditionerInfo::summary() const {
@@ -233,6 +261,11 @@ void MultigridPreconditioner<Real>::setup_third_level() {
 
 template <typename Real>
 void MultigridPreconditioner<Real>::setup() {
+  with_memory_advice(p_, [this] { setup_hierarchy(); });
+}
+
+template <typename Real>
+void MultigridPreconditioner<Real>::setup_hierarchy() {
   setup_work_ = GcrWorkspace<SpinorField<Real>>(res_, kSetupGcrRestart);
   {
     Section s(t_.setup_vectors, D_.location());
@@ -396,9 +429,10 @@ template struct ThirdLevel<float>;
 template class MultigridPreconditioner<double>;
 template class MultigridPreconditioner<float>;
 
+namespace {
 template <typename Sloppy>
-SolverResult solve_multigrid(const LinearOperator<double>& D, MultigridPreconditioner<Sloppy>& K,
-                             SpinorField<double>& x, const SpinorField<double>& b, const SolverParams& p) {
+SolverResult run_multigrid_solve(const LinearOperator<double>& D, MultigridPreconditioner<Sloppy>& K,
+                                 SpinorField<double>& x, const SpinorField<double>& b, const SolverParams& p) {
   Stopwatch watch;
   const MultigridParams& mp = K.params();
   GcrControl c;
@@ -443,6 +477,16 @@ SolverResult solve_multigrid(const LinearOperator<double>& D, MultigridPrecondit
                                   p.tolerance),
                       res);
   return res;
+}
+
+}  // namespace
+
+template <typename Sloppy>
+SolverResult solve_multigrid(const LinearOperator<double>& D, MultigridPreconditioner<Sloppy>& K,
+                             SpinorField<double>& x, const SpinorField<double>& b, const SolverParams& p) {
+  SolverResult r;
+  with_memory_advice(K.params(), [&] { r = run_multigrid_solve(D, K, x, b, p); });
+  return r;
 }
 
 template SolverResult solve_multigrid<double>(const LinearOperator<double>&, MultigridPreconditioner<double>&,

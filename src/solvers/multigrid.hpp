@@ -113,6 +113,14 @@ struct MultigridPreconditionerInfo {
 // Throws lqcd::Error naming the multigrid.* key of a value out of range.
 void check_multigrid_params(const MultigridParams& p);
 
+// A lower bound of the bytes the multigrid holds per site of this process's fine box while it solves,
+// beyond the operator and the solution and source: the test vectors twice (as the setup made them and
+// block-orthonormalised), the cycle's fine work fields, the outer flexible GCR(outer_restart) in double
+// and the coarse operator with its even-odd blocks (held whole by each of `processes`).
+// real_bytes: 4 or 8, the cycle's precision. For refusing, before anything is allocated, a lattice
+// that cannot fit (the commands' input checks).
+double multigrid_bytes_per_site(const MultigridParams& p, int real_bytes, int processes);
+
 // The third level of a three-level hierarchy, with the second level's work fields.
 template <typename Real>
 struct ThirdLevel {
@@ -152,6 +160,7 @@ class MultigridPreconditioner {
   void reset_solve_timings();
 
  private:
+  void setup_hierarchy();  // setup() without its message on an allocation failure
   void rebuild();
   void smooth(SpinorField<Real>& e, const SpinorField<Real>& r, int steps);  // e = S r
   void mr_steps(SpinorField<Real>& e, const SpinorField<Real>& r, int steps);

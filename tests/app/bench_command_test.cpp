@@ -3,14 +3,18 @@
 // that are not implemented are errors, not silently different benchmarks.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "cli_support.hpp"
 #include "core/memory.hpp"
+#include "core/memory_capacity.hpp"
+#include "solvers/multigrid.hpp"
 #include "test_support.hpp"
 
 namespace lqcd {
@@ -180,6 +184,26 @@ TEST(BenchCommand, MultigridSolverReportsSetupSolveAndTheirParts) {
   EXPECT_GT(parts, 0);
   EXPECT_GT(s["coarse_operator_GBps"].get<double>(), 0);
   EXPECT_GT(s["fine_operator_GBps"].get<double>(), 0);
+}
+
+// A lattice whose links and spinors fit this machine but whose multigrid (the default [multigrid], single
+// precision) does not: refused before anything is allocated, the message naming the keys that shrink it.
+TEST(BenchCommand, MultigridThatCannotFitIsRefusedNamingItsKeys) {
+  const double have = double(memory_capacity_bytes(Location::Host));
+  if (!(have > 0)) GTEST_SKIP() << "host memory unknown";
+  const double base = 4 * 18 * 8 + 2 * 24 * 8, mg = multigrid_bytes_per_site(MultigridParams{}, 4, 1);
+  int L = 8;
+  while (std::pow(double(L), 4) * (base + mg) <= have) L += 8;
+  if (std::pow(double(L), 4) * base >= have) GTEST_SKIP() << "no lattice between the two bounds on this machine";
+  test::TempDir dir;
+  const auto r = run_lqcd(fmt::format("bench solver --solver multigrid --device cpu --dims {0},{0},{0},{0} --action "
+                                      "clover --kappa 0.11 --precision single",
+                                      L),
+                          dir.path());
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("--dims"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("outer_restart=8"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("the multigrid: 2 x 24 test vectors"), std::string::npos) << r.err;
 }
 
 // On the GPU: CUDA-event timing, inputs rotated over more than twice the L2 on a small lattice, and the
