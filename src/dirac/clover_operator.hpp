@@ -45,7 +45,7 @@ class WilsonCloverOperator : public LinearOperator<Real> {
   // -kappa H on U (one process: the hops across a process boundary are not in U's halo-free form).
   std::optional<WilsonHoppingPart<Real>> hopping_part() const override {
     if (U_.geometry().has_halo()) return std::nullopt;
-    return WilsonHoppingPart<Real>{&U_, params_.boundary, -params_.kappa};
+    return WilsonHoppingPart<Real>{&U_, params_.boundary, -params_.kappa, &clover_};
   }
   void apply(SpinorField<Real>& out, const SpinorField<Real>& in) const override;         // M in
   void apply_dagger(SpinorField<Real>& out, const SpinorField<Real>& in) const override;  // M^dag in

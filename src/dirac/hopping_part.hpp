@@ -1,11 +1,13 @@
 #pragma once
-// The nearest-neighbour part of a full-lattice Dirac operator M = (site term) + alpha H, with H the
-// Wilson hopping term of dirac/wilson_kernels.hpp on links U and fermion boundary phases `boundary`:
-// alpha = -kappa for the Wilson, twisted-mass, clover and twisted-clover operators in hopping form.
-// Whatever the site term is (1, the twisted mass, the clover term), the couplings between different
-// sites are these, which lets the multigrid build its coarse operator's neighbour blocks from the
-// links directly (solvers/coarse_operator.hpp) instead of by probing.
+// The parts of a full-lattice Dirac operator M = (site term) + alpha H, with H the Wilson hopping term
+// of dirac/wilson_kernels.hpp on links U and fermion boundary phases `boundary`: alpha = -kappa for the
+// Wilson, twisted-mass, clover and twisted-clover operators in hopping form. Whatever the site term is
+// (1, the twisted mass, the clover term), the couplings between different sites are these, which lets
+// the multigrid build its coarse operator's neighbour blocks from the links directly
+// (solvers/coarse_operator.hpp) instead of by probing; with the site term too its Schwarz smoother
+// applies the block operators itself (solvers/schwarz_kernels.hpp) instead of M on the whole lattice.
 
+#include "dirac/clover_field.hpp"
 #include "dirac/wilson_kernels.hpp"
 #include "fields/gauge_field.hpp"
 
@@ -16,6 +18,10 @@ struct WilsonHoppingPart {
   const GaugeField<Real>* links = nullptr;  // 18-real links, on the operator's location
   FermionBoundary boundary{};
   double alpha = 0;
+  // The site term: the clover term A (its twist included) where `clover` is set, else
+  // c0 + i c5 gamma_5 (Wilson: 1; twisted mass: 1 + 2 i kappa mu gamma_5).
+  const CloverField<Real>* clover = nullptr;
+  double c0 = 1, c5 = 0;
 };
 
 }  // namespace lqcd

@@ -37,7 +37,8 @@ class WilsonOperator : public LinearOperator<Real> {
   // -kappa H on U (one process: the hops across a process boundary are not in U's halo-free form).
   std::optional<WilsonHoppingPart<Real>> hopping_part() const override {
     if (U_.geometry().has_halo()) return std::nullopt;
-    return WilsonHoppingPart<Real>{&U_, params_.boundary, -params_.kappa};
+    return WilsonHoppingPart<Real>{&U_, params_.boundary, -params_.kappa, nullptr, 1.0,
+                                   2.0 * params_.kappa * params_.mu};
   }
   void apply(SpinorField<Real>& out, const SpinorField<Real>& in) const override;         // M in
   void apply_dagger(SpinorField<Real>& out, const SpinorField<Real>& in) const override;  // M^dag in

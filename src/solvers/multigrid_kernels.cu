@@ -61,6 +61,7 @@ LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseInverseEliminateKernel)
 #define LQCD_INSTANTIATE_SCHWARZ(Real)                                    \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::BlockMaskKernel<Real>)           \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::BlockMrPartialKernel<Real>)      \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::SchwarzBlockOperatorKernel<Real>) \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::BlockMrStepKernel<Real>)         \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::BlockMrUpdateKernel<Real>)
 LQCD_INSTANTIATE_SCHWARZ(double)

@@ -5,6 +5,8 @@
 
 #include <cstdint>
 
+#include "dirac/clover_kernels.hpp"
+#include "dirac/wilson_kernels.hpp"
 #include "fields/spinor_field.hpp"
 #include "solvers/aggregation.hpp"
 
@@ -36,6 +38,21 @@ struct BlockMaskKernel {
   }
 };
 
+// w[2 i] = a^dag b, w[2 i + 1] = |a|^2 at site i (in double): a site's part of a block MR step.
+template <typename T>
+LQCD_HOST_DEVICE void store_mr_partial(Complex<double>* w, std::int64_t i, const ColorSpinor<T>& a,
+                                       const ColorSpinor<T>& b) {
+  double re = 0, im = 0, n = 0;
+  for (int k = 0; k < 12; ++k) {
+    const Complex<T> u = a.s[k / 3].c[k % 3], v = b.s[k / 3].c[k % 3];
+    re += double(u.re) * v.re + double(u.im) * v.im;
+    im += double(u.re) * v.im - double(u.im) * v.re;
+    n += double(u.re) * u.re + double(u.im) * u.im;
+  }
+  w[2 * i] = Complex<double>(re, im);
+  w[2 * i + 1] = Complex<double>(n, 0.0);
+}
+
 // Per site of the blocks of `colour`: w[2 i] = t(i)^dag s(i), w[2 i + 1] = |t(i)|^2 (in double).
 template <typename Real>
 struct BlockMrPartialKernel {
@@ -49,16 +66,7 @@ struct BlockMrPartialKernel {
     if (c != colour) return;
     const int p = t.parity_of(i);
     const std::int64_t cb = t.cb_of(i);
-    const ColorSpinor<Real> a = t.load(p, cb), b = s.load(p, cb);
-    double re = 0, im = 0, n = 0;
-    for (int k = 0; k < 12; ++k) {
-      const Complex<Real> u = a.s[k / 3].c[k % 3], v = b.s[k / 3].c[k % 3];
-      re += double(u.re) * v.re + double(u.im) * v.im;
-      im += double(u.re) * v.im - double(u.im) * v.re;
-      n += double(u.re) * u.re + double(u.im) * u.im;
-    }
-    w[2 * i] = Complex<double>(re, im);
-    w[2 * i + 1] = Complex<double>(n, 0.0);
+    store_mr_partial(w, i, t.load(p, cb), s.load(p, cb));
   }
 };
 
@@ -103,6 +111,67 @@ struct BlockMrUpdateKernel {
     e.store(p, cb, e.load(p, cb) + a * sv);
     sv += (-a) * t.load(p, cb);
     s.store(p, cb, sv);
+  }
+};
+
+// A spinor source for wilson_hop (dirac/wilson_kernels.hpp) that holds s on the sites of block Y only
+// and 0 elsewhere: the hopping term on it, at a site of Y, is that of D_B, the Dirac operator with the
+// block's outside cut off.
+template <typename Real>
+struct BlockMaskedSource {
+  using T = compute_t<Real>;
+  SpinorView<Real> s;
+  const std::int32_t* fine_block;  // Aggregation::fine_block
+  std::int64_t vh;
+  std::int32_t Y;
+  LQCD_HOST_DEVICE bool inside(int p, std::int64_t cb) const { return fine_block[p * vh + cb] == Y; }
+  LQCD_HOST_DEVICE ColorSpinor<T> load(int p, std::int64_t cb) const {
+    return inside(p, cb) ? s.load(p, cb) : ColorSpinor<T>{};
+  }
+  LQCD_HOST_DEVICE HalfSpinor<T> load_projected(int p, std::int64_t cb, int mu, int sign, T& scale) const {
+    if (inside(p, cb)) return s.load_projected(p, cb, mu, sign, scale);
+    scale = T(1);
+    return HalfSpinor<T>{};
+  }
+};
+
+// On the sites of the blocks of `colour`: t = D_B s from the links and the site term of D directly
+// (D = site term + alpha H, dirac/hopping_part.hpp; the clover term where has_clover, else
+// c0 + i c5 gamma_5), with w = (t^dag s, |t|^2) as BlockMrPartialKernel
+// writes them. One pass over half the lattice instead of D on all of it and a second pass for w; s
+// must vanish off the blocks of `colour` (the sites of Y alone are read for a site of Y).
+template <typename Real>
+struct SchwarzBlockOperatorKernel {
+  using T = compute_t<Real>;
+  Aggregation agg;
+  GaugeView<Real> U;
+  FermionBoundary boundary;
+  double alpha, c0, c5;
+  CloverView<Real> clover;
+  int has_clover;
+  SpinorView<Real> s, t;
+  Complex<double>* w;
+  int colour;
+
+  LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
+    int c = 0;
+    const std::int64_t Y = block_of(agg, i, c);
+    if (c != colour) return;
+    const int p = t.parity_of(i);
+    const std::int64_t cb = t.cb_of(i);
+    int xc[4];
+    U.idx.coords(p, cb, xc);
+    const BlockMaskedSource<Real> in{s, agg.fine_block, agg.fine.vh, std::int32_t(Y)};
+    ColorSpinor<T> r = wilson_hop<T>(U, in, boundary, 0, p, cb, xc, T(alpha));
+    const ColorSpinor<T> v = s.load(p, cb);
+    if (has_clover) {
+      r += clover.apply(p, cb, v, 0);
+    } else {
+      r += Complex<T>(T(c0)) * v;
+      if (c5 != 0.0) r += Complex<T>(0, T(c5)) * apply_gamma(kGamma5, v);
+    }
+    t.store(p, cb, r);
+    store_mr_partial(w, i, r, v);
   }
 };
 

@@ -10,6 +10,7 @@ namespace lqcd {
 template <typename Real>
 SchwarzSmoother<Real>::SchwarzSmoother(const LinearOperator<Real>& D, const Aggregation& agg, int block_iterations)
     : D_(D),
+      parts_(D.hopping_part()),
       agg_(agg),
       block_iterations_(block_iterations),
       rho_(D.make_field()),
@@ -29,8 +30,16 @@ void SchwarzSmoother<Real>::solve_blocks(SpinorField<Real>& e, SpinorField<Real>
   const Location loc = D_.location();
   const std::int64_t n = s.sites();
   for (int it = 0; it < block_iterations_; ++it) {
-    D_.apply(t_, s);  // s vanishes off the blocks of `colour`: t on them is D_B s
-    for_each(loc, n, BlockMrPartialKernel<Real>{agg_, t_.view(), s.view(), w_.data(), colour});
+    if (parts_) {
+      const WilsonHoppingPart<Real>& P = *parts_;
+      for_each(loc, n,
+               SchwarzBlockOperatorKernel<Real>{agg_, P.links->view(), P.boundary, P.alpha, P.c0, P.c5,
+                                                P.clover ? P.clover->view() : CloverView<Real>{}, P.clover ? 1 : 0,
+                                                s.view(), t_.view(), w_.data(), colour});
+    } else {
+      D_.apply(t_, s);  // s vanishes off the blocks of `colour`: t on them is D_B s
+      for_each(loc, n, BlockMrPartialKernel<Real>{agg_, t_.view(), s.view(), w_.data(), colour});
+    }
     for_each(loc, agg_.coarse.sites, BlockMrStepKernel<Real>{agg_, w_.data(), alpha_.data(), colour});
     for_each(loc, n, BlockMrUpdateKernel<Real>{agg_, t_.view(), s.view(), e.view(), alpha_.data(), colour});
     // s stays on the blocks of `colour`: the update changed it there only, and t's values elsewhere

@@ -8,7 +8,12 @@
 // blocks of a colour at once, by `block_iterations` minimal-residual steps with one step length per
 // block. D_B is D itself applied to a field that vanishes off the blocks of one colour, its result
 // kept on those blocks: no two same-coloured blocks are neighbours, so nothing else enters. Hence the
-// smoother needs nothing of D but D (Wilson, clover, twisted mass alike).
+// smoother needs nothing of D but D (Wilson, clover, twisted mass alike). Where D says what it is
+// (LinearOperator::hopping_part: links, boundary phases, site term), D_B is applied on the blocks of
+// the colour only, with the MR step's site sums in the same pass (SchwarzBlockOperatorKernel): half
+// the sites, and no second pass over t.
+
+#include <optional>
 
 #include "dirac/linear_operator.hpp"
 #include "solvers/aggregation.hpp"
@@ -28,6 +33,7 @@ class SchwarzSmoother {
  private:
   void solve_blocks(SpinorField<Real>& e, SpinorField<Real>& s, int colour);
   const LinearOperator<Real>& D_;
+  std::optional<WilsonHoppingPart<Real>> parts_;  // D's links and site term, where it gives them
   Aggregation agg_;
   int block_iterations_;
   SpinorField<Real> rho_, s_, t_;
