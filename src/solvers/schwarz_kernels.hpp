@@ -162,13 +162,13 @@ struct SchwarzBlockOperatorKernel {
     int xc[4];
     U.idx.coords(p, cb, xc);
     const BlockMaskedSource<Real> in{s, agg.fine_block, agg.fine.vh, std::int32_t(Y)};
-    ColorSpinor<T> r = wilson_hop<T>(U, in, boundary, 0, p, cb, xc, T(alpha));
     const ColorSpinor<T> v = s.load(p, cb);
+    ColorSpinor<T> r;
     if (has_clover) {
+      r = wilson_hop<T>(U, in, boundary, 0, p, cb, xc, T(alpha));
       r += clover.apply(p, cb, v, 0);
-    } else {
-      r += Complex<T>(T(c0)) * v;
-      if (c5 != 0.0) r += Complex<T>(0, T(c5)) * apply_gamma(kGamma5, v);
+    } else {  // the Wilson kernels' own site result: (c0 + i c5 gamma_5) s + alpha H s
+      r = wilson_site_result<T>(U, in, in, boundary, alpha, c0, c5, 1, 0, p, cb, xc);
     }
     t.store(p, cb, r);
     store_mr_partial(w, i, r, v);
