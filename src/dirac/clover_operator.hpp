@@ -42,9 +42,8 @@ class WilsonCloverOperator : public LinearOperator<Real> {
   // Hopping term 1320 + clover term 552 (QUDA's counts) + the sum and scaling 48.
   double flops_per_site() const override { return 1320 + 552 + 48; }
 
-  // -kappa H on U (one process: the hops across a process boundary are not in U's halo-free form).
+  // -kappa H on U and the site term (dirac/hopping_part.hpp).
   std::optional<WilsonHoppingPart<Real>> hopping_part() const override {
-    if (U_.geometry().has_halo()) return std::nullopt;
     return WilsonHoppingPart<Real>{&U_, params_.boundary, -params_.kappa, &clover_};
   }
   void apply(SpinorField<Real>& out, const SpinorField<Real>& in) const override;         // M in

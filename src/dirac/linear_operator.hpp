@@ -45,9 +45,9 @@ class LinearOperator {
   // A field of the operator's shape (uninitialised).
   SpinorField<Real> make_field() const { return SpinorField<Real>(geometry(), location(), subset()); }
 
-  // The operator's couplings between sites, where they are a multiple of the Wilson hopping term on
-  // one process (dirac/hopping_part.hpp); nullopt where the operator does not say (the multigrid then
-  // builds its coarse operator by probing).
+  // The operator's parts where it is a site term plus a multiple of the Wilson hopping term
+  // (dirac/hopping_part.hpp); nullopt where the operator does not say (the multigrid then builds its
+  // coarse operator by probing and applies its Schwarz blocks through apply()).
   virtual std::optional<WilsonHoppingPart<Real>> hopping_part() const { return std::nullopt; }
 };
 

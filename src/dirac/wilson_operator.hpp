@@ -34,9 +34,8 @@ class WilsonOperator : public LinearOperator<Real> {
   // Hopping term 1320 (QUDA's count) + the site term and xpay: 48 (Wilson) or 96 (twisted mass).
   double flops_per_site() const override { return 1320 + (params_.mu != 0 ? 96 : 48); }
 
-  // -kappa H on U (one process: the hops across a process boundary are not in U's halo-free form).
+  // -kappa H on U and the site term (dirac/hopping_part.hpp).
   std::optional<WilsonHoppingPart<Real>> hopping_part() const override {
-    if (U_.geometry().has_halo()) return std::nullopt;
     return WilsonHoppingPart<Real>{&U_, params_.boundary, -params_.kappa, nullptr, 1.0,
                                    2.0 * params_.kappa * params_.mu};
   }

@@ -20,14 +20,16 @@ void CoarseOperator<Real>::check_shapes(const LinearOperator<Real>& D, const Tra
 
 template <typename Real>
 int CoarseOperator<Real>::build(const LinearOperator<Real>& D, const TransferOperator<Real>& T) {
-  return D.hopping_part() ? build_from_links(D, T) : build_by_probing(D, T);
+  // From the links on one process; several need the neighbours' test vectors across the boundaries.
+  return D.hopping_part() && !D.geometry().has_halo() ? build_from_links(D, T) : build_by_probing(D, T);
 }
 
 template <typename Real>
 int CoarseOperator<Real>::build_from_links(const LinearOperator<Real>& D, const TransferOperator<Real>& T) {
   check_shapes(D, T);
   const std::optional<WilsonHoppingPart<Real>> H = D.hopping_part();
-  if (!H) fail("internal: a coarse operator from the links of an operator that has no hopping part");
+  if (!H || D.geometry().has_halo())
+    fail("internal: a coarse operator from the links of an operator that has no hopping part or has halos");
   T.hopping_blocks(view(), *H);
   SpinorField<Real> probe = T.make_fine(), image = T.make_fine();
   CoarseField<Real> c = make_field();

@@ -4,7 +4,7 @@
 // coarse lattice with a dense dof x dof block per direction and site (solvers/coarse_operator_kernels.hpp).
 //
 // Built from the links where D says that its couplings between sites are the Wilson hopping term
-// (LinearOperator::hopping_part: Wilson, clover, twisted mass, twisted clover on one process): the
+// (LinearOperator::hopping_part: Wilson, clover, twisted mass, twisted clover; on one process): the
 // neighbour blocks from U and the test vectors directly, the self blocks from dof applications of D
 // to P e with e = 1 at one component of every coarse site (solvers/coarse_links_kernels.hpp): 48
 // applications for 24 test vectors. Otherwise by probing: D is applied to P e for unit vectors e that

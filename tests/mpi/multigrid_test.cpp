@@ -13,6 +13,7 @@
 #include "field_test_support.hpp"
 #include "mpi_grids.hpp"
 #include "solvers/multigrid.hpp"
+#include "solvers/schwarz_smoother.hpp"
 #include "test_support.hpp"
 
 namespace lqcd {
@@ -89,6 +90,30 @@ TEST_P(DistributedMultigrid, GatheredCoarseOperatorEqualsTheSingleProcessOne) {
     for (std::size_t i = 0; i < ref.size(); ++i)
       worst = std::max(worst, std::abs(got[i].re - ref[i].re) + std::abs(got[i].im - ref[i].im));
     EXPECT_LT(worst, 1e-12 * scale);
+  }
+}
+
+// The Schwarz smoother on each process's blocks (block operators from the links, hops across a process
+// boundary left out: they always leave the block) equals the single-process smoother.
+TEST_P(DistributedMultigrid, SchwarzSmootherEqualsTheSingleProcessOne) {
+  const Location loc = GetParam();
+  const Geometry whole = Geometry::single_process(kGlobal);
+  const LexicographicGauge links = to_lexicographic(test::rough_gauge(whole, Location::Host));
+  const LexicographicSpinor src = test::random_spinor(whole, 41);
+  const auto smoothed = [&](const Geometry& g) {
+    const GaugeField<double> U = to_gauge_field(links, g, loc);
+    const DiracOperators d = make_dirac_operators(U, clover());
+    EXPECT_TRUE(d.full->hopping_part().has_value());
+    const AggregationTables tables(Aggregation::make(g, kBlock, "block"), loc);
+    SchwarzSmoother<double> sap(*d.full, tables.aggregation(), 4);
+    SpinorField<double> e = d.full->make_field();
+    sap.smooth(e, to_spinor_field(src, g, loc), 2);
+    return to_lexicographic(e);
+  };
+  const LexicographicSpinor ref = smoothed(whole);
+  for (const Dims& grid : multigrid_grids()) {
+    SCOPED_TRACE(dims_string(grid));
+    EXPECT_LT(test::max_diff(smoothed(ProcessGrid::of_run(grid).decompose(kGlobal)), ref), 1e-13 * test::max_norm(ref));
   }
 }
 
