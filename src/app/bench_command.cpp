@@ -1046,18 +1046,16 @@ int run_bench(const BenchCommandOptions& opt) {
     check_real_option(opt.tolerance, "--tolerance", true);
     if (opt.tolerance >= 1) fail("--tolerance: expected a number in (0, 1), got {}", opt.tolerance);
     // The lattice and process-grid errors before any measurement; at least the links and two spinors.
-    check_lattice_fits(dirac_geometry(opt), kGaugeBytesPerSite + 2 * kSpinorBytesPerSite, choose_location(opt.device),
-                       "--dims", "the links and two spinor fields");
+    const Geometry g = dirac_geometry(opt);
+    check_lattice_fits(g, kGaugeBytesPerSite + 2 * kSpinorBytesPerSite, choose_location(opt.device), "--dims",
+                       "the links and two spinor fields");
     if (opt.kernel == "solver" && opt.solver == "multigrid") {
       const MultigridParams mp = bench_multigrid_params(opt);
-      const Geometry g = dirac_geometry(opt);
       check_lattice_fits(g,
                          kGaugeBytesPerSite + 2 * kSpinorBytesPerSite +
                              multigrid_bytes_per_site(mp, opt.precision == "single" ? 4 : 8, g.processes()),
                          choose_location(opt.device), "--dims",
-                         fmt::format("the links, two spinor fields and the multigrid: 2 x {} test vectors, the outer "
-                                     "GCR({}) in double, the coarse operator",
-                                     mp.test_vectors, mp.outer_restart),
+                         "the links, two spinor fields and the multigrid: " + multigrid_memory_summary(mp),
                          "use --multigrid outer_restart=8 (fits 48^4 on 80 GB) or fewer test_vectors, or more "
                          "processes (--grid)");
     }

@@ -277,9 +277,7 @@ void check_quark_fits(const QuarkInput& in, const Geometry& g, Location loc, con
   const int real_bytes = in.solver.precision == SolverPrecision::Double ? 8 : 4;
   check_lattice_fits(g, kQuarkBytesPerSite + multigrid_bytes_per_site(in.multigrid, real_bytes, g.processes()), loc,
                      where,
-                     fmt::format("the gauge field, the propagator and the multigrid: 2 x {} test vectors, the outer "
-                                 "GCR({}) in double, the coarse operator",
-                                 in.multigrid.test_vectors, in.multigrid.outer_restart),
+                     "the gauge field, the propagator and the multigrid: " + multigrid_memory_summary(in.multigrid),
                      "use fewer multigrid.test_vectors, a smaller multigrid.outer_restart (8 fits a 48^4 lattice on "
                      "80 GB), or split the lattice over more processes (mpirun, --grid)");
 }

@@ -71,8 +71,7 @@ void CoarseAgglomeration::gather(CoarseOperator<Real>& whole, const CoarseOperat
   const std::size_t n_whole = std::size_t(whole.lattice().sites) * std::size_t(per_site);
   for (int d = 0; d < kStencilDirections; ++d) {
     const auto local = to_host(part.view().a + std::size_t(d) * n_part, n_part, part.location());
-    const auto global = distributed() ? gather_global(local, coarse_, per_site) : local;
-    from_host(whole.view().a + std::size_t(d) * n_whole, whole.location(), global);
+    from_host(whole.view().a + std::size_t(d) * n_whole, whole.location(), gather_global(local, coarse_, per_site));
   }
 }
 

@@ -155,7 +155,6 @@ struct CoarseSelfInverseApplyKernel {
   }
 };
 
-
 // The hopping blocks A-hat_d, d = 1 .. 8, in 16-bit fixed point for the coarse solves (QUDA stores its
 // coarse links in half precision likewise): each block scaled by its largest |real or imaginary part|,
 // entries as math/precision.hpp's fixed-point codes. Half the bytes of single precision, and the coarse
@@ -204,7 +203,6 @@ struct CoarseHalfPackKernel {
     H.at(d, Y, row, col) = encode<Half>(Complex<float>(float(z.re), float(z.im)), 1.0f / H.scale[b]);
   }
 };
-
 
 // The hopping part sum_{d > 0} A-hat_d(Y) in(neighbour_d(Y)) of one row, from the blocks in Real ...
 template <typename Real>

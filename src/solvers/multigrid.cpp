@@ -38,10 +38,9 @@ void with_memory_advice(const MultigridParams& p, const F& f) {
   try {
     f();
   } catch (const OutOfMemory& e) {
-    throw OutOfMemory(fmt::format("multigrid: {} (it holds 2 x {} test vectors, the outer GCR({}) in double and the "
-                                  "coarse operator); lower multigrid.outer_restart (8 fits a 48^4 lattice in 80 GB) "
-                                  "or multigrid.test_vectors, or split the lattice over more processes (--grid)",
-                                  e.what(), p.test_vectors, p.outer_restart));
+    throw OutOfMemory(fmt::format("multigrid: {} (it holds {}); lower multigrid.outer_restart (8 fits a 48^4 lattice "
+                                  "in 80 GB) or multigrid.test_vectors, or split the lattice over more processes (--grid)",
+                                  e.what(), multigrid_memory_summary(p)));
   }
 }
 
@@ -106,6 +105,11 @@ double multigrid_bytes_per_site(const MultigridParams& p, int real_bytes, int pr
   const double coarse =
       (18.0 * 2.0 * real_bytes + (p.coarse_half ? 32.0 : 0.0)) * dof * dof / block_sites * double(processes);
   return vectors + work + outer + coarse;
+}
+
+std::string multigrid_memory_summary(const MultigridParams& p) {
+  return fmt::format("2 x {} test vectors, the outer GCR({}) in double and the coarse operator", p.test_vectors,
+                     p.outer_restart);
 }
 
 std::string MultigridPreconditionerInfo::summary() const {

@@ -120,6 +120,9 @@ void check_multigrid_params(const MultigridParams& p);
 // real_bytes: 4 or 8, the cycle's precision. For refusing, before anything is allocated, a lattice
 // that cannot fit (the commands' input checks).
 double multigrid_bytes_per_site(const MultigridParams& p, int real_bytes, int processes);
+// What those bytes are, for messages: "2 x 24 test vectors, the outer GCR(16) in double and the coarse
+// operator".
+std::string multigrid_memory_summary(const MultigridParams& p);
 
 // The third level of a three-level hierarchy, with the second level's work fields.
 template <typename Real>
