@@ -2,7 +2,7 @@
 
 #include "core/dispatch.hpp"
 #include "core/error.hpp"
-#include "solvers/block_gram_schmidt.hpp"
+#include "solvers/block_orthonormalisation.hpp"
 
 namespace lqcd {
 
@@ -44,13 +44,9 @@ void CoarseTransferOperator<Real>::random_field(CoarseField<Real>& v, std::uint6
   for_each(location(), v.size(), CoarseGaussianKernel<Real>{v.view().data, seed, k});
 }
 
-// solvers/block_gram_schmidt.hpp.
 template <typename Real>
 void CoarseTransferOperator<Real>::orthonormalise() {
-  CoarseField<Real> f = make_fine(), c = make_coarse();
-  block_gram_schmidt<Real>(*this, f, c, [this, &f](int k, const CoarseField<Real>& norms) {
-    for_each(location(), f.size(), CoarseBlockNormaliseKernel<Real>{agg_, vectors(), norms.view().data, k});
-  });
+  block_orthonormalise(location(), agg_, BlockRows<Real>{v_.data(), nv_, dof_f_ / 2});
 }
 
 template <typename Real>

@@ -51,21 +51,6 @@ struct CoarseGaussianKernel {
   }
 };
 
-// Vector k /= sqrt(n2) on each block and chirality, n2 = c(Z, chi * n_v + k) (its block norm^2).
-template <typename Real>
-struct CoarseBlockNormaliseKernel {
-  Aggregation agg;
-  CoarseTestVectors<Real> V;
-  const Complex<Real>* c;
-  int k;
-  LQCD_HOST_DEVICE void operator()(std::int64_t t) const {
-    const std::int64_t i = t / V.dof_f;
-    const int a = int(t - i * V.dof_f);
-    const Real n2 = c[agg.coarse_of(i) * 2 * V.nv + V.chirality(a) * V.nv + k].re;
-    V.at(i, a, k) *= n2 > Real(0) ? Real(1) / sqrt(n2) : Real(0);
-  }
-};
-
 // f <- P c (add = 0) or f += P c (add = 1); one thread per component of the finer field.
 template <typename Real>
 struct CoarseProlongKernel {

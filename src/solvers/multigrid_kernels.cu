@@ -1,7 +1,9 @@
-// Device instantiations of the multigrid's kernels: the transfer operator (transfer_kernels.hpp), the
+// Device instantiations of the multigrid's kernels: the transfer operator (transfer_kernels.hpp,
+// block_orthonormalisation_kernels.hpp), the
 // coarse operator (coarse_operator_kernels.hpp, coarse_links_kernels.hpp) and its even-odd form
 // (coarse_schur_kernels.hpp), in double and single precision.
 #include "core/exec_cuda.cuh"
+#include "solvers/block_orthonormalisation_kernels.hpp"
 #include "solvers/coarse_links_kernels.hpp"
 #include "solvers/coarse_operator_kernels.hpp"
 #include "solvers/coarse_schur_kernels.hpp"
@@ -11,8 +13,8 @@
 #define LQCD_INSTANTIATE_MULTIGRID(Real)                                           \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::SetTestVectorKernel<Real>)                \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::GetTestVectorKernel<Real>)                \
-  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::EarlierProjectionsKernel<Real>)           \
-  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::BlockNormaliseKernel<Real>)               \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::BlockGramKernel<Real>)                    \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::BlockRotateKernel<Real>)                  \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::ProlongKernel<Real>)                      \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::RestrictKernel<Real>)                     \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::ProbeKernel<Real>)                        \
@@ -32,7 +34,6 @@
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseHalfPackKernel<Real>)                    \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseTestVectorCopyKernel<Real>)              \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseGaussianKernel<Real>)                    \
-  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseBlockNormaliseKernel<Real>)              \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseProlongKernel<Real>)                     \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseRestrictKernel<Real>)                    \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseGalerkinKernel<Real>)
@@ -55,6 +56,7 @@ LQCD_INSTANTIATE_COARSE_GCR(float)
 #undef LQCD_INSTANTIATE_COARSE_GCR
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseInversePivotKernel)
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseInverseEliminateKernel)
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::BlockCholeskyInverseKernel)
 
 // The Schwarz smoother (schwarz_kernels.hpp).
 #include "solvers/schwarz_kernels.hpp"

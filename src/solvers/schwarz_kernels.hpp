@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "dirac/clover_kernels.hpp"
+#include "dirac/hopping_part.hpp"
 #include "dirac/wilson_kernels.hpp"
 #include "fields/spinor_field.hpp"
 #include "solvers/aggregation.hpp"
@@ -135,20 +136,43 @@ struct BlockMaskedSource {
   }
 };
 
-// On the sites of the blocks of `colour`: t = D_B s from the links and the site term of D directly
-// (D = site term + alpha H, dirac/hopping_part.hpp; the clover term where has_clover, else
-// c0 + i c5 gamma_5), with w = (t^dag s, |t|^2) as BlockMrPartialKernel
-// writes them. One pass over half the lattice instead of D on all of it and a second pass for w; s
-// must vanish off the blocks of `colour` (the sites of Y alone are read for a site of Y).
+// D_B at one site, from the links and the site term of D directly (D = site term + alpha H,
+// dirac/hopping_part.hpp; the clover term where has_clover, else c0 + i c5 gamma_5), for any spinor
+// source that holds s on the site's block and 0 elsewhere (BlockMaskedSource here, the block in
+// shared memory in schwarz_block_mr.cu).
 template <typename Real>
-struct SchwarzBlockOperatorKernel {
+struct SchwarzSiteOperator {
   using T = compute_t<Real>;
-  Aggregation agg;
   GaugeView<Real> U;
   FermionBoundary boundary;
   double alpha, c0, c5;
   CloverView<Real> clover;
   int has_clover;
+
+  static SchwarzSiteOperator of(const WilsonHoppingPart<Real>& P) {
+    return {P.links->view(), P.boundary, P.alpha, P.c0, P.c5, P.clover ? P.clover->view() : CloverView<Real>{},
+            P.clover ? 1 : 0};
+  }
+  template <typename Source>
+  LQCD_HOST_DEVICE ColorSpinor<T> apply(const Source& in, int p, std::int64_t cb, const int xc[4]) const {
+    if (has_clover) {
+      ColorSpinor<T> r = wilson_hop<T>(U, in, boundary, 0, p, cb, xc, T(alpha));
+      r += clover.apply(p, cb, in.load(p, cb), 0);
+      return r;
+    }
+    // the Wilson kernels' own site result: (c0 + i c5 gamma_5) s + alpha H s
+    return wilson_site_result<T>(U, in, in, boundary, alpha, c0, c5, 1, 0, p, cb, xc);
+  }
+};
+
+// On the sites of the blocks of `colour`: t = D_B s (SchwarzSiteOperator), with w = (t^dag s, |t|^2)
+// as BlockMrPartialKernel writes them. One pass over half the lattice instead of D on all of it and
+// a second pass for w; s must vanish off the blocks of `colour` (the sites of Y alone are read for a
+// site of Y).
+template <typename Real>
+struct SchwarzBlockOperatorKernel {
+  Aggregation agg;
+  SchwarzSiteOperator<Real> D;
   SpinorView<Real> s, t;
   Complex<double>* w;
   int colour;
@@ -160,18 +184,11 @@ struct SchwarzBlockOperatorKernel {
     const int p = t.parity_of(i);
     const std::int64_t cb = t.cb_of(i);
     int xc[4];
-    U.idx.coords(p, cb, xc);
+    D.U.idx.coords(p, cb, xc);
     const BlockMaskedSource<Real> in{s, agg.fine_block, agg.fine.vh, std::int32_t(Y)};
-    const ColorSpinor<T> v = s.load(p, cb);
-    ColorSpinor<T> r;
-    if (has_clover) {
-      r = wilson_hop<T>(U, in, boundary, 0, p, cb, xc, T(alpha));
-      r += clover.apply(p, cb, v, 0);
-    } else {  // the Wilson kernels' own site result: (c0 + i c5 gamma_5) s + alpha H s
-      r = wilson_site_result<T>(U, in, in, boundary, alpha, c0, c5, 1, 0, p, cb, xc);
-    }
+    const auto r = D.apply(in, p, cb, xc);
     t.store(p, cb, r);
-    store_mr_partial(w, i, r, v);
+    store_mr_partial(w, i, r, s.load(p, cb));
   }
 };
 

@@ -1,8 +1,10 @@
 #include "solvers/schwarz_smoother.hpp"
 
 #include "core/dispatch.hpp"
+#include "core/environment_switch.hpp"
 #include "core/error.hpp"
 #include "fields/spinor_blas.hpp"
+#include "solvers/schwarz_block_mr.hpp"
 #include "solvers/schwarz_kernels.hpp"
 
 namespace lqcd {
@@ -17,7 +19,8 @@ SchwarzSmoother<Real>::SchwarzSmoother(const LinearOperator<Real>& D, const Aggr
       s_(D.make_field()),
       t_(D.make_field()),
       w_(std::size_t(2 * D.geometry().volume()), D.location()),
-      alpha_(std::size_t(agg.coarse.sites), D.location()) {
+      alpha_(std::size_t(agg.coarse.sites), D.location()),
+      fused_(switch_from_environment("LQCD_SCHWARZ_FUSED", true)) {
   for (int mu = 0; mu < 4 && block_iterations > 0; ++mu)
     if (agg.coarse.n[mu] % 2 != 0)
       fail("multigrid.block: the Schwarz smoother colours the blocks red and black, which needs an even number of "
@@ -31,11 +34,8 @@ void SchwarzSmoother<Real>::solve_blocks(SpinorField<Real>& e, SpinorField<Real>
   const std::int64_t n = s.sites();
   for (int it = 0; it < block_iterations_; ++it) {
     if (parts_) {
-      const WilsonHoppingPart<Real>& P = *parts_;
-      for_each(loc, n,
-               SchwarzBlockOperatorKernel<Real>{agg_, P.links->view(), P.boundary, P.alpha, P.c0, P.c5,
-                                                P.clover ? P.clover->view() : CloverView<Real>{}, P.clover ? 1 : 0,
-                                                s.view(), t_.view(), w_.data(), colour});
+      for_each(loc, n, SchwarzBlockOperatorKernel<Real>{agg_, SchwarzSiteOperator<Real>::of(*parts_), s.view(),
+                                                        t_.view(), w_.data(), colour});
     } else {
       D_.apply(t_, s);  // s vanishes off the blocks of `colour`: t on them is D_B s
       for_each(loc, n, BlockMrPartialKernel<Real>{agg_, t_.view(), s.view(), w_.data(), colour});
@@ -47,10 +47,22 @@ void SchwarzSmoother<Real>::solve_blocks(SpinorField<Real>& e, SpinorField<Real>
   }
 }
 
+// The blocks of `colour` solved with rho as their right-hand side, on the device by the fused kernel
+// where it can (solvers/schwarz_block_mr.hpp), else through solve_blocks.
+template <typename Real>
+void SchwarzSmoother<Real>::solve_colour(SpinorField<Real>& e, const SpinorField<Real>& rho, int colour) {
+#if LQCD_HAVE_CUDA
+  if (parts_ && fused_ && D_.location() == Location::Device &&
+      schwarz_block_mr_on_device(SchwarzBlockMr<Real>{agg_, SchwarzSiteOperator<Real>::of(*parts_), rho.view(),
+                                                      e.view(), colour, block_iterations_}))
+    return;
+#endif
+  for_each(D_.location(), rho.sites(), BlockMaskKernel<Real>{agg_, rho.view(), s_.view(), colour});
+  solve_blocks(e, s_, colour);
+}
+
 template <typename Real>
 int SchwarzSmoother<Real>::smooth(SpinorField<Real>& e, const SpinorField<Real>& r, int sweeps) {
-  const Location loc = D_.location();
-  const std::int64_t n = r.sites();
   int applications = 0;
   set_zero(e);
   for (int sweep = 0; sweep < sweeps; ++sweep)
@@ -62,8 +74,7 @@ int SchwarzSmoother<Real>::smooth(SpinorField<Real>& e, const SpinorField<Real>&
         ++applications;
         xpay(r, Complex<double>(-1.0), rho_);
       }
-      for_each(loc, n, BlockMaskKernel<Real>{agg_, rho_.view(), s_.view(), colour});
-      solve_blocks(e, s_, colour);
+      solve_colour(e, rho_, colour);
       applications += block_iterations_;
     }
   return applications;

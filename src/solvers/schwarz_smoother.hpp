@@ -11,7 +11,8 @@
 // smoother needs nothing of D but D (Wilson, clover, twisted mass alike). Where D says what it is
 // (LinearOperator::hopping_part: links, boundary phases, site term), D_B is applied on the blocks of
 // the colour only, with the MR step's site sums in the same pass (SchwarzBlockOperatorKernel): half
-// the sites, and no second pass over t.
+// the sites, and no second pass over t; on the device all the steps of a colour run in one kernel,
+// each block in shared memory (solvers/schwarz_block_mr.hpp).
 
 #include <optional>
 
@@ -31,6 +32,7 @@ class SchwarzSmoother {
   int smooth(SpinorField<Real>& e, const SpinorField<Real>& r, int sweeps);
 
  private:
+  void solve_colour(SpinorField<Real>& e, const SpinorField<Real>& rho, int colour);
   void solve_blocks(SpinorField<Real>& e, SpinorField<Real>& s, int colour);
   const LinearOperator<Real>& D_;
   std::optional<WilsonHoppingPart<Real>> parts_;  // D's links and site term, where it gives them
@@ -38,6 +40,7 @@ class SchwarzSmoother {
   int block_iterations_;
   SpinorField<Real> rho_, s_, t_;
   Buffer<Complex<double>> w_, alpha_;
+  bool fused_;  // the fused device kernel where it applies (LQCD_SCHWARZ_FUSED=0: never, for comparison)
 };
 
 }  // namespace lqcd

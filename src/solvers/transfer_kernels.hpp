@@ -61,37 +61,6 @@ struct GetTestVectorKernel {
   }
 };
 
-// Block Gram-Schmidt (TransferOperator::orthonormalise) in terms of P and R: c <- -c on the components of
-// vectors l < k and 0 on the rest, so that prolong_add(f, c) takes f's projections on the earlier
-// vectors away block by block.
-template <typename Real>
-struct EarlierProjectionsKernel {
-  Complex<Real>* c;
-  int nv, k;
-  LQCD_HOST_DEVICE void operator()(std::int64_t t) const {
-    const int l = int(t % nv);  // component (Y, chi * nv + l): t % nv is l because dof = 2 nv
-    c[t] = l < k ? -c[t] : Complex<Real>();
-  }
-};
-
-// Vector k <- vector k / sqrt(n2) on each block and chirality, n2 = c(Y, chi * n_v + k) = the block
-// norm^2 (the restriction of vector k itself); one thread per fine site.
-template <typename Real>
-struct BlockNormaliseKernel {
-  Aggregation agg;
-  TestVectors<Real> V;
-  const Complex<Real>* c;
-  int k;
-  LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
-    const std::int64_t Y = agg.coarse_of(i);
-    for (int chi = 0; chi < 2; ++chi) {
-      const Real n2 = c[Y * 2 * V.nv + chi * V.nv + k].re;
-      const Real inv = n2 > Real(0) ? Real(1) / sqrt(n2) : Real(0);
-      for (int a = 0; a < 6; ++a) V.at(i, chi, a, k) *= inv;
-    }
-  }
-};
-
 // fine <- P coarse (add = 0) or fine += P coarse (add = 1); one thread per fine site.
 template <typename Real>
 struct ProlongKernel {

@@ -3,7 +3,7 @@
 #include "core/dispatch.hpp"
 #include "core/error.hpp"
 #include "fields/random_spinor_kernels.hpp"
-#include "solvers/block_gram_schmidt.hpp"
+#include "solvers/block_orthonormalisation.hpp"
 #include "solvers/coarse_links_kernels.hpp"
 
 namespace lqcd {
@@ -44,14 +44,9 @@ void TransferOperator<Real>::random_field(SpinorField<Real>& v, std::uint64_t se
   for_each(location(), v.sites(), GaussianSpinorKernel<Real>{v.view(), seed, RngPurpose::MultigridSetup, std::uint32_t(k), 0, 1.0});
 }
 
-// solvers/block_gram_schmidt.hpp.
 template <typename Real>
 void TransferOperator<Real>::orthonormalise() {
-  SpinorField<Real> f = make_fine();
-  CoarseField<Real> c = make_coarse();
-  block_gram_schmidt<Real>(*this, f, c, [this](int k, const CoarseField<Real>& norms) {
-    for_each(location(), fine_.volume(), BlockNormaliseKernel<Real>{agg_, vectors(), norms.view().data, k});
-  });
+  block_orthonormalise(location(), agg_, BlockRows<Real>{v_.data(), nv_, 6});
 }
 
 template <typename Real>

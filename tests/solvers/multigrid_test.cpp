@@ -230,6 +230,79 @@ TEST_P(MultigridTest, TransferIsOrthonormalAndKeepsChirality) {
   EXPECT_EQ(lower_spins, 0.0);
 }
 
+// The block orthonormalisation (solvers/block_orthonormalisation.hpp) is the QR factorisation of each
+// aggregate's vectors, V = Q R with R upper triangular and positive on its diagonal, i.e. what
+// Gram-Schmidt in the order of the vectors gives: with P made of Q, (P^dag v_k)(Y, chi, l) = R[l][k] is 0
+// for l > k and real positive for l = k, and P P^dag v_k = v_k. A vector that is zero stays zero, and
+// the others are not disturbed by it. Both precisions (single: CholeskyQR2 with a double Gram matrix).
+template <typename Real>
+void check_block_qr(Location loc, double tol) {
+  const Geometry geom = Geometry::single_process({4, 4, 4, 8});
+  const int nv = 6, zero = 3;
+  TransferOperator<Real> T(geom, {2, 2, 2, 4}, nv, loc);
+  std::vector<SpinorField<Real>> v;
+  for (int k = 0; k < nv; ++k) {
+    v.push_back(T.make_fine());
+    T.random_field(v.back(), 77, k);
+    if (k == 2) axpy(Complex<double>(0.999), v[0], v.back());  // nearly parallel to vector 0
+    if (k == zero) set_zero(v.back());
+    T.set_vector(k, v.back());
+  }
+  T.orthonormalise();
+  CoarseField<Real> c = T.make_coarse();
+  SpinorField<Real> back = T.make_fine(), q = T.make_fine();
+  for (int k = 0; k < nv; ++k) {
+    SCOPED_TRACE("vector " + std::to_string(k));
+    T.restrict_to(c, v[k]);
+    T.prolong(back, c);
+    axpy(Complex<double>(-1.0), v[k], back);
+    if (k != zero) {
+      EXPECT_LT(std::sqrt(norm2(back) / norm2(v[k])), tol) << "v_k in the span of q_0 .. q_k";
+    }
+    const CoarseField<Real> h = c.clone(Location::Host);
+    double above = 0, below = 0, diagonal_im = 0, smallest_diagonal = 1e300;
+    for (std::int64_t t = 0; t < h.size(); ++t) {
+      const int l = int(t % nv);
+      const Complex<Real> z = h.view().data[t];
+      if (l > k) below = std::max(below, double(abs(z)));
+      if (l < k) above = std::max(above, double(abs(z)));
+      if (l == k) {
+        diagonal_im = std::max(diagonal_im, std::abs(double(z.im)));
+        smallest_diagonal = std::min(smallest_diagonal, double(z.re));
+      }
+    }
+    EXPECT_LT(below, tol) << "R is upper triangular";
+    if (k == zero) {
+      EXPECT_EQ(smallest_diagonal, 0.0);
+      T.get_vector(k, q);
+      EXPECT_EQ(norm2(q), 0.0) << "a zero vector stays zero";
+      continue;
+    }
+    EXPECT_GT(smallest_diagonal, 0.0) << "R's diagonal positive";
+    EXPECT_LT(diagonal_im, tol) << "R's diagonal real";
+    if (k > 0) {
+      EXPECT_GT(above, 0.01) << "the vectors were not orthogonal to start with";
+    }
+  }
+  // Q^dag Q = 1 on every aggregate: P^dag P = 1 on the components of the non-zero vectors.
+  CoarseField<Real> e = T.make_coarse(), e_back = T.make_coarse();
+  CoarseField<double> eh = random_coarse(T.aggregation().coarse, T.coarse_dof(), Location::Host, 5);
+  CoarseField<Real> er(T.aggregation().coarse, T.coarse_dof(), Location::Host);
+  for (std::int64_t t = 0; t < eh.size(); ++t)
+    er.view().data[t] = t % nv == zero ? Complex<Real>() : Complex<Real>(eh.view().data[t]);
+  e = er.clone(loc);
+  SpinorField<Real> f = T.make_fine();
+  T.prolong(f, e);
+  T.restrict_to(e_back, f);
+  axpy(Complex<double>(-1.0), e, e_back);
+  EXPECT_LT(std::sqrt(norm2(e_back) / norm2(e)), tol) << "P^dag P = 1";
+}
+
+TEST_P(MultigridTest, BlockOrthonormalisationIsTheQrFactorisation) {
+  check_block_qr<double>(GetParam(), 1e-13);
+  check_block_qr<float>(GetParam(), 5e-5);
+}
+
 // Solves with the cycle in double and in single precision; returns the outer iterations.
 int solve_and_check(Location loc, bool single) {
   Problem pr({8, 8, 8, 8}, loc, fermion(FermionAction::Clover, 0.1255, 0, 1.0),
