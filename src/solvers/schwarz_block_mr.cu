@@ -66,11 +66,13 @@ __device__ void block_sum3(double& a, double& b, double& c, double* scratch) {
 template <typename Real>
 __global__ void __launch_bounds__(kMaxBlockSites, 2) schwarz_block_mr_kernel(SchwarzBlockMr<Real> a) {
   using T = compute_t<Real>;
-  extern __shared__ unsigned char storage[];
+  extern __shared__ __align__(16) unsigned char storage[];
   const Aggregation& agg = a.agg;
-  const int sites = agg.block_sites, warps = int(blockDim.x) / 32;
-  auto* scratch = reinterpret_cast<double*>(storage);
-  auto* sh = reinterpret_cast<ColorSpinor<T>*>(storage + sizeof(double) * 3 * warps);
+  const int sites = agg.block_sites;
+  // the spinors first (the storage is aligned for any type; ColorSpinor<double> needs 16 bytes), the
+  // reduction's scratch after them (sizeof(ColorSpinor<T>) is a multiple of 16)
+  auto* sh = reinterpret_cast<ColorSpinor<T>*>(storage);
+  auto* scratch = reinterpret_cast<double*>(storage + sizeof(ColorSpinor<T>) * std::size_t(sites));
   std::int64_t other = 0;
   const std::int32_t Y = std::int32_t(coarse_site_of_parity(agg.coarse, a.colour, blockIdx.x, other));
   const int j = int(threadIdx.x);
