@@ -95,12 +95,7 @@ __global__ void __launch_bounds__(kMaxBlockSites, 2) schwarz_block_mr_kernel(Sch
     double ts_re = 0, ts_im = 0, tt = 0;
     if (active) {
       t = a.D.apply(in, p, cb, xc);
-      for (int k = 0; k < 12; ++k) {  // as store_mr_partial (schwarz_kernels.hpp)
-        const Complex<T> u = t.s[k / 3].c[k % 3], v = s.s[k / 3].c[k % 3];
-        ts_re += double(u.re) * v.re + double(u.im) * v.im;
-        ts_im += double(u.re) * v.im - double(u.im) * v.re;
-        tt += double(u.re) * u.re + double(u.im) * u.im;
-      }
+      mr_partial(t, s, ts_re, ts_im, tt);
     }
     block_sum3(ts_re, ts_im, tt, scratch);  // also the barrier after every thread's reads of sh
     const Complex<T> alpha = tt > 0 ? Complex<T>(T(ts_re / tt), T(ts_im / tt)) : Complex<T>();

@@ -39,17 +39,24 @@ struct BlockMaskKernel {
   }
 };
 
-// w[2 i] = a^dag b, w[2 i + 1] = |a|^2 at site i (in double): a site's part of a block MR step.
+// a^dag b = (re, im) and |a|^2 = n at one site (in double): a site's part of a block MR step.
 template <typename T>
-LQCD_HOST_DEVICE void store_mr_partial(Complex<double>* w, std::int64_t i, const ColorSpinor<T>& a,
-                                       const ColorSpinor<T>& b) {
-  double re = 0, im = 0, n = 0;
+LQCD_HOST_DEVICE void mr_partial(const ColorSpinor<T>& a, const ColorSpinor<T>& b, double& re, double& im, double& n) {
+  re = im = n = 0;
   for (int k = 0; k < 12; ++k) {
     const Complex<T> u = a.s[k / 3].c[k % 3], v = b.s[k / 3].c[k % 3];
     re += double(u.re) * v.re + double(u.im) * v.im;
     im += double(u.re) * v.im - double(u.im) * v.re;
     n += double(u.re) * u.re + double(u.im) * u.im;
   }
+}
+
+// w[2 i] = a^dag b, w[2 i + 1] = |a|^2 at site i (mr_partial).
+template <typename T>
+LQCD_HOST_DEVICE void store_mr_partial(Complex<double>* w, std::int64_t i, const ColorSpinor<T>& a,
+                                       const ColorSpinor<T>& b) {
+  double re, im, n;
+  mr_partial(a, b, re, im, n);
   w[2 * i] = Complex<double>(re, im);
   w[2 * i + 1] = Complex<double>(n, 0.0);
 }
