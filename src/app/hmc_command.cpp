@@ -69,6 +69,10 @@ std::vector<RepeatedSection> hmc_repeated_sections() {
             {"monomial.degree", "12", "rational: degree [n, n] of the approximation of (M^dag M)^(-1/2)"},
             {"monomial.lambda_min", "1e-4", "rational: lower end of the spectral range of M_hat^dag M_hat covered"},
             {"monomial.lambda_max", "5.0", "rational: upper end of the spectral range of M_hat^dag M_hat covered"},
+            {"monomial.forecast", "0",
+             "wilson, clover, twisted_mass, hasenbusch_ratio: initial guesses of the force solves from the last N "
+             "solutions of the trajectory (chronological inversion, 0 = off, at most 16; the action's solves start "
+             "from zero)"},
             {"monomial.level", "0", "integration level (0 = outermost, largest step)"}},
            "[[monomial]]\ntype = \"gauge\"\nlevel = 1\n[[monomial]]\ntype = \"wilson\"\nkappa = 0.12\nlevel = 0\n"}};
 }
@@ -140,6 +144,11 @@ std::vector<std::unique_ptr<Monomial>> make_monomials(const Config& c, HmcInput&
     if (level < 0 || level >= std::int64_t(in.integrator.steps.size()))
       m.fail_key("monomial.level", fmt::format("level {} has no entry in integrator.steps (levels 0..{})", level,
                                                in.integrator.steps.size() - 1));
+    const std::int64_t forecast = m.integer("monomial.forecast");
+    if (forecast < 0 || forecast > 16)
+      m.fail_key("monomial.forecast", fmt::format("expected 0 (off) to 16 kept solutions, got {}", forecast));
+    if (forecast != 0 && (type == "gauge" || type == "rational"))
+      m.fail_key("monomial.forecast", fmt::format("is for the two-flavour fermion monomials, not type = \"{}\"", type));
     if (type == "gauge") {
       ms.push_back(std::make_unique<GaugeMonomial>(in.action));
       ++gauge;
@@ -168,9 +177,10 @@ std::vector<std::unique_ptr<Monomial>> make_monomials(const Config& c, HmcInput&
         if (m.real("monomial.kappa2") == 0 && heavy.params.mu == w.mu)
           m.fail_key("monomial.kappa2", "the ratio needs its denominator quark: set kappa2 (e.g. kappa2 < kappa, a "
                                         "heavier quark) or mu2");
-        ms.push_back(std::make_unique<HasenbuschRatioMonomial>(EvenOddQuark{w, csw}, heavy, in.solver, stream++));
+        ms.push_back(std::make_unique<HasenbuschRatioMonomial>(EvenOddQuark{w, csw}, heavy, in.solver, stream++,
+                                                               int(forecast)));
       } else {
-        ms.push_back(std::make_unique<TwoFlavourMonomial>(w, csw, in.solver, stream++));
+        ms.push_back(std::make_unique<TwoFlavourMonomial>(w, csw, in.solver, stream++, int(forecast)));
       }
     } else if (type == "rational") {
       EvenOddQuark q;

@@ -1,5 +1,6 @@
 #include "hmc/even_odd_fermion.hpp"
 
+#include <chrono>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -82,15 +83,21 @@ std::string describe(const EvenOddQuark& q) {
 
 SpinorField<double> solve_normal_equations(const SchurOperator<double>& M, const SpinorField<double>& b,
                                            const SolverParams& p, Monomial::SolverStats& stats,
-                                           const std::string& who) {
+                                           const std::string& who, ChronologicalGuess* forecast) {
   const NormalOperator<double> A(M);
   SpinorField<double> X = M.make_field();
-  set_zero(X);
   if (!std::isfinite(norm2(b)))
     fail("{}: the fermion operator produced NaN/Inf (an unstable integration, a singular clover term, or links "
          "far from this kappa's range: use more integration steps, check kappa and csw); the trajectory is not "
          "used and the configuration before it is kept",
          who);
+  if (forecast && forecast->depth() > 0) {
+    const auto start = std::chrono::steady_clock::now();
+    forecast->guess(A, X, b);
+    stats.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  } else {
+    set_zero(X);
+  }
   try {
     const SolverResult r = solve_hermitian(A, X, b, p);
     stats.iterations += r.iterations;
@@ -98,6 +105,7 @@ SpinorField<double> solve_normal_equations(const SchurOperator<double>& M, const
   } catch (const SolverError& e) {
     throw SolverError(fmt::format("{}: {}", who, e.what()), e.result());
   }
+  if (forecast) forecast->record(X);
   return X;
 }
 

@@ -11,6 +11,7 @@
 #include "dirac/linear_operator.hpp"
 #include "dirac/wilson_operator.hpp"
 #include "hmc/momentum_field.hpp"
+#include "hmc/chronological_guess.hpp"
 #include "hmc/monomial.hpp"
 #include "solvers/solver.hpp"
 
@@ -38,10 +39,12 @@ struct EvenOddQuark {
 // "wilson (kappa 0.156)", "twisted clover (kappa 0.137, mu 0.01, csw 1.76)", ... for logs.
 std::string describe(const EvenOddQuark& q);
 
-// X = (M^dag M)^{-1} b by CG on the normal operator, from a zero guess; adds the iterations and the time
-// to `stats`. A solve that fails is a SolverError naming `who` (a force from an unconverged solve would
-// be wrong: the trajectory is aborted instead).
+// X = (M^dag M)^{-1} b by CG on the normal operator, from a zero guess or, with `forecast`, from its
+// guess (and X is then recorded there); adds the iterations and the time to `stats`. A solve that
+// fails is a SolverError naming `who` (a force from an unconverged solve would be wrong: the trajectory
+// is aborted instead).
 SpinorField<double> solve_normal_equations(const SchurOperator<double>& M, const SpinorField<double>& b,
-                                           const SolverParams& p, Monomial::SolverStats& stats, const std::string& who);
+                                           const SolverParams& p, Monomial::SolverStats& stats, const std::string& who,
+                                           ChronologicalGuess* forecast = nullptr);
 
 }  // namespace lqcd

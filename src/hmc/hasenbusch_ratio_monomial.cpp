@@ -8,8 +8,8 @@
 namespace lqcd {
 
 HasenbuschRatioMonomial::HasenbuschRatioMonomial(const EvenOddQuark& light, const EvenOddQuark& heavy,
-                                                 const SolverParams& solver, std::uint32_t stream)
-    : PseudofermionMonomial(solver, stream), light_(light), heavy_(heavy) {}
+                                                 const SolverParams& solver, std::uint32_t stream, int forecast)
+    : PseudofermionMonomial(solver, stream, forecast), light_(light), heavy_(heavy) {}
 
 std::string HasenbuschRatioMonomial::name() const {
   return "hasenbusch ratio " + describe(light_) + " / " + describe(heavy_);
@@ -24,6 +24,7 @@ void HasenbuschRatioMonomial::refresh(const GaugeField<double>& U, std::uint64_t
   const SpinorField<double> w = solve_normal_equations(*M2, v, solver_, stats_, name());
   phi.emplace(M->make_field());
   M2->apply(*phi, w);
+  forecast_.clear();
 }
 
 double HasenbuschRatioMonomial::action(const GaugeField<double>& U) {
@@ -38,7 +39,7 @@ void HasenbuschRatioMonomial::add_force(const GaugeField<double>& U, MomentumFie
   const auto M = light_.schur(U), M2 = heavy_.schur(U);
   SpinorField<double> psi = M->make_field(), Y = M->make_field();
   M2->apply_dagger(psi, pseudofermion());
-  const SpinorField<double> X = solve_normal_equations(*M, psi, solver_, stats_, name());
+  const SpinorField<double> X = solve_normal_equations(*M, psi, solver_, stats_, name(), &forecast_);
   M->apply(Y, X);
   light_.add_force(*M, U, Y, X, 1.0, -2.0, F);       // -2 Re Y^dag dM X - 2 log |det A_oo|
   heavy_.add_force(*M2, U, *phi, X, -1.0, 2.0, F);  // +2 Re phi^dag dM_2 X + 2 log |det A2_oo|

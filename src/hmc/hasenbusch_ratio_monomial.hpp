@@ -17,8 +17,9 @@ namespace lqcd {
 
 class HasenbuschRatioMonomial : public PseudofermionMonomial {
  public:
+  // forecast: kept solutions for the force solves' initial guesses (hmc/chronological_guess.hpp).
   HasenbuschRatioMonomial(const EvenOddQuark& light, const EvenOddQuark& heavy, const SolverParams& solver,
-                          std::uint32_t stream);
+                          std::uint32_t stream, int forecast = 0);
   std::string name() const override;
   void refresh(const GaugeField<double>& U, std::uint64_t seed, std::uint32_t trajectory) override;
   double action(const GaugeField<double>& U) override;

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "fields/spinor_field.hpp"
+#include "hmc/chronological_guess.hpp"
 #include "hmc/monomial.hpp"
 #include "solvers/solver.hpp"
 
@@ -19,8 +20,10 @@ class PseudofermionMonomial : public Monomial {
   std::optional<SpinorField<double>> phi;
 
  protected:
-  // stream: separates the pseudofermions of several fermion monomials with one seed.
-  PseudofermionMonomial(const SolverParams& solver, std::uint32_t stream) : solver_(solver), stream_(stream) {}
+  // stream: separates the pseudofermions of several fermion monomials with one seed. forecast: the
+  // solutions kept for the force solves' initial guesses (hmc/chronological_guess.hpp; 0: none).
+  PseudofermionMonomial(const SolverParams& solver, std::uint32_t stream, int forecast = 0)
+      : solver_(solver), stream_(stream), forecast_(forecast) {}
 
   // Complex Gaussian noise with density exp(-eta^dag eta), of the shape of `like` and where it lives,
   // keyed by (seed, site, stream, trajectory).
@@ -32,6 +35,9 @@ class PseudofermionMonomial : public Monomial {
   SolverParams solver_;
   std::uint32_t stream_;
   SolverStats stats_;
+  // Guesses for the force solves; cleared with each new pseudofermion. The action's solves (the
+  // Metropolis step's) start from zero.
+  ChronologicalGuess forecast_;
 };
 
 }  // namespace lqcd

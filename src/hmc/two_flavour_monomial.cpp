@@ -12,8 +12,8 @@
 namespace lqcd {
 
 TwoFlavourMonomial::TwoFlavourMonomial(const WilsonParams& params, double csw, const SolverParams& solver,
-                                       std::uint32_t stream)
-    : PseudofermionMonomial(solver, stream), quark_{params, csw} {
+                                       std::uint32_t stream, int forecast)
+    : PseudofermionMonomial(solver, stream, forecast), quark_{params, csw} {
   if (!std::isfinite(csw)) fail("monomial.csw: must be a finite number (got {})", csw);
 }
 
@@ -24,6 +24,7 @@ void TwoFlavourMonomial::refresh(const GaugeField<double>& U, std::uint64_t seed
   const SpinorField<double> eta = gaussian_noise(M->make_field(), seed, trajectory);
   phi.emplace(M->make_field());
   M->apply_dagger(*phi, eta);
+  forecast_.clear();
 }
 
 double TwoFlavourMonomial::action(const GaugeField<double>& U) {
@@ -34,7 +35,7 @@ double TwoFlavourMonomial::action(const GaugeField<double>& U) {
 
 void TwoFlavourMonomial::add_force(const GaugeField<double>& U, MomentumField& F) {
   const auto M = quark_.schur(U);
-  const SpinorField<double> X = solve_normal_equations(*M, pseudofermion(), solver_, stats_, name());
+  const SpinorField<double> X = solve_normal_equations(*M, pseudofermion(), solver_, stats_, name(), &forecast_);
   SpinorField<double> Y = M->make_field();
   M->apply(Y, X);
   quark_.add_force(*M, U, Y, X, 1.0, -2.0, F);

@@ -26,8 +26,10 @@ namespace lqcd {
 class TwoFlavourMonomial : public PseudofermionMonomial {
  public:
   // stream: separates the pseudofermions of several fermion monomials with one seed.
-  // csw = 0: Wilson / twisted mass; csw > 0: clover / twisted clover.
-  TwoFlavourMonomial(const WilsonParams& params, double csw, const SolverParams& solver, std::uint32_t stream);
+  // csw = 0: Wilson / twisted mass; csw > 0: clover / twisted clover. forecast: kept solutions for the
+  // force solves' initial guesses (hmc/chronological_guess.hpp; 0: none).
+  TwoFlavourMonomial(const WilsonParams& params, double csw, const SolverParams& solver, std::uint32_t stream,
+                     int forecast = 0);
   std::string name() const override;
   void refresh(const GaugeField<double>& U, std::uint64_t seed, std::uint32_t trajectory) override;
   double action(const GaugeField<double>& U) override;
