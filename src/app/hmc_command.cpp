@@ -50,6 +50,10 @@ std::vector<KeySpec> hmc_schema() {
        "also integrate each trajectory forward, flip the momenta and back: reports |dH| and the link difference"},
       {"solver.tolerance", "1e-10", "CG on M^dag M in the fermion actions and forces: true relative residual"},
       {"solver.max_iterations", "10000", "a force whose solve does not converge aborts the run (no wrong force)"},
+      {"solver.precision", "\"double\"",
+       "double | single: the two-flavour and ratio monomials' CG in single precision, corrected in double to "
+       "solver.tolerance (the rational monomial's multi-shift CG stays in double)"},
+      {"solver.inner_tolerance", "1e-5", "single: the residual reduction of each single-precision CG"},
   };
   for (KeySpec& k : chain_output_schema("lqcd-hmc", "trajectories")) s.push_back(std::move(k));
   return s;
@@ -124,6 +128,11 @@ HmcInput read_input(const Config& c) {
   in.solver.tolerance = read_positive(c, "solver.tolerance");
   if (in.solver.tolerance >= 1) c.fail_key("solver.tolerance", "expected a number in (0, 1)");
   in.solver.max_iterations = int(read_integer(c, "solver.max_iterations", 1, 100000000));
+  in.solver.precision = solver_precision_from_name(c.string("solver.precision"));
+  if (in.solver.precision == SolverPrecision::Half)
+    c.fail_key("solver.precision", "\"half\" is for propagators; the HMC takes \"double\" or \"single\"");
+  in.solver.inner_tolerance = read_positive(c, "solver.inner_tolerance");
+  if (in.solver.inner_tolerance >= 1) c.fail_key("solver.inner_tolerance", "expected a number in (0, 1)");
   in.prefix = read_output_prefix(c);
   const SavedFormat saved = read_saved_format(c);
   in.format = saved.format;
@@ -197,7 +206,9 @@ std::vector<std::unique_ptr<Monomial>> make_monomials(const Config& c, HmcInput&
         const RationalApproximation r = zolotarev_inverse_sqrt(int(degree),
                                                                m.real("monomial.lambda_min"),
                                                                m.real("monomial.lambda_max"));
-        ms.push_back(std::make_unique<RationalMonomial>(q, r, in.solver, stream++));
+        SolverParams multishift = in.solver;  // the multi-shift CG is in double
+        multishift.precision = SolverPrecision::Double;
+        ms.push_back(std::make_unique<RationalMonomial>(q, r, multishift, stream++));
       } catch (const Error& e) {
         fail("{}: {}", m.source(), e.what());
       }

@@ -19,6 +19,15 @@ std::unique_ptr<SchurOperator<double>> EvenOddQuark::schur(const GaugeField<doub
   return std::make_unique<WilsonEvenOddOperator<double>>(U, params);
 }
 
+std::unique_ptr<SchurOperator<float>> EvenOddQuark::schur_single(const GaugeField<float>& links,
+                                                                const SchurOperator<double>& M) const {
+  if (csw != 0) {
+    const auto& C = static_cast<const WilsonCloverEvenOddOperator<double>&>(M).full_operator();
+    return std::make_unique<WilsonCloverEvenOddOperator<float>>(std::make_shared<WilsonCloverOperator<float>>(links, C));
+  }
+  return std::make_unique<WilsonEvenOddOperator<float>>(links, params);
+}
+
 double EvenOddQuark::log_det_odd(const SchurOperator<double>& M) const {
   return csw != 0 ? static_cast<const WilsonCloverEvenOddOperator<double>&>(M).clover().log_det(1) : 0.0;
 }
@@ -81,7 +90,8 @@ std::string describe(const EvenOddQuark& q) {
   return s + ")";
 }
 
-SpinorField<double> solve_normal_equations(const SchurOperator<double>& M, const SpinorField<double>& b,
+SpinorField<double> solve_normal_equations(const EvenOddQuark& q, const GaugeField<double>& U,
+                                           const SchurOperator<double>& M, const SpinorField<double>& b,
                                            const SolverParams& p, Monomial::SolverStats& stats,
                                            const std::string& who, ChronologicalGuess* forecast) {
   const NormalOperator<double> A(M);
@@ -99,7 +109,20 @@ SpinorField<double> solve_normal_equations(const SchurOperator<double>& M, const
     set_zero(X);
   }
   try {
-    const SolverResult r = solve_hermitian(A, X, b, p);
+    SolverResult r;
+    if (p.precision == SolverPrecision::Single) {
+      const auto start = std::chrono::steady_clock::now();
+      const GaugeField<float> links = convert_precision<float>(U);
+      const auto Ms = q.schur_single(links, M);
+      const NormalOperator<float> As(*Ms);
+      stats.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      SolverParams mixed = p;
+      mixed.hermitian = true;
+      mixed.type = SolverType::CG;
+      r = solve_mixed<float>(A, As, X, b, mixed);
+    } else {
+      r = solve_hermitian(A, X, b, p);
+    }
     stats.iterations += r.iterations;
     stats.seconds += r.seconds;
   } catch (const SolverError& e) {

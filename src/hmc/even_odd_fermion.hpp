@@ -26,6 +26,10 @@ struct EvenOddQuark {
 
   // M_hat on U (the clover field computed for U).
   std::unique_ptr<SchurOperator<double>> schur(const GaugeField<double>& U) const;
+  // M_hat in single precision, for the inner solves of mixed precision: on `links`, U converted, and
+  // with M's clover term rounded (M = schur(U)); `links` must outlive the operator.
+  std::unique_ptr<SchurOperator<float>> schur_single(const GaugeField<float>& links,
+                                                     const SchurOperator<double>& M) const;
   // log |det A_oo| = sum_{x odd} log |det A(x)| of M (0 without clover: A is then constant).
   double log_det_odd(const SchurOperator<double>& M) const;
   // F += coef * d/dw [-2 Re y^dag dM_hat x] + det_coef * d/dw log |det A_oo| (y, x even-site fields).
@@ -39,11 +43,13 @@ struct EvenOddQuark {
 // "wilson (kappa 0.156)", "twisted clover (kappa 0.137, mu 0.01, csw 1.76)", ... for logs.
 std::string describe(const EvenOddQuark& q);
 
-// X = (M^dag M)^{-1} b by CG on the normal operator, from a zero guess or, with `forecast`, from its
-// guess (and X is then recorded there); adds the iterations and the time to `stats`. A solve that
-// fails is a SolverError naming `who` (a force from an unconverged solve would be wrong: the trajectory
-// is aborted instead).
-SpinorField<double> solve_normal_equations(const SchurOperator<double>& M, const SpinorField<double>& b,
+// X = (M^dag M)^{-1} b by CG on the normal operator, M = q.schur(U), from a zero guess or, with
+// `forecast`, from its guess (and X is then recorded there); with p.precision = Single the CG runs on
+// the single-precision M_hat^dag M_hat, corrected in double to the same tolerance (solve_mixed). Adds
+// the iterations and the time to `stats`. A solve that fails is a SolverError naming `who` (a force
+// from an unconverged solve would be wrong: the trajectory is aborted instead).
+SpinorField<double> solve_normal_equations(const EvenOddQuark& q, const GaugeField<double>& U,
+                                           const SchurOperator<double>& M, const SpinorField<double>& b,
                                            const SolverParams& p, Monomial::SolverStats& stats, const std::string& who,
                                            ChronologicalGuess* forecast = nullptr);
 

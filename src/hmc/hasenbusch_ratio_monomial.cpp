@@ -21,7 +21,7 @@ void HasenbuschRatioMonomial::refresh(const GaugeField<double>& U, std::uint64_t
   SpinorField<double> v = M->make_field();
   M->apply_dagger(v, eta);
   // phi = M_2^{-dag} v = M_2 (M_2^dag M_2)^{-1} v
-  const SpinorField<double> w = solve_normal_equations(*M2, v, solver_, stats_, name());
+  const SpinorField<double> w = solve_normal_equations(heavy_, U, *M2, v, solver_, stats_, name());
   phi.emplace(M->make_field());
   M2->apply(*phi, w);
   forecast_.clear();
@@ -31,7 +31,7 @@ double HasenbuschRatioMonomial::action(const GaugeField<double>& U) {
   const auto M = light_.schur(U), M2 = heavy_.schur(U);
   SpinorField<double> psi = M->make_field();
   M2->apply_dagger(psi, pseudofermion());
-  const SpinorField<double> X = solve_normal_equations(*M, psi, solver_, stats_, name());
+  const SpinorField<double> X = solve_normal_equations(light_, U, *M, psi, solver_, stats_, name());
   return dot(psi, X).re - 2 * light_.log_det_odd(*M) + 2 * heavy_.log_det_odd(*M2);
 }
 
@@ -39,7 +39,7 @@ void HasenbuschRatioMonomial::add_force(const GaugeField<double>& U, MomentumFie
   const auto M = light_.schur(U), M2 = heavy_.schur(U);
   SpinorField<double> psi = M->make_field(), Y = M->make_field();
   M2->apply_dagger(psi, pseudofermion());
-  const SpinorField<double> X = solve_normal_equations(*M, psi, solver_, stats_, name(), &forecast_);
+  const SpinorField<double> X = solve_normal_equations(light_, U, *M, psi, solver_, stats_, name(), &forecast_);
   M->apply(Y, X);
   light_.add_force(*M, U, Y, X, 1.0, -2.0, F);       // -2 Re Y^dag dM X - 2 log |det A_oo|
   heavy_.add_force(*M2, U, *phi, X, -1.0, 2.0, F);  // +2 Re phi^dag dM_2 X + 2 log |det A2_oo|

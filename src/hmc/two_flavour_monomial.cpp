@@ -29,13 +29,13 @@ void TwoFlavourMonomial::refresh(const GaugeField<double>& U, std::uint64_t seed
 
 double TwoFlavourMonomial::action(const GaugeField<double>& U) {
   const auto M = quark_.schur(U);
-  const SpinorField<double> X = solve_normal_equations(*M, pseudofermion(), solver_, stats_, name());
+  const SpinorField<double> X = solve_normal_equations(quark_, U, *M, pseudofermion(), solver_, stats_, name());
   return dot(*phi, X).re - 2 * quark_.log_det_odd(*M);  // phi^dag (M^dag M)^{-1} phi - 2 log |det A_oo|
 }
 
 void TwoFlavourMonomial::add_force(const GaugeField<double>& U, MomentumField& F) {
   const auto M = quark_.schur(U);
-  const SpinorField<double> X = solve_normal_equations(*M, pseudofermion(), solver_, stats_, name(), &forecast_);
+  const SpinorField<double> X = solve_normal_equations(quark_, U, *M, pseudofermion(), solver_, stats_, name(), &forecast_);
   SpinorField<double> Y = M->make_field();
   M->apply(Y, X);
   quark_.add_force(*M, U, Y, X, 1.0, -2.0, F);

@@ -147,49 +147,70 @@ std::vector<std::unique_ptr<Monomial>> gauge_and_fermion(double beta, double kap
   return ms;
 }
 
-// Chronological initial guesses (hmc/chronological_guess.hpp) change only where the force solves start:
-// a trajectory with forecast = 4 ends on the same links and dH as without, to the solver tolerance,
-// in fewer force-solve iterations, and stays reversible. Wilson and a clover Hasenbusch ratio.
-TEST_P(HmcTest, ChronologicalGuessesSaveIterationsAndKeepTheTrajectory) {
-  const Geometry geom = Geometry::single_process({4, 4, 4, 4});
-  const GaugeField<double> U0 = test::rough_gauge(geom, GetParam(), 17, 5.6);
+// One trajectory of gauge + Wilson (kappa 0.15) + clover Hasenbusch ratio (0.125 / 0.11) on a rough 4^4
+// field, solver tolerance 1e-12, with `forecast` kept solutions and CG in `precision`.
+struct ForecastRun {
+  TrajectoryResult result;
+  LexicographicGauge links;
+};
+std::vector<std::unique_ptr<Monomial>> wilson_and_ratio(int forecast, SolverPrecision precision) {
   SolverParams solver;
   solver.tolerance = 1e-12;
-  const auto monomials = [&](int forecast) {
-    std::vector<std::unique_ptr<Monomial>> ms;
-    ms.push_back(std::make_unique<GaugeMonomial>(GaugeAction::from_name("wilson", 5.6)));
-    ms.back()->level = 1;
-    WilsonParams w;
-    w.kappa = 0.15;
-    ms.push_back(std::make_unique<TwoFlavourMonomial>(w, 0.0, solver, 0, forecast));
-    EvenOddQuark light(w, 1.2), heavy(w, 1.2);
-    light.params.kappa = 0.125;
-    heavy.params.kappa = 0.11;
-    ms.push_back(std::make_unique<HasenbuschRatioMonomial>(light, heavy, solver, 1, forecast));
-    return ms;
-  };
+  solver.precision = precision;
+  std::vector<std::unique_ptr<Monomial>> ms;
+  ms.push_back(std::make_unique<GaugeMonomial>(GaugeAction::from_name("wilson", 5.6)));
+  ms.back()->level = 1;
+  WilsonParams w;
+  w.kappa = 0.15;
+  ms.push_back(std::make_unique<TwoFlavourMonomial>(w, 0.0, solver, 0, forecast));
+  EvenOddQuark light(w, 1.2), heavy(w, 1.2);
+  light.params.kappa = 0.125;
+  heavy.params.kappa = 0.11;
+  ms.push_back(std::make_unique<HasenbuschRatioMonomial>(light, heavy, solver, 1, forecast));
+  return ms;
+}
+IntegratorParams forecast_integrator() {
   IntegratorParams ip;
   ip.type = IntegratorType::Omelyan2;
   ip.tau = 0.5;
-  ip.steps = {6, 2};
-  TrajectoryResult r[2];
-  GaugeField<double> U[2] = {U0.clone(U0.location()), U0.clone(U0.location())};
-  for (int f = 0; f < 2; ++f) {
-    Hmc hmc(monomials(f == 0 ? 0 : 4), ip, 5);
-    r[f] = hmc.trajectory(U[f], 0, false);
-  }
-  std::cout << "  [" << to_string(GetParam()) << "] dH " << r[0].dH << " / " << r[1].dH << ", iterations (wilson, ratio) "
-            << r[0].solver_iterations[1] << ", " << r[0].solver_iterations[2] << " without forecast, "
-            << r[1].solver_iterations[1] << ", " << r[1].solver_iterations[2] << " with forecast = 4\n";
-  EXPECT_NEAR(r[1].dH, r[0].dH, 1e-8 * std::abs(r[0].H0));
-  const LexicographicGauge a = to_lexicographic(U[0]), b = to_lexicographic(U[1]);
+  ip.steps = {4, 2};
+  return ip;
+}
+ForecastRun forecast_run(const GaugeField<double>& U0, int forecast, SolverPrecision precision) {
+  GaugeField<double> U = U0.clone(U0.location());
+  Hmc hmc(wilson_and_ratio(forecast, precision), forecast_integrator(), 5);
+  ForecastRun r{hmc.trajectory(U, 0, false), {}};
+  r.links = to_lexicographic(U);
+  return r;
+}
+double max_link_difference(const LexicographicGauge& a, const LexicographicGauge& b, std::int64_t volume) {
   double diff = 0;
-  for (std::int64_t i = 0; i < geom.volume(); ++i)
+  for (std::int64_t i = 0; i < volume; ++i)
     for (int mu = 0; mu < 4; ++mu) diff = std::max(diff, test::max_abs_diff(a(i, mu), b(i, mu)));
-  EXPECT_LT(diff, 1e-9);
-  for (int m = 1; m <= 2; ++m) EXPECT_LT(r[1].solver_iterations[m], 0.8 * r[0].solver_iterations[m]) << "monomial " << m;
+  return diff;
+}
 
-  Hmc hmc(monomials(4), ip, 5);
+// Chronological initial guesses (hmc/chronological_guess.hpp) and single-precision CG (corrected in
+// double) change only how the solves get to their tolerance: each trajectory ends on the links and dH of
+// the plain double-precision one, to the solver tolerance; the guesses save force-solve iterations; both
+// stay reversible.
+TEST_P(HmcTest, ForecastAndSinglePrecisionSolvesKeepTheTrajectory) {
+  const Geometry geom = Geometry::single_process({4, 4, 4, 4});
+  const GaugeField<double> U0 = test::rough_gauge(geom, GetParam(), 17, 5.6);
+  const ForecastRun plain = forecast_run(U0, 0, SolverPrecision::Double);
+  const ForecastRun forecast = forecast_run(U0, 4, SolverPrecision::Double);
+  const ForecastRun single = forecast_run(U0, 4, SolverPrecision::Single);
+  const auto& it = [](const ForecastRun& r, int m) { return r.result.solver_iterations[std::size_t(m)]; };
+  std::cout << "  [" << to_string(GetParam()) << "] dH " << plain.result.dH << " / " << forecast.result.dH << " / "
+            << single.result.dH << "; iterations (wilson, ratio): " << it(plain, 1) << ", " << it(plain, 2)
+            << " plain; " << it(forecast, 1) << ", " << it(forecast, 2) << " with forecast = 4; " << it(single, 1)
+            << ", " << it(single, 2) << " with it and single precision\n";
+  for (const ForecastRun* r : {&forecast, &single}) {
+    EXPECT_NEAR(r->result.dH, plain.result.dH, 1e-8 * std::abs(plain.result.H0));
+    EXPECT_LT(max_link_difference(r->links, plain.links, geom.volume()), 1e-9);
+  }
+  for (int m = 1; m <= 2; ++m) EXPECT_LT(it(forecast, m), 0.8 * it(plain, m)) << "monomial " << m;
+  Hmc hmc(wilson_and_ratio(4, SolverPrecision::Single), forecast_integrator(), 5);  // both at once
   const ReversibilityResult rev = hmc.reversibility(U0, 1);
   EXPECT_LT(std::abs(rev.dH), 1e-9 * rev.H0);
   EXPECT_LT(rev.max_link_diff, 1e-10);
