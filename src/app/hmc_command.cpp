@@ -15,7 +15,9 @@
 #include "app/output.hpp"
 #include "app/run_files.hpp"
 #include "app/version.hpp"
+#include "core/energy_meter.hpp"
 #include "core/error.hpp"
+#include "core/memory.hpp"
 #include "core/timer.hpp"
 #include "dirac/dirac_operator_factory.hpp"
 #include "gauge/observables.hpp"
@@ -293,6 +295,10 @@ int run_hmc(const HmcCommandOptions& opt) {
            integrator_type_name(in.integrator.type), in.integrator.tau, fmt::join(in.integrator.steps, " x "));
   log.line("# lattice {} (x,y,z,t); monomials: {}", dims_string(in.dims), in.physics);
   log.line("# backend: {}", loc == Location::Device ? "CUDA, " + device_description() : "CPU (OpenMP)");
+  // The GPU's energy per trajectory (NVML's counter; null in the JSON lines where it cannot be read).
+  EnergyMeter meter(loc);
+  log.line("# energy per trajectory: {}", meter.available() ? "GPU " + meter.pci_bus_id() + " (NVML energy counter)"
+                                                            : "not measured (" + meter.unavailable_reason() + ")");
   if (opt.resume)
     log.line("# resumed from {} after trajectory {} (lines above for later trajectories are from the interrupted "
              "run; the JSON lines were cut back to the checkpoint)",
@@ -307,7 +313,8 @@ int run_hmc(const HmcCommandOptions& opt) {
            "CG iter", "seconds", "acc.rate");
 
   std::vector<double> plaquettes, exp_dh;
-  double seconds = 0, solver_seconds = 0, force_seconds = 0;
+  double seconds = 0, solver_seconds = 0, force_seconds = 0, joules = 0;
+  long metered = 0;
   long accepted = 0, counted = 0;
   ProgressLine progress(!opt.quiet);
   const Stopwatch clock;
@@ -320,15 +327,31 @@ int run_hmc(const HmcCommandOptions& opt) {
       log.line("#   reversibility of trajectory {}: |dH| = {:.3e} (H = {:.6e}), max link difference {:.3e}", n + 1,
                std::abs(rv.dH), rv.H0, rv.max_link_diff);
     }
+    if (meter.available()) {
+      detail::device_synchronize();
+      meter.start();
+    }
     const TrajectoryResult r = hmc.trajectory(U, std::uint32_t(n), !(in.accept_thermalization && n < in.thermalization));
+    EnergyReading energy;
+    if (meter.available()) {
+      detail::device_synchronize();
+      energy = meter.stop();
+    }
+    if (energy.available) {
+      joules += energy.joules;
+      ++metered;
+    }
     const GaugeObservables o = gauge_observables(U);
     const long traj = n + 1;
     long iterations = 0;
-    nlohmann::json iters = nlohmann::json::object();
+    nlohmann::json iters = nlohmann::json::object(), solve_seconds = nlohmann::json::object();
     for (std::size_t k = 0; k < r.solver_iterations.size(); ++k) {
       iterations += r.solver_iterations[k];
-      if (r.solver_iterations[k] > 0)
-        iters[fmt::format("{}: {}", k + 1, hmc.monomials()[k]->name())] = r.solver_iterations[k];
+      if (r.solver_iterations[k] > 0) {
+        const std::string monomial = fmt::format("{}: {}", k + 1, hmc.monomials()[k]->name());
+        iters[monomial] = r.solver_iterations[k];
+        solve_seconds[monomial] = r.solver_seconds_by_monomial[k];
+      }
     }
     seconds += r.seconds;
     solver_seconds += r.solver_seconds;
@@ -350,6 +373,8 @@ int run_hmc(const HmcCommandOptions& opt) {
                    {"acceptance_probability", r.acceptance_probability},
                    {"solver_iterations", iters},
                    {"solver_seconds", r.solver_seconds},
+                   {"solver_seconds_by_monomial", solve_seconds},
+                   {"energy_joules", energy.available ? nlohmann::json(energy.joules) : nlohmann::json(nullptr)},
                    {"force_seconds", r.force_seconds},
                    {"seconds", r.seconds}});
     record.update(observables_json(o));
@@ -374,6 +399,8 @@ int run_hmc(const HmcCommandOptions& opt) {
            "without their solves, {:.1f}% in the rest: momenta, pseudofermions, link updates, actions)",
            total - done, format_duration(clock.seconds()), seconds / double(std::max(1L, total - done)),
            percent(solver_seconds), percent(force_seconds), percent(seconds - solver_seconds - force_seconds));
+  if (metered > 0)
+    log.line("# GPU energy: {:.1f} J per trajectory ({} trajectories measured)", joules / double(metered), metered);
   if (counted > 0) {
     log.line("# acceptance {:.3f} ({} of {} after thermalization)", double(accepted) / double(counted), accepted, counted);
     const Estimate p = binned_jackknife(plaquettes, default_bin_size(plaquettes.size()));

@@ -35,6 +35,7 @@ double Hmc::collect_solver_stats(TrajectoryResult& r) {
   for (std::size_t i = 0; i < monomials_.size(); ++i) {
     const Monomial::SolverStats s = monomials_[i]->take_solver_stats();
     r.solver_iterations[i] += s.iterations;
+    r.solver_seconds_by_monomial[i] += s.seconds;
     seconds += s.seconds;
   }
   return seconds;
@@ -46,6 +47,7 @@ TrajectoryResult Hmc::trajectory(GaugeField<double>& U, std::uint32_t trajectory
   r.trajectory = trajectory;
   MomentumField P(U.geometry(), U.location());
   r.solver_iterations.assign(monomials_.size(), 0);
+  r.solver_seconds_by_monomial.assign(monomials_.size(), 0.0);
   refresh(U, P, trajectory);
   r.H0 = hamiltonian(U, P);
   r.solver_seconds = collect_solver_stats(r);

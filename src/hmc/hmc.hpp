@@ -21,6 +21,7 @@ struct TrajectoryResult {
   bool accepted = false;
   std::vector<long> solver_iterations;  // per monomial, in the order given
   double solver_seconds = 0;            // all monomials' solves (actions and forces)
+  std::vector<double> solver_seconds_by_monomial;  // the same per monomial, in the order given
   double force_seconds = 0;             // force evaluations, their solves excluded
   double seconds = 0;                   // the whole trajectory
 

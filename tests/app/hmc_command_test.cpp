@@ -62,6 +62,21 @@ TEST(HmcCommand, WritesOneRecordPerTrajectoryWithTheContractKeys) {
     EXPECT_GT(solver, 0.0);
     EXPECT_GT(force, 0.0);
     EXPECT_LE(solver + force, j["seconds"].get<double>());
+    // ... and the solves split by monomial: the fermion monomials that solved, summing to solver_seconds.
+    double by_monomial = 0;
+    for (const auto& [name, s] : j["solver_seconds_by_monomial"].items()) {
+      EXPECT_TRUE(j["solver_iterations"].contains(name)) << name;
+      by_monomial += s.get<double>();
+    }
+    EXPECT_EQ(j["solver_seconds_by_monomial"].size(), j["solver_iterations"].size());
+    EXPECT_NEAR(by_monomial, solver, 1e-9 * solver);
+    // The GPU's energy where NVML reads it (a GPU run), else null and the log says why (a CPU run).
+    ASSERT_TRUE(j.contains("energy_joules"));
+    if (!j["energy_joules"].is_null()) {
+      EXPECT_GT(j["energy_joules"].get<double>(), 0.0);
+    } else {
+      EXPECT_NE(test::read_text(dir / "out/run.log").find("# energy per trajectory: not measured ("), std::string::npos);
+    }
     if (i < 2) {
       EXPECT_TRUE(j["accepted"].get<bool>()) << "thermalization trajectories are accepted";
     }
