@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Issue 28's reference run on the GPU machine: Nf = 2 clover, beta = 5.29, c_sw = 1.9192, kappa = 0.13620
+# with a Hasenbusch ratio over kappa2 = 0.1320, Omelyan-2 [12, 2, 4], tau = 1, one step of the speed-ups
+# at a time. Every variant starts from the same configuration START (a file, or "hot") with the same
+# seed, so that the trajectories (before the accept/reject) are the same to the solver tolerance and
+# only the time differs. One JSON line per trajectory per variant in OUT/hmcref.jsonl (the variant in
+# "variant"), a summary line per variant in OUT/summary.txt.
+#   scripts/hmc-reference.sh OUT BIN L START TRAJECTORIES ["VARIANT;VARIANT;..."]
+# DEVICE=cpu runs it on the host (a check of the script on a small L). A variant is "NAME:precision:forecast", default "double0:double:0;forecast6:double:6;single6:single:6".
+set -uo pipefail
+out=${1:?OUT}; bin=${2:?BIN}; L=${3:?L}; start=${4:?START}; n=${5:?TRAJECTORIES}
+variants=${6:-"double0:double:0;forecast6:double:6;single6:single:6"}
+dir=runs/hmcref_$L
+mkdir -p "$dir"
+IFS=';' read -r -a list <<<"$variants"
+for v in "${list[@]}"; do
+  IFS=':' read -r name precision forecast <<<"$v"
+  cat >"$dir/$name.toml" <<TOML
+[lattice]
+dims = [$L, $L, $L, $L]
+[gauge]
+beta = 5.29
+[integrator]
+type = "omelyan2"
+tau = 1.0
+steps = [12, 2, 4]
+[hmc]
+seed = 529
+start = "$start"
+thermalization = 0
+trajectories = $n
+[solver]
+tolerance = 1e-10
+precision = "$precision"
+[output]
+prefix = "$dir/$name"
+checkpoint_every = 0
+[[monomial]]
+type = "gauge"
+level = 2
+[[monomial]]
+type = "clover"
+kappa = 0.1320
+csw = 1.9192
+forecast = $forecast
+level = 0
+[[monomial]]
+type = "hasenbusch_ratio"
+kappa = 0.13620
+kappa2 = 0.1320
+csw = 1.9192
+forecast = $forecast
+level = 1
+TOML
+  rm -f "$dir/$name.jsonl" "$dir/$name.log"
+  t0=$(date +%s)
+  "$bin" hmc "$dir/$name.toml" --device "${DEVICE:-gpu}" --quiet >>"$out/hmcref.log" 2>&1
+  rc=$?
+  sed "s/^{/{\"variant\":\"$name\",/" "$dir/$name.jsonl" >>"$out/hmcref.jsonl" 2>/dev/null
+  echo "hmcref $name: exit $rc in $(( $(date +%s) - t0 )) s; $(grep '^# .* per trajectory' "$dir/$name.log" | tail -1)" |
+    tee -a "$out/summary.txt"
+done
