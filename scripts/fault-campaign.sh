@@ -165,8 +165,11 @@ resume_to_end() {
   return 1
 }
 
-# The JSON records without the timing fields (the only ones that depend on the clock).
-jsonl_values() { sed -E 's/"(force_|solver_)?seconds":[-+0-9.eE]+,?//g; s/,}$/}/' "$1"; }
+# The JSON records without the fields that depend on the clock (timings) and on the GPU's energy counter.
+jsonl_values() {
+  sed -E 's/"(force_|solver_)?seconds":[-+0-9.eE]+,?//g; s/"solver_seconds_by_monomial":\{[^}]*\},?//g;
+          s/"energy_joules":(null|[-+0-9.eE]+),?//g; s/,}$/}/' "$1"
+}
 
 # The finished chain in DIR equals the reference chain: configuration by configuration, and record by record.
 compare_with_reference() {
