@@ -156,8 +156,9 @@ std::vector<std::unique_ptr<Monomial>> make_monomials(const Config& c, HmcInput&
       m.fail_key("monomial.level", fmt::format("level {} has no entry in integrator.steps (levels 0..{})", level,
                                                in.integrator.steps.size() - 1));
     const std::int64_t forecast = m.integer("monomial.forecast");
-    if (forecast < 0 || forecast > 16)
-      m.fail_key("monomial.forecast", fmt::format("expected 0 (off) to 16 kept solutions, got {}", forecast));
+    if (forecast < 0 || forecast > ChronologicalGuess::kMaxDepth)
+      m.fail_key("monomial.forecast", fmt::format("expected 0 (off) to {} kept solutions, got {}",
+                                                  ChronologicalGuess::kMaxDepth, forecast));
     if (forecast != 0 && (type == "gauge" || type == "rational"))
       m.fail_key("monomial.forecast", fmt::format("is for the two-flavour fermion monomials, not type = \"{}\"", type));
     if (type == "gauge") {

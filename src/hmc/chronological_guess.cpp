@@ -10,7 +10,8 @@
 namespace lqcd {
 
 ChronologicalGuess::ChronologicalGuess(int depth) : depth_(depth) {
-  if (depth < 0 || depth > 16) fail("monomial.forecast: expected 0 (off) to 16 kept solutions (got {})", depth);
+  if (depth < 0 || depth > kMaxDepth)
+    fail("monomial.forecast: expected 0 (off) to {} kept solutions (got {})", kMaxDepth, depth);
 }
 
 void ChronologicalGuess::record(const SpinorField<double>& x) {

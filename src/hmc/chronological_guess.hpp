@@ -17,7 +17,9 @@ namespace lqcd {
 
 class ChronologicalGuess {
  public:
-  // depth: solutions kept (0: off, every guess is zero). Throws naming monomial.forecast outside 0..16.
+  static constexpr int kMaxDepth = 16;
+  // depth: solutions kept (0: off, every guess is zero). Throws naming monomial.forecast outside
+  // 0..kMaxDepth.
   explicit ChronologicalGuess(int depth = 0);
   int depth() const { return depth_; }
   // x = the guess for A x = b (zero without kept solutions); x has b's shape.

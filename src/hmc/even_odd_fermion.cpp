@@ -1,12 +1,12 @@
 #include "hmc/even_odd_fermion.hpp"
 
-#include <chrono>
 #include <cmath>
 
 #include <fmt/format.h>
 
 #include "core/dispatch.hpp"
 #include "core/error.hpp"
+#include "core/timer.hpp"
 #include "fields/spinor_blas.hpp"
 #include "dirac/clover_even_odd.hpp"
 #include "dirac/wilson_even_odd.hpp"
@@ -101,21 +101,21 @@ SpinorField<double> solve_normal_equations(const EvenOddQuark& q, const GaugeFie
          "far from this kappa's range: use more integration steps, check kappa and csw); the trajectory is not "
          "used and the configuration before it is kept",
          who);
-  if (forecast && forecast->depth() > 0) {
-    const auto start = std::chrono::steady_clock::now();
+  if (forecast) {  // its guess (zero while it keeps nothing)
+    const Stopwatch clock;
     forecast->guess(A, X, b);
-    stats.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    stats.seconds += clock.seconds();
   } else {
     set_zero(X);
   }
   try {
     SolverResult r;
     if (p.precision == SolverPrecision::Single) {
-      const auto start = std::chrono::steady_clock::now();
+      const Stopwatch clock;
       const GaugeField<float> links = convert_precision<float>(U);
       const auto Ms = q.schur_single(links, M);
       const NormalOperator<float> As(*Ms);
-      stats.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      stats.seconds += clock.seconds();
       SolverParams mixed = p;
       mixed.hermitian = true;
       mixed.type = SolverType::CG;

@@ -70,34 +70,14 @@ void CoarseSchurComplement<Real>::prepare(CoarseField<Real>& rhs, const CoarseFi
   pass(CoarseHopRows<Real>{view()}, bhat_, &bhat_, rhs, 0, -1.0, true);
 }
 
-namespace {
-
-// CoarseParityHopKernel over the `sites` sites of its parity where its data are (on the device,
-// coarse_parity_hop_on_device: a thread per component and direction).
-template <typename Real, typename Rows>
-void coarse_parity_hop(Location loc, const CoarseParityHopKernel<Real, Rows>& f, std::int64_t sites) {
-  if (loc == Location::Device) {
-#if LQCD_HAVE_CUDA
-    coarse_parity_hop_on_device(f, sites);
-#else
-    fail("a device kernel was requested but this build has no CUDA backend");
-#endif
-    return;
-  }
-  HostExec::for_each(sites * f.rows.dof(), f);
-}
-
-}  // namespace
-
 // One parity pass: out = x + sign H-hat in on the sites of `parity` (CoarseParityHopKernel).
 template <typename Real>
 template <typename Rows>
 void CoarseSchurComplement<Real>::pass(const Rows& rows, const CoarseField<Real>& in, const CoarseField<Real>* x,
                                        CoarseField<Real>& out, int parity, double sign, bool zero_other) const {
-  coarse_parity_hop(Dc_.location(),
-                    CoarseParityHopKernel<Real, Rows>{rows, in.view().data, x ? x->view().data : nullptr, out.view().data,
-                                                      parity, Real(sign), zero_other ? 1 : 0},
-                    Dc_.lattice().sites / 2);
+  for_each(Dc_.location(), out.size() / 2,
+           CoarseParityHopKernel<Real, Rows>{rows, in.view().data, x ? x->view().data : nullptr, out.view().data, parity,
+                                             Real(sign), zero_other ? 1 : 0});
 }
 
 template <typename Real>

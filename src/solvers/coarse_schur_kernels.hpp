@@ -204,21 +204,14 @@ struct CoarseHalfPackKernel {
   }
 };
 
-// The hopping part sum_{d > 0} A-hat_d(Y) in(neighbour_d(Y)) of one row, direction by direction
-// (direction(.., d): the term of stencil direction d; row: their sum, in the order of d), from the
-// blocks in Real ...
+// The hopping part sum_{d > 0} A-hat_d(Y) in(neighbour_d(Y)) of one row, from the blocks in Real ...
 template <typename Real>
 struct CoarseHopRows {
   CoarseStencilView<Real> A;
   LQCD_HOST_DEVICE const CoarseLattice& lattice() const { return A.lattice; }
   LQCD_HOST_DEVICE int dof() const { return A.dof; }
-  LQCD_HOST_DEVICE Complex<Real> direction(const Complex<Real>* in, std::int64_t Y, int r, int d) const {
-    return stencil_row(A, in, Y, r, d, d + 1);
-  }
   LQCD_HOST_DEVICE Complex<Real> row(const Complex<Real>* in, std::int64_t Y, int r) const {
-    Complex<Real> h;
-    for (int d = 1; d < kStencilDirections; ++d) h += direction(in, Y, r, d);
-    return h;
+    return stencil_row(A, in, Y, r, 1, kStencilDirections);
   }
 };
 
@@ -228,29 +221,27 @@ struct CoarseHalfHopRows {
   CoarseHalfStencilView H;
   LQCD_HOST_DEVICE const CoarseLattice& lattice() const { return H.lattice; }
   LQCD_HOST_DEVICE int dof() const { return H.dof; }
-  LQCD_HOST_DEVICE Complex<Real> direction(const Complex<Real>* in, std::int64_t Y, int r, int d) const {
-    const int dof = H.dof;
-    const Complex<Real>* v = in + H.lattice.neighbour(Y, (d - 1) / 2, (d - 1) % 2 == 0 ? 1 : -1) * dof;
-    const Complex<std::int16_t>* m = &H.at(d, Y, r, 0);
-    Complex<Real> acc;
-    for (int col = 0; col < dof; ++col) {
-      const Complex<float> q = fixed_values(m[std::int64_t(col) * dof]);
-      acc = multiply_add(Complex<Real>(Real(q.re), Real(q.im)), v[col], acc);
-    }
-    const Real unit = Real(H.scale[H.block(d, Y)]) * (Real(1) / Real(kFixedPointMax));
-    return Complex<Real>(acc.re * unit, acc.im * unit);
-  }
   LQCD_HOST_DEVICE Complex<Real> row(const Complex<Real>* in, std::int64_t Y, int r) const {
+    const int dof = H.dof;
     Complex<Real> h;
-    for (int d = 1; d < kStencilDirections; ++d) h += direction(in, Y, r, d);
+    for (int d = 1; d < kStencilDirections; ++d) {
+      const Complex<Real>* v = in + H.lattice.neighbour(Y, (d - 1) / 2, (d - 1) % 2 == 0 ? 1 : -1) * dof;
+      const Complex<std::int16_t>* m = &H.at(d, Y, r, 0);
+      Complex<Real> acc;
+      for (int col = 0; col < dof; ++col) {
+        const Complex<float> q = fixed_values(m[std::int64_t(col) * dof]);
+        acc = multiply_add(Complex<Real>(Real(q.re), Real(q.im)), v[col], acc);
+      }
+      const Real unit = Real(H.scale[H.block(d, Y)]) * (Real(1) / Real(kFixedPointMax));
+      h += Complex<Real>(acc.re * unit, acc.im * unit);
+    }
     return h;
   }
 };
 
 // On the sites of `parity`: out = x + sign sum_{d > 0} A-hat_d in(neighbour) (x == nullptr: 0); on the
 // other sites out = 0 where zero_other, else unchanged. One thread per component of `parity`
-// (sites / 2 x dof threads); on the device coarse_parity_hop runs it with a thread per component and
-// direction instead. Rows: CoarseHopRows or CoarseHalfHopRows.
+// (sites / 2 x dof threads). Rows: CoarseHopRows or CoarseHalfHopRows.
 template <typename Real, typename Rows>
 struct CoarseParityHopKernel {
   Rows rows;
@@ -260,31 +251,18 @@ struct CoarseParityHopKernel {
   int parity;
   Real sign;
   int zero_other;
-  // The result at component `row` of the k-th site of `parity`, from its hopping part h.
-  LQCD_HOST_DEVICE void finish(std::int64_t k, int row, Complex<Real> h) const {
-    const int dof = rows.dof();
-    std::int64_t other;
-    const std::int64_t Y = coarse_site_of_parity(rows.lattice(), parity, k, other);
-    if (zero_other) out[other * dof + row] = Complex<Real>();
-    const std::int64_t i = Y * dof + row;
-    h = Complex<Real>(sign * h.re, sign * h.im);
-    out[i] = x ? x[i] + h : h;
-  }
   LQCD_HOST_DEVICE void operator()(std::int64_t t) const {
     const int dof = rows.dof();
     const std::int64_t k = t / dof;
     const int row = int(t - k * dof);
     std::int64_t other;
-    finish(k, row, rows.row(in, coarse_site_of_parity(rows.lattice(), parity, k, other), row));
+    const std::int64_t Y = coarse_site_of_parity(rows.lattice(), parity, k, other);
+    if (zero_other) out[other * dof + row] = Complex<Real>();
+    const std::int64_t i = Y * dof + row;
+    Complex<Real> h = rows.row(in, Y, row);
+    h = Complex<Real>(sign * h.re, sign * h.im);
+    out[i] = x ? x[i] + h : h;
   }
 };
-
-// The pass above on the device over the `sites` sites of its parity (coarse_hop_kernels.cu; on the
-// host: one thread per component, coarse_schur.cpp): a thread block per site with a thread per component
-// and direction (8 dof threads, for dof <= 128; beyond, a thread per component), the directions' terms summed in shared memory in the order of
-// Rows::row. A thread per component left the pass bound by the latency of its 8 dof serial
-// multiply-adds: 2048 sites x 48 components are too few threads to keep the loads in flight.
-template <typename Real, typename Rows>
-void coarse_parity_hop_on_device(const CoarseParityHopKernel<Real, Rows>& f, std::int64_t sites);
 
 }  // namespace lqcd

@@ -28,6 +28,8 @@
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseInverseFinishKernel<Real>)               \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseLeftInverseKernel<Real>)                 \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseSelfInverseApplyKernel<Real>)            \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseParityHopKernel<Real, lqcd::CoarseHopRows<Real>>)      \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseParityHopKernel<Real, lqcd::CoarseHalfHopRows<Real>>)  \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseHalfScaleKernel<Real>)                   \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseHalfPackKernel<Real>)                    \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseTestVectorCopyKernel<Real>)              \
