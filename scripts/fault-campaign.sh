@@ -167,7 +167,7 @@ resume_to_end() {
 
 # The JSON records without the fields that depend on the clock (timings) and on the GPU's energy counter.
 jsonl_values() {
-  sed -E 's/"(force_|solver_)?seconds":[-+0-9.eE]+,?//g; s/"solver_seconds_by_monomial":\{[^}]*\},?//g;
+  sed -E 's/"(force_|solver_)?seconds":[-+0-9.eE]+,?//g; s/"(force|solver)_seconds_by_monomial":\{[^}]*\},?//g;
           s/"energy_joules":(null|[-+0-9.eE]+),?//g; s/,}$/}/' "$1"
 }
 

@@ -7,7 +7,7 @@
 #   bash ../shared/gpu/fetch-debs.sh            # toml++ as .deb into .deps/
 #   rm -rf .gpu-testdata && cp -r ../shared/testdata .gpu-testdata
 # and run there with .deps and .gpu-testdata carried:  bash scripts/gpu-check.sh "$OUT" [stages]
-# stages (default all but therm16/clover32/scaling): build test bench validate spectrum hmc dirac [therm16] [clover32]
+# stages (default all but therm16/clover32/scaling): build test bench validate spectrum hmc dirac [therm16] [clover32] [ref32]
 # [scaling] [strong48] [resident2] [mpitest] [fast] [rhs] [sass] [solver] [resident] [blockcg] [ttile] [tune] [htile] [launch] [table] [extra] [pdltest] [quenched] [blockres] [propagators]
 # [mgtest] [mgscan] (issue 27: scripts/multigrid-scan.sh) [mgmpi] (the multigrid on two ranks; after mgscan)
 # [sanitize] (compute-sanitizer on the GPU tests; needs the build stage's build-gpu: `... OUT build sanitize`)
@@ -187,19 +187,23 @@ fi
 # its last configuration as 32-bit ILDG in OUT/therm16.ildg.part-* (pieces under the 16 MiB transfer limit;
 # `cat` them into .gpu-state/therm16.ildg for the next call). clover32 tiles the last 16^4 configuration 2x2x2x2
 # to 32^4 (the same local structure) and times CLOVER32_TRAJ (default 3) Metropolis trajectories after
-# CLOVER32_THERM (default 1) accepted ones. Steps: STEPS16 (default [6, 2, 4]), STEPS32 ([10, 2, 4]).
+# CLOVER32_THERM (default 1) accepted ones. Steps: STEPS16 (default [6, 2, 4]), STEPS32 ([10, 2, 4]); the solves'
+# precision CLOVER_PRECISION (double), the forecast depth that of the example (6).
 clover_input() {  # prefix dims start thermalization trajectories steps checkpoint_every seed
   sed -e "s|^prefix = .*|prefix = \"$1\"|" -e "s|^dims = .*|dims = $2|" -e "s|^start = .*|start = \"$3\"|" \
     -e "s|^thermalization = .*|thermalization = $4|" -e "s|^trajectories = .*|trajectories = $5|" \
     -e "s|^steps = .*|steps = $6|" -e "s|^checkpoint_every = .*|checkpoint_every = $7|" -e "s|^seed = .*|seed = $8|" \
     examples/hmc_nf2_clover_hasenbusch_b5.29_8x8x8x16.toml
+  # the solves' precision (issue 28): CLOVER_PRECISION (default double, the issue-5 baseline)
+  printf '\n[solver]\ntolerance = 1e-10\nprecision = "%s"\nforce_tolerance = %s\n' "${CLOVER_PRECISION:-double}" \
+    "${CLOVER_FORCE_TOLERANCE:-0}"
 }
 if has therm16; then
   mkdir -p runs/gpu-check
   rm -f runs/gpu-check/therm16.*
   if [ -e .gpu-state/therm16.ildg ]; then
-    clover_input runs/gpu-check/therm16 "[16, 16, 16, 16]" .gpu-state/therm16.ildg 0 2000 "${STEPS16:-[6, 2, 4]}" 5 \
-      "$(date +%s)" >runs/gpu-check/therm16.toml
+    clover_input runs/gpu-check/therm16 "[16, 16, 16, 16]" .gpu-state/therm16.ildg "${THERM16_UNCONDITIONAL:-0}" 2000 \
+      "${STEPS16:-[6, 2, 4]}" 5 "$(date +%s)" >runs/gpu-check/therm16.toml
   else
     clover_input runs/gpu-check/therm16 "[16, 16, 16, 16]" hot 20 2000 "${STEPS16:-[6, 2, 4]}" 5 529 \
       >runs/gpu-check/therm16.toml
@@ -228,6 +232,18 @@ if has clover32; then
   note "hmc clover 32^4: exit $? in $(( $(date +%s) - start )) s"
   cp runs/gpu-check/clover32.jsonl runs/gpu-check/clover32.log "$out/" 2>/dev/null
   tail -5 runs/gpu-check/clover32.log | tee -a "$summary"
+fi
+# Issue 28's reference run (scripts/hmc-reference.sh) on 32^4 tiled 2x2x2x2 from the last 16^4 configuration
+# (this call's therm16, else the carried .gpu-state/therm16.ildg): REF_TRAJ (1) trajectories per variant,
+# REF_VARIANTS (the script's default variants when empty).
+if has ref32; then
+  mkdir -p runs/gpu-check
+  from=runs/gpu-check/therm16.checkpoint.ildg
+  [ -e "$from" ] || from=.gpu-state/therm16.ildg
+  "$bin" convert "$from" runs/gpu-check/start32.ildg --tile 2,2,2,2 --force 2>>"$summary" | tee -a "$summary"
+  start=$(date +%s)
+  bash scripts/hmc-reference.sh "$out" "$bin" 32 runs/gpu-check/start32.ildg "${REF_TRAJ:-1}" ${REF_VARIANTS:+"$REF_VARIANTS"}
+  note "ref32: exit $? in $(( $(date +%s) - start )) s"
 fi
 # The multi-GPU stages (issue 6): one MPI rank per GPU, one JSON line per run in scaling.jsonl.
 if has scaling || has strong48 || has resident2; then

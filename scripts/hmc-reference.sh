@@ -6,7 +6,10 @@
 # only the time differs. One JSON line per trajectory per variant in OUT/hmcref.jsonl (the variant in
 # "variant"), a summary line per variant in OUT/summary.txt.
 #   scripts/hmc-reference.sh OUT BIN L START TRAJECTORIES ["VARIANT;VARIANT;..."]
-# DEVICE=cpu runs it on the host (a check of the script on a small L). A variant is "NAME:precision:forecast", default "double0:double:0;forecast6:double:6;single6:single:6".
+# DEVICE=cpu runs it on the host (a check of the script on a small L). A variant is
+# "NAME:precision:forecast[:force_tolerance[:steps[:levels]]]", default "double0:double:0;forecast6:double:6;single6:single:6";
+# force_tolerance 0 (default) is solver.tolerance; steps "12,2,4" (default) are integrator.steps; levels
+# "HEAVY,RATIO,GAUGE" (default "0,1,2") the levels of the heavy clover, the Hasenbusch ratio and the gauge action.
 set -uo pipefail
 out=${1:?OUT}; bin=${2:?BIN}; L=${3:?L}; start=${4:?START}; n=${5:?TRAJECTORIES}
 variants=${6:-"double0:double:0;forecast6:double:6;single6:single:6"}
@@ -14,7 +17,8 @@ dir=runs/hmcref_$L
 mkdir -p "$dir"
 IFS=';' read -r -a list <<<"$variants"
 for v in "${list[@]}"; do
-  IFS=':' read -r name precision forecast <<<"$v"
+  IFS=':' read -r name precision forecast force_tolerance steps levels <<<"$v"
+  IFS=',' read -r heavy_level ratio_level gauge_level <<<"${levels:-0,1,2}"
   cat >"$dir/$name.toml" <<TOML
 [lattice]
 dims = [$L, $L, $L, $L]
@@ -23,7 +27,7 @@ beta = 5.29
 [integrator]
 type = "omelyan2"
 tau = 1.0
-steps = [12, 2, 4]
+steps = [${steps:-12,2,4}]
 [hmc]
 seed = 529
 start = "$start"
@@ -32,31 +36,33 @@ trajectories = $n
 [solver]
 tolerance = 1e-10
 precision = "$precision"
+force_tolerance = ${force_tolerance:-0}
 [output]
 prefix = "$dir/$name"
 checkpoint_every = 0
 [[monomial]]
 type = "gauge"
-level = 2
+level = $gauge_level
 [[monomial]]
 type = "clover"
 kappa = 0.1320
 csw = 1.9192
 forecast = $forecast
-level = 0
+level = $heavy_level
 [[monomial]]
 type = "hasenbusch_ratio"
 kappa = 0.13620
 kappa2 = 0.1320
 csw = 1.9192
 forecast = $forecast
-level = 1
+level = $ratio_level
 TOML
   rm -f "$dir/$name.jsonl" "$dir/$name.log"
   t0=$(date +%s)
   "$bin" hmc "$dir/$name.toml" --device "${DEVICE:-gpu}" --quiet >>"$out/hmcref.log" 2>&1
   rc=$?
   sed "s/^{/{\"variant\":\"$name\",/" "$dir/$name.jsonl" >>"$out/hmcref.jsonl" 2>/dev/null
+  cat "$dir/$name.log" >>"$out/hmcref.log" 2>/dev/null
   echo "hmcref $name: exit $rc in $(( $(date +%s) - t0 )) s; $(grep '^# .* per trajectory' "$dir/$name.log" | tail -1)" |
     tee -a "$out/summary.txt"
 done

@@ -56,6 +56,9 @@ std::vector<KeySpec> hmc_schema() {
        "double | single: the two-flavour and ratio monomials' CG in single precision, corrected in double to "
        "solver.tolerance (the rational monomial's multi-shift CG stays in double)"},
       {"solver.inner_tolerance", "1e-5", "single: the residual reduction of each single-precision CG"},
+      {"solver.force_tolerance", "0.0",
+       "the force solves' true relative residual (0: solver.tolerance); the actions of the Metropolis step and the "
+       "pseudofermion heatbath always solve to solver.tolerance"},
   };
   for (KeySpec& k : chain_output_schema("lqcd-hmc", "trajectories")) s.push_back(std::move(k));
   return s;
@@ -94,6 +97,7 @@ struct HmcInput {
   std::string start;
   bool reversibility = false, accept_thermalization = true;
   SolverParams solver;
+  double force_tolerance = 0;  // 0: solver.tolerance
   std::string prefix, format;
   int precision = 64, save_every = 0, checkpoint_every = 0;
   std::string physics;  // the monomials and the gauge action in one line: checked on --resume
@@ -135,6 +139,10 @@ HmcInput read_input(const Config& c) {
     c.fail_key("solver.precision", "\"half\" is for propagators; the HMC takes \"double\" or \"single\"");
   in.solver.inner_tolerance = read_positive(c, "solver.inner_tolerance");
   if (in.solver.inner_tolerance >= 1) c.fail_key("solver.inner_tolerance", "expected a number in (0, 1)");
+  in.force_tolerance = c.real("solver.force_tolerance");
+  if (!(in.force_tolerance >= 0 && in.force_tolerance < 1))
+    c.fail_key("solver.force_tolerance", fmt::format("expected 0 (solver.tolerance) or a number in (0, 1), got {}",
+                                                     in.force_tolerance));
   in.prefix = read_output_prefix(c);
   const SavedFormat saved = read_saved_format(c);
   in.format = saved.format;
@@ -221,6 +229,7 @@ std::vector<std::unique_ptr<Monomial>> make_monomials(const Config& c, HmcInput&
                              "\"rational\", got \"{}\"",
                              type));
     }
+    if (auto* f = dynamic_cast<PseudofermionMonomial*>(ms.back().get())) f->set_force_tolerance(in.force_tolerance);
     ms.back()->level = int(level);
     in.physics += (in.physics.empty() ? "" : "; ") + fmt::format("{} @ level {}", ms.back()->name(), level);
   }
@@ -313,6 +322,20 @@ int run_hmc(const HmcCommandOptions& opt) {
   log.line("# {:>6} {:>13} {:>4} {:>8} {:>12} {:>9} {:>10} {:>8}", "traj", "dH", "acc", "P_acc", "plaquette",
            "CG iter", "seconds", "acc.rate");
 
+  // Per monomial over the run, for the summary: where the time goes and how large the forces are.
+  struct MonomialTotals {
+    long iterations = 0, trajectories = 0;
+    double solver_seconds = 0, force_seconds = 0, sum_rms = 0, max_rms = 0;
+    void add(const TrajectoryResult& r, std::size_t k) {
+      ++trajectories;
+      iterations += r.solver_iterations[k];
+      solver_seconds += r.solver_seconds_by_monomial[k];
+      force_seconds += r.force_seconds_by_monomial[k];
+      sum_rms += r.force_rms[k];
+      max_rms = std::max(max_rms, r.force_max_rms[k]);
+    }
+  };
+  std::vector<MonomialTotals> per_monomial(hmc.monomials().size());
   std::vector<double> plaquettes, exp_dh;
   double seconds = 0, solver_seconds = 0, force_seconds = 0, joules = 0;
   long metered = 0;
@@ -346,13 +369,21 @@ int run_hmc(const HmcCommandOptions& opt) {
     const long traj = n + 1;
     long iterations = 0;
     nlohmann::json iters = nlohmann::json::object(), solve_seconds = nlohmann::json::object();
+    nlohmann::json force_split = nlohmann::json::object(), force_rms = nlohmann::json::object(),
+                   force_max = nlohmann::json::object();
     for (std::size_t k = 0; k < r.solver_iterations.size(); ++k) {
       iterations += r.solver_iterations[k];
+      const std::string monomial = fmt::format("{}: {}", k + 1, hmc.monomials()[k]->name());
       if (r.solver_iterations[k] > 0) {
-        const std::string monomial = fmt::format("{}: {}", k + 1, hmc.monomials()[k]->name());
         iters[monomial] = r.solver_iterations[k];
         solve_seconds[monomial] = r.solver_seconds_by_monomial[k];
       }
+      if (r.force_evaluations[k] > 0) {
+        force_split[monomial] = r.force_seconds_by_monomial[k];
+        force_rms[monomial] = r.force_rms[k];
+        force_max[monomial] = r.force_max_rms[k];
+      }
+      per_monomial[k].add(r, k);
     }
     seconds += r.seconds;
     solver_seconds += r.solver_seconds;
@@ -377,6 +408,9 @@ int run_hmc(const HmcCommandOptions& opt) {
                    {"solver_seconds_by_monomial", solve_seconds},
                    {"energy_joules", energy.available ? nlohmann::json(energy.joules) : nlohmann::json(nullptr)},
                    {"force_seconds", r.force_seconds},
+                   {"force_seconds_by_monomial", force_split},
+                   {"force_rms_by_monomial", force_rms},
+                   {"force_max_rms_by_monomial", force_max},
                    {"seconds", r.seconds}});
     record.update(observables_json(o));
     jsonl.write(record);
@@ -400,6 +434,15 @@ int run_hmc(const HmcCommandOptions& opt) {
            "without their solves, {:.1f}% in the rest: momenta, pseudofermions, link updates, actions)",
            total - done, format_duration(clock.seconds()), seconds / double(std::max(1L, total - done)),
            percent(solver_seconds), percent(force_seconds), percent(seconds - solver_seconds - force_seconds));
+  for (std::size_t k = 0; k < per_monomial.size(); ++k) {
+    const MonomialTotals& m = per_monomial[k];
+    if (m.trajectories == 0) continue;
+    const double n = double(m.trajectories);
+    log.line("#   monomial {} ({}): per trajectory {:.0f} solver iterations, {:.3f} s in solves, {:.3f} s in forces "
+             "without their solves; force size |F| (rms over links) {:.4f} mean, {:.4f} largest",
+             k + 1, hmc.monomials()[k]->name(), double(m.iterations) / n, m.solver_seconds / n, m.force_seconds / n,
+             m.sum_rms / n, m.max_rms);
+  }
   if (metered > 0)
     log.line("# GPU energy: {:.1f} J per trajectory ({} trajectories measured)", joules / double(metered), metered);
   if (counted > 0) {

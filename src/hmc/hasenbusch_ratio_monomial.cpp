@@ -39,7 +39,8 @@ void HasenbuschRatioMonomial::add_force(const GaugeField<double>& U, MomentumFie
   const auto M = light_.schur(U), M2 = heavy_.schur(U);
   SpinorField<double> psi = M->make_field(), Y = M->make_field();
   M2->apply_dagger(psi, pseudofermion());
-  const SpinorField<double> X = solve_normal_equations(light_, U, *M, psi, solver_, stats_, name(), &forecast_);
+  const SpinorField<double> X = solve_normal_equations(light_, U, *M, psi, force_solver_, stats_, name(),
+                                                     &forecast_);
   M->apply(Y, X);
   light_.add_force(*M, U, Y, X, 1.0, -2.0, F);       // -2 Re Y^dag dM X - 2 log |det A_oo|
   heavy_.add_force(*M2, U, *phi, X, -1.0, 2.0, F);  // +2 Re phi^dag dM_2 X + 2 log |det A2_oo|

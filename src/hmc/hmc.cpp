@@ -1,5 +1,6 @@
 #include "hmc/hmc.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 
@@ -52,10 +53,19 @@ TrajectoryResult Hmc::trajectory(GaugeField<double>& U, std::uint32_t trajectory
   r.H0 = hamiltonian(U, P);
   r.solver_seconds = collect_solver_stats(r);
   GaugeField<double> V = U.clone(U.location());
-  integrator_.take_force_seconds();
+  integrator_.take_force_stats();
+  const std::vector<double> before = r.solver_seconds_by_monomial;
   integrator_.integrate(V, P);
   const double md_solves = collect_solver_stats(r);
-  r.force_seconds = integrator_.take_force_seconds() - md_solves;
+  const std::vector<Integrator::ForceStats> forces = integrator_.take_force_stats();
+  for (std::size_t i = 0; i < monomials_.size(); ++i) {
+    const double solves = r.solver_seconds_by_monomial[i] - before[i];  // this monomial's MD solves
+    r.force_seconds_by_monomial.push_back(std::max(0.0, forces[i].seconds - solves));
+    r.force_seconds += r.force_seconds_by_monomial.back();
+    r.force_evaluations.push_back(forces[i].evaluations);
+    r.force_rms.push_back(forces[i].mean_rms());
+    r.force_max_rms.push_back(forces[i].max_rms);
+  }
   r.H1 = hamiltonian(V, P);
   r.solver_seconds += md_solves + collect_solver_stats(r);
   r.dH = r.H1 - r.H0;
@@ -81,6 +91,7 @@ ReversibilityResult Hmc::reversibility(const GaugeField<double>& U, std::uint32_
   link_axpy(-2.0, P, P);  // P -> -P
   integrator_.integrate(V, P);
   r.dH = hamiltonian(V, P) - r.H0;
+  integrator_.take_force_stats();
   const LexicographicGauge a = to_lexicographic(U), b = to_lexicographic(V);
   for (std::int64_t i = 0; i < U.geometry().volume(); ++i)
     for (int mu = 0; mu < 4; ++mu)

@@ -23,8 +23,12 @@ struct TrajectoryResult {
   double solver_seconds = 0;            // all monomials' solves (actions and forces)
   std::vector<double> solver_seconds_by_monomial;  // the same per monomial, in the order given
   double force_seconds = 0;             // force evaluations, their solves excluded
+  std::vector<double> force_seconds_by_monomial;  // the same per monomial (0 for one without a force)
+  // Per monomial: its force evaluations in the trajectory, and the mean and the largest of their sizes
+  // (Integrator::ForceStats: the rms over links of sqrt(sum_a (F^a)^2)).
+  std::vector<long> force_evaluations;
+  std::vector<double> force_rms, force_max_rms;
   double seconds = 0;                   // the whole trajectory
-
 };
 
 struct ReversibilityResult {

@@ -1,5 +1,8 @@
 #include "hmc/integrator.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include "core/error.hpp"
 #include "core/timer.hpp"
 
@@ -29,27 +32,49 @@ Integrator::Integrator(const IntegratorParams& params, std::vector<Monomial*> mo
     if (n < 1) fail("integrator.steps: every level needs at least one step (got {})", n);
   if (!(params.tau > 0)) fail("integrator.tau: expected a positive trajectory length (got {})", params.tau);
   levels_.resize(params.steps.size());
-  for (Monomial* m : monomials) {
+  stats_.resize(monomials.size());
+  for (std::size_t i = 0; i < monomials.size(); ++i) {
+    Monomial* m = monomials[i];
     if (m->level < 0 || m->level >= int(params.steps.size()))
       fail("monomial \"{}\": level {} has no entry in integrator.steps (levels 0..{})", m->name(), m->level,
            params.steps.size() - 1);
-    levels_[std::size_t(m->level)].push_back(m);
+    levels_[std::size_t(m->level)].emplace_back(m, i);
   }
 }
 
 void Integrator::integrate(GaugeField<double>& U, MomentumField& P) {
-  if (!force_ || !(force_->geometry() == U.geometry()) || force_->location() != U.location())
+  if (!force_ || !(force_->geometry() == U.geometry()) || force_->location() != U.location()) {
     force_ = std::make_unique<MomentumField>(U.geometry(), U.location());
+    single_ = std::make_unique<MomentumField>(U.geometry(), U.location());
+  }
   const double h = params_.tau / params_.steps[0];
   for (int i = 0; i < params_.steps[0]; ++i) step(0, h, U, P);
 }
 
 void Integrator::compute_force(int level, const GaugeField<double>& U) {
-  const Stopwatch clock;
   set_zero(*force_);
-  for (Monomial* m : levels_[std::size_t(level)]) m->add_force(U, *force_);
-  if (U.location() == Location::Device) detail::device_synchronize();  // kernels are asynchronous
-  force_seconds_ += clock.seconds();
+  const auto& monomials = levels_[std::size_t(level)];
+  for (const auto& [m, i] : monomials) {
+    const Stopwatch clock;
+    // Alone on its level the monomial adds to force_ directly; else to single_, measured, then added.
+    MomentumField& F = monomials.size() == 1 ? *force_ : *single_;
+    if (&F != force_.get()) set_zero(F);
+    m->add_force(U, F);
+    // tr F^2 = (1/2) sum_a (F^a)^2 (tr T^a T^b = delta^ab / 2); the reduction also waits for the kernels.
+    const double rms = std::sqrt(2 * kinetic_energy(F) / (4.0 * double(U.geometry().global_volume())));
+    if (&F != force_.get()) link_axpy(1.0, F, *force_);
+    ForceStats& s = stats_[i];
+    s.seconds += clock.seconds();
+    ++s.evaluations;
+    s.sum_rms += rms;
+    s.max_rms = std::max(s.max_rms, rms);
+  }
+}
+
+std::vector<Integrator::ForceStats> Integrator::take_force_stats() {
+  std::vector<ForceStats> s(stats_.size());
+  std::swap(s, stats_);
+  return s;
 }
 
 void Integrator::kick(int level, double eps, const GaugeField<double>& U, MomentumField& P) {

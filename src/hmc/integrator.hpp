@@ -45,8 +45,17 @@ class Integrator {
 
   // Moves (U, P) along the trajectory of length params.tau.
   void integrate(GaugeField<double>& U, MomentumField& P);
-  // Wall-clock seconds spent in the monomials' forces (their solves included) since the last call.
-  double take_force_seconds() { return std::exchange(force_seconds_, 0.0); }
+  // Per monomial (in the order given to the constructor), since the last take_force_stats(): the
+  // wall-clock seconds of its forces (their solves included), how many it computed, and the sum and
+  // the largest of their sizes |F| = sqrt(sum_a (F^a)^2 / (4 V)), the root mean square over links of
+  // the force's components in the T^a basis (what sets the step size a level needs).
+  struct ForceStats {
+    double seconds = 0;
+    long evaluations = 0;
+    double sum_rms = 0, max_rms = 0;
+    double mean_rms() const { return evaluations ? sum_rms / double(evaluations) : 0.0; }
+  };
+  std::vector<ForceStats> take_force_stats();
 
  private:
   void step(int level, double h, GaugeField<double>& U, MomentumField& P);
@@ -58,10 +67,10 @@ class Integrator {
   void gradient_kick(int level, double eps, double shift, GaugeField<double>& U, MomentumField& P);
 
   IntegratorParams params_;
-  std::vector<std::vector<Monomial*>> levels_;
-  std::unique_ptr<MomentumField> force_;
+  std::vector<std::vector<std::pair<Monomial*, std::size_t>>> levels_;  // (monomial, its index)
+  std::unique_ptr<MomentumField> force_, single_;  // all forces of a level; one monomial's
+  std::vector<ForceStats> stats_;
   std::unique_ptr<GaugeField<double>> saved_links_;  // force-gradient kicks: the links before the shift
-  double force_seconds_ = 0;
 };
 
 }  // namespace lqcd

@@ -19,11 +19,18 @@ class PseudofermionMonomial : public Monomial {
   // The pseudofermion (even sites), set by refresh(); tests may set it directly.
   std::optional<SpinorField<double>> phi;
 
+  // The force solves' tolerance (solver.force_tolerance; t <= 0: the action's, solver.tolerance). A
+  // looser one is the usual choice: the Metropolis step needs the action exactly, a force only to the
+  // precision the integration's reversibility asks (the forecasts start each force solve from the
+  // previous solutions, so a force depends on the solve's residual).
+  void set_force_tolerance(double t) { force_solver_.tolerance = t > 0 ? t : solver_.tolerance; }
+  double force_tolerance() const { return force_solver_.tolerance; }
+
  protected:
   // stream: separates the pseudofermions of several fermion monomials with one seed. forecast: the
   // solutions kept for the force solves' initial guesses (hmc/chronological_guess.hpp; 0: none).
   PseudofermionMonomial(const SolverParams& solver, std::uint32_t stream, int forecast = 0)
-      : solver_(solver), stream_(stream), forecast_(forecast) {}
+      : solver_(solver), force_solver_(solver), stream_(stream), forecast_(forecast) {}
 
   // Complex Gaussian noise with density exp(-eta^dag eta), of the shape of `like` and where it lives,
   // keyed by (seed, site, stream, trajectory).
@@ -32,7 +39,8 @@ class PseudofermionMonomial : public Monomial {
   // phi, or an internal error naming the monomial when the heatbath has not run.
   const SpinorField<double>& pseudofermion() const;
 
-  SolverParams solver_;
+  SolverParams solver_;        // the pseudofermion heatbath's and the action's solves
+  SolverParams force_solver_;  // the forces' (solver_ with the force tolerance)
   std::uint32_t stream_;
   SolverStats stats_;
   // Guesses for the force solves; cleared with each new pseudofermion. The action's solves (the

@@ -24,11 +24,12 @@ std::string RationalMonomial::name() const {
 
 std::vector<SpinorField<double>> RationalMonomial::solve_shifted(const SchurOperator<double>& M,
                                                                  const std::vector<double>& shifts,
-                                                                 const SpinorField<double>& b) {
+                                                                 const SpinorField<double>& b,
+                                                                 const SolverParams& p) {
   const NormalOperator<double> A(M);
   std::vector<SpinorField<double>> x;
   try {
-    const SolverResult res = solve_multishift(A, shifts, x, b, solver_);
+    const SolverResult res = solve_multishift(A, shifts, x, b, p);
     stats_.iterations += res.iterations;
     stats_.seconds += res.seconds;
   } catch (const SolverError& e) {
@@ -45,7 +46,7 @@ void RationalMonomial::refresh(const GaugeField<double>& U, std::uint64_t seed, 
   // partial fractions prod (Q + i sqrt(b_j)) / (Q + i q_l) = 1 + sum_l rho'_l / (Q + i q_l):
   //   rho'_l = prod_j i (sqrt(b_j) - q_l) / prod_{j != l} i (q_j - q_l) = i prod_j (sqrt(b_j) - q_l) / prod_{j != l} (q_j - q_l).
   const std::size_t n = r_.zeros_shift.size();
-  const std::vector<SpinorField<double>> X = solve_shifted(*M, r_.zeros_shift, eta);
+  const std::vector<SpinorField<double>> X = solve_shifted(*M, r_.zeros_shift, eta, solver_);
   phi.emplace(eta.clone(eta.location()));
   SpinorField<double> t = M->make_field();
   for (std::size_t l = 0; l < n; ++l) {
@@ -67,7 +68,7 @@ void RationalMonomial::refresh(const GaugeField<double>& U, std::uint64_t seed, 
 double RationalMonomial::action(const GaugeField<double>& U) {
   const SpinorField<double>& p = pseudofermion();
   const auto M = quark_.schur(U);
-  const std::vector<SpinorField<double>> X = solve_shifted(*M, r_.poles_shift, p);
+  const std::vector<SpinorField<double>> X = solve_shifted(*M, r_.poles_shift, p, solver_);
   double s = norm2(p);
   for (std::size_t l = 0; l < X.size(); ++l) s += r_.residues[l] * dot(p, X[l]).re;
   return r_.scale * s - quark_.log_det_odd(*M);
@@ -75,7 +76,7 @@ double RationalMonomial::action(const GaugeField<double>& U) {
 
 void RationalMonomial::add_force(const GaugeField<double>& U, MomentumField& F) {
   const auto M = quark_.schur(U);
-  const std::vector<SpinorField<double>> X = solve_shifted(*M, r_.poles_shift, pseudofermion());
+  const std::vector<SpinorField<double>> X = solve_shifted(*M, r_.poles_shift, pseudofermion(), force_solver_);
   SpinorField<double> Y = M->make_field();
   for (std::size_t l = 0; l < X.size(); ++l) {
     M->apply(Y, X[l]);

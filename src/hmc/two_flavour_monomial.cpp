@@ -35,7 +35,8 @@ double TwoFlavourMonomial::action(const GaugeField<double>& U) {
 
 void TwoFlavourMonomial::add_force(const GaugeField<double>& U, MomentumField& F) {
   const auto M = quark_.schur(U);
-  const SpinorField<double> X = solve_normal_equations(quark_, U, *M, pseudofermion(), solver_, stats_, name(), &forecast_);
+  const SpinorField<double> X = solve_normal_equations(quark_, U, *M, pseudofermion(), force_solver_, stats_, name(),
+                                                     &forecast_);
   SpinorField<double> Y = M->make_field();
   M->apply(Y, X);
   quark_.add_force(*M, U, Y, X, 1.0, -2.0, F);

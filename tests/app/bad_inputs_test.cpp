@@ -110,6 +110,8 @@ const BadInput kCases[] = {
     {"hmc", "lambda_min > lambda_max", Kind::Toml, "[[monomial]]\ntype = \"gauge\"\nlevel = 0\n[[monomial]]\ntype = \"rational\"\nlambda_min = 2.0\nlambda_max = 1.0\n", "monomial.lambda_max"},
     {"hmc", "solver.precision half", Kind::Toml, "[solver]\nprecision = \"half\"\n", "solver.precision"},
     {"hmc", "solver.inner_tolerance 1", Kind::Toml, "[solver]\ninner_tolerance = 1.0\n", "solver.inner_tolerance"},
+    {"hmc", "solver.force_tolerance -1e-8", Kind::Toml, "[solver]\nforce_tolerance = -1e-8\n", "solver.force_tolerance"},
+    {"hmc", "solver.force_tolerance nan", Kind::Toml, "[solver]\nforce_tolerance = nan\n", "solver.force_tolerance"},
     {"hmc", "forecast 17", Kind::Toml, "[[monomial]]\ntype = \"gauge\"\nlevel = 0\n[[monomial]]\ntype = \"wilson\"\nforecast = 17\n", "monomial.forecast"},
     {"hmc", "forecast on the gauge monomial", Kind::Toml, "[[monomial]]\ntype = \"gauge\"\nlevel = 0\nforecast = 3\n[[monomial]]\ntype = \"wilson\"\n", "monomial.forecast"},
     {"hmc", "degree 0", Kind::Toml, "[[monomial]]\ntype = \"gauge\"\nlevel = 0\n[[monomial]]\ntype = \"rational\"\ndegree = 0\n", "monomial.degree"},

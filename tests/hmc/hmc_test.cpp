@@ -153,7 +153,8 @@ struct ForecastRun {
   TrajectoryResult result;
   LexicographicGauge links;
 };
-std::vector<std::unique_ptr<Monomial>> wilson_and_ratio(int forecast, SolverPrecision precision) {
+std::vector<std::unique_ptr<Monomial>> wilson_and_ratio(int forecast, SolverPrecision precision,
+                                                        double force_tolerance = 0) {
   SolverParams solver;
   solver.tolerance = 1e-12;
   solver.precision = precision;
@@ -167,6 +168,8 @@ std::vector<std::unique_ptr<Monomial>> wilson_and_ratio(int forecast, SolverPrec
   light.params.kappa = 0.125;
   heavy.params.kappa = 0.11;
   ms.push_back(std::make_unique<HasenbuschRatioMonomial>(light, heavy, solver, 1, forecast));
+  for (auto& m : ms)
+    if (auto* f = dynamic_cast<PseudofermionMonomial*>(m.get())) f->set_force_tolerance(force_tolerance);
   return ms;
 }
 IntegratorParams forecast_integrator() {
@@ -176,9 +179,10 @@ IntegratorParams forecast_integrator() {
   ip.steps = {4, 2};
   return ip;
 }
-ForecastRun forecast_run(const GaugeField<double>& U0, int forecast, SolverPrecision precision) {
+ForecastRun forecast_run(const GaugeField<double>& U0, int forecast, SolverPrecision precision,
+                         double force_tolerance = 0) {
   GaugeField<double> U = U0.clone(U0.location());
-  Hmc hmc(wilson_and_ratio(forecast, precision), forecast_integrator(), 5);
+  Hmc hmc(wilson_and_ratio(forecast, precision, force_tolerance), forecast_integrator(), 5);
   ForecastRun r{hmc.trajectory(U, 0, false), {}};
   r.links = to_lexicographic(U);
   return r;
@@ -214,6 +218,40 @@ TEST_P(HmcTest, ForecastAndSinglePrecisionSolvesKeepTheTrajectory) {
   const ReversibilityResult rev = hmc.reversibility(U0, 1);
   EXPECT_LT(std::abs(rev.dH), 1e-9 * rev.H0);
   EXPECT_LT(rev.max_link_diff, 1e-10);
+}
+
+// The force solves to a looser tolerance (solver.force_tolerance) than the action's: fewer iterations,
+// the same trajectory to the bound on dH (1e-8 of H), still reversible to that bound. And the
+// per-monomial force statistics: Omelyan-2 computes 3 forces per step on every level (no merging), so
+// [4, 2] gives 12 evaluations on level 0 and 4 x 2 x 2 x 3 = 48 on level 1; every size is positive.
+TEST_P(HmcTest, LooserForceSolvesKeepTheTrajectoryAndTheForcesAreCounted) {
+  const Geometry geom = Geometry::single_process({4, 4, 4, 4});
+  const GaugeField<double> U0 = test::rough_gauge(geom, GetParam(), 17, 5.6);
+  const ForecastRun tight = forecast_run(U0, 4, SolverPrecision::Single);
+  const ForecastRun loose = forecast_run(U0, 4, SolverPrecision::Single, 1e-7);
+  const auto& it = [](const ForecastRun& r, int m) { return r.result.solver_iterations[std::size_t(m)]; };
+  std::cout << "  [" << to_string(GetParam()) << "] dH " << tight.result.dH << " (force solves to 1e-12) / "
+            << loose.result.dH << " (1e-7); iterations (wilson, ratio) " << it(tight, 1) << ", " << it(tight, 2)
+            << " / " << it(loose, 1) << ", " << it(loose, 2) << "\n";
+  EXPECT_NEAR(loose.result.dH, tight.result.dH, 1e-8 * std::abs(tight.result.H0));
+  for (int m = 1; m <= 2; ++m) EXPECT_LT(it(loose, m), 0.8 * it(tight, m)) << "monomial " << m;
+  Hmc hmc(wilson_and_ratio(4, SolverPrecision::Single, 1e-7), forecast_integrator(), 5);
+  const ReversibilityResult rev = hmc.reversibility(U0, 1);
+  EXPECT_LT(std::abs(rev.dH), 1e-8 * rev.H0);
+  const TrajectoryResult& r = loose.result;
+  ASSERT_EQ(r.force_evaluations.size(), 3u);
+  EXPECT_EQ(r.force_evaluations[0], 48) << "gauge, level 1";
+  EXPECT_EQ(r.force_evaluations[1], 12) << "wilson, level 0";
+  EXPECT_EQ(r.force_evaluations[2], 12) << "ratio, level 0";
+  double force_seconds = 0;
+  for (std::size_t m = 0; m < 3; ++m) {
+    EXPECT_GT(r.force_rms[m], 0.0) << m;
+    EXPECT_GE(r.force_max_rms[m], r.force_rms[m]) << m;
+    EXPECT_GE(r.force_seconds_by_monomial[m], 0.0) << m;
+    force_seconds += r.force_seconds_by_monomial[m];
+  }
+  EXPECT_NEAR(force_seconds, r.force_seconds, 1e-9 * r.seconds);
+  EXPECT_LE(r.force_seconds + r.solver_seconds, r.seconds);
 }
 
 // The guess itself: with the exact solution among the kept vectors it is that solution; with none, zero.
