@@ -188,15 +188,16 @@ fi
 # `cat` them into .gpu-state/therm16.ildg for the next call). clover32 tiles the last 16^4 configuration 2x2x2x2
 # to 32^4 (the same local structure) and times CLOVER32_TRAJ (default 3) Metropolis trajectories after
 # CLOVER32_THERM (default 1) accepted ones. Steps: STEPS16 (default [6, 2, 4]), STEPS32 ([10, 2, 4]); the solves'
-# precision CLOVER_PRECISION (double), the forecast depth that of the example (6).
+# precision and force tolerance those of the example unless CLOVER_PRECISION / CLOVER_FORCE_TOLERANCE are set.
 clover_input() {  # prefix dims start thermalization trajectories steps checkpoint_every seed
+  # the solves as in the example (single precision, force solves to 1e-7) unless CLOVER_PRECISION or
+  # CLOVER_FORCE_TOLERANCE (0: solver.tolerance) say otherwise (issue 28)
   sed -e "s|^prefix = .*|prefix = \"$1\"|" -e "s|^dims = .*|dims = $2|" -e "s|^start = .*|start = \"$3\"|" \
     -e "s|^thermalization = .*|thermalization = $4|" -e "s|^trajectories = .*|trajectories = $5|" \
     -e "s|^steps = .*|steps = $6|" -e "s|^checkpoint_every = .*|checkpoint_every = $7|" -e "s|^seed = .*|seed = $8|" \
+    -e "s|^precision = .*|precision = \"${CLOVER_PRECISION:-single}\"|" \
+    -e "s|^force_tolerance = .*|force_tolerance = ${CLOVER_FORCE_TOLERANCE:-1e-7}|" \
     examples/hmc_nf2_clover_hasenbusch_b5.29_8x8x8x16.toml
-  # the solves' precision (issue 28): CLOVER_PRECISION (default double, the issue-5 baseline)
-  printf '\n[solver]\ntolerance = 1e-10\nprecision = "%s"\nforce_tolerance = %s\n' "${CLOVER_PRECISION:-double}" \
-    "${CLOVER_FORCE_TOLERANCE:-0}"
 }
 if has therm16; then
   mkdir -p runs/gpu-check

@@ -47,7 +47,7 @@ std::vector<KeySpec> hmc_schema() {
        "trajectories after thermalization always use the accept/reject step"},
       {"hmc.seed", "12345", "seed of the counter-based random numbers (momenta, pseudofermions, accept/reject)"},
       {"hmc.start", "\"cold\"", "cold (unit links) | hot (Haar-random links) | a configuration file (verified; dims "
-                                 "must match lattice.dims)"},
+                                 "must match lattice.dims; projected to SU(3) after reading)"},
       {"hmc.reversibility_check", "false",
        "also integrate each trajectory forward, flip the momenta and back: reports |dH| and the link difference"},
       {"solver.tolerance", "1e-10", "CG on M^dag M in the fermion actions and forces: true relative residual"},
@@ -294,6 +294,9 @@ int run_hmc(const HmcCommandOptions& opt) {
     set_unit_gauge(U);
   } else {
     U.copy_from(load_configuration(in.start, load_policy_for(U)).field);
+    // Projected to SU(3): the link updates keep the start's distance from SU(3), and a 32-bit file's links
+    // are ~1e-7 off, which the 64-bit checkpoints' check (1e-10) would refuse on --resume.
+    reunitarize(U);
   }
   Hmc hmc(std::move(monomials), in.integrator, in.seed);
 
