@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/environment_switch.hpp"
 #include "core/error.hpp"
 #include "core/timer.hpp"
 
@@ -26,7 +27,8 @@ std::string integrator_type_name(IntegratorType type) {
   return "unknown";
 }
 
-Integrator::Integrator(const IntegratorParams& params, std::vector<Monomial*> monomials) : params_(params) {
+Integrator::Integrator(const IntegratorParams& params, std::vector<Monomial*> monomials)
+    : params_(params), reuse_forces_(switch_from_environment("LQCD_REUSE_FORCES", true)) {
   if (params.steps.empty()) fail("integrator.steps: expected at least one level, e.g. [10]");
   for (int n : params.steps)
     if (n < 1) fail("integrator.steps: every level needs at least one step (got {})", n);
@@ -43,32 +45,48 @@ Integrator::Integrator(const IntegratorParams& params, std::vector<Monomial*> mo
 }
 
 void Integrator::integrate(GaugeField<double>& U, MomentumField& P) {
-  if (!force_ || !(force_->geometry() == U.geometry()) || force_->location() != U.location()) {
-    force_ = std::make_unique<MomentumField>(U.geometry(), U.location());
+  if (forces_.empty() || !(forces_[0]->geometry() == U.geometry()) || forces_[0]->location() != U.location()) {
+    forces_.clear();
+    for (std::size_t l = 0; l < levels_.size(); ++l)
+      forces_.push_back(std::make_unique<MomentumField>(U.geometry(), U.location()));
     single_ = std::make_unique<MomentumField>(U.geometry(), U.location());
+    forces_at_.assign(levels_.size(), 0);
   }
+  ++links_version_;  // new links: no force of an earlier call applies
   const double h = params_.tau / params_.steps[0];
   for (int i = 0; i < params_.steps[0]; ++i) step(0, h, U, P);
 }
 
-void Integrator::compute_force(int level, const GaugeField<double>& U) {
-  set_zero(*force_);
+void Integrator::links_moved(GaugeField<double>& U, const MomentumField& P, double eps) {
+  update_links(U, P, eps);
+  ++links_version_;
+}
+
+const MomentumField& Integrator::compute_force(int level, const GaugeField<double>& U) {
+  MomentumField& force = *forces_[std::size_t(level)];
+  std::uint64_t& at = forces_at_[std::size_t(level)];
+  // The links have not moved since this level's last force (the last kick of a step and the first of the
+  // next, or kicks of an outer level in between): the same force, not computed again.
+  if (at == links_version_ && reuse_forces_) return force;
+  set_zero(force);
   const auto& monomials = levels_[std::size_t(level)];
   for (const auto& [m, i] : monomials) {
     const Stopwatch clock;
-    // Alone on its level the monomial adds to force_ directly; else to single_, measured, then added.
-    MomentumField& F = monomials.size() == 1 ? *force_ : *single_;
-    if (&F != force_.get()) set_zero(F);
+    // Alone on its level the monomial adds to the level's force directly; else to single_, measured, then added.
+    MomentumField& F = monomials.size() == 1 ? force : *single_;
+    if (&F != &force) set_zero(F);
     m->add_force(U, F);
     // tr F^2 = (1/2) sum_a (F^a)^2 (tr T^a T^b = delta^ab / 2); the reduction also waits for the kernels.
     const double rms = std::sqrt(2 * kinetic_energy(F) / (4.0 * double(U.geometry().global_volume())));
-    if (&F != force_.get()) link_axpy(1.0, F, *force_);
+    if (&F != &force) link_axpy(1.0, F, force);
     ForceStats& s = stats_[i];
     s.seconds += clock.seconds();
     ++s.evaluations;
     s.sum_rms += rms;
     s.max_rms = std::max(s.max_rms, rms);
   }
+  at = links_version_;
+  return force;
 }
 
 std::vector<Integrator::ForceStats> Integrator::take_force_stats() {
@@ -79,24 +97,24 @@ std::vector<Integrator::ForceStats> Integrator::take_force_stats() {
 
 void Integrator::kick(int level, double eps, const GaugeField<double>& U, MomentumField& P) {
   if (levels_[std::size_t(level)].empty()) return;
-  compute_force(level, U);
-  link_axpy(-eps, *force_, P);  // dP/dt = -F
+  link_axpy(-eps, compute_force(level, U), P);  // dP/dt = -F
 }
 
 void Integrator::gradient_kick(int level, double eps, double shift, GaugeField<double>& U, MomentumField& P) {
   if (levels_[std::size_t(level)].empty()) return;
-  compute_force(level, U);
+  const MomentumField& F = compute_force(level, U);
   if (!saved_links_ || !(saved_links_->geometry() == U.geometry()) || saved_links_->location() != U.location())
     saved_links_ = std::make_unique<GaugeField<double>>(U.geometry(), U.location());
   saved_links_->copy_from(U);
-  update_links(U, *force_, -shift);  // U' = exp(-i shift F) U
-  kick(level, eps, U, P);            // P -= eps F(U')
+  links_moved(U, F, -shift);  // U' = exp(-i shift F) U
+  kick(level, eps, U, P);     // P -= eps F(U')
   U.copy_from(*saved_links_);
+  ++links_version_;           // back at the saved links (whose forces were overwritten by those at U')
 }
 
 void Integrator::move_links(int level, double h, GaugeField<double>& U, MomentumField& P) {
   if (level + 1 == int(params_.steps.size())) {
-    update_links(U, P, h);
+    links_moved(U, P, h);
     return;
   }
   const int n = params_.steps[std::size_t(level) + 1];

@@ -3,7 +3,9 @@
 // (J. C. Sexton, D. H. Weingarten, Nucl. Phys. B 380 (1992) 665). Level 0 is the outermost: the
 // trajectory of length tau is n_0 steps of the chosen scheme; inside a level-k step, every link
 // update of length h is replaced by n_{k+1} steps of the scheme at level k+1 over h, and only the
-// last level moves the links. Each level kicks the momenta with the forces of its own monomials.
+// last level moves the links. Each level kicks the momenta with the forces of its own monomials; a kick
+// whose links have not moved since its level's previous kick reuses that force (the last kick of one
+// step and the first of the next: Omelyan-2 computes 2n + 1 forces for n steps, not 3n).
 //   leapfrog  P(h/2) U(h) P(h/2)                                                    (order 2)
 //   omelyan2  P(lh) U(h/2) P((1-2l)h) U(h/2) P(lh),  l = 0.1931833275037836        (order 2, minimal norm)
 //   omelyan4  P(r1 h) U(r2 h) P(r3 h) U(r4 h) P(r5 h) U(r6 h) P(r5 h) U(r4 h) P(r3 h) U(r2 h) P(r1 h)
@@ -17,6 +19,7 @@
 // B. Joo, A. D. Kennedy, P. J. Silva, Phys. Rev. D 84 (2011) 071502; H. Yin, R. D. Mawhinney,
 // PoS LATTICE2011 051.)
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <utility>
@@ -60,15 +63,22 @@ class Integrator {
  private:
   void step(int level, double h, GaugeField<double>& U, MomentumField& P);
   void move_links(int level, double h, GaugeField<double>& U, MomentumField& P);
-  // force_ = the forces of `level` at U (timed).
-  void compute_force(int level, const GaugeField<double>& U);
+  // The forces of `level` at U: computed (timed, counted) unless the links have not moved since the
+  // level's last ones, which are then returned again (Omelyan's and leapfrog's back-to-back kicks).
+  const MomentumField& compute_force(int level, const GaugeField<double>& U);
+  // U <- exp(i eps P) U, and a new version of the links.
+  void links_moved(GaugeField<double>& U, const MomentumField& P, double eps);
   void kick(int level, double eps, const GaugeField<double>& U, MomentumField& P);
   // P -= eps F(exp(-i shift F(U)) U) with the forces of `level` (the force-gradient kick).
   void gradient_kick(int level, double eps, double shift, GaugeField<double>& U, MomentumField& P);
 
   IntegratorParams params_;
   std::vector<std::vector<std::pair<Monomial*, std::size_t>>> levels_;  // (monomial, its index)
-  std::unique_ptr<MomentumField> force_, single_;  // all forces of a level; one monomial's
+  std::vector<std::unique_ptr<MomentumField>> forces_;  // per level: its monomials' forces, computed at
+  std::vector<std::uint64_t> forces_at_;                // this version of the links (0: never)
+  std::uint64_t links_version_ = 0;                     // counts the link moves
+  bool reuse_forces_ = true;  // LQCD_REUSE_FORCES=0 computes every kick's force (for A/B timings)
+  std::unique_ptr<MomentumField> single_;               // one monomial's force (several on a level)
   std::vector<ForceStats> stats_;
   std::unique_ptr<GaugeField<double>> saved_links_;  // force-gradient kicks: the links before the shift
 };

@@ -196,7 +196,9 @@ double max_link_difference(const LexicographicGauge& a, const LexicographicGauge
 
 // Chronological initial guesses (hmc/chronological_guess.hpp) and single-precision CG (corrected in
 // double) change only how the solves get to their tolerance: each trajectory ends on the links and dH of
-// the plain double-precision one, to the solver tolerance; the guesses save force-solve iterations; both
+// the plain double-precision one, to the solver tolerance; the guesses save force-solve iterations (at
+// least 10% on this short trajectory of 9 forces per fermion monomial; 13% measured, and 30% before the
+// integrator reused the force of back-to-back kicks, a repeated solve the guess made almost free); both
 // stay reversible.
 TEST_P(HmcTest, ForecastAndSinglePrecisionSolvesKeepTheTrajectory) {
   const Geometry geom = Geometry::single_process({4, 4, 4, 4});
@@ -213,7 +215,7 @@ TEST_P(HmcTest, ForecastAndSinglePrecisionSolvesKeepTheTrajectory) {
     EXPECT_NEAR(r->result.dH, plain.result.dH, 1e-8 * std::abs(plain.result.H0));
     EXPECT_LT(max_link_difference(r->links, plain.links, geom.volume()), 1e-9);
   }
-  for (int m = 1; m <= 2; ++m) EXPECT_LT(it(forecast, m), 0.8 * it(plain, m)) << "monomial " << m;
+  for (int m = 1; m <= 2; ++m) EXPECT_LT(it(forecast, m), 0.9 * it(plain, m)) << "monomial " << m;
   Hmc hmc(wilson_and_ratio(4, SolverPrecision::Single), forecast_integrator(), 5);  // both at once
   const ReversibilityResult rev = hmc.reversibility(U0, 1);
   EXPECT_LT(std::abs(rev.dH), 1e-9 * rev.H0);
@@ -222,8 +224,10 @@ TEST_P(HmcTest, ForecastAndSinglePrecisionSolvesKeepTheTrajectory) {
 
 // The force solves to a looser tolerance (solver.force_tolerance) than the action's: fewer iterations,
 // the same trajectory to the bound on dH (1e-8 of H), still reversible to that bound. And the
-// per-monomial force statistics: Omelyan-2 computes 3 forces per step on every level (no merging), so
-// [4, 2] gives 12 evaluations on level 0 and 4 x 2 x 2 x 3 = 48 on level 1; every size is positive.
+// per-monomial force statistics: Omelyan-2 kicks 3 times per step, but a kick right after another of
+// its level with no link move in between reuses that force: [4, 2] computes 1 + 2 x 4 = 9 forces on
+// level 0; level 1 runs in 8 calls of 2 steps, the first computing 1 + 2 x 2 = 5, the other 7 starting
+// on the links of the previous call's last kick (only a level-0 kick in between): 5 + 7 x 4 = 33.
 TEST_P(HmcTest, LooserForceSolvesKeepTheTrajectoryAndTheForcesAreCounted) {
   const Geometry geom = Geometry::single_process({4, 4, 4, 4});
   const GaugeField<double> U0 = test::rough_gauge(geom, GetParam(), 17, 5.6);
@@ -240,9 +244,9 @@ TEST_P(HmcTest, LooserForceSolvesKeepTheTrajectoryAndTheForcesAreCounted) {
   EXPECT_LT(std::abs(rev.dH), 1e-8 * rev.H0);
   const TrajectoryResult& r = loose.result;
   ASSERT_EQ(r.force_evaluations.size(), 3u);
-  EXPECT_EQ(r.force_evaluations[0], 48) << "gauge, level 1";
-  EXPECT_EQ(r.force_evaluations[1], 12) << "wilson, level 0";
-  EXPECT_EQ(r.force_evaluations[2], 12) << "ratio, level 0";
+  EXPECT_EQ(r.force_evaluations[0], 33) << "gauge, level 1";
+  EXPECT_EQ(r.force_evaluations[1], 9) << "wilson, level 0";
+  EXPECT_EQ(r.force_evaluations[2], 9) << "ratio, level 0";
   double force_seconds = 0;
   for (std::size_t m = 0; m < 3; ++m) {
     EXPECT_GT(r.force_rms[m], 0.0) << m;
