@@ -62,7 +62,7 @@ void EvenOddQuark::add_force(const SchurOperator<double>& M, const GaugeField<do
   b.exchange_halo();
   HoppingForceKernel hopping{U.view(), F.view(), a.view(), b.view(), {}, 2 * k * k * coef};
   for (int mu = 0; mu < 4; ++mu) hopping.phase[mu] = params.boundary.phase[mu];
-  for_each(U.location(), g.volume(), hopping);
+  for_each(U.location(), 4 * g.volume(), hopping);  // a thread per link
   if (csw != 0) {
     // Each dA = i kappa c_sw sigma.dF (clover_kernels.hpp); d log |det A_oo| = Re sum_odd tr[A^{-1} dA].
     const auto& clover = static_cast<const WilsonCloverEvenOddOperator<double>&>(M).clover();
@@ -77,7 +77,7 @@ void EvenOddQuark::add_force(const SchurOperator<double>& M, const GaugeField<do
                                    kc * det_coef});
     // The force of a link reads G at the corners of the plaquettes around it (one step, diagonals too).
     exchange_halo(planes->data(), U.location(), g, HaloLayout{stride, 6, 9, 2 * 9 * stride, 9 * stride, -1}, 1);
-    for_each(U.location(), g.volume(), CloverForceKernel{U.view(), F.view(), G});
+    for_each(U.location(), 4 * g.volume(), CloverForceKernel{U.view(), F.view(), G});
   }
 }
 

@@ -13,7 +13,7 @@ std::string GaugeMonomial::name() const { return fmt::format("gauge ({}, beta {}
 double GaugeMonomial::action(const GaugeField<double>& U) { return gauge_action_value(U, action_); }
 
 void GaugeMonomial::add_force(const GaugeField<double>& U, MomentumField& F) {
-  const std::int64_t n = U.geometry().volume();
+  const std::int64_t n = 4 * U.geometry().volume();  // a thread per link (md_kernels.hpp)
   if (action_.has_rectangles())
     for_each(U.location(), n, GaugeForceKernel<true>{U.view(), F.view(), action_.beta, action_.c0(), action_.c1()});
   else

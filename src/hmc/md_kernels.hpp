@@ -158,6 +158,17 @@ struct LinkZeroKernel {
   }
 };
 
+// The force kernels run one thread per link, i = mu V + (lexicographic site) for i < 4 V (launched
+// over 4 V): four times the threads of a site loop, each with a quarter of its registers and work,
+// which keeps the GPU busy where a thread per site with its four directions is bound by latency.
+// link_direction returns mu and leaves the site in i.
+LQCD_HOST_DEVICE inline int link_direction(const SiteIndexer& idx, std::int64_t& i) {
+  const std::int64_t volume = 2 * idx.vh;
+  const int mu = int(i / volume);
+  i -= mu * volume;
+  return mu;
+}
+
 // Gauge force, added to F: with S = -(beta/3) Re tr(U A) + (terms without U_mu(x)) and A the
 // action's staple (gauge/staples.hpp, c0 and c1 included), F^a = (beta/3) Im tr(T^a U A), i.e.
 // F = (beta / 6) TA(U A).
@@ -166,17 +177,17 @@ struct GaugeForceKernel {
   GaugeView<double> U;
   GaugeView<double> F;
   double beta, c0, c1;
+  // One thread per link: i = mu V + (lexicographic site).
   LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
     int x[4];
+    const int mu = link_direction(U.idx, i);
     U.idx.coords_lex(i, x);
     const int p = SiteIndexer::parity(x);
     const std::int64_t s = U.idx.cb_index(x);
-    for (int mu = 0; mu < 4; ++mu) {
-      const SU3<double> a = action_staple<Rectangles>(U, x, mu, c0, c1);
-      SU3<double> f = traceless_hermitian_part(U.load(mu, p, s) * a);
-      f *= beta / 6;
-      F.store(mu, p, s, F.load(mu, p, s) + f);
-    }
+    const SU3<double> a = action_staple<Rectangles>(U, x, mu, c0, c1);
+    SU3<double> f = traceless_hermitian_part(U.load(mu, p, s) * a);
+    f *= beta / 6;
+    F.store(mu, p, s, F.load(mu, p, s) + f);
   }
 };
 
@@ -195,11 +206,12 @@ struct HoppingForceKernel {
   double coef;
   LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
     int x[4];
+    const int mu = link_direction(U.idx, i);
     U.idx.coords_lex(i, x);
     const int p = SiteIndexer::parity(x);
     const std::int64_t s = U.idx.cb_index(x);
     const ColorSpinor<double> ax = a.load(p, s), bx = b.load(p, s);
-    for (int mu = 0; mu < 4; ++mu) {
+    {
       int y[4] = {x[0], x[1], x[2], x[3]};
       U.idx.shift(y, mu, +1);
       const std::int64_t sy = U.idx.cb_index(y);
@@ -319,10 +331,11 @@ struct CloverForceKernel {
   }
   LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
     int x[4];
+    const int r = link_direction(U.idx, i);
     U.idx.coords_lex(i, x);
     const int p = SiteIndexer::parity(x);
     const std::int64_t s = U.idx.cb_index(x);
-    for (int r = 0; r < 4; ++r) {
+    {
       const SU3<double> u = U.load(r, p, s);
       SU3<double> w{};
       for (int sg = 0; sg < 4; ++sg) {
