@@ -80,8 +80,8 @@ std::vector<RepeatedSection> hmc_repeated_sections() {
             {"monomial.lambda_max", "5.0", "rational: upper end of the spectral range of M_hat^dag M_hat covered"},
             {"monomial.forecast", "0",
              "wilson, clover, twisted_mass, hasenbusch_ratio: initial guesses of the force solves from the last N "
-             "solutions of the trajectory (chronological inversion, 0 = off, at most 16; the action's solves start "
-             "from zero)"},
+             "solutions of the trajectory (chronological inversion, 0 = off, at most 16); the action's solve at the "
+             "trajectory's end starts from it too and still meets solver.tolerance"},
             {"monomial.level", "0", "integration level (0 = outermost, largest step)"}},
            "[[monomial]]\ntype = \"gauge\"\nlevel = 1\n[[monomial]]\ntype = \"wilson\"\nkappa = 0.12\nlevel = 0\n"}};
 }

@@ -31,7 +31,8 @@ double HasenbuschRatioMonomial::action(const GaugeField<double>& U) {
   const auto M = light_.schur(U), M2 = heavy_.schur(U);
   SpinorField<double> psi = M->make_field();
   M2->apply_dagger(psi, pseudofermion());
-  const SpinorField<double> X = solve_normal_equations(light_, U, *M, psi, solver_, stats_, name());
+  // From the forecast's guess, as the two-flavour action (two_flavour_monomial.cpp).
+  const SpinorField<double> X = solve_normal_equations(light_, U, *M, psi, solver_, stats_, name(), &forecast_);
   return dot(psi, X).re - 2 * light_.log_det_odd(*M) + 2 * heavy_.log_det_odd(*M2);
 }
 

@@ -43,8 +43,9 @@ class PseudofermionMonomial : public Monomial {
   SolverParams force_solver_;  // the forces' (solver_ with the force tolerance)
   std::uint32_t stream_;
   SolverStats stats_;
-  // Guesses for the force solves; cleared with each new pseudofermion. The action's solves (the
-  // Metropolis step's) start from zero.
+  // Guesses for the force solves and the action's (at the trajectory's end the last force solve was at
+  // the same links: the action's solve starts there and still meets solver.tolerance); cleared with
+  // each new pseudofermion, so the action at the trajectory's start solves from zero.
   ChronologicalGuess forecast_;
 };
 

@@ -196,10 +196,9 @@ double max_link_difference(const LexicographicGauge& a, const LexicographicGauge
 
 // Chronological initial guesses (hmc/chronological_guess.hpp) and single-precision CG (corrected in
 // double) change only how the solves get to their tolerance: each trajectory ends on the links and dH of
-// the plain double-precision one, to the solver tolerance; the guesses save force-solve iterations (at
-// least 10% on this short trajectory of 9 forces per fermion monomial; 13% measured, and 30% before the
-// integrator reused the force of back-to-back kicks, a repeated solve the guess made almost free); both
-// stay reversible.
+// the plain double-precision one, to the solver tolerance; the guesses save iterations (at least 20% on
+// this short trajectory of 9 forces per fermion monomial; 31% measured, most of it in the final action's
+// solve, which starts from the last force's solution at the same links); both stay reversible.
 TEST_P(HmcTest, ForecastAndSinglePrecisionSolvesKeepTheTrajectory) {
   const Geometry geom = Geometry::single_process({4, 4, 4, 4});
   const GaugeField<double> U0 = test::rough_gauge(geom, GetParam(), 17, 5.6);
@@ -215,7 +214,7 @@ TEST_P(HmcTest, ForecastAndSinglePrecisionSolvesKeepTheTrajectory) {
     EXPECT_NEAR(r->result.dH, plain.result.dH, 1e-8 * std::abs(plain.result.H0));
     EXPECT_LT(max_link_difference(r->links, plain.links, geom.volume()), 1e-9);
   }
-  for (int m = 1; m <= 2; ++m) EXPECT_LT(it(forecast, m), 0.9 * it(plain, m)) << "monomial " << m;
+  for (int m = 1; m <= 2; ++m) EXPECT_LT(it(forecast, m), 0.8 * it(plain, m)) << "monomial " << m;
   Hmc hmc(wilson_and_ratio(4, SolverPrecision::Single), forecast_integrator(), 5);  // both at once
   const ReversibilityResult rev = hmc.reversibility(U0, 1);
   EXPECT_LT(std::abs(rev.dH), 1e-9 * rev.H0);
