@@ -78,6 +78,9 @@ std::vector<RepeatedSection> hmc_repeated_sections() {
             {"monomial.degree", "12", "rational: degree [n, n] of the approximation of (M^dag M)^(-1/2)"},
             {"monomial.lambda_min", "1e-4", "rational: lower end of the spectral range of M_hat^dag M_hat covered"},
             {"monomial.lambda_max", "5.0", "rational: upper end of the spectral range of M_hat^dag M_hat covered"},
+            {"monomial.spectrum_check", "50",
+             "rational: Lanczos steps per trajectory estimating M_hat^dag M_hat's extreme eigenvalues; a warning (log "
+             "and JSON) when they leave [lambda_min, lambda_max]; 0 = off"},
             {"monomial.forecast", "0",
              "wilson, clover, twisted_mass, hasenbusch_ratio: initial guesses of the force solves from the last N "
              "solutions of the trajectory (chronological inversion, 0 = off, at most 16); the action's solve at the "
@@ -219,7 +222,12 @@ std::vector<std::unique_ptr<Monomial>> make_monomials(const Config& c, HmcInput&
                                                                m.real("monomial.lambda_max"));
         SolverParams multishift = in.solver;  // the multi-shift CG is in double
         multishift.precision = SolverPrecision::Double;
-        ms.push_back(std::make_unique<RationalMonomial>(q, r, multishift, stream++));
+        auto rational = std::make_unique<RationalMonomial>(q, r, multishift, stream++);
+        const std::int64_t lanczos = m.integer("monomial.spectrum_check");
+        if (lanczos < 0 || lanczos > 10000)
+          m.fail_key("monomial.spectrum_check", fmt::format("expected 0 (off) to 10000 Lanczos steps, got {}", lanczos));
+        rational->check_spectrum(int(lanczos));
+        ms.push_back(std::move(rational));
       } catch (const Error& e) {
         fail("{}: {}", m.source(), e.what());
       }
@@ -373,7 +381,7 @@ int run_hmc(const HmcCommandOptions& opt) {
     long iterations = 0;
     nlohmann::json iters = nlohmann::json::object(), solve_seconds = nlohmann::json::object();
     nlohmann::json force_split = nlohmann::json::object(), force_rms = nlohmann::json::object(),
-                   force_max = nlohmann::json::object();
+                   force_max = nlohmann::json::object(), spectra = nlohmann::json::object();
     for (std::size_t k = 0; k < r.solver_iterations.size(); ++k) {
       iterations += r.solver_iterations[k];
       const std::string monomial = fmt::format("{}: {}", k + 1, hmc.monomials()[k]->name());
@@ -387,7 +395,11 @@ int run_hmc(const HmcCommandOptions& opt) {
         force_max[monomial] = r.force_max_rms[k];
       }
       per_monomial[k].add(r, k);
+      if (const auto* rational = dynamic_cast<const RationalMonomial*>(hmc.monomials()[k].get()))
+        if (rational->last_spectrum())
+          spectra[monomial] = {rational->last_spectrum()->lambda_min, rational->last_spectrum()->lambda_max};
     }
+    for (const std::string& w : r.warnings) log.line("# warning (trajectory {}): {}", n + 1, w);
     seconds += r.seconds;
     solver_seconds += r.solver_seconds;
     force_seconds += r.force_seconds;
@@ -414,7 +426,9 @@ int run_hmc(const HmcCommandOptions& opt) {
                    {"force_seconds_by_monomial", force_split},
                    {"force_rms_by_monomial", force_rms},
                    {"force_max_rms_by_monomial", force_max},
+                   {"warnings", r.warnings},
                    {"seconds", r.seconds}});
+    if (!spectra.empty()) record["spectral_bounds_by_monomial"] = spectra;  // [smallest, largest] Ritz value
     record.update(observables_json(o));
     jsonl.write(record);
     const bool save_config = in.save_every > 0 && n >= in.thermalization && (traj - in.thermalization) % in.save_every == 0;

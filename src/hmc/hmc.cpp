@@ -77,6 +77,8 @@ TrajectoryResult Hmc::trajectory(GaugeField<double>& U, std::uint32_t trajectory
   SiteRandom rng(seed_, 0, RngPurpose::Metropolis, 0, trajectory);
   r.accepted = !metropolis || rng.uniform() < r.acceptance_probability;
   if (r.accepted) U = std::move(V);
+  for (auto& m : monomials_)
+    for (std::string& w : m->take_warnings()) r.warnings.push_back(std::move(w));
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;
 }
@@ -97,7 +99,10 @@ ReversibilityResult Hmc::reversibility(const GaugeField<double>& U, std::uint32_
     for (int mu = 0; mu < 4; ++mu)
       for (int j = 0; j < 3; ++j)
         for (int k = 0; k < 3; ++k) r.max_link_diff = std::max(r.max_link_diff, abs(a(i, mu).m[j][k] - b(i, mu).m[j][k]));
-  for (auto& m : monomials_) m->take_solver_stats();
+  for (auto& m : monomials_) {
+    m->take_solver_stats();
+    m->take_warnings();  // this check's own refresh: not a trajectory's
+  }
   return r;
 }
 

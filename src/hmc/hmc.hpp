@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "hmc/integrator.hpp"
@@ -29,6 +30,7 @@ struct TrajectoryResult {
   std::vector<long> force_evaluations;
   std::vector<double> force_rms, force_max_rms;
   double seconds = 0;                   // the whole trajectory
+  std::vector<std::string> warnings;    // the monomials' (take_warnings), in their order
 };
 
 struct ReversibilityResult {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "fields/gauge_field.hpp"
 #include "hmc/momentum_field.hpp"
@@ -29,6 +30,8 @@ class Monomial {
     double seconds = 0;
   };
   virtual SolverStats take_solver_stats() { return {}; }
+  // Warnings since the last call (the rational monomial's spectral check), for the logs.
+  virtual std::vector<std::string> take_warnings() { return {}; }
 
   int level = 0;  // integration level: 0 = outermost (largest step)
 };

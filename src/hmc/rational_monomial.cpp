@@ -1,6 +1,7 @@
 #include "hmc/rational_monomial.hpp"
 
 #include <cmath>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -42,6 +43,21 @@ void RationalMonomial::refresh(const GaugeField<double>& U, std::uint64_t seed, 
   const auto M = quark_.schur(U);
   const SpinorField<double> eta = gaussian_noise(M->make_field(), seed, trajectory);
   eta_norm2 = norm2(eta);
+  if (spectrum_iterations_ > 0) {
+    const NormalOperator<double> A(*M);
+    spectrum_ = lanczos_extremes(A, eta, spectrum_iterations_);
+    const SpectralBounds& s = *spectrum_;
+    if (s.lambda_min < r_.lambda_min)
+      warnings_.push_back(fmt::format(
+          "{}: M_hat^dag M_hat has an eigenvalue below lambda_min = {:g} (Lanczos Ritz value {:.4g} after {} steps, "
+          "an upper bound of the smallest): the rational approximation does not hold there; lower monomial.lambda_min",
+          name(), r_.lambda_min, s.lambda_min, s.iterations));
+    if (s.lambda_max > r_.lambda_max)
+      warnings_.push_back(fmt::format(
+          "{}: M_hat^dag M_hat has an eigenvalue above lambda_max = {:g} (Lanczos Ritz value {:.4g} after {} steps, "
+          "a lower bound of the largest): the rational approximation does not hold there; raise monomial.lambda_max",
+          name(), r_.lambda_max, s.lambda_max, s.iterations));
+  }
   // phi = c^{-1/2} [eta + sum_l rho'_l (Q - i q_l) (Q^2 + q_l^2)^{-1} eta],  q_l = sqrt(a_l), with the
   // partial fractions prod (Q + i sqrt(b_j)) / (Q + i q_l) = 1 + sum_l rho'_l / (Q + i q_l):
   //   rho'_l = prod_j i (sqrt(b_j) - q_l) / prod_{j != l} i (q_j - q_l) = i prod_j (sqrt(b_j) - q_l) / prod_{j != l} (q_j - q_l).
@@ -83,5 +99,7 @@ void RationalMonomial::add_force(const GaugeField<double>& U, MomentumField& F) 
     quark_.add_force(*M, U, Y, X[l], r_.scale * r_.residues[l], l == 0 ? -1.0 : 0.0, F);
   }
 }
+
+std::vector<std::string> RationalMonomial::take_warnings() { return std::exchange(warnings_, {}); }
 
 }  // namespace lqcd

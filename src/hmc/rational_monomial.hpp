@@ -12,10 +12,13 @@
 // Needs gamma_5-hermiticity of M_hat: Wilson and clover (no twisted mass).
 
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "hmc/even_odd_fermion.hpp"
 #include "hmc/pseudofermion_monomial.hpp"
 #include "hmc/rational_approximation.hpp"
+#include "solvers/spectral_bounds.hpp"
 
 namespace lqcd {
 
@@ -27,6 +30,14 @@ class RationalMonomial : public PseudofermionMonomial {
   void refresh(const GaugeField<double>& U, std::uint64_t seed, std::uint32_t trajectory) override;
   double action(const GaugeField<double>& U) override;
   void add_force(const GaugeField<double>& U, MomentumField& F) override;
+  std::vector<std::string> take_warnings() override;
+
+  // With n > 0, each refresh estimates the extreme eigenvalues of M_hat^dag M_hat by n Lanczos steps
+  // from the heatbath's noise (solvers/spectral_bounds.hpp) and warns when a Ritz value lies outside
+  // [lambda_min, lambda_max]: then the spectrum certainly leaves the range where R(x) ~ x^{-1/2} holds.
+  void check_spectrum(int iterations) { spectrum_iterations_ = iterations; }
+  // The last estimate (none before the first refresh or with the check off).
+  const std::optional<SpectralBounds>& last_spectrum() const { return spectrum_; }
 
   double eta_norm2 = 0;  // |eta|^2 of the last heatbath: the pseudofermion action right after it
 
@@ -37,6 +48,9 @@ class RationalMonomial : public PseudofermionMonomial {
 
   EvenOddQuark quark_;
   RationalApproximation r_;
+  int spectrum_iterations_ = 0;
+  std::optional<SpectralBounds> spectrum_;
+  std::vector<std::string> warnings_;
 };
 
 }  // namespace lqcd

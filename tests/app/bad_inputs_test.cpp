@@ -107,6 +107,7 @@ const BadInput kCases[] = {
     {"hmc", "kappa2 < 0", Kind::Toml, "[[monomial]]\ntype = \"gauge\"\nlevel = 0\n[[monomial]]\ntype = \"hasenbusch_ratio\"\nkappa2 = -0.1\n", "monomial.kappa2"},
     {"hmc", "lambda_min = nan", Kind::Toml, "[[monomial]]\ntype = \"gauge\"\nlevel = 0\n[[monomial]]\ntype = \"rational\"\nlambda_min = nan\n", "monomial.lambda_min"},
     {"hmc", "lambda_max = inf", Kind::Toml, "[[monomial]]\ntype = \"gauge\"\nlevel = 0\n[[monomial]]\ntype = \"rational\"\nlambda_max = inf\n", "monomial.lambda_max"},
+    {"hmc", "spectrum_check = -1", Kind::Toml, "[[monomial]]\ntype = \"gauge\"\nlevel = 0\n[[monomial]]\ntype = \"rational\"\nspectrum_check = -1\n", "monomial.spectrum_check"},
     {"hmc", "lambda_min > lambda_max", Kind::Toml, "[[monomial]]\ntype = \"gauge\"\nlevel = 0\n[[monomial]]\ntype = \"rational\"\nlambda_min = 2.0\nlambda_max = 1.0\n", "monomial.lambda_max"},
     {"hmc", "solver.precision half", Kind::Toml, "[solver]\nprecision = \"half\"\n", "solver.precision"},
     {"hmc", "solver.inner_tolerance 1", Kind::Toml, "[solver]\ninner_tolerance = 1.0\n", "solver.inner_tolerance"},

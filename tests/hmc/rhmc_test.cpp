@@ -4,11 +4,14 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <iostream>
+#include <string>
 
 #include "field_test_support.hpp"
 #include "hmc/md_kernels.hpp"
 #include "hmc/rational_monomial.hpp"
 #include "solvers/solver.hpp"
+#include "solvers/spectral_bounds.hpp"
 
 namespace lqcd {
 namespace {
@@ -127,6 +130,64 @@ TEST_P(RhmcTest, HeatbathGivesTheGaussianActionAndTheForceIsItsDerivative) {
       EXPECT_NEAR(analytic, numeric, 1e-6 * std::max(1.0, std::abs(numeric)));
     }
   }
+}
+
+// The Lanczos estimate of the extreme eigenvalues of M_hat^dag M_hat (clover, rough 4^4 field) against
+// the power method, an independent algorithm: on A for the largest, on sigma - A for the smallest (both
+// Rayleigh quotients, converging to the extremes; many more steps). And the spectral check of the rational
+// monomial: no warning while [lambda_min, lambda_max] holds the estimate, one naming the bound it leaves.
+TEST_P(RhmcTest, LanczosFindsTheExtremeEigenvaluesAndTheRationalMonomialWarnsOutsideItsRange) {
+  const Geometry geom = Geometry::single_process({4, 4, 4, 4});
+  const GaugeField<double> U = test::rough_gauge(geom, GetParam());
+  EvenOddQuark q;
+  q.params.kappa = 0.11;
+  q.csw = 1.2;
+  const auto M = q.schur(U);
+  const NormalOperator<double> A(*M);
+  const SpinorField<double> start = to_spinor_field(test::random_spinor(geom, 5), geom, GetParam()).parity_part(0);
+  const SpectralBounds s = lanczos_extremes(A, start, 120);
+  ASSERT_GT(s.lambda_min, 0.0);
+  ASSERT_LT(s.lambda_min, s.lambda_max);
+  // Power method: x <- B x / |B x| with B = A, then B = sigma - A (sigma above the spectrum).
+  const auto power = [&](double sigma, double sign) {
+    SpinorField<double> x = start.clone(start.location()), y = start.like();
+    double rq = 0;
+    for (int it = 0; it < 4000; ++it) {
+      scale(Complex<double>(1 / std::sqrt(norm2(x))), x);
+      A.apply(y, x);  // y = A x;  B x = sigma x + sign A x
+      rq = dot(x, y).re;
+      scale(Complex<double>(sign), y);
+      axpy(Complex<double>(sigma), x, y);
+      std::swap(x, y);
+    }
+    return rq;
+  };
+  const double largest = power(0.0, 1.0), smallest = power(1.1 * s.lambda_max, -1.0);
+  std::cout << "  [" << to_string(GetParam()) << "] Lanczos (" << s.iterations << " steps) [" << s.lambda_min << ", "
+            << s.lambda_max << "], power method (4000 steps) [" << smallest << ", " << largest << "]\n";
+  EXPECT_NEAR(s.lambda_max, largest, 1e-6 * largest);
+  EXPECT_GE(s.lambda_max, largest - 1e-9 * largest);  // both from below; Lanczos is the better one
+  EXPECT_NEAR(s.lambda_min, smallest, 1e-3 * smallest);
+  EXPECT_THROW(lanczos_extremes(A, start, 0), Error);
+
+  SolverParams solver;
+  solver.tolerance = 1e-10;
+  const auto warnings_for = [&](double lambda_min, double lambda_max) {
+    RationalMonomial m(q, zolotarev_inverse_sqrt(8, lambda_min, lambda_max), solver, 3);
+    m.check_spectrum(120);
+    m.refresh(U, 21, 2);
+    std::string all;
+    for (const std::string& w : m.take_warnings()) all += w + "\n";
+    EXPECT_TRUE(m.take_warnings().empty()) << "taken";
+    return all;
+  };
+  EXPECT_EQ(warnings_for(0.5 * s.lambda_min, 2 * s.lambda_max), "");
+  const std::string low = warnings_for(2 * s.lambda_min, 2 * s.lambda_max);
+  EXPECT_NE(low.find("below lambda_min"), std::string::npos) << low;
+  EXPECT_EQ(low.find("above lambda_max"), std::string::npos) << low;
+  const std::string high = warnings_for(0.5 * s.lambda_min, 0.5 * s.lambda_max);
+  EXPECT_NE(high.find("above lambda_max"), std::string::npos) << high;
+  EXPECT_EQ(high.find("below lambda_min"), std::string::npos) << high;
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, RhmcTest, ::testing::ValuesIn(test::locations()),
