@@ -53,8 +53,8 @@ std::vector<KeySpec> hmc_schema() {
       {"solver.tolerance", "1e-10", "CG on M^dag M in the fermion actions and forces: true relative residual"},
       {"solver.max_iterations", "10000", "a force whose solve does not converge aborts the run (no wrong force)"},
       {"solver.precision", "\"double\"",
-       "double | single: the two-flavour and ratio monomials' CG in single precision, corrected in double to "
-       "solver.tolerance (the rational monomial's multi-shift CG stays in double)"},
+       "double | single: the fermion monomials' CG (and the rational one's multi-shift CG) in single precision, "
+       "corrected in double to solver.tolerance"},
       {"solver.inner_tolerance", "1e-5", "single: the residual reduction of each single-precision CG"},
       {"solver.force_tolerance", "0.0",
        "the force solves' true relative residual (0: solver.tolerance); the actions of the Metropolis step and the "
@@ -220,9 +220,7 @@ std::vector<std::unique_ptr<Monomial>> make_monomials(const Config& c, HmcInput&
         const RationalApproximation r = zolotarev_inverse_sqrt(int(degree),
                                                                m.real("monomial.lambda_min"),
                                                                m.real("monomial.lambda_max"));
-        SolverParams multishift = in.solver;  // the multi-shift CG is in double
-        multishift.precision = SolverPrecision::Double;
-        auto rational = std::make_unique<RationalMonomial>(q, r, multishift, stream++);
+        auto rational = std::make_unique<RationalMonomial>(q, r, in.solver, stream++);
         const std::int64_t lanczos = m.integer("monomial.spectrum_check");
         if (lanczos < 0 || lanczos > 10000)
           m.fail_key("monomial.spectrum_check", fmt::format("expected 0 (off) to 10000 Lanczos steps, got {}", lanczos));

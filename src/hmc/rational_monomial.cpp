@@ -7,6 +7,7 @@
 
 #include "core/dispatch.hpp"
 #include "core/error.hpp"
+#include "core/timer.hpp"
 #include "fields/spinor_blas.hpp"
 #include "hmc/md_kernels.hpp"
 
@@ -23,14 +24,25 @@ std::string RationalMonomial::name() const {
                      r_.lambda_min, r_.lambda_max, r_.max_relative_error);
 }
 
-std::vector<SpinorField<double>> RationalMonomial::solve_shifted(const SchurOperator<double>& M,
+std::vector<SpinorField<double>> RationalMonomial::solve_shifted(const GaugeField<double>& U,
+                                                                 const SchurOperator<double>& M,
                                                                  const std::vector<double>& shifts,
                                                                  const SpinorField<double>& b,
                                                                  const SolverParams& p) {
   const NormalOperator<double> A(M);
   std::vector<SpinorField<double>> x;
   try {
-    const SolverResult res = solve_multishift(A, shifts, x, b, p);
+    SolverResult res;
+    if (p.precision == SolverPrecision::Single) {  // single-precision multi-shift CG, each shift refined in double
+      const Stopwatch clock;
+      const GaugeField<float> links = convert_precision<float>(U);
+      const auto Ms = quark_.schur_single(links, M);
+      const NormalOperator<float> As(*Ms);
+      stats_.seconds += clock.seconds();
+      res = solve_multishift_mixed(A, As, shifts, x, b, p);
+    } else {
+      res = solve_multishift(A, shifts, x, b, p);
+    }
     stats_.iterations += res.iterations;
     stats_.seconds += res.seconds;
   } catch (const SolverError& e) {
@@ -62,7 +74,7 @@ void RationalMonomial::refresh(const GaugeField<double>& U, std::uint64_t seed, 
   // partial fractions prod (Q + i sqrt(b_j)) / (Q + i q_l) = 1 + sum_l rho'_l / (Q + i q_l):
   //   rho'_l = prod_j i (sqrt(b_j) - q_l) / prod_{j != l} i (q_j - q_l) = i prod_j (sqrt(b_j) - q_l) / prod_{j != l} (q_j - q_l).
   const std::size_t n = r_.zeros_shift.size();
-  const std::vector<SpinorField<double>> X = solve_shifted(*M, r_.zeros_shift, eta, solver_);
+  const std::vector<SpinorField<double>> X = solve_shifted(U, *M, r_.zeros_shift, eta, solver_);
   phi.emplace(eta.clone(eta.location()));
   SpinorField<double> t = M->make_field();
   for (std::size_t l = 0; l < n; ++l) {
@@ -84,7 +96,7 @@ void RationalMonomial::refresh(const GaugeField<double>& U, std::uint64_t seed, 
 double RationalMonomial::action(const GaugeField<double>& U) {
   const SpinorField<double>& p = pseudofermion();
   const auto M = quark_.schur(U);
-  const std::vector<SpinorField<double>> X = solve_shifted(*M, r_.poles_shift, p, solver_);
+  const std::vector<SpinorField<double>> X = solve_shifted(U, *M, r_.poles_shift, p, solver_);
   double s = norm2(p);
   for (std::size_t l = 0; l < X.size(); ++l) s += r_.residues[l] * dot(p, X[l]).re;
   return r_.scale * s - quark_.log_det_odd(*M);
@@ -92,7 +104,7 @@ double RationalMonomial::action(const GaugeField<double>& U) {
 
 void RationalMonomial::add_force(const GaugeField<double>& U, MomentumField& F) {
   const auto M = quark_.schur(U);
-  const std::vector<SpinorField<double>> X = solve_shifted(*M, r_.poles_shift, pseudofermion(), force_solver_);
+  const std::vector<SpinorField<double>> X = solve_shifted(U, *M, r_.poles_shift, pseudofermion(), force_solver_);
   SpinorField<double> Y = M->make_field();
   for (std::size_t l = 0; l < X.size(); ++l) {
     M->apply(Y, X[l]);

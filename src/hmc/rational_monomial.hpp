@@ -42,9 +42,11 @@ class RationalMonomial : public PseudofermionMonomial {
   double eta_norm2 = 0;  // |eta|^2 of the last heatbath: the pseudofermion action right after it
 
  private:
-  // X_l = (M_hat^dag M_hat + shift_l)^{-1} b, solved with p (solver_ or force_solver_).
-  std::vector<SpinorField<double>> solve_shifted(const SchurOperator<double>& M, const std::vector<double>& shifts,
-                                                 const SpinorField<double>& b, const SolverParams& p);
+  // X_l = (M_hat^dag M_hat + shift_l)^{-1} b, M = M_hat on U, solved with p (solver_ or force_solver_;
+  // p.precision = Single: the multi-shift CG in single precision, refined in double).
+  std::vector<SpinorField<double>> solve_shifted(const GaugeField<double>& U, const SchurOperator<double>& M,
+                                                 const std::vector<double>& shifts, const SpinorField<double>& b,
+                                                 const SolverParams& p);
 
   EvenOddQuark quark_;
   RationalApproximation r_;

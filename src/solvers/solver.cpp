@@ -160,105 +160,113 @@ template SolverResult solve_hermitian<Half>(const LinearOperator<Half>&, SpinorF
 namespace {
 
 // A + s (A Hermitian): the system of one shift.
-class ShiftedOperator : public LinearOperator<double> {
+template <typename Real>
+class ShiftedOperator : public LinearOperator<Real> {
  public:
-  ShiftedOperator(const LinearOperator<double>& A, double shift) : A_(A), shift_(shift) {}
-  void apply(SpinorField<double>& out, const SpinorField<double>& in) const override {
+  ShiftedOperator(const LinearOperator<Real>& A, double shift) : A_(A), shift_(shift) {}
+  void apply(SpinorField<Real>& out, const SpinorField<Real>& in) const override {
     A_.apply(out, in);
     axpy(Complex<double>(shift_), in, out);
   }
-  void apply_dagger(SpinorField<double>& out, const SpinorField<double>& in) const override { apply(out, in); }
+  void apply_dagger(SpinorField<Real>& out, const SpinorField<Real>& in) const override { apply(out, in); }
   Subset subset() const override { return A_.subset(); }
   const Geometry& geometry() const override { return A_.geometry(); }
   Location location() const override { return A_.location(); }
   double flops_per_site() const override { return A_.flops_per_site() + solver_detail::kAxpyFlops; }
 
  private:
-  const LinearOperator<double>& A_;
+  const LinearOperator<Real>& A_;
   double shift_;
 };
 
-}  // namespace
-
-SolverResult solve_multishift(const LinearOperator<double>& A, const std::vector<double>& shifts,
-                              std::vector<SpinorField<double>>& x, const SpinorField<double>& b, const SolverParams& p) {
-  check_params(p);
+void check_shifts(const std::vector<double>& shifts) {
   if (shifts.empty()) fail("internal: solve_multishift: no shift");
   for (double s : shifts)
     if (!(s >= 0) || !std::isfinite(s)) fail("internal: solve_multishift: shifts must be finite and non-negative");
-  if (!fits(A, b)) fail("internal: solve_multishift: the source must have the operator's shape");
-  const auto start = std::chrono::steady_clock::now();
+}
+
+// The multi-shift CG iteration in the precision of A (Jegerlehner): x_k from zero until every shifted
+// system's iterated residual meets `tolerance`; counts into res. Returns the operator applications.
+template <typename Real>
+double multishift_iterations(const LinearOperator<Real>& A, const std::vector<double>& shifts,
+                             std::vector<SpinorField<Real>>& x, const SpinorField<Real>& b, double tolerance,
+                             int max_iterations, SolverResult& res) {
   const std::size_t n = shifts.size();
   const double s0 = *std::min_element(shifts.begin(), shifts.end());
   const double b2 = norm2(b);
-  if (!std::isfinite(b2)) throw SolverError("multi-shift cg: NaN/Inf in the source");
   x.clear();
   for (std::size_t k = 0; k < n; ++k) {
     x.push_back(A.make_field());
     set_zero(x.back());
   }
-  SolverResult res;
-  res.type = SolverType::CG;
-  res.residual_history = {b2 > 0 ? 1.0 : 0.0};
   double applications = 0;
-  if (b2 > 0) {
-    const ShiftedOperator base(A, s0);
-    SpinorField<double> r = b.clone(b.location()), w = A.make_field();
-    std::vector<SpinorField<double>> dir;
-    for (std::size_t k = 0; k < n; ++k) dir.push_back(b.clone(b.location()));
-    std::vector<double> zeta(n, 1.0), zeta_old(n, 1.0);
-    std::size_t k0 = 0;  // a system of the smallest shift: the base (its zeta stays 1)
-    while (shifts[k0] != s0) ++k0;
-    std::vector<bool> active(n, true);
-    double rr = b2, alpha_old = 1, beta_old = 0;
-    const double tol2 = p.tolerance * p.tolerance * b2;
-    for (;;) {
-      if (res.iterations >= p.max_iterations)
-        throw SolverError(fmt::format("multi-shift cg: not converged in {} iterations (solver.max_iterations): "
-                                      "residual {:.2g} of the smallest shift",
-                                      res.iterations, std::sqrt(rr / b2)),
-                          res);
-      base.apply(w, dir[k0]);
-      ++applications;
-      const double pw = dot(dir[k0], w).re;
-      if (!(pw > 0)) throw SolverError("multi-shift cg: <p, (A + s) p> <= 0: the operator is not positive definite", res);
-      const double alpha = rr / pw;
-      std::vector<double> zeta_new(n), alpha_k(n);
-      for (std::size_t k = 0; k < n; ++k) {
-        const double ds = shifts[k] - s0;
-        zeta_new[k] = zeta[k] * zeta_old[k] * alpha_old /
-                      (alpha * beta_old * (zeta_old[k] - zeta[k]) + zeta_old[k] * alpha_old * (1 + ds * alpha));
-        alpha_k[k] = alpha * zeta_new[k] / zeta[k];
-        if (active[k]) axpy(Complex<double>(alpha_k[k]), dir[k], x[k]);
-      }
-      axpy(Complex<double>(-alpha), w, r);
-      const double rr_new = norm2(r);
-      ++res.iterations;
-      res.residual_history.push_back(std::sqrt(rr_new / b2));
-      if (!std::isfinite(rr_new)) throw SolverError("multi-shift cg: NaN/Inf in the residual", res);
-      const double beta = rr_new / rr;
-      bool any = false;
-      for (std::size_t k = 0; k < n; ++k)
-        if (active[k] && rr_new * zeta_new[k] * zeta_new[k] <= tol2) active[k] = false;
-        else any = any || active[k];
-      if (!any) break;
-      for (std::size_t k = 0; k < n; ++k) {
-        if (!active[k] && k != k0) continue;  // the base direction drives the Krylov space
-        const double beta_k = beta * (zeta_new[k] / zeta[k]) * (zeta_new[k] / zeta[k]);
-        scale(Complex<double>(beta_k), dir[k]);
-        axpy(Complex<double>(zeta_new[k]), r, dir[k]);  // p_k = zeta_k r + beta_k p_k
-      }
-      zeta_old = zeta;
-      zeta = zeta_new;
-      alpha_old = alpha;
-      beta_old = beta;
-      rr = rr_new;
+  if (!(b2 > 0)) return applications;
+  const ShiftedOperator<Real> base(A, s0);
+  SpinorField<Real> r = b.clone(b.location()), w = A.make_field();
+  std::vector<SpinorField<Real>> dir;
+  for (std::size_t k = 0; k < n; ++k) dir.push_back(b.clone(b.location()));
+  std::vector<double> zeta(n, 1.0), zeta_old(n, 1.0);
+  std::size_t k0 = 0;  // a system of the smallest shift: the base (its zeta stays 1)
+  while (shifts[k0] != s0) ++k0;
+  std::vector<bool> active(n, true);
+  double rr = b2, alpha_old = 1, beta_old = 0;
+  const double tol2 = tolerance * tolerance * b2;
+  for (;;) {
+    if (res.iterations >= max_iterations)
+      throw SolverError(fmt::format("multi-shift cg: not converged in {} iterations (solver.max_iterations): "
+                                    "residual {:.2g} of the smallest shift",
+                                    res.iterations, std::sqrt(rr / b2)),
+                        res);
+    base.apply(w, dir[k0]);
+    ++applications;
+    const double pw = dot(dir[k0], w).re;
+    if (!(pw > 0)) throw SolverError("multi-shift cg: <p, (A + s) p> <= 0: the operator is not positive definite", res);
+    const double alpha = rr / pw;
+    std::vector<double> zeta_new(n), alpha_k(n);
+    for (std::size_t k = 0; k < n; ++k) {
+      const double ds = shifts[k] - s0;
+      zeta_new[k] = zeta[k] * zeta_old[k] * alpha_old /
+                    (alpha * beta_old * (zeta_old[k] - zeta[k]) + zeta_old[k] * alpha_old * (1 + ds * alpha));
+      alpha_k[k] = alpha * zeta_new[k] / zeta[k];
+      if (active[k]) axpy(Complex<double>(alpha_k[k]), dir[k], x[k]);
     }
+    axpy(Complex<double>(-alpha), w, r);
+    const double rr_new = norm2(r);
+    ++res.iterations;
+    res.residual_history.push_back(std::sqrt(rr_new / b2));
+    if (!std::isfinite(rr_new)) throw SolverError("multi-shift cg: NaN/Inf in the residual", res);
+    const double beta = rr_new / rr;
+    bool any = false;
+    for (std::size_t k = 0; k < n; ++k)
+      if (active[k] && rr_new * zeta_new[k] * zeta_new[k] <= tol2) active[k] = false;
+      else any = any || active[k];
+    if (!any) break;
+    for (std::size_t k = 0; k < n; ++k) {
+      if (!active[k] && k != k0) continue;  // the base direction drives the Krylov space
+      const double beta_k = beta * (zeta_new[k] / zeta[k]) * (zeta_new[k] / zeta[k]);
+      scale(Complex<double>(beta_k), dir[k]);
+      axpy(Complex<double>(zeta_new[k]), r, dir[k]);  // p_k = zeta_k r + beta_k p_k
+    }
+    zeta_old = zeta;
+    zeta = zeta_new;
+    alpha_old = alpha;
+    beta_old = beta;
+    rr = rr_new;
   }
-  // True residuals; refinement of any shift that drifted above the tolerance.
+  return applications;
+}
+
+// True residuals of every shift, and the refinement of any above p.tolerance: `refine(k, A_k, x_k)`
+// solves (A + s_k) x_k = b from x_k. Fills res.true_residual; returns the refinements' applications.
+template <typename Refine>
+double check_and_refine(const LinearOperator<double>& A, const std::vector<double>& shifts,
+                        std::vector<SpinorField<double>>& x, const SpinorField<double>& b, const SolverParams& p,
+                        SolverResult& res, Refine refine) {
+  const double b2 = norm2(b);
+  double applications = 0;
   SpinorField<double> t = A.make_field();
-  for (std::size_t k = 0; k < n; ++k) {
-    const ShiftedOperator Ak(A, shifts[k]);
+  for (std::size_t k = 0; k < shifts.size(); ++k) {
+    const ShiftedOperator<double> Ak(A, shifts[k]);
     auto true_residual = [&]() {
       if (b2 == 0) return 0.0;
       Ak.apply(t, x[k]);
@@ -269,13 +277,74 @@ SolverResult solve_multishift(const LinearOperator<double>& A, const std::vector
     if (rel > p.tolerance) {
       SolverParams q = p;
       q.max_iterations = std::max(1, p.max_iterations - res.iterations);
-      const SolverResult refine = solve_hermitian(Ak, x[k], b, q);
-      res.iterations += refine.iterations;
-      applications += refine.iterations;
+      const SolverResult r = refine(k, Ak, x[k], q);
+      res.iterations += r.iterations;
+      applications += r.iterations;
       rel = true_residual();
     }
     res.true_residual = std::max(res.true_residual, rel);
   }
+  return applications;
+}
+
+SolverResult multishift_result(const SpinorField<double>& b) {
+  SolverResult res;
+  res.type = SolverType::CG;
+  res.residual_history = {norm2(b) > 0 ? 1.0 : 0.0};
+  return res;
+}
+
+}  // namespace
+
+SolverResult solve_multishift(const LinearOperator<double>& A, const std::vector<double>& shifts,
+                              std::vector<SpinorField<double>>& x, const SpinorField<double>& b, const SolverParams& p) {
+  check_params(p);
+  check_shifts(shifts);
+  if (!fits(A, b)) fail("internal: solve_multishift: the source must have the operator's shape");
+  const auto start = std::chrono::steady_clock::now();
+  if (!std::isfinite(norm2(b))) throw SolverError("multi-shift cg: NaN/Inf in the source");
+  SolverResult res = multishift_result(b);
+  double applications = multishift_iterations(A, shifts, x, b, p.tolerance, p.max_iterations, res);
+  applications += check_and_refine(A, shifts, x, b, p, res,
+                                   [&b](std::size_t, const LinearOperator<double>& Ak, SpinorField<double>& xk,
+                                        const SolverParams& q) { return solve_hermitian(Ak, xk, b, q); });
+  res.converged = true;
+  res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  res.set_flops(applications * A.flops_per_site() * double(b.sites()));
+  return res;
+}
+
+SolverResult solve_multishift_mixed(const LinearOperator<double>& A, const LinearOperator<float>& A_sloppy,
+                                    const std::vector<double>& shifts, std::vector<SpinorField<double>>& x,
+                                    const SpinorField<double>& b, const SolverParams& p) {
+  check_params(p);
+  check_shifts(shifts);
+  if (!fits(A, b) || A_sloppy.subset() != A.subset())
+    fail("internal: solve_multishift_mixed: the source and both operators must have one shape");
+  const auto start = std::chrono::steady_clock::now();
+  if (!std::isfinite(norm2(b))) throw SolverError("multi-shift cg: NaN/Inf in the source");
+  SolverResult res = multishift_result(b);
+  SpinorField<float> bs = A_sloppy.make_field();
+  convert_precision(bs, b);
+  std::vector<SpinorField<float>> xs;
+  // All shifts in single precision, to the inner tolerance (single precision's rounding allows no more) ...
+  double applications =
+      multishift_iterations(A_sloppy, shifts, xs, bs, std::max(p.tolerance, p.inner_tolerance), p.max_iterations, res);
+  x.clear();
+  for (const SpinorField<float>& xk : xs) {
+    x.push_back(A.make_field());
+    convert_precision(x.back(), xk);
+  }
+  // ... then each shift to the tolerance by defect correction: residuals in double, CG in single.
+  applications += check_and_refine(A, shifts, x, b, p, res,
+                                   [&](std::size_t k, const LinearOperator<double>& Ak, SpinorField<double>& xk,
+                                       const SolverParams& q) {
+                                     const ShiftedOperator<float> Ak_sloppy(A_sloppy, shifts[k]);
+                                     SolverParams mixed = q;
+                                     mixed.type = SolverType::CG;
+                                     mixed.hermitian = true;
+                                     return solve_mixed<float>(Ak, Ak_sloppy, xk, b, mixed);
+                                   });
   res.converged = true;
   res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   res.set_flops(applications * A.flops_per_site() * double(b.sites()));

@@ -140,6 +140,13 @@ bool stream_resident_solver(Location loc, int processes);
 SolverResult solve_multishift(const LinearOperator<double>& A, const std::vector<double>& shifts,
                               std::vector<SpinorField<double>>& x, const SpinorField<double>& b, const SolverParams& p);
 
+// The same with A_sloppy, A in single precision: the multi-shift CG runs in single precision to
+// max(p.tolerance, p.inner_tolerance), then every shift is refined to p.tolerance by solve_mixed (residuals
+// in double, CG on the single-precision shifted system).
+SolverResult solve_multishift_mixed(const LinearOperator<double>& A, const LinearOperator<float>& A_sloppy,
+                                    const std::vector<double>& shifts, std::vector<SpinorField<double>>& x,
+                                    const SpinorField<double>& b, const SolverParams& p);
+
 // Solves M x = b to p.tolerance (in double) with the corrections solved by M_sloppy, the same
 // operator in single or half precision (Sloppy = float or Half), to p.inner_tolerance each. Throws
 // SolverError when the corrections stop reducing the residual or the iterations (summed over the
