@@ -112,9 +112,8 @@ SpinorField<double> solve_normal_equations(const EvenOddQuark& q, const GaugeFie
     SolverResult r;
     if (p.precision == SolverPrecision::Single) {
       const Stopwatch clock;
-      const GaugeField<float> links = convert_precision<float>(U);
-      const auto Ms = q.schur_single(links, M);
-      const NormalOperator<float> As(*Ms);
+      const SinglePrecisionSchur Ms(q, U, M);
+      const NormalOperator<float> As(Ms.op());
       stats.seconds += clock.seconds();
       SolverParams mixed = p;
       mixed.hermitian = true;

@@ -40,6 +40,22 @@ struct EvenOddQuark {
   mutable std::shared_ptr<Buffer<Complex<double>>> planes;
 };
 
+// M_hat of a quark in single precision on its own copy of U in single precision (EvenOddQuark::schur_single
+// on convert_precision<float>(U)): the inner operator of the mixed-precision solves. Holds the links the
+// operator refers to, so it is neither copied nor moved.
+class SinglePrecisionSchur {
+ public:
+  SinglePrecisionSchur(const EvenOddQuark& q, const GaugeField<double>& U, const SchurOperator<double>& M)
+      : links_(convert_precision<float>(U)), op_(q.schur_single(links_, M)) {}
+  SinglePrecisionSchur(const SinglePrecisionSchur&) = delete;
+  SinglePrecisionSchur& operator=(const SinglePrecisionSchur&) = delete;
+  const SchurOperator<float>& op() const { return *op_; }
+
+ private:
+  GaugeField<float> links_;
+  std::unique_ptr<SchurOperator<float>> op_;
+};
+
 // "wilson (kappa 0.156)", "twisted clover (kappa 0.137, mu 0.01, csw 1.76)", ... for logs.
 std::string describe(const EvenOddQuark& q);
 

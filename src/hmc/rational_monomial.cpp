@@ -35,9 +35,8 @@ std::vector<SpinorField<double>> RationalMonomial::solve_shifted(const GaugeFiel
     SolverResult res;
     if (p.precision == SolverPrecision::Single) {  // single-precision multi-shift CG, each shift refined in double
       const Stopwatch clock;
-      const GaugeField<float> links = convert_precision<float>(U);
-      const auto Ms = quark_.schur_single(links, M);
-      const NormalOperator<float> As(*Ms);
+      const SinglePrecisionSchur Ms(quark_, U, M);
+      const NormalOperator<float> As(Ms.op());
       stats_.seconds += clock.seconds();
       res = solve_multishift_mixed(A, As, shifts, x, b, p);
     } else {
