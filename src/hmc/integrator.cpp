@@ -45,11 +45,17 @@ Integrator::Integrator(const IntegratorParams& params, std::vector<Monomial*> mo
 }
 
 void Integrator::integrate(GaugeField<double>& U, MomentumField& P) {
-  if (forces_.empty() || !(forces_[0]->geometry() == U.geometry()) || forces_[0]->location() != U.location()) {
+  if (forces_.empty() || !(geometry_ == U.geometry()) || location_ != U.location()) {
+    // A force field for each level with monomials, and one for a single monomial's force where a level
+    // has several (each field is 4 V SU(3) matrices: no more of them than are used).
+    geometry_ = U.geometry();
+    location_ = U.location();
     forces_.clear();
-    for (std::size_t l = 0; l < levels_.size(); ++l)
-      forces_.push_back(std::make_unique<MomentumField>(U.geometry(), U.location()));
-    single_ = std::make_unique<MomentumField>(U.geometry(), U.location());
+    single_.reset();
+    for (const auto& monomials : levels_) {
+      forces_.push_back(monomials.empty() ? nullptr : std::make_unique<MomentumField>(U.geometry(), U.location()));
+      if (monomials.size() > 1 && !single_) single_ = std::make_unique<MomentumField>(U.geometry(), U.location());
+    }
     forces_at_.assign(levels_.size(), 0);
   }
   ++links_version_;  // new links: no force of an earlier call applies

@@ -79,6 +79,8 @@ class Integrator {
   std::uint64_t links_version_ = 0;                     // counts the link moves
   bool reuse_forces_ = true;  // LQCD_REUSE_FORCES=0 computes every kick's force (for A/B timings)
   std::unique_ptr<MomentumField> single_;               // one monomial's force (several on a level)
+  Geometry geometry_;                                   // what the fields above were made for
+  Location location_ = Location::Host;
   std::vector<ForceStats> stats_;
   std::unique_ptr<GaugeField<double>> saved_links_;  // force-gradient kicks: the links before the shift
 };
