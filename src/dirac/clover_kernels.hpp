@@ -400,32 +400,42 @@ struct CloverStatsKernel {
 // U, in, out, boundary, alpha and dagger are used; its own site term is not). With alpha = -kappa
 // and x = in this is M = A - kappa H. has_x = 0: out = alpha H in.
 // FLOPs per site: 1320 (hopping) + 552 (clover, QUDA's count) + 48 (the sum and the scaling).
-template <typename Real>
+// Real: the storage precision of links and spinors (double, float or Half); the clover field is in
+// the arithmetic precision T (single for Half: a 16-bit clover term would cost its own norms for what is
+// a third of the operator's traffic). LinkComponents: 9, 6 or 4 reals pairs per link (gauge_view.hpp).
+// inverse_after = 1 applies A^{-1} (A^dag^{-1}) to the result at the output site, so that
+// A_oo^{-1} H_oe in of even-odd preconditioning is one pass over memory instead of two (one process
+// only: with split faces the face hops are added after the kernel, outside A^{-1}).
+template <typename Real, int LinkComponents = 9>
 struct WilsonCloverKernel {
-  WilsonHoppingKernel<Real> hopping;
-  CloverView<Real> clover;
+  using T = compute_t<Real>;
+  WilsonHoppingKernel<Real, LinkComponents> hopping;
+  CloverView<T> clover;
   SpinorView<Real> x;
   int has_x;
+  int inverse_after = 0;
 
   // As WilsonHoppingKernel's: repeatable unless x is updated in place.
   bool tunable() const { return hopping.in.data != hopping.out.data && !(has_x && x.data == hopping.out.data); }
 
   LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
     const int p = hopping.out.parity_of(i);
-    const std::int64_t s = hopping.out.cb_of(i);
     int xc[4];
-    hopping.U.idx.coords(p, s, xc);
-    ColorSpinor<Real> r = hopping.alpha_hop(p, s, xc);
+    const std::int64_t s = hopping.U.idx.tiled_site(p, hopping.out.cb_of(i), hopping.t_tile, xc);
+    ColorSpinor<T> r = hopping.alpha_hop(p, s, xc);
     if (has_x) r += clover.apply(p, s, x.load(p, s), hopping.dagger);
+    if (inverse_after) r = clover.apply_inverse(p, s, r, hopping.dagger);
     hopping.out.store(p, s, r);
   }
 };
 
 // out = A in, A^dag in, A^{-1} in or (A^dag)^{-1} in on the sites of `out` (in has the same sites;
 // site-local, so in may be out). FLOPs per site: 552 (A), about 2 x 552 with twisted mass (A^{-1}).
+// The clover field is in the arithmetic precision of Real (as WilsonCloverKernel's).
 template <typename Real>
 struct CloverSiteKernel {
-  CloverView<Real> clover;
+  using T = compute_t<Real>;
+  CloverView<T> clover;
   SpinorView<Real> in;
   SpinorView<Real> out;
   int inverse;
@@ -434,7 +444,7 @@ struct CloverSiteKernel {
   LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
     const int p = out.parity_of(i);
     const std::int64_t s = out.cb_of(i);
-    const ColorSpinor<Real> v = in.load(p, s);
+    const ColorSpinor<T> v = in.load(p, s);
     out.store(p, s, inverse ? clover.apply_inverse(p, s, v, dagger) : clover.apply(p, s, v, dagger));
   }
 };

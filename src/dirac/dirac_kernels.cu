@@ -1,6 +1,6 @@
 // Device instantiations of the Dirac layer's site kernels: the operators in double and single
-// precision (Wilson and twisted mass also in half); the clover field is computed (and inspected) in
-// double only.
+// precision (Wilson, twisted mass and the clover operator of the inner solves also in half); the
+// clover field is computed (and inspected) in double only.
 #include "core/exec_cuda.cuh"
 #include "dirac/clover_kernels.hpp"
 #include "dirac/face_kernels.hpp"
@@ -23,6 +23,12 @@ LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::WilsonHoppingKernel<float, 4>)
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::WilsonHoppingKernel<lqcd::Half, 6>)
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::WilsonHoppingKernel<lqcd::Half, 4>)
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::TwistedSiteKernel<lqcd::Half>)
+
+// The clover operator of the mixed-precision solves' inner CG (compressed_clover_even_odd.hpp): single
+// precision with 12-real links, half precision (clover blocks in single) with 12-real links.
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::WilsonCloverKernel<float, 6>)
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::WilsonCloverKernel<lqcd::Half, 6>)
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CloverSiteKernel<lqcd::Half>)
 
 // The face messages of the hopping term on a decomposed lattice (face_exchange.hpp), for every link
 // storage the hopping kernel has.
