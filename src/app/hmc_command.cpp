@@ -53,9 +53,14 @@ std::vector<KeySpec> hmc_schema() {
       {"solver.tolerance", "1e-10", "CG on M^dag M in the fermion actions and forces: true relative residual"},
       {"solver.max_iterations", "10000", "a force whose solve does not converge aborts the run (no wrong force)"},
       {"solver.precision", "\"double\"",
-       "double | single: the fermion monomials' CG (and the rational one's multi-shift CG) in single precision, "
-       "corrected in double to solver.tolerance"},
-      {"solver.inner_tolerance", "1e-5", "single: the residual reduction of each single-precision CG"},
+       "double | single | half: the fermion monomials' CG in single precision (half: 16-bit spinors and links, "
+       "clover blocks in single), corrected in double to solver.tolerance; the rational monomials' multi-shift CG "
+       "in single for both"},
+      {"solver.inner_tolerance", "1e-5",
+       "single, half: the residual reduction of each inner CG (half: at most 1e-3, what 16 bits reach)"},
+      {"solver.reliable_delta", "0.1",
+       "single, half: CG with reliable updates, a double-precision update of the residual whenever it has fallen by "
+       "this factor (the search direction kept); 0: defect correction (each inner CG started afresh)"},
       {"solver.force_tolerance", "0.0",
        "the force solves' true relative residual (0: solver.tolerance); the actions of the Metropolis step and the "
        "pseudofermion heatbath always solve to solver.tolerance"},
@@ -138,10 +143,12 @@ HmcInput read_input(const Config& c) {
   if (in.solver.tolerance >= 1) c.fail_key("solver.tolerance", "expected a number in (0, 1)");
   in.solver.max_iterations = int(read_integer(c, "solver.max_iterations", 1, 100000000));
   in.solver.precision = solver_precision_from_name(c.string("solver.precision"));
-  if (in.solver.precision == SolverPrecision::Half)
-    c.fail_key("solver.precision", "\"half\" is for propagators; the HMC takes \"double\" or \"single\"");
   in.solver.inner_tolerance = read_positive(c, "solver.inner_tolerance");
   if (in.solver.inner_tolerance >= 1) c.fail_key("solver.inner_tolerance", "expected a number in (0, 1)");
+  in.solver.reliable_delta = c.real("solver.reliable_delta");
+  if (!(in.solver.reliable_delta >= 0 && in.solver.reliable_delta < 1))
+    c.fail_key("solver.reliable_delta", fmt::format("expected 0 (defect correction) or a number in (0, 1), got {}",
+                                                     in.solver.reliable_delta));
   in.force_tolerance = c.real("solver.force_tolerance");
   if (!(in.force_tolerance >= 0 && in.force_tolerance < 1))
     c.fail_key("solver.force_tolerance", fmt::format("expected 0 (solver.tolerance) or a number in (0, 1), got {}",

@@ -8,7 +8,9 @@
 #include "core/error.hpp"
 #include "core/timer.hpp"
 #include "fields/spinor_blas.hpp"
+#include "core/environment_switch.hpp"
 #include "dirac/clover_even_odd.hpp"
+#include "dirac/compressed_clover_even_odd.hpp"
 #include "dirac/wilson_even_odd.hpp"
 #include "hmc/md_kernels.hpp"
 
@@ -19,14 +21,27 @@ std::unique_ptr<SchurOperator<double>> EvenOddQuark::schur(const GaugeField<doub
   return std::make_unique<WilsonEvenOddOperator<double>>(U, params);
 }
 
-std::unique_ptr<SchurOperator<float>> EvenOddQuark::schur_single(const GaugeField<float>& links,
-                                                                const SchurOperator<double>& M) const {
-  if (csw != 0) {
-    const auto& C = static_cast<const WilsonCloverEvenOddOperator<double>&>(M).full_operator();
-    return std::make_unique<WilsonCloverEvenOddOperator<float>>(std::make_shared<WilsonCloverOperator<float>>(links, C));
+template <typename Sloppy>
+SloppySchur<Sloppy>::SloppySchur(const EvenOddQuark& q, const GaugeField<double>& U, const SchurOperator<double>& M) {
+  if (q.csw == 0) {
+    links_.emplace(convert_links<Sloppy, 6>(U));
+    op_ = std::make_unique<WilsonEvenOddOperator<Sloppy, 6>>(*links_, q.params);
+    return;
   }
-  return std::make_unique<WilsonEvenOddOperator<float>>(links, params);
+  const auto& C = static_cast<const WilsonCloverEvenOddOperator<double>&>(M);
+  if constexpr (std::is_same_v<Sloppy, float>) {
+    if (!switch_from_environment("LQCD_COMPRESSED_CLOVER", true)) {
+      links_18_.emplace(convert_precision<float>(U));
+      op_ = std::make_unique<WilsonCloverEvenOddOperator<float>>(
+          std::make_shared<WilsonCloverOperator<float>>(*links_18_, C.full_operator()));
+      return;
+    }
+  }
+  op_ = std::make_unique<CompressedCloverEvenOddOperator<Sloppy, 6>>(C);
 }
+
+template class SloppySchur<float>;
+template class SloppySchur<Half>;
 
 double EvenOddQuark::log_det_odd(const SchurOperator<double>& M) const {
   return csw != 0 ? static_cast<const WilsonCloverEvenOddOperator<double>&>(M).clover().log_det(1) : 0.0;
@@ -110,15 +125,19 @@ SpinorField<double> solve_normal_equations(const EvenOddQuark& q, const GaugeFie
   }
   try {
     SolverResult r;
-    if (p.precision == SolverPrecision::Single) {
-      const Stopwatch clock;
-      const SinglePrecisionSchur Ms(q, U, M);
-      const NormalOperator<float> As(Ms.op());
-      stats.seconds += clock.seconds();
+    if (p.precision != SolverPrecision::Double) {
       SolverParams mixed = p;
       mixed.hermitian = true;
       mixed.type = SolverType::CG;
-      r = solve_mixed<float>(A, As, X, b, mixed);
+      const auto solve_in = [&]<typename Sloppy>() {
+        const Stopwatch clock;
+        const SloppySchur<Sloppy> Ms(q, U, M);
+        const NormalOperator<Sloppy> As(Ms.op());
+        stats.seconds += clock.seconds();
+        return solve_mixed<Sloppy>(A, As, X, b, mixed);
+      };
+      r = p.precision == SolverPrecision::Half ? solve_in.template operator()<Half>()
+                                               : solve_in.template operator()<float>();
     } else {
       r = solve_hermitian(A, X, b, p);
     }

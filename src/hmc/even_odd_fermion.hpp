@@ -4,6 +4,7 @@
 // log |det A_oo| of its site term, and the force of -2 Re y^dag dM_hat x and of log |det A_oo|.
 
 #include <memory>
+#include <optional>
 
 #include "core/memory.hpp"
 #include <string>
@@ -26,10 +27,6 @@ struct EvenOddQuark {
 
   // M_hat on U (the clover field computed for U).
   std::unique_ptr<SchurOperator<double>> schur(const GaugeField<double>& U) const;
-  // M_hat in single precision, for the inner solves of mixed precision: on `links`, U converted, and
-  // with M's clover term rounded (M = schur(U)); `links` must outlive the operator.
-  std::unique_ptr<SchurOperator<float>> schur_single(const GaugeField<float>& links,
-                                                     const SchurOperator<double>& M) const;
   // log |det A_oo| = sum_{x odd} log |det A(x)| of M (0 without clover: A is then constant).
   double log_det_odd(const SchurOperator<double>& M) const;
   // F += coef * d/dw [-2 Re y^dag dM_hat x] + det_coef * d/dw log |det A_oo| (y, x even-site fields).
@@ -40,28 +37,33 @@ struct EvenOddQuark {
   mutable std::shared_ptr<Buffer<Complex<double>>> planes;
 };
 
-// M_hat of a quark in single precision on its own copy of U in single precision (EvenOddQuark::schur_single
-// on convert_precision<float>(U)): the inner operator of the mixed-precision solves. Holds the links the
-// operator refers to, so it is neither copied nor moved.
-class SinglePrecisionSchur {
+// M_hat of a quark in the precision of the inner solves of mixed precision, Sloppy = float or Half, on
+// its own copy of U's links with 12 reals each: the clover operator as CompressedCloverEvenOddOperator
+// (clover blocks in single, A_oo^{-1} fused into the hopping kernel), the Wilson one as
+// WilsonEvenOddOperator<Sloppy, 6>. M = q.schur(U). Holds what the operator refers to, so it is neither
+// copied nor moved. LQCD_COMPRESSED_CLOVER=0 gives, in single precision, the clover operator as it was
+// before (WilsonCloverEvenOddOperator<float> on 18-real links, A_oo^{-1} a pass of its own): the
+// reference of the measurements in docs/performance.md.
+template <typename Sloppy>
+class SloppySchur {
  public:
-  SinglePrecisionSchur(const EvenOddQuark& q, const GaugeField<double>& U, const SchurOperator<double>& M)
-      : links_(convert_precision<float>(U)), op_(q.schur_single(links_, M)) {}
-  SinglePrecisionSchur(const SinglePrecisionSchur&) = delete;
-  SinglePrecisionSchur& operator=(const SinglePrecisionSchur&) = delete;
-  const SchurOperator<float>& op() const { return *op_; }
+  SloppySchur(const EvenOddQuark& q, const GaugeField<double>& U, const SchurOperator<double>& M);
+  SloppySchur(const SloppySchur&) = delete;
+  SloppySchur& operator=(const SloppySchur&) = delete;
+  const SchurOperator<Sloppy>& op() const { return *op_; }
 
  private:
-  GaugeField<float> links_;
-  std::unique_ptr<SchurOperator<float>> op_;
+  std::optional<GaugeField<Sloppy, 6>> links_;   // Wilson
+  std::optional<GaugeField<float>> links_18_;    // the reference clover form
+  std::unique_ptr<SchurOperator<Sloppy>> op_;
 };
 
 // "wilson (kappa 0.156)", "twisted clover (kappa 0.137, mu 0.01, csw 1.76)", ... for logs.
 std::string describe(const EvenOddQuark& q);
 
 // X = (M^dag M)^{-1} b by CG on the normal operator, M = q.schur(U), from a zero guess or, with
-// `forecast`, from its guess (and X is then recorded there); with p.precision = Single the CG runs on
-// the single-precision M_hat^dag M_hat, corrected in double to the same tolerance (solve_mixed). Adds
+// `forecast`, from its guess (and X is then recorded there); with p.precision = Single or Half the CG
+// runs on SloppySchur's M_hat^dag M_hat, corrected in double to the same tolerance (solve_mixed). Adds
 // the iterations and the time to `stats`. A solve that fails is a SolverError naming `who` (a force
 // from an unconverged solve would be wrong: the trajectory is aborted instead).
 SpinorField<double> solve_normal_equations(const EvenOddQuark& q, const GaugeField<double>& U,

@@ -43,7 +43,7 @@ class RationalMonomial : public PseudofermionMonomial {
 
  private:
   // X_l = (M_hat^dag M_hat + shift_l)^{-1} b, M = M_hat on U, solved with p (solver_ or force_solver_;
-  // p.precision = Single: the multi-shift CG in single precision, refined in double).
+  // p.precision = Single or Half: the multi-shift CG in single precision, refined in double).
   std::vector<SpinorField<double>> solve_shifted(const GaugeField<double>& U, const SchurOperator<double>& M,
                                                  const std::vector<double>& shifts, const SpinorField<double>& b,
                                                  const SolverParams& p);

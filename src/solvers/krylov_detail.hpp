@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/error.hpp"
 #include "fields/spinor_blas.hpp"
 #include "solvers/krylov_scalars.hpp"
 #include "solvers/solver.hpp"
@@ -27,6 +28,21 @@ inline constexpr int kMaxBreakdownRestarts = 2;
 inline constexpr int kMaxStalls = 3;
 
 enum class Stop { Estimate, Limit, Restart, Breakdown };
+
+// The parameters every solve checks (an Error naming the input key).
+inline void check_params(const SolverParams& p) {
+  if (!(p.tolerance > 0) || !std::isfinite(p.tolerance))
+    fail("solver.tolerance: expected a positive number (got {})", p.tolerance);
+  if (p.max_iterations < 0) fail("solver.max_iterations: expected a non-negative integer (got {})", p.max_iterations);
+  if (p.type == SolverType::GCR && p.gcr_restart < 1)
+    fail("solver.gcr_restart: expected a positive integer (got {})", p.gcr_restart);
+}
+
+// Whether f has the shape M acts on (sites, location, lattice).
+template <typename Real, typename Field>
+bool fits(const LinearOperator<Real>& M, const Field& f) {
+  return f.subset() == M.subset() && f.location() == M.location() && f.geometry() == M.geometry();
+}
 
 // Real: the precision of the operator and the fields (scalars and reductions are double).
 template <typename Real>

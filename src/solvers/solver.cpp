@@ -96,22 +96,8 @@ template class Krylov<Half>;
 
 }  // namespace solver_detail
 
-namespace {
-
-void check_params(const SolverParams& p) {
-  if (!(p.tolerance > 0) || !std::isfinite(p.tolerance))
-    fail("solver.tolerance: expected a positive number (got {})", p.tolerance);
-  if (p.max_iterations < 0) fail("solver.max_iterations: expected a non-negative integer (got {})", p.max_iterations);
-  if (p.type == SolverType::GCR && p.gcr_restart < 1)
-    fail("solver.gcr_restart: expected a positive integer (got {})", p.gcr_restart);
-}
-
-template <typename Real, typename Field>
-bool fits(const LinearOperator<Real>& M, const Field& f) {
-  return f.subset() == M.subset() && f.location() == M.location() && f.geometry() == M.geometry();
-}
-
-}  // namespace
+using solver_detail::check_params;
+using solver_detail::fits;
 
 template <typename Real>
 SolverResult solve(const LinearOperator<Real>& M, SpinorField<Real>& x, const SpinorField<Real>& b,
@@ -355,6 +341,7 @@ template <typename Sloppy>
 SolverResult solve_mixed(const LinearOperator<double>& M, const LinearOperator<Sloppy>& M_sloppy,
                          SpinorField<double>& x, const SpinorField<double>& b, const SolverParams& p) {
   constexpr bool half = is_fixed_point_v<Sloppy>;
+  if (p.hermitian && p.type == SolverType::CG && p.reliable_delta > 0) return solve_cg_reliable(M, M_sloppy, x, b, p);
   check_params(p);
   if (!(p.inner_tolerance > 0 && p.inner_tolerance < 1))
     fail("solver.inner_tolerance: expected a number between 0 and 1 (got {})", p.inner_tolerance);

@@ -61,6 +61,10 @@ struct SolverParams {
   // itself, one application per iteration, and the tolerance is on ||b - M x|| / ||b|| of that system
   // (solve_hermitian). solve_mixed then corrects with CG on the sloppy M in the same way.
   bool hermitian = false;
+  // solve_mixed with hermitian = true: CG in the sloppy precision with reliable updates (solve_cg_reliable)
+  // when > 0, a double-precision update whenever the iterated residual has fallen by this factor below
+  // its largest value since the last one; 0: defect correction, each inner CG started afresh.
+  double reliable_delta = 0.1;
 };
 
 inline constexpr double kHalfInnerTolerance = 1e-3;
@@ -150,9 +154,22 @@ SolverResult solve_multishift_mixed(const LinearOperator<double>& A, const Linea
 // Solves M x = b to p.tolerance (in double) with the corrections solved by M_sloppy, the same
 // operator in single or half precision (Sloppy = float or Half), to p.inner_tolerance each. Throws
 // SolverError when the corrections stop reducing the residual or the iterations (summed over the
-// corrections) reach the limit.
+// corrections) reach the limit. With p.hermitian and p.reliable_delta > 0: solve_cg_reliable.
 template <typename Sloppy>
 SolverResult solve_mixed(const LinearOperator<double>& M, const LinearOperator<Sloppy>& M_sloppy,
                          SpinorField<double>& x, const SpinorField<double>& b, const SolverParams& p);
+
+// CG on a Hermitian positive-definite A to p.tolerance (true relative residual, in double) with the
+// iterations in A_sloppy's precision (float or Half) and reliable updates (G. L. G. Sleijpen,
+// H. A. van der Vorst, Computing 56 (1996) 141; for lattice QCD M. A. Clark et al., Comput. Phys.
+// Commun. 181 (2010) 1517, Sec. 5.2): whenever the iterated residual has fallen by p.reliable_delta
+// below its largest value since the last update, or below the tolerance, the sloppy partial solution
+// is added to x in double and r = b - A x is recomputed in double; the search direction carries on
+// (made orthogonal to the new residual, as QUDA does), so the Krylov space built so far is kept where
+// defect correction (solve_mixed's other form) throws it away at every correction. x holds the
+// initial guess on entry. corrections counts the reliable updates.
+template <typename Sloppy>
+SolverResult solve_cg_reliable(const LinearOperator<double>& A, const LinearOperator<Sloppy>& A_sloppy,
+                               SpinorField<double>& x, const SpinorField<double>& b, const SolverParams& p);
 
 }  // namespace lqcd

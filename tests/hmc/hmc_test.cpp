@@ -194,8 +194,8 @@ double max_link_difference(const LexicographicGauge& a, const LexicographicGauge
   return diff;
 }
 
-// Chronological initial guesses (hmc/chronological_guess.hpp) and single-precision CG (corrected in
-// double) change only how the solves get to their tolerance: each trajectory ends on the links and dH of
+// Chronological initial guesses (hmc/chronological_guess.hpp) and single- or half-precision CG
+// (corrected in double; the clover ratio's inner operator is the compressed one) change only how the solves get to their tolerance: each trajectory ends on the links and dH of
 // the plain double-precision one, to the solver tolerance; the guesses save iterations (at least 20% on
 // this short trajectory of 9 forces per fermion monomial; 31% measured, most of it in the final action's
 // solve, which starts from the last force's solution at the same links); both stay reversible.
@@ -205,12 +205,14 @@ TEST_P(HmcTest, ForecastAndSinglePrecisionSolvesKeepTheTrajectory) {
   const ForecastRun plain = forecast_run(U0, 0, SolverPrecision::Double);
   const ForecastRun forecast = forecast_run(U0, 4, SolverPrecision::Double);
   const ForecastRun single = forecast_run(U0, 4, SolverPrecision::Single);
+  const ForecastRun half = forecast_run(U0, 4, SolverPrecision::Half);
   const auto& it = [](const ForecastRun& r, int m) { return r.result.solver_iterations[std::size_t(m)]; };
   std::cout << "  [" << to_string(GetParam()) << "] dH " << plain.result.dH << " / " << forecast.result.dH << " / "
-            << single.result.dH << "; iterations (wilson, ratio): " << it(plain, 1) << ", " << it(plain, 2)
-            << " plain; " << it(forecast, 1) << ", " << it(forecast, 2) << " with forecast = 4; " << it(single, 1)
-            << ", " << it(single, 2) << " with it and single precision\n";
-  for (const ForecastRun* r : {&forecast, &single}) {
+            << single.result.dH << " / " << half.result.dH << "; iterations (wilson, ratio): " << it(plain, 1) << ", "
+            << it(plain, 2) << " plain; " << it(forecast, 1) << ", " << it(forecast, 2) << " with forecast = 4; "
+            << it(single, 1) << ", " << it(single, 2) << " with it and single precision; " << it(half, 1) << ", "
+            << it(half, 2) << " half\n";
+  for (const ForecastRun* r : {&forecast, &single, &half}) {
     EXPECT_NEAR(r->result.dH, plain.result.dH, 1e-8 * std::abs(plain.result.H0));
     EXPECT_LT(max_link_difference(r->links, plain.links, geom.volume()), 1e-9);
   }

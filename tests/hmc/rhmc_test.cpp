@@ -113,10 +113,9 @@ TEST_P(RhmcTest, MixedPrecisionMultiShiftCgMeetsTheToleranceOnEveryShift) {
   const GaugeField<double> U = test::rough_gauge(geom, GetParam());
   const EvenOddQuark q = clover_quark(0.12, 1.5);
   const auto M = q.schur(U);
-  const GaugeField<float> links = convert_precision<float>(U);
-  const auto Ms = q.schur_single(links, *M);
+  const SloppySchur<float> Ms(q, U, *M);
   const NormalOperator<double> A(*M);
-  const NormalOperator<float> As(*Ms);
+  const NormalOperator<float> As(Ms.op());
   const SpinorField<double> b = to_spinor_field(test::random_spinor(geom, 3), geom, GetParam()).parity_part(0);
   const std::vector<double> shifts = {0.5, 0.0, 1e-3, 0.05};
   std::vector<SpinorField<double>> x, xd;

@@ -195,6 +195,7 @@ TEST_P(ResidentCgTest, MixedPrecisionSolvesAgreeWithTheHostLoop) {
   p.tolerance = 1e-10;
   p.hermitian = true;
   p.precision = SolverPrecision::Single;
+  p.reliable_delta = 0;  // defect correction: its inner solves are the resident CG (reliable updates are not)
   // hermitian: CG on A = M_hat^dag M_hat; else CGNR on M_hat.
   const auto mixed = [&](const char* setting, bool hermitian) {
     std::optional<ScopedEnv> env;

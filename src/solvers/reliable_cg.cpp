@@ -1,0 +1,138 @@
+// Mixed-precision CG with reliable updates (solver.hpp: solve_cg_reliable). The iteration is
+// Hestenes-Stiefel CG (as solve_cg_hermitian) on A_sloppy with the partial solution x_s and the
+// residual r_s in the sloppy precision; x and the true residual r live in double:
+//   q = A_s p, alpha = rho / <p, q>, r_s -= alpha q (its norm: rho'), then either
+//     x_s += alpha p, p = r_s + (rho' / rho) p                                   (an ordinary iteration)
+//   or, when sqrt(rho') < delta * (largest ||r_s|| since the last update) or rho' meets the tolerance,
+//     x_s += alpha p;  x += x_s, x_s = 0;  r = b - A x, r_s = r;                (the reliable update)
+//     p -= (Re <r_s, p> / ||r_s||^2) r_s;  p = r_s + (||r||^2 / rho) p.
+// The update removes the drift between the iterated and the true residual that rounding in the sloppy
+// precision builds up; making p orthogonal to the new residual restores the CG relation the replaced
+// residual broke (QUDA's invertCG does the same). In 16-bit half precision, where each correction of
+// defect correction can reduce the residual by 1e-3 at the most, keeping the Krylov space is what
+// keeps the iteration count near double precision's.
+#include <chrono>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "solvers/krylov_detail.hpp"
+
+namespace lqcd {
+
+template <typename Sloppy>
+SolverResult solve_cg_reliable(const LinearOperator<double>& A, const LinearOperator<Sloppy>& A_sloppy,
+                               SpinorField<double>& x, const SpinorField<double>& b, const SolverParams& p) {
+  using solver_detail::kAxpyFlops;
+  using solver_detail::kDotFlops;
+  using solver_detail::kNorm2Flops;
+  solver_detail::check_params(p);
+  if (!(p.reliable_delta > 0 && p.reliable_delta < 1))
+    fail("solver.reliable_delta: expected a number between 0 and 1 (got {})", p.reliable_delta);
+  if (!solver_detail::fits(A, x) || !solver_detail::fits(A, b) || !solver_detail::fits(A_sloppy, b))
+    fail("internal: solve_cg_reliable: the fields and both operators must have one shape");
+  const auto start = std::chrono::steady_clock::now();
+  const double sites = double(b.sites()) * A.geometry().processes();
+  SolverResult res;
+  res.type = SolverType::CG;
+  res.precision = is_fixed_point_v<Sloppy> ? SolverPrecision::Half : SolverPrecision::Single;
+  double flops = 0;
+  auto finish = [&](bool converged) {
+    res.converged = converged;
+    res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    res.set_flops(flops);
+    return res;
+  };
+  auto fail_with = [&](const std::string& message) {
+    throw SolverError(fmt::format("cg (double/{}, reliable updates): {}", precision_name<Sloppy>(), message),
+                      finish(false));
+  };
+
+  const double b2 = norm2(b);
+  if (!std::isfinite(b2)) fail_with("NaN/Inf in the source");
+  if (b2 == 0) {
+    set_zero(x);
+    res.residual_history = {0.0};
+    return finish(true);
+  }
+  const double target = p.tolerance * p.tolerance * b2;
+  SpinorField<double> r = A.make_field(), xd = A.make_field();
+  // r = b - A x in double; returns ||r||^2.
+  auto true_residual = [&]() {
+    A.apply(r, x);
+    xpay(b, Complex<double>(-1.0), r);
+    flops += (A.flops_per_site() + kAxpyFlops + kNorm2Flops) * sites;
+    const double r2 = norm2(r);
+    if (!std::isfinite(r2)) fail_with(fmt::format("NaN/Inf in the residual after {} iterations", res.iterations));
+    res.true_residual = std::sqrt(r2 / b2);
+    return r2;
+  };
+  double r2 = true_residual();
+  res.residual_history = {res.true_residual};
+  if (r2 <= target) return finish(true);
+
+  SpinorField<Sloppy> rs = A_sloppy.make_field(), ps = A_sloppy.make_field(), xs = A_sloppy.make_field(),
+                      qs = A_sloppy.make_field();
+  convert_precision(rs, r);
+  ps.copy_from(rs);
+  set_zero(xs);
+  double rho = r2;                       // ||r_s||^2 before the current iteration
+  double largest = std::sqrt(r2);        // the largest ||r_s|| since the last update
+  double best = r2;                      // the smallest true ||r||^2 so far
+  int stalls = 0;                        // updates in a row that did not halve the best true residual
+  const double per_iteration = A_sloppy.flops_per_site() + kDotFlops + kAxpyFlops + kNorm2Flops + 2 * kAxpyFlops;
+  for (;;) {
+    if (res.iterations >= p.max_iterations)
+      fail_with(fmt::format("not converged in {} iterations (solver.max_iterations): true residual {:.2g}, tolerance "
+                            "{:.2g}; raise solver.max_iterations, or kappa may be beyond critical",
+                            res.iterations, res.true_residual, p.tolerance));
+    const double pq = A_sloppy.apply_and_inner(qs, ps);
+    if (!(pq > 0))
+      fail_with(fmt::format("<p, A p> = {:.3g} <= 0 after {} iterations: the operator is not positive definite "
+                            "(check kappa and the gauge field)", pq, res.iterations));
+    const double alpha = rho / pq;
+    const double rho_new = axpy_norm2(Complex<double>(-alpha), qs, rs);
+    ++res.iterations;
+    flops += per_iteration * sites;
+    if (!std::isfinite(rho_new)) fail_with(fmt::format("NaN/Inf in the residual after {} iterations", res.iterations));
+    res.residual_history.push_back(std::sqrt(rho_new / b2));
+    const double rnorm = std::sqrt(rho_new);
+    largest = std::max(largest, rnorm);
+    if (!(rnorm < p.reliable_delta * largest || rho_new <= target)) {
+      axpy_xpay(Complex<double>(alpha), ps, xs, rs, Complex<double>(rho_new / rho));
+      rho = rho_new;
+      continue;
+    }
+    // Reliable update.
+    axpy(Complex<double>(alpha), ps, xs);
+    convert_precision(xd, xs);
+    axpy(Complex<double>(1.0), xd, x);
+    set_zero(xs);
+    r2 = true_residual();
+    ++res.corrections;
+    res.residual_history.back() = res.true_residual;
+    if (r2 <= target) return finish(true);
+    if (r2 < 0.25 * best) {
+      stalls = 0;
+    } else if (++stalls >= solver_detail::kMaxStalls) {
+      fail_with(fmt::format("the {}-precision iteration stopped reducing the true residual at {:.2g} (tolerance "
+                            "{:.2g}); use a looser tolerance or a higher solver.precision",
+                            precision_name<Sloppy>(), res.true_residual, p.tolerance));
+    }
+    best = std::min(best, r2);
+    convert_precision(rs, r);
+    const double rs2 = norm2(rs);
+    axpy(Complex<double>(-dot(rs, ps).re / rs2), rs, ps);  // p orthogonal to the new residual
+    xpay(rs, Complex<double>(r2 / rho), ps);               // p = r_s + beta p
+    flops += (kNorm2Flops + kDotFlops + 4 * kAxpyFlops) * sites;
+    rho = r2;
+    largest = std::sqrt(r2);
+  }
+}
+
+template SolverResult solve_cg_reliable<float>(const LinearOperator<double>&, const LinearOperator<float>&,
+                                               SpinorField<double>&, const SpinorField<double>&, const SolverParams&);
+template SolverResult solve_cg_reliable<Half>(const LinearOperator<double>&, const LinearOperator<Half>&,
+                                              SpinorField<double>&, const SpinorField<double>&, const SolverParams&);
+
+}  // namespace lqcd
