@@ -9,7 +9,7 @@
 # and run there with .deps and .gpu-testdata carried:  bash scripts/gpu-check.sh "$OUT" [stages]
 # stages (default all but therm16/clover32/scaling): build test bench validate spectrum hmc dirac [therm16] [clover32] [ref32]
 # [scaling] [strong48] [resident2] [mpitest] [fast] [rhs] [sass] [solver] [resident] [blockcg] [ttile] [tune] [htile] [launch] [table] [extra] [pdltest] [quenched] [blockres] [propagators]
-# [mgtest] [mgscan] (issue 27: scripts/multigrid-scan.sh) [mgmpi] (the multigrid on two ranks; after mgscan)
+# [hmctests] (issue 28's GPU tests) [mgtest] [mgscan] (issue 27: scripts/multigrid-scan.sh) [mgmpi] (the multigrid on two ranks; after mgscan)
 # [sanitize] (compute-sanitizer on the GPU tests; needs the build stage's build-gpu: `... OUT build sanitize`)
 set -uo pipefail
 export NCCL_NVLS_ENABLE=0  # NVLink multicast stays off on the shared multi-GPU hosts (device KINDS.md)
@@ -39,6 +39,15 @@ if has test; then
   (cd build-gpu && ctest --output-on-failure -j 4 --timeout 600) >"$out/ctest.log" 2>&1
   note "ctest: exit $? in $(( $(date +%s) - start )) s: $(grep -E 'tests passed|tests failed' "$out/ctest.log")"
   grep -E "\(Skipped\)|\*\*\*Failed|Not Run" "$out/ctest.log" | head -20 | tee -a "$summary"
+fi
+if has hmctests; then  # issue 28's GPU tests only: the inner solves' clover operator, reliable updates, HMC
+  start=$(date +%s)
+  for t in "dirac *Compressed*:*CloverEvenOdd*:*HalfPrecision*" "solvers *Reliable*:*Mixed*:*ResidentCg*" "hmc *"; do
+    set -- $t
+    build-gpu/tests/test_$1 --gtest_filter="$2" >>"$out/hmctests.log" 2>&1
+    note "test_$1 $2: exit $?: $(grep -E '^\[  (PASSED|FAILED)' "$out/hmctests.log" | tail -1)"
+  done
+  note "hmctests: $(( $(date +%s) - start )) s"
 fi
 if has mgtest; then  # the multigrid's tests only (CPU and GPU cases)
   start=$(date +%s)

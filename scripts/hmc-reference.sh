@@ -7,9 +7,11 @@
 # "variant"), a summary line per variant in OUT/summary.txt.
 #   scripts/hmc-reference.sh OUT BIN L START TRAJECTORIES ["VARIANT;VARIANT;..."]
 # DEVICE=cpu runs it on the host (a check of the script on a small L). A variant is
-# "NAME:precision:forecast[:force_tolerance[:steps[:levels]]]", default "double0:double:0;forecast6:double:6;single6:single:6";
-# force_tolerance 0 (default) is solver.tolerance; steps "12,2,4" (default) are integrator.steps; levels
-# "HEAVY,RATIO,GAUGE" (default "0,1,2") the levels of the heavy clover, the Hasenbusch ratio and the gauge action.
+# "NAME:precision:forecast[:force_tolerance[:steps[:levels[:reliable_delta[:ENV=VALUE]]]]]", default
+# "double0:double:0;forecast6:double:6;single6:single:6"; force_tolerance 0 (default) is solver.tolerance;
+# steps "12,2,4" (default) are integrator.steps; levels "HEAVY,RATIO,GAUGE" (default "0,1,2") the levels of
+# the heavy clover, the Hasenbusch ratio and the gauge action; reliable_delta (default 0.1) solver.reliable_delta;
+# ENV=VALUE an environment variable for the run (e.g. LQCD_COMPRESSED_CLOVER=0).
 set -uo pipefail
 out=${1:?OUT}; bin=${2:?BIN}; L=${3:?L}; start=${4:?START}; n=${5:?TRAJECTORIES}
 variants=${6:-"double0:double:0;forecast6:double:6;single6:single:6"}
@@ -17,7 +19,7 @@ dir=runs/hmcref_$L
 mkdir -p "$dir"
 IFS=';' read -r -a list <<<"$variants"
 for v in "${list[@]}"; do
-  IFS=':' read -r name precision forecast force_tolerance steps levels <<<"$v"
+  IFS=':' read -r name precision forecast force_tolerance steps levels reliable_delta env <<<"$v"
   IFS=',' read -r heavy_level ratio_level gauge_level <<<"${levels:-0,1,2}"
   cat >"$dir/$name.toml" <<TOML
 [lattice]
@@ -37,6 +39,7 @@ trajectories = $n
 tolerance = 1e-10
 precision = "$precision"
 force_tolerance = ${force_tolerance:-0}
+reliable_delta = ${reliable_delta:-0.1}
 [output]
 prefix = "$dir/$name"
 checkpoint_every = 0
@@ -59,7 +62,7 @@ level = $ratio_level
 TOML
   rm -f "$dir/$name.jsonl" "$dir/$name.log"
   t0=$(date +%s)
-  "$bin" hmc "$dir/$name.toml" --device "${DEVICE:-gpu}" --quiet >>"$out/hmcref.log" 2>&1
+  env ${env:+"$env"} "$bin" hmc "$dir/$name.toml" --device "${DEVICE:-gpu}" --quiet >>"$out/hmcref.log" 2>&1
   rc=$?
   sed "s/^{/{\"variant\":\"$name\",/" "$dir/$name.jsonl" >>"$out/hmcref.jsonl" 2>/dev/null
   cat "$dir/$name.log" >>"$out/hmcref.log" 2>/dev/null
