@@ -43,7 +43,9 @@ fi
 if has hmctests; then  # issue 28's GPU tests only: the inner solves' clover operator, reliable updates, HMC
   start=$(date +%s)
   for t in "dirac *Compressed*:*CloverEvenOdd*:*HalfPrecision*" "solvers *Reliable*:*Mixed*:*ResidentCg*" "hmc *"; do
+    set -f  # the filters' * are not file names
     set -- $t
+    set +f
     build-gpu/tests/test_$1 --gtest_filter="$2" >>"$out/hmctests.log" 2>&1
     note "test_$1 $2: exit $?: $(grep -E '^\[  (PASSED|FAILED)' "$out/hmctests.log" | tail -1)"
   done

@@ -2,7 +2,7 @@
 // Hestenes-Stiefel CG (as solve_cg_hermitian) on A_sloppy with the partial solution x_s and the
 // residual r_s in the sloppy precision; x and the true residual r live in double:
 //   q = A_s p, alpha = rho / <p, q>, r_s -= alpha q (its norm: rho'), then either
-//     x_s += alpha p, p = r_s + (rho' / rho) p                                   (an ordinary iteration)
+//     x_s += alpha p, p = r_s + beta p, beta = <r_s', r_s' - r_s> / rho           (an ordinary iteration)
 //   or, when sqrt(rho') < delta * (largest ||r_s|| since the last update) or rho' meets the tolerance,
 //     x_s += alpha p;  x += x_s, x_s = 0;  r = b - A x, r_s = r;                (the reliable update)
 //     p -= (Re <r_s, p> / ||r_s||^2) r_s;  p = r_s + (||r||^2 / rho) p.
@@ -80,7 +80,8 @@ SolverResult solve_cg_reliable(const LinearOperator<double>& A, const LinearOper
   double largest = std::sqrt(r2);        // the largest ||r_s|| since the last update
   double best = r2;                      // the smallest true ||r||^2 so far
   int stalls = 0;                        // updates in a row that did not halve the best true residual
-  const double per_iteration = A_sloppy.flops_per_site() + kDotFlops + kAxpyFlops + kNorm2Flops + 2 * kAxpyFlops;
+  const double per_iteration =
+      A_sloppy.flops_per_site() + 2 * kDotFlops + kAxpyFlops + kNorm2Flops + 2 * kAxpyFlops;
   for (;;) {
     if (res.iterations >= p.max_iterations)
       fail_with(fmt::format("not converged in {} iterations (solver.max_iterations): true residual {:.2g}, tolerance "
@@ -92,6 +93,11 @@ SolverResult solve_cg_reliable(const LinearOperator<double>& A, const LinearOper
                             "(check kappa and the gauge field)", pq, res.iterations));
     const double alpha = rho / pq;
     const double rho_new = axpy_norm2(Complex<double>(-alpha), qs, rs);
+    // Polak-Ribiere: beta = <r', r' - r> / rho with <r', r' - r> = -alpha Re <r', q> (r' = r - alpha q),
+    // which equals rho' / rho in exact arithmetic and keeps the iteration going where rounding has cost
+    // the residuals their orthogonality (as QUDA's CG: with rho' where it comes out negative).
+    const double sigma = -alpha * dot(rs, qs).re;
+    const double beta = (sigma >= 0 ? sigma : rho_new) / rho;
     ++res.iterations;
     flops += per_iteration * sites;
     if (!std::isfinite(rho_new)) fail_with(fmt::format("NaN/Inf in the residual after {} iterations", res.iterations));
@@ -99,7 +105,7 @@ SolverResult solve_cg_reliable(const LinearOperator<double>& A, const LinearOper
     const double rnorm = std::sqrt(rho_new);
     largest = std::max(largest, rnorm);
     if (!(rnorm < p.reliable_delta * largest || rho_new <= target)) {
-      axpy_xpay(Complex<double>(alpha), ps, xs, rs, Complex<double>(rho_new / rho));
+      axpy_xpay(Complex<double>(alpha), ps, xs, rs, Complex<double>(beta));
       rho = rho_new;
       continue;
     }
