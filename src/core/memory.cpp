@@ -1,8 +1,10 @@
 #include "core/memory.hpp"
 
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 
+#include "core/environment_switch.hpp"
 #include "core/error.hpp"
 
 #if LQCD_HAVE_CUDA
@@ -72,6 +74,30 @@ std::int64_t device_l2_bytes() {
 
 namespace detail {
 
+#if LQCD_HAVE_CUDA
+// Device fields through CUDA's stream-ordered allocator (cudaMallocAsync on the default stream, the
+// device's default pool keeping freed memory for the next allocation) unless LQCD_DEVICE_POOL=0: the
+// HMC makes and drops work fields at every solve and force, and cudaFree waits for the whole device
+// while cudaMalloc of hundreds of MB maps pages each time. Kernels run on the default stream, where
+// cudaFreeAsync orders the release after them; the copy stream and NCCL touch only buffers that live
+// as long as their exchange (face_exchange.hpp), which waits for them before it lets go.
+bool device_pool() {
+  static const bool on = [] {
+    const bool want = switch_from_environment("LQCD_DEVICE_POOL", true);
+    if (!want || !device_available()) return false;
+    int dev = 0, supported = 0;
+    cudaMemPool_t pool;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&supported, cudaDevAttrMemoryPoolsSupported, dev) != cudaSuccess || !supported ||
+        cudaDeviceGetDefaultMemPool(&pool, dev) != cudaSuccess)
+      return false;
+    std::uint64_t keep = UINT64_MAX;  // keep what is freed (the default returns it at every synchronisation)
+    return cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep) == cudaSuccess;
+  }();
+  return on;
+}
+#endif
+
 void* allocate_bytes(std::size_t bytes, Location loc) {
   if (bytes == 0) return nullptr;
   if (loc == Location::Host) {
@@ -82,10 +108,27 @@ void* allocate_bytes(std::size_t bytes, Location loc) {
   }
 #if LQCD_HAVE_CUDA
   void* p = nullptr;
-  const cudaError_t e = cudaMalloc(&p, bytes);
-  if (e != cudaSuccess)
+  cudaError_t e = cudaSuccess;
+  if (device_pool()) {
+    e = cudaMallocAsync(&p, bytes, 0);
+    if (e == cudaErrorMemoryAllocation) {  // memory the pool keeps may be what is missing: hand it back, once
+      cudaGetLastError();
+      cudaMemPool_t pool;
+      int dev = 0;
+      if (cudaGetDevice(&dev) == cudaSuccess && cudaDeviceGetDefaultMemPool(&pool, dev) == cudaSuccess) {
+        cudaDeviceSynchronize();
+        cudaMemPoolTrimTo(pool, 0);
+      }
+      e = cudaMallocAsync(&p, bytes, 0);
+    }
+  } else {
+    e = cudaMalloc(&p, bytes);
+  }
+  if (e != cudaSuccess) {
+    cudaGetLastError();  // not sticky: clear it, so that the next call does not report it again
     throw OutOfMemory(
         fmt::format("device allocation of {:.1f} MiB failed: {}", double(bytes) / (1 << 20), cudaGetErrorString(e)));
+  }
   return p;
 #else
   fail("a device allocation was requested but this build has no CUDA backend (configure with -DLQCD_CUDA=ON)");
@@ -98,7 +141,8 @@ void free_bytes(void* p, Location loc) noexcept {
     return;
   }
 #if LQCD_HAVE_CUDA
-  cudaFree(p);
+  if (device_pool()) cudaFreeAsync(p, 0);
+  else cudaFree(p);
 #endif
 }
 
