@@ -9,7 +9,7 @@
 # and run there with .deps and .gpu-testdata carried:  bash scripts/gpu-check.sh "$OUT" [stages]
 # stages (default all but therm16/clover32/scaling): build test bench validate spectrum hmc dirac [therm16] [clover32] [ref32]
 # [scaling] [strong48] [resident2] [mpitest] [fast] [rhs] [sass] [solver] [resident] [blockcg] [ttile] [tune] [htile] [launch] [table] [extra] [pdltest] [quenched] [blockres] [propagators]
-# [hmctests] (issue 28's GPU tests) [mgtest] [mgscan] (issue 27: scripts/multigrid-scan.sh) [mgmpi] (the multigrid on two ranks; after mgscan)
+# [hmctests] (issue 28's GPU tests) [nf2p1] (issue 28's RHMC run) [mgtest] [mgscan] (issue 27: scripts/multigrid-scan.sh) [mgmpi] (the multigrid on two ranks; after mgscan)
 # [sanitize] (compute-sanitizer on the GPU tests; needs the build stage's build-gpu: `... OUT build sanitize`)
 set -uo pipefail
 export NCCL_NVLS_ENABLE=0  # NVLink multicast stays off on the shared multi-GPU hosts (device KINDS.md)
@@ -256,6 +256,16 @@ if has ref32; then
   start=$(date +%s)
   bash scripts/hmc-reference.sh "$out" "$bin" 32 runs/gpu-check/start32.ildg "${REF_TRAJ:-1}" ${REF_VARIANTS:+"$REF_VARIANTS"}
   note "ref32: exit $? in $(( $(date +%s) - start )) s"
+fi
+if has nf2p1; then  # issue 28: the Nf = 2 + 1 example (RHMC strange quark) for NF2P1_TRAJ (50) trajectories after
+  # NF2P1_THERM (30) of thermalization, the light pair's CG in half precision; log and JSON straight into OUTDIR
+  sed -e "s|^prefix = .*|prefix = \"$out/nf2p1\"|" -e "s|^checkpoint_every = .*|checkpoint_every = 0|" \
+    -e "s|^trajectories = .*|trajectories = ${NF2P1_TRAJ:-50}|" -e "s|^thermalization = .*|thermalization = ${NF2P1_THERM:-30}|" \
+    -e 's|^precision = "single".*|precision = "half"|' \
+    examples/hmc_nf2p1_clover_b5.29_8x8x8x16.toml >runs/nf2p1.toml
+  start=$(date +%s)
+  timeout "${NF2P1_TIMEOUT:-330}" "$bin" hmc runs/nf2p1.toml --device gpu --quiet >>"$summary" 2>&1
+  note "nf2p1: exit $? in $(( $(date +%s) - start )) s; $(grep -E '^# (acceptance|plaquette)' "$out/nf2p1.log" | tr '\n' ' ')"
 fi
 # The multi-GPU stages (issue 6): one MPI rank per GPU, one JSON line per run in scaling.jsonl.
 if has scaling || has strong48 || has resident2; then

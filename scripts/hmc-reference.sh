@@ -6,7 +6,8 @@
 # only the time differs. One JSON line per trajectory per variant in OUT/hmcref.jsonl (the variant in
 # "variant"), a summary line per variant in OUT/summary.txt.
 #   scripts/hmc-reference.sh OUT BIN L START TRAJECTORIES ["VARIANT;VARIANT;..."]
-# DEVICE=cpu runs it on the host (a check of the script on a small L). A variant is
+# DEVICE=cpu runs it on the host (a check of the script on a small L); REF_REVERSIBILITY=true integrates each
+# trajectory back as well (hmc.reversibility_check). A variant is
 # "NAME:precision:forecast[:force_tolerance[:steps[:levels[:reliable_delta[:ENV=VALUE]]]]]", default
 # "double0:double:0;forecast6:double:6;single6:single:6"; force_tolerance 0 (default) is solver.tolerance;
 # steps "12,2,4" (default) are integrator.steps; levels "HEAVY,RATIO,GAUGE" (default "0,1,2") the levels of
@@ -35,6 +36,7 @@ seed = 529
 start = "$start"
 thermalization = 0
 trajectories = $n
+reversibility_check = ${REF_REVERSIBILITY:-false}
 [solver]
 tolerance = 1e-10
 precision = "$precision"

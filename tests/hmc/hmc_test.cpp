@@ -243,6 +243,12 @@ TEST_P(HmcTest, LooserForceSolvesKeepTheTrajectoryAndTheForcesAreCounted) {
   Hmc hmc(wilson_and_ratio(4, SolverPrecision::Single, 1e-7), forecast_integrator(), 5);
   const ReversibilityResult rev = hmc.reversibility(U0, 1);
   EXPECT_LT(std::abs(rev.dH), 1e-8 * rev.H0);
+  // The reference run's setting: half-precision CG with reliable updates, force solves to 1e-6.
+  Hmc half(wilson_and_ratio(4, SolverPrecision::Half, 1e-6), forecast_integrator(), 5);
+  const ReversibilityResult rev_half = half.reversibility(U0, 1);
+  std::cout << "  [" << to_string(GetParam()) << "] reversibility, half precision, force solves to 1e-6: |dH| "
+            << std::abs(rev_half.dH) << " (H " << rev_half.H0 << "), links " << rev_half.max_link_diff << "\n";
+  EXPECT_LT(std::abs(rev_half.dH), 1e-8 * rev_half.H0);
   const TrajectoryResult& r = loose.result;
   ASSERT_EQ(r.force_evaluations.size(), 3u);
   EXPECT_EQ(r.force_evaluations[0], 33) << "gauge, level 1";
@@ -447,30 +453,37 @@ INSTANTIATE_TEST_SUITE_P(Backends, HmcTest, ::testing::ValuesIn(test::locations(
 
 // The same trajectory on host and device: dH and the links agree to rounding (gauge + Wilson; gauge +
 // clover + clover Hasenbusch ratio).
-std::vector<std::unique_ptr<Monomial>> gauge_clover_ratio() {
+// precision Half: the production setting of the reference run (half-precision inner CG with reliable
+// updates on the compressed clover operator, forecasts of 4 solutions).
+std::vector<std::unique_ptr<Monomial>> gauge_clover_ratio(SolverPrecision precision = SolverPrecision::Double) {
   std::vector<std::unique_ptr<Monomial>> ms;
   ms.push_back(std::make_unique<GaugeMonomial>(GaugeAction::from_name("wilson", 5.6)));
   ms.back()->level = 1;
   SolverParams s;
   s.tolerance = 1e-12;
+  s.precision = precision;
+  const int forecast = precision == SolverPrecision::Double ? 0 : 4;
   EvenOddQuark light{WilsonParams{}, 1.5}, heavy{WilsonParams{}, 1.5};
   light.params.kappa = 0.12;
   heavy.params.kappa = 0.10;
-  ms.push_back(std::make_unique<TwoFlavourMonomial>(heavy.params, heavy.csw, s, 0));
-  ms.push_back(std::make_unique<HasenbuschRatioMonomial>(light, heavy, s, 1));
+  ms.push_back(std::make_unique<TwoFlavourMonomial>(heavy.params, heavy.csw, s, 0, forecast));
+  ms.push_back(std::make_unique<HasenbuschRatioMonomial>(light, heavy, s, 1, forecast));
   return ms;
 }
 
 TEST(Hmc, HostAndDeviceAgree) {
   if (!device_available()) GTEST_SKIP() << "no CUDA device: " << device_description();
   const Geometry geom = Geometry::single_process({8, 8, 8, 8});
-  for (int set = 0; set < 2; ++set) {
-    SCOPED_TRACE(set == 0 ? "gauge + wilson" : "gauge + clover + hasenbusch ratio");
+  for (int set = 0; set < 3; ++set) {
+    SCOPED_TRACE(set == 0 ? "gauge + wilson" : set == 1 ? "gauge + clover + hasenbusch ratio" : "the same, half precision");
     GaugeField<double> Uh = test::rough_gauge(geom, Location::Host, 17, 5.6);
     GaugeField<double> Ud = Uh.clone(Location::Device);
     IntegratorParams ip;
     ip.steps = {4, 2};
-    auto monomials = [&] { return set == 0 ? gauge_and_fermion(5.6, 0.12, 1e-12, 1) : gauge_clover_ratio(); };
+    auto monomials = [&] {
+      return set == 0 ? gauge_and_fermion(5.6, 0.12, 1e-12, 1)
+                      : gauge_clover_ratio(set == 1 ? SolverPrecision::Double : SolverPrecision::Half);
+    };
     Hmc h(monomials(), ip, 3), d(monomials(), ip, 3);
     const TrajectoryResult rh = h.trajectory(Uh, 0, false), rd = d.trajectory(Ud, 0, false);
     std::cout << "  host dH " << rh.dH << ", device dH " << rd.dH << " (H0 " << rh.H0 << ")\n";
