@@ -201,13 +201,13 @@ fi
 # CLOVER32_THERM (default 1) accepted ones. Steps: STEPS16 (default [6, 2, 4]), STEPS32 ([10, 2, 4]); the solves'
 # precision and force tolerance those of the example unless CLOVER_PRECISION / CLOVER_FORCE_TOLERANCE are set.
 clover_input() {  # prefix dims start thermalization trajectories steps checkpoint_every seed
-  # the solves as in the example (single precision, force solves to 1e-7) unless CLOVER_PRECISION or
+  # the solves as in the example (half precision, force solves to 1e-6) unless CLOVER_PRECISION or
   # CLOVER_FORCE_TOLERANCE (0: solver.tolerance) say otherwise (issue 28)
   sed -e "s|^prefix = .*|prefix = \"$1\"|" -e "s|^dims = .*|dims = $2|" -e "s|^start = .*|start = \"$3\"|" \
     -e "s|^thermalization = .*|thermalization = $4|" -e "s|^trajectories = .*|trajectories = $5|" \
     -e "s|^steps = .*|steps = $6|" -e "s|^checkpoint_every = .*|checkpoint_every = $7|" -e "s|^seed = .*|seed = $8|" \
-    -e "s|^precision = .*|precision = \"${CLOVER_PRECISION:-single}\"|" \
-    -e "s|^force_tolerance = .*|force_tolerance = ${CLOVER_FORCE_TOLERANCE:-1e-7}|" \
+    -e "s|^precision = .*|precision = \"${CLOVER_PRECISION:-half}\"|" \
+    -e "s|^force_tolerance = .*|force_tolerance = ${CLOVER_FORCE_TOLERANCE:-1e-6}|" \
     examples/hmc_nf2_clover_hasenbusch_b5.29_8x8x8x16.toml
 }
 if has therm16; then

@@ -53,9 +53,9 @@ std::vector<KeySpec> hmc_schema() {
       {"solver.tolerance", "1e-10", "CG on M^dag M in the fermion actions and forces: true relative residual"},
       {"solver.max_iterations", "10000", "a force whose solve does not converge aborts the run (no wrong force)"},
       {"solver.precision", "\"double\"",
-       "double | single | half: the fermion monomials' CG in single precision (half: 16-bit spinors and links, "
-       "clover blocks in single), corrected in double to solver.tolerance; the rational monomials' multi-shift CG "
-       "in single for both"},
+       "double | single | half: the fermion monomials' CG in double, or in single or half precision (half: 16-bit "
+       "spinors and links, clover blocks in single) corrected in double to solver.tolerance; the rational "
+       "monomials' multi-shift CG is in single for both"},
       {"solver.inner_tolerance", "1e-5",
        "single, half: the residual reduction of each inner CG (half: at most 1e-3, what 16 bits reach)"},
       {"solver.reliable_delta", "0.1",
