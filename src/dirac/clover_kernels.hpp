@@ -400,6 +400,26 @@ struct CloverStatsKernel {
 // U, in, out, boundary, alpha and dagger are used; its own site term is not). With alpha = -kappa
 // and x = in this is M = A - kappa H. has_x = 0: out = alpha H in.
 // FLOPs per site: 1320 (hopping) + 552 (clover, QUDA's count) + 48 (the sum and the scaling).
+// alpha H in (H^dag with dagger) alone, as the clover kernels use the hopping kernel: its own site term
+// is replaced by the clover term (out stands in for the unused site-term input).
+template <typename Real, int LinkComponents>
+WilsonHoppingKernel<Real, LinkComponents> bare_hopping_kernel(const GaugeView<Real, LinkComponents>& U,
+                                                              const SpinorField<Real>& in, SpinorField<Real>& out,
+                                                              const FermionBoundary& boundary, double alpha,
+                                                              int dagger, int t_tile = 1) {
+  return {.U = U,
+          .in = in.view(),
+          .out = out.view(),
+          .x = out.view(),
+          .boundary = boundary,
+          .alpha = alpha,
+          .c0 = 0.0,
+          .c5 = 0.0,
+          .has_x = 0,
+          .dagger = dagger,
+          .t_tile = t_tile};
+}
+
 // Real: the storage precision of links and spinors (double, float or Half); the clover field is in
 // the arithmetic precision T (single for Half: a 16-bit clover term would cost its own norms for what is
 // a third of the operator's traffic). LinkComponents: 9, 6 or 4 reals pairs per link (gauge_view.hpp).

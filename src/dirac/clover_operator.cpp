@@ -40,18 +40,7 @@ void WilsonCloverOperator<Real>::hop(SpinorField<Real>& out, const SpinorField<R
       fail("internal: WilsonCloverOperator: the site-term input must hold the output's parity");
   }
   if (&in == &out) fail("internal: WilsonCloverOperator: the hopping term cannot act in place");
-  // Only U, in, out, boundary, alpha and dagger of the hopping kernel are used (its own site term
-  // is replaced by the clover term).
-  const WilsonHoppingKernel<Real> hopping{.U = U_.view(),
-                                    .in = in.view(),
-                                    .out = out.view(),
-                                    .x = out.view(),
-                                    .boundary = params_.boundary,
-                                    .alpha = alpha,
-                                    .c0 = 0.0,
-                                    .c5 = 0.0,
-                                    .has_x = 0,
-                                    .dagger = dagger ? 1 : 0};
+  const auto hopping = bare_hopping_kernel(U_.view(), in, out, params_.boundary, alpha, dagger ? 1 : 0);
   const WilsonCloverKernel<Real> kernel{hopping, clover_.view(), x ? x->view() : out.view(), x ? 1 : 0};
   run_hopping_term(kernel, hopping.U, in, out, params_.boundary, alpha, hopping.dagger);
 }

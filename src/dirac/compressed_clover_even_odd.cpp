@@ -23,17 +23,7 @@ void CompressedCloverEvenOddOperator<Real, LC>::hop(SpinorField<Real>& out, cons
                                                     int dagger) const {
   // Fused only where no face hops follow the kernel (they would land outside A^{-1}).
   const bool fuse = then_inverse && !out.geometry().has_halo();
-  const WilsonHoppingKernel<Real, LC> hopping{.U = links_.view(),
-                                              .in = in.view(),
-                                              .out = out.view(),
-                                              .x = out.view(),
-                                              .boundary = params_.boundary,
-                                              .alpha = alpha,
-                                              .c0 = 0.0,
-                                              .c5 = 0.0,
-                                              .has_x = 0,
-                                              .dagger = dagger,
-                                              .t_tile = t_tile_};
+  const auto hopping = bare_hopping_kernel(links_.view(), in, out, params_.boundary, alpha, dagger, t_tile_);
   const WilsonCloverKernel<Real, LC> kernel{hopping, clover_.view(), x ? x->view() : out.view(), x ? 1 : 0,
                                             fuse ? 1 : 0};
   run_hopping_term(kernel, hopping.U, in, out, params_.boundary, alpha, dagger);

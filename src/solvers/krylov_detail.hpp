@@ -210,6 +210,63 @@ class Krylov {
   double last_failed_true2_ = HUGE_VAL;
 };
 
+// The double-precision side of the mixed-precision solves (solve_mixed, solve_cg_reliable): the result
+// with its time and FLOPs, the errors naming the method ("cg (double/half, reliable updates): ..."),
+// the source's norm and the true residual r = b - M x in double, which every correction is measured by.
+class MixedPrecisionSolve {
+ public:
+  MixedPrecisionSolve(std::string method, SolverType type, SolverPrecision precision, const LinearOperator<double>& M,
+                      SpinorField<double>& x, const SpinorField<double>& b, double sites)
+      : r(M.make_field()), method_(std::move(method)), M_(M), x_(x), b_(b), sites_(sites),
+        start_(std::chrono::steady_clock::now()) {
+    res.type = type;
+    res.precision = precision;
+    b2_ = norm2(b);
+    if (!std::isfinite(b2_)) fail("NaN/Inf in the source");
+  }
+
+  // b = 0: x is set to zero (then return finish(true)).
+  bool zero_source() {
+    if (b2_ != 0) return false;
+    set_zero(x_);
+    res.residual_history = {0.0};
+    return true;
+  }
+  double b2() const { return b2_; }
+  // r = b - M x; sets res.true_residual and returns ||r||^2. `after` names the progress for the NaN error.
+  double true_residual(const std::string& after) {
+    M_.apply(r, x_);
+    xpay(b_, Complex<double>(-1.0), r);
+    flops += (M_.flops_per_site() + kAxpyFlops + kNorm2Flops) * sites_;
+    const double r2 = norm2(r);
+    if (!std::isfinite(r2)) fail("NaN/Inf in the residual after " + after);
+    res.true_residual = std::sqrt(r2 / b2_);
+    return r2;
+  }
+  SolverResult finish(bool converged) {
+    res.converged = converged;
+    res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    res.set_flops(flops);
+    return res;
+  }
+  [[noreturn]] void fail(const std::string& message) {
+    throw SolverError(method_ + ": " + message, finish(false));
+  }
+
+  SolverResult res;
+  double flops = 0;
+  SpinorField<double> r;  // b - M x as of the last true_residual()
+
+ private:
+  std::string method_;
+  const LinearOperator<double>& M_;
+  SpinorField<double>& x_;
+  const SpinorField<double>& b_;
+  double sites_;
+  double b2_ = 0;
+  std::chrono::steady_clock::time_point start_;
+};
+
 // The loop shared by the methods. `cycle(r2)` runs the method afresh from (x, r), r = b - M x with
 // ||r||^2 = r2 on entry, and returns why it stopped, with r2 the iterated ||r||^2. On Estimate, Limit
 // and Breakdown the true residual replaces r (reliable update) before the method starts again.

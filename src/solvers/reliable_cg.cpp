@@ -14,7 +14,6 @@
 // iterations to 1.4e-6 against 1368 to 1e-7, docs/validation.md). In 16-bit half precision, where each
 // correction of defect correction can reduce the residual by 1e-3 at the most, keeping the Krylov space
 // is what keeps the iteration count near double precision's.
-#include <chrono>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -34,49 +33,23 @@ SolverResult solve_cg_reliable(const LinearOperator<double>& A, const LinearOper
     fail("solver.reliable_delta: expected a number between 0 and 1 (got {})", p.reliable_delta);
   if (!solver_detail::fits(A, x) || !solver_detail::fits(A, b) || !solver_detail::fits(A_sloppy, b))
     fail("internal: solve_cg_reliable: the fields and both operators must have one shape");
-  const auto start = std::chrono::steady_clock::now();
   const double sites = double(b.sites()) * A.geometry().processes();
-  SolverResult res;
-  res.type = SolverType::CG;
-  res.precision = is_fixed_point_v<Sloppy> ? SolverPrecision::Half : SolverPrecision::Single;
-  double flops = 0;
-  auto finish = [&](bool converged) {
-    res.converged = converged;
-    res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    res.set_flops(flops);
-    return res;
-  };
-  auto fail_with = [&](const std::string& message) {
-    throw SolverError(fmt::format("cg (double/{}, reliable updates): {}", precision_name<Sloppy>(), message),
-                      finish(false));
-  };
-
-  const double b2 = norm2(b);
-  if (!std::isfinite(b2)) fail_with("NaN/Inf in the source");
-  if (b2 == 0) {
-    set_zero(x);
-    res.residual_history = {0.0};
-    return finish(true);
-  }
-  const double target = p.tolerance * p.tolerance * b2;
-  SpinorField<double> r = A.make_field(), xd = A.make_field();
-  // r = b - A x in double; returns ||r||^2.
-  auto true_residual = [&]() {
-    A.apply(r, x);
-    xpay(b, Complex<double>(-1.0), r);
-    flops += (A.flops_per_site() + kAxpyFlops + kNorm2Flops) * sites;
-    const double r2 = norm2(r);
-    if (!std::isfinite(r2)) fail_with(fmt::format("NaN/Inf in the residual after {} iterations", res.iterations));
-    res.true_residual = std::sqrt(r2 / b2);
-    return r2;
-  };
+  solver_detail::MixedPrecisionSolve m(fmt::format("cg (double/{}, reliable updates)", precision_name<Sloppy>()),
+                                       SolverType::CG,
+                                       is_fixed_point_v<Sloppy> ? SolverPrecision::Half : SolverPrecision::Single, A, x,
+                                       b, sites);
+  SolverResult& res = m.res;
+  if (m.zero_source()) return m.finish(true);
+  const double b2 = m.b2(), target = p.tolerance * p.tolerance * b2;
+  SpinorField<double> xd = A.make_field();
+  const auto true_residual = [&] { return m.true_residual(fmt::format("{} iterations", res.iterations)); };
   double r2 = true_residual();
   res.residual_history = {res.true_residual};
-  if (r2 <= target) return finish(true);
+  if (r2 <= target) return m.finish(true);
 
   SpinorField<Sloppy> rs = A_sloppy.make_field(), ps = A_sloppy.make_field(), xs = A_sloppy.make_field(),
                       qs = A_sloppy.make_field();
-  convert_precision(rs, r);
+  convert_precision(rs, m.r);
   ps.copy_from(rs);
   set_zero(xs);
   double rho = r2;                       // ||r_s||^2 before the current iteration
@@ -87,12 +60,12 @@ SolverResult solve_cg_reliable(const LinearOperator<double>& A, const LinearOper
   const double per_iteration = A_sloppy.flops_per_site() + kDotFlops + 216 + kAxpyFlops;
   for (;;) {
     if (res.iterations >= p.max_iterations)
-      fail_with(fmt::format("not converged in {} iterations (solver.max_iterations): true residual {:.2g}, tolerance "
+      m.fail(fmt::format("not converged in {} iterations (solver.max_iterations): true residual {:.2g}, tolerance "
                             "{:.2g}; raise solver.max_iterations, or kappa may be beyond critical",
                             res.iterations, res.true_residual, p.tolerance));
     const double pq = A_sloppy.apply_and_inner(qs, ps);
     if (!(pq > 0))
-      fail_with(fmt::format("<p, A p> = {:.3g} <= 0 after {} iterations: the operator is not positive definite "
+      m.fail(fmt::format("<p, A p> = {:.3g} <= 0 after {} iterations: the operator is not positive definite "
                             "(check kappa and the gauge field)", pq, res.iterations));
     const double alpha = rho / pq;
     // x_s += alpha p and r_s -= alpha q in one pass, with ||r_s'||^2 and <q, r_s'>.
@@ -105,8 +78,8 @@ SolverResult solve_cg_reliable(const LinearOperator<double>& A, const LinearOper
     const double sigma = -alpha * rq.dot.re;
     const double beta = (sigma >= 0 ? sigma : rho_new) / rho;
     ++res.iterations;
-    flops += per_iteration * sites;
-    if (!std::isfinite(rho_new)) fail_with(fmt::format("NaN/Inf in the residual after {} iterations", res.iterations));
+    m.flops += per_iteration * sites;
+    if (!std::isfinite(rho_new)) m.fail(fmt::format("NaN/Inf in the residual after {} iterations", res.iterations));
     res.residual_history.push_back(std::sqrt(rho_new / b2));
     const double rnorm = std::sqrt(rho_new);
     largest = std::max(largest, rnorm);
@@ -122,20 +95,20 @@ SolverResult solve_cg_reliable(const LinearOperator<double>& A, const LinearOper
     r2 = true_residual();
     ++res.corrections;
     res.residual_history.back() = res.true_residual;
-    if (r2 <= target) return finish(true);
+    if (r2 <= target) return m.finish(true);
     if (r2 < 0.25 * best) {
       stalls = 0;
     } else if (++stalls >= solver_detail::kMaxStalls) {
-      fail_with(fmt::format("the {}-precision iteration stopped reducing the true residual at {:.2g} (tolerance "
+      m.fail(fmt::format("the {}-precision iteration stopped reducing the true residual at {:.2g} (tolerance "
                             "{:.2g}); use a looser tolerance or a higher solver.precision",
                             precision_name<Sloppy>(), res.true_residual, p.tolerance));
     }
     best = std::min(best, r2);
-    convert_precision(rs, r);
+    convert_precision(rs, m.r);
     const double rs2 = norm2(rs);
     axpy(Complex<double>(-dot(rs, ps).re / rs2), rs, ps);  // p orthogonal to the new residual
     xpay(rs, Complex<double>(r2 / rho), ps);               // p = r_s + beta p
-    flops += (kNorm2Flops + kDotFlops + 4 * kAxpyFlops) * sites;
+    m.flops += (kNorm2Flops + kDotFlops + 4 * kAxpyFlops) * sites;
     rho = r2;
     largest = std::sqrt(r2);
   }

@@ -347,56 +347,28 @@ SolverResult solve_mixed(const LinearOperator<double>& M, const LinearOperator<S
     fail("solver.inner_tolerance: expected a number between 0 and 1 (got {})", p.inner_tolerance);
   if (!fits(M, x) || !fits(M, b) || !fits(M_sloppy, b))
     fail("internal: solve_mixed: the fields and both operators must have one shape");
-  const auto start = std::chrono::steady_clock::now();
   const double sites = double(b.sites());
-  SolverResult res;
-  res.type = p.type;
-  res.precision = half ? SolverPrecision::Half : SolverPrecision::Single;
-  double flops = 0;
-  auto finish = [&](bool converged) {
-    res.converged = converged;
-    res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    res.set_flops(flops);
-    return res;
-  };
-  auto fail_with = [&](const std::string& message) {
-    throw SolverError(fmt::format("{} (double/{}): {}", solver_type_name(p.type), precision_name<Sloppy>(), message),
-                      finish(false));
-  };
-
-  const double b2 = norm2(b);
-  if (!std::isfinite(b2)) fail_with("NaN/Inf in the source");
-  if (b2 == 0) {
-    set_zero(x);
-    res.residual_history = {0.0};
-    return finish(true);
-  }
-  SpinorField<double> r = M.make_field(), e = M.make_field();
+  solver_detail::MixedPrecisionSolve m(fmt::format("{} (double/{})", solver_type_name(p.type), precision_name<Sloppy>()),
+                                       p.type, half ? SolverPrecision::Half : SolverPrecision::Single, M, x, b, sites);
+  SolverResult& res = m.res;
+  if (m.zero_source()) return m.finish(true);
+  SpinorField<double> e = M.make_field();
   SpinorField<Sloppy> r_sloppy = M_sloppy.make_field(), e_sloppy = M_sloppy.make_field();
-  // r = b - M x in double: the residual every correction is measured by.
-  auto true_residual = [&]() {
-    M.apply(r, x);
-    xpay(b, Complex<double>(-1.0), r);
-    flops += (M.flops_per_site() + solver_detail::kAxpyFlops + solver_detail::kNorm2Flops) * sites;
-    const double r2 = norm2(r);
-    if (!std::isfinite(r2)) fail_with(fmt::format("NaN/Inf in the residual after {} corrections", res.corrections));
-    res.true_residual = std::sqrt(r2 / b2);
-    return r2;
-  };
+  const auto true_residual = [&] { return m.true_residual(fmt::format("{} corrections", res.corrections)); };
   double r2 = true_residual();
   res.residual_history = {res.true_residual};
   SolverParams inner = p;
   inner.precision = SolverPrecision::Double;  // the inner solve works in M_sloppy's own precision
   while (!(res.true_residual <= p.tolerance)) {
     if (res.iterations >= p.max_iterations)
-      fail_with(fmt::format("not converged in {} iterations (solver.max_iterations): true residual {:.2g}, tolerance "
-                            "{:.2g}; raise solver.max_iterations, or kappa may be beyond critical",
-                            res.iterations, res.true_residual, p.tolerance));
+      m.fail(fmt::format("not converged in {} iterations (solver.max_iterations): true residual {:.2g}, tolerance "
+                         "{:.2g}; raise solver.max_iterations, or kappa may be beyond critical",
+                         res.iterations, res.true_residual, p.tolerance));
     // Aim a little below what is still needed, but never below what the inner precision can reach.
     inner.tolerance =
         std::max({p.inner_tolerance, half ? kHalfInnerTolerance : 0.0, 0.5 * p.tolerance / res.true_residual});
     inner.max_iterations = p.max_iterations - res.iterations;
-    convert_precision(r_sloppy, r);
+    convert_precision(r_sloppy, m.r);
     set_zero(e_sloppy);
     SolverResult c;
     try {
@@ -406,10 +378,10 @@ SolverResult solve_mixed(const LinearOperator<double>& M, const LinearOperator<S
       // the double-precision residual below decides.
       c = err.result();
     }
-    flops += c.flops;
+    m.flops += c.flops;
     convert_precision(e, e_sloppy);
     axpy(Complex<double>(1.0), e, x);
-    flops += solver_detail::kAxpyFlops * sites;
+    m.flops += solver_detail::kAxpyFlops * sites;
     ++res.corrections;
     res.iterations += c.iterations;
     const double scale = res.true_residual;
@@ -418,12 +390,12 @@ SolverResult solve_mixed(const LinearOperator<double>& M, const LinearOperator<S
       res.residual_history.push_back(scale * c.residual_history[k]);
     res.residual_history.push_back(res.true_residual);
     if (!(r2_new <= 0.25 * r2) && !(res.true_residual <= p.tolerance))
-      fail_with(fmt::format("a {}-precision correction reduced the residual by less than a factor 2, to {:.2g} "
-                            "(tolerance {:.2g}); use solver.precision = \"double\"",
-                            precision_name<Sloppy>(), res.true_residual, p.tolerance));
+      m.fail(fmt::format("a {}-precision correction reduced the residual by less than a factor 2, to {:.2g} "
+                         "(tolerance {:.2g}); use solver.precision = \"double\"",
+                         precision_name<Sloppy>(), res.true_residual, p.tolerance));
     r2 = r2_new;
   }
-  return finish(true);
+  return m.finish(true);
 }
 
 template SolverResult solve_mixed<float>(const LinearOperator<double>&, const LinearOperator<float>&,

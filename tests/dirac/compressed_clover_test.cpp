@@ -22,9 +22,7 @@ namespace {
 // ||a - b|| / ||b|| in double.
 template <typename A>
 double relative_to(const SpinorField<A>& a, const SpinorField<double>& b) {
-  SpinorField<double> d = test::converted<double>(a);
-  axpy(Complex<double>(-1.0), b, d);
-  return std::sqrt(norm2(d) / norm2(b));
+  return test::relative_difference(test::converted<double>(a), b);
 }
 
 WilsonParams params(double kappa, double mu) {
