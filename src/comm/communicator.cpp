@@ -14,6 +14,7 @@
 #endif
 
 #include "comm/device_messages.hpp"
+#include "core/device_pool.hpp"
 #include "core/error.hpp"
 
 namespace lqcd::comm {
@@ -60,6 +61,7 @@ Session::Session(int* argc, char*** argv, bool initialise) {
     int provided = 0;
     MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
   }
+  if (size() > 1) disable_device_pool();  // before any field exists (core/device_pool.hpp says why)
 #else
   (void)argc;
   (void)argv;

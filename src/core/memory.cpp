@@ -1,9 +1,11 @@
 #include "core/memory.hpp"
 
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 
+#include "core/device_pool.hpp"
 #include "core/environment_switch.hpp"
 #include "core/error.hpp"
 
@@ -72,30 +74,43 @@ std::int64_t device_l2_bytes() {
 #endif
 }
 
+namespace {
+// -1: not decided yet (device_pool decides at the first device allocation), 0: off, 1: on.
+std::atomic<int> pool_state{-1};
+}  // namespace
+
+void disable_device_pool() {
+  int expected = -1;  // the first decision stands: a block goes back the way it came
+  pool_state.compare_exchange_strong(expected, 0);
+}
+
 namespace detail {
 
 #if LQCD_HAVE_CUDA
 // Device fields through CUDA's stream-ordered allocator (cudaMallocAsync on the default stream, the
-// device's default pool keeping freed memory for the next allocation) unless LQCD_DEVICE_POOL=0: the
-// HMC makes and drops work fields at every solve and force, and cudaFree waits for the whole device
-// while cudaMalloc of hundreds of MB maps pages each time. Kernels run on the default stream, where
-// cudaFreeAsync orders the release after them; the copy stream and NCCL touch only buffers that live
-// as long as their exchange (face_exchange.hpp), which waits for them before it lets go.
+// device's default pool keeping freed memory for the next allocation) unless LQCD_DEVICE_POOL=0 or
+// disable_device_pool(): the HMC makes and drops work fields at every solve and force, and cudaFree
+// waits for the whole device while cudaMalloc of hundreds of MB maps pages each time. Kernels run on
+// the default stream, where cudaFreeAsync orders the release after them; the copy stream touches only
+// buffers that live as long as their exchange (face_exchange.hpp), which orders the two streams.
 bool device_pool() {
-  static const bool on = [] {
-    const bool want = switch_from_environment("LQCD_DEVICE_POOL", true);
-    if (!want || !device_available()) return false;
+  const int state = pool_state.load();
+  if (state >= 0) return state == 1;
+  bool on = switch_from_environment("LQCD_DEVICE_POOL", true) && device_available();
+  if (on) {
     int dev = 0, supported = 0;
     cudaMemPool_t pool;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&supported, cudaDevAttrMemoryPoolsSupported, dev) != cudaSuccess || !supported ||
-        cudaDeviceGetDefaultMemPool(&pool, dev) != cudaSuccess)
-      return false;
+    on = cudaGetDevice(&dev) == cudaSuccess &&
+         cudaDeviceGetAttribute(&supported, cudaDevAttrMemoryPoolsSupported, dev) == cudaSuccess && supported &&
+         cudaDeviceGetDefaultMemPool(&pool, dev) == cudaSuccess;
     std::uint64_t keep = UINT64_MAX;  // keep what is freed (the default returns it at every synchronisation)
-    return cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep) == cudaSuccess;
-  }();
-  return on;
+    on = on && cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep) == cudaSuccess;
+  }
+  int expected = -1;
+  pool_state.compare_exchange_strong(expected, on ? 1 : 0);
+  return pool_state.load() == 1;
 }
+
 #endif
 
 void* allocate_bytes(std::size_t bytes, Location loc) {

@@ -6,14 +6,17 @@
 //     p = r_s + beta p, beta = <r_s', r_s' - r_s> / rho (Polak-Ribiere)          (an ordinary iteration)
 //   or, when sqrt(rho') < delta * (largest ||r_s|| since the last update) or rho' meets the tolerance,
 //     x += x_s, x_s = 0;  r = b - A x, r_s = r;                                  (the reliable update)
-//     p -= (Re <r_s, p> / ||r_s||^2) r_s;  p = r_s + (||r||^2 / rho) p.
+//     p -= (<r_s, p> / ||r_s||^2) r_s;  p = r_s + (||r||^2 / rho) p.
 // The update removes the drift between the iterated and the true residual that rounding in the sloppy
 // precision builds up; making p orthogonal to the new residual restores the CG relation the replaced
 // residual broke (QUDA's invertCG does both, and takes the Polak-Ribiere beta, which the half-precision
 // iteration needs: with rho' / rho it crawled on the thermalised 16^4 at kappa = 0.1362, 5000
 // iterations to 1.4e-6 against 1368 to 1e-7, docs/validation.md). In 16-bit half precision, where each
 // correction of defect correction can reduce the residual by 1e-3 at the most, keeping the Krylov space
-// is what keeps the iteration count near double precision's.
+// is what keeps the iteration count near double precision's. solve_mixed takes this path for every
+// Hermitian CG with reliable_delta > 0 (the HMC's solves, the rational monomial's refinement of each
+// shift, lqcd bench solver --system normal): a host loop, two host waits per iteration, where defect
+// correction's inner CG is stream-resident.
 #include <cmath>
 
 #include <fmt/format.h>
@@ -106,7 +109,8 @@ SolverResult solve_cg_reliable(const LinearOperator<double>& A, const LinearOper
     best = std::min(best, r2);
     convert_precision(rs, m.r);
     const double rs2 = norm2(rs);
-    axpy(Complex<double>(-dot(rs, ps).re / rs2), rs, ps);  // p orthogonal to the new residual
+    const Complex<double> rp = dot(rs, ps);
+    axpy(Complex<double>(-rp.re / rs2, -rp.im / rs2), rs, ps);  // p orthogonal to the new residual
     xpay(rs, Complex<double>(r2 / rho), ps);               // p = r_s + beta p
     m.flops += (kNorm2Flops + kDotFlops + 4 * kAxpyFlops) * sites;
     rho = r2;
