@@ -142,11 +142,7 @@ HmcInput read_input(const Config& c) {
   in.solver.tolerance = read_positive(c, "solver.tolerance");
   if (in.solver.tolerance >= 1) c.fail_key("solver.tolerance", "expected a number in (0, 1)");
   in.solver.max_iterations = int(read_integer(c, "solver.max_iterations", 1, 100000000));
-  try {
-    in.solver.precision = solver_precision_from_name(c.string("solver.precision"));
-  } catch (const Error& e) {
-    fail("{}: {}", c.source(), e.what());
-  }
+  in.solver.precision = read_solver_precision(c);
   in.solver.inner_tolerance = read_positive(c, "solver.inner_tolerance");
   if (in.solver.inner_tolerance >= 1) c.fail_key("solver.inner_tolerance", "expected a number in (0, 1)");
   in.solver.reliable_delta = c.real("solver.reliable_delta");

@@ -25,6 +25,14 @@ double read_positive(const Config& c, const std::string& key) {
   return v;
 }
 
+SolverPrecision read_solver_precision(const Config& c) {
+  try {
+    return solver_precision_from_name(c.string("solver.precision"));
+  } catch (const Error& e) {
+    fail("{}: {}", c.source(), e.what());
+  }
+}
+
 Dims parse_dims_option(const std::string& text, const std::string& option) {
   Dims d{};
   std::stringstream ss(text);

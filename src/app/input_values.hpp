@@ -8,12 +8,15 @@
 #include "app/config.hpp"
 #include "core/geometry.hpp"
 #include "core/memory.hpp"
+#include "solvers/solver.hpp"
 
 namespace lqcd::app {
 
 // An integer in [lo, hi] / a finite positive number (errors name the key and the range).
 std::int64_t read_integer(const Config& c, const std::string& key, std::int64_t lo, std::int64_t hi);
 double read_positive(const Config& c, const std::string& key);
+// solver.precision: "double", "single" or "half" (an error names the input file and the key).
+SolverPrecision read_solver_precision(const Config& c);
 
 // A command-line option of four comma-separated positive integers X,Y,Z,T (--dims, --grid, --tile);
 // errors name the option.

@@ -155,11 +155,7 @@ QuarkInput read_quark_input(const Config& c) {
     c.fail_key("solver.tolerance", fmt::format("expected a number in (0, 1), got {}", in.solver.tolerance));
   in.solver.max_iterations = int(read_integer(c, "solver.max_iterations", 1, 100000000));
   in.solver.gcr_restart = int(read_integer(c, "solver.gcr_restart", 1, 1000));
-  try {
-    in.solver.precision = solver_precision_from_name(c.string("solver.precision"));
-  } catch (const Error& e) {
-    fail("{}: {}", c.source(), e.what());
-  }
+  in.solver.precision = read_solver_precision(c);
   in.solver.inner_tolerance = finite(c, "solver.inner_tolerance");
   if (!(in.solver.inner_tolerance >= 1e-7 && in.solver.inner_tolerance < 1))
     c.fail_key("solver.inner_tolerance",

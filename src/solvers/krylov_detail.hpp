@@ -222,7 +222,7 @@ class MixedPrecisionSolve {
     res.type = type;
     res.precision = precision;
     b2_ = norm2(b);
-    if (!std::isfinite(b2_)) fail("NaN/Inf in the source");
+    if (!std::isfinite(b2_)) fail_with("NaN/Inf in the source");
   }
 
   // b = 0: x is set to zero (then return finish(true)).
@@ -239,7 +239,7 @@ class MixedPrecisionSolve {
     xpay(b_, Complex<double>(-1.0), r);
     flops += (M_.flops_per_site() + kAxpyFlops + kNorm2Flops) * sites_;
     const double r2 = norm2(r);
-    if (!std::isfinite(r2)) fail("NaN/Inf in the residual after " + after);
+    if (!std::isfinite(r2)) fail_with("NaN/Inf in the residual after " + after);
     res.true_residual = std::sqrt(r2 / b2_);
     return r2;
   }
@@ -249,7 +249,8 @@ class MixedPrecisionSolve {
     res.set_flops(flops);
     return res;
   }
-  [[noreturn]] void fail(const std::string& message) {
+  // A SolverError naming the method, with the result so far.
+  [[noreturn]] void fail_with(const std::string& message) {
     throw SolverError(method_ + ": " + message, finish(false));
   }
 

@@ -59,17 +59,19 @@ SolverResult solve_cg_reliable(const LinearOperator<double>& A, const LinearOper
   double largest = std::sqrt(r2);        // the largest ||r_s|| since the last update
   double best = r2;                      // the smallest true ||r||^2 so far
   int stalls = 0;                        // updates in a row that did not halve the best true residual
-  // <p, q>, the fused update (216, spinor_blas.hpp), the new direction.
-  const double per_iteration = A_sloppy.flops_per_site() + kDotFlops + 216 + kAxpyFlops;
+  // <p, q>, the fused update (axpbypz_axpy_norm2_dot: three axpys, a norm and a dot, as BiCGStab counts it),
+  // the new direction.
+  const double per_iteration =
+      A_sloppy.flops_per_site() + kDotFlops + (3 * kAxpyFlops + kNorm2Flops + kDotFlops) + kAxpyFlops;
   for (;;) {
     if (res.iterations >= p.max_iterations)
-      m.fail(fmt::format("not converged in {} iterations (solver.max_iterations): true residual {:.2g}, tolerance "
-                            "{:.2g}; raise solver.max_iterations, or kappa may be beyond critical",
-                            res.iterations, res.true_residual, p.tolerance));
+      m.fail_with(fmt::format("not converged in {} iterations (solver.max_iterations): true residual {:.2g}, tolerance "
+                              "{:.2g}; raise solver.max_iterations, or kappa may be beyond critical",
+                              res.iterations, res.true_residual, p.tolerance));
     const double pq = A_sloppy.apply_and_inner(qs, ps);
     if (!(pq > 0))
-      m.fail(fmt::format("<p, A p> = {:.3g} <= 0 after {} iterations: the operator is not positive definite "
-                            "(check kappa and the gauge field)", pq, res.iterations));
+      m.fail_with(fmt::format("<p, A p> = {:.3g} <= 0 after {} iterations: the operator is not positive definite "
+                              "(check kappa and the gauge field)", pq, res.iterations));
     const double alpha = rho / pq;
     // x_s += alpha p and r_s -= alpha q in one pass, with ||r_s'||^2 and <q, r_s'>.
     const Norm2AndDot rq = axpbypz_axpy_norm2_dot(Complex<double>(alpha), ps, Complex<double>(0.0), rs, xs,
@@ -82,7 +84,8 @@ SolverResult solve_cg_reliable(const LinearOperator<double>& A, const LinearOper
     const double beta = (sigma >= 0 ? sigma : rho_new) / rho;
     ++res.iterations;
     m.flops += per_iteration * sites;
-    if (!std::isfinite(rho_new)) m.fail(fmt::format("NaN/Inf in the residual after {} iterations", res.iterations));
+    if (!std::isfinite(rho_new))
+      m.fail_with(fmt::format("NaN/Inf in the residual after {} iterations", res.iterations));
     res.residual_history.push_back(std::sqrt(rho_new / b2));
     const double rnorm = std::sqrt(rho_new);
     largest = std::max(largest, rnorm);
@@ -102,16 +105,16 @@ SolverResult solve_cg_reliable(const LinearOperator<double>& A, const LinearOper
     if (r2 < 0.25 * best) {
       stalls = 0;
     } else if (++stalls >= solver_detail::kMaxStalls) {
-      m.fail(fmt::format("the {}-precision iteration stopped reducing the true residual at {:.2g} (tolerance "
-                            "{:.2g}); use a looser tolerance or a higher solver.precision",
-                            precision_name<Sloppy>(), res.true_residual, p.tolerance));
+      m.fail_with(fmt::format("the {}-precision iteration stopped reducing the true residual at {:.2g} (tolerance "
+                              "{:.2g}); use a looser tolerance or a higher solver.precision",
+                              precision_name<Sloppy>(), res.true_residual, p.tolerance));
     }
     best = std::min(best, r2);
     convert_precision(rs, m.r);
     const double rs2 = norm2(rs);
     const Complex<double> rp = dot(rs, ps);
     axpy(Complex<double>(-rp.re / rs2, -rp.im / rs2), rs, ps);  // p orthogonal to the new residual
-    xpay(rs, Complex<double>(r2 / rho), ps);               // p = r_s + beta p
+    xpay(rs, Complex<double>(r2 / rho), ps);                    // p = r_s + beta p
     m.flops += (kNorm2Flops + kDotFlops + 4 * kAxpyFlops) * sites;
     rho = r2;
     largest = std::sqrt(r2);

@@ -361,9 +361,9 @@ SolverResult solve_mixed(const LinearOperator<double>& M, const LinearOperator<S
   inner.precision = SolverPrecision::Double;  // the inner solve works in M_sloppy's own precision
   while (!(res.true_residual <= p.tolerance)) {
     if (res.iterations >= p.max_iterations)
-      m.fail(fmt::format("not converged in {} iterations (solver.max_iterations): true residual {:.2g}, tolerance "
-                         "{:.2g}; raise solver.max_iterations, or kappa may be beyond critical",
-                         res.iterations, res.true_residual, p.tolerance));
+      m.fail_with(fmt::format("not converged in {} iterations (solver.max_iterations): true residual {:.2g}, tolerance "
+                              "{:.2g}; raise solver.max_iterations, or kappa may be beyond critical",
+                              res.iterations, res.true_residual, p.tolerance));
     // Aim a little below what is still needed, but never below what the inner precision can reach.
     inner.tolerance =
         std::max({p.inner_tolerance, half ? kHalfInnerTolerance : 0.0, 0.5 * p.tolerance / res.true_residual});
@@ -390,9 +390,9 @@ SolverResult solve_mixed(const LinearOperator<double>& M, const LinearOperator<S
       res.residual_history.push_back(scale * c.residual_history[k]);
     res.residual_history.push_back(res.true_residual);
     if (!(r2_new <= 0.25 * r2) && !(res.true_residual <= p.tolerance))
-      m.fail(fmt::format("a {}-precision correction reduced the residual by less than a factor 2, to {:.2g} "
-                         "(tolerance {:.2g}); use solver.precision = \"double\"",
-                         precision_name<Sloppy>(), res.true_residual, p.tolerance));
+      m.fail_with(fmt::format("a {}-precision correction reduced the residual by less than a factor 2, to {:.2g} "
+                              "(tolerance {:.2g}); use solver.precision = \"double\"",
+                              precision_name<Sloppy>(), res.true_residual, p.tolerance));
     r2 = r2_new;
   }
   return m.finish(true);
