@@ -12,6 +12,7 @@
 #include "app/device_choice.hpp"
 #include "app/observables_json.hpp"
 #include "app/input_values.hpp"
+#include "app/multigrid_input.hpp"
 #include "app/output.hpp"
 #include "app/run_files.hpp"
 #include "app/version.hpp"
@@ -65,6 +66,13 @@ std::vector<KeySpec> hmc_schema() {
        "the force solves' true relative residual (0: solver.tolerance); the actions of the Metropolis step and the "
        "pseudofermion heatbath always solve to solver.tolerance"},
   };
+  // The multigrid of the monomials with multigrid = true (the propagator's [multigrid] table, plus its
+  // refresh along the run).
+  for (KeySpec& k : multigrid_schema()) s.push_back(std::move(k));
+  s.push_back({"multigrid.refresh_iterations", std::to_string(HmcMultigridParams{}.refresh_iterations),
+               "monomials with multigrid = true: at each trajectory's first force solve, GCR steps on M x = 0 from "
+               "each test vector before the coarse operator is rebuilt (0: rebuilt only); the first solve of the run "
+               "runs the whole setup"});
   for (KeySpec& k : chain_output_schema("lqcd-hmc", "trajectories")) s.push_back(std::move(k));
   return s;
 }
@@ -90,6 +98,11 @@ std::vector<RepeatedSection> hmc_repeated_sections() {
              "wilson, clover, twisted_mass, hasenbusch_ratio: initial guesses of the force solves from the last N "
              "solutions of the trajectory (chronological inversion, 0 = off, at most 16); the action's solve at the "
              "trajectory's end starts from it too and still meets solver.tolerance"},
+            {"monomial.multigrid", "false",
+             "wilson, clover, hasenbusch_ratio (its numerator quark), without twisted mass: the force solves by the "
+             "multigrid of [multigrid] (two full-lattice solves of M per force, flexible GCR in double with the "
+             "single-precision cycle, each to solver.force_tolerance) instead of CG; the heatbath's and the action's "
+             "solves stay CG"},
             {"monomial.level", "0", "integration level (0 = outermost, largest step)"}},
            "[[monomial]]\ntype = \"gauge\"\nlevel = 1\n[[monomial]]\ntype = \"wilson\"\nkappa = 0.12\nlevel = 0\n"}};
 }
@@ -106,6 +119,7 @@ struct HmcInput {
   bool reversibility = false, accept_thermalization = true;
   SolverParams solver;
   double force_tolerance = 0;  // 0: solver.tolerance
+  HmcMultigridParams multigrid;  // for the monomials with multigrid = true
   std::string prefix, format;
   int precision = 64, save_every = 0, checkpoint_every = 0;
   std::string physics;  // the monomials and the gauge action in one line: checked on --resume
@@ -153,6 +167,8 @@ HmcInput read_input(const Config& c) {
   if (!(in.force_tolerance >= 0 && in.force_tolerance < 1))
     c.fail_key("solver.force_tolerance", fmt::format("expected 0 (solver.tolerance) or a number in (0, 1), got {}",
                                                      in.force_tolerance));
+  in.multigrid.multigrid = read_multigrid_params(c);
+  in.multigrid.refresh_iterations = int(read_integer(c, "multigrid.refresh_iterations", 0, 1000));
   in.prefix = read_output_prefix(c);
   const SavedFormat saved = read_saved_format(c);
   in.format = saved.format;
@@ -242,10 +258,26 @@ std::vector<std::unique_ptr<Monomial>> make_monomials(const Config& c, HmcInput&
                              "\"rational\", got \"{}\"",
                              type));
     }
-    if (auto* f = dynamic_cast<PseudofermionMonomial*>(ms.back().get())) f->set_force_tolerance(in.force_tolerance);
+    if (auto* f = dynamic_cast<PseudofermionMonomial*>(ms.back().get())) {
+      f->set_force_tolerance(in.force_tolerance);
+      if (m.boolean("monomial.multigrid")) {
+        try {
+          f->use_multigrid(in.multigrid);
+        } catch (const Error& e) {
+          fail("{}: {}", m.source(), e.what());
+        }
+      }
+    } else if (m.boolean("monomial.multigrid")) {
+      m.fail_key("monomial.multigrid", fmt::format("is for the fermion monomials, not type = \"{}\"", type));
+    }
     ms.back()->level = int(level);
     in.physics += (in.physics.empty() ? "" : "; ") + fmt::format("{} @ level {}", ms.back()->name(), level);
   }
+  for (const auto& m : ms)
+    if (const auto* f = dynamic_cast<const PseudofermionMonomial*>(m.get()); f && f->multigrid()) {
+      check_multigrid_blocks(c, in.dims, in.multigrid.multigrid);
+      break;
+    }
   if (gauge != 1)
     c.fail_key("monomial.type", fmt::format("expected exactly one [[monomial]] with type = \"gauge\" (got {})", gauge));
   return ms;

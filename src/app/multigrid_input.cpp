@@ -5,6 +5,7 @@
 
 #include "app/input_values.hpp"
 #include "core/error.hpp"
+#include "solvers/aggregation.hpp"
 
 namespace lqcd::app {
 
@@ -109,6 +110,19 @@ MultigridParams read_multigrid_params(const Config& c) {
     fail("{}: {}", c.source(), e.what());
   }
   return p;
+}
+
+void check_multigrid_blocks(const Config& c, const Dims& dims, const MultigridParams& p) {
+  try {
+    check_aggregation_block(dims, p.block, "multigrid.block");
+    if (p.levels == 3) {
+      Dims coarse{};
+      for (std::size_t mu = 0; mu < 4; ++mu) coarse[mu] = dims[mu] / p.block[mu];
+      check_aggregation_block(coarse, p.coarse_block, "multigrid.coarse_block", "the coarse lattice");
+    }
+  } catch (const Error& e) {
+    fail("{}: {}", c.source(), e.what());
+  }
 }
 
 }  // namespace lqcd::app

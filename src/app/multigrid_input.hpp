@@ -13,5 +13,8 @@ std::vector<KeySpec> multigrid_schema();
 
 // Validates every key (errors name the input file and the key).
 MultigridParams read_multigrid_params(const Config& c);
+// Throws naming c's file and multigrid.block (or coarse_block, three levels) when the aggregates do not
+// tile the lattice `dims`.
+void check_multigrid_blocks(const Config& c, const Dims& dims, const MultigridParams& p);
 
 }  // namespace lqcd::app

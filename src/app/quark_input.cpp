@@ -11,7 +11,6 @@
 #include "core/error.hpp"
 #include "gauge/updates.hpp"
 #include "measure/configuration.hpp"
-#include "solvers/aggregation.hpp"
 
 namespace lqcd::app {
 
@@ -172,18 +171,7 @@ QuarkInput read_quark_input(const Config& c) {
     if (in.solver.precision == SolverPrecision::Half)
       c.fail_key("solver.precision", "the multigrid cycle runs in \"double\" or \"single\" precision");
     in.multigrid = read_multigrid_params(c);
-    if (in.dims_set) {
-      try {
-        check_aggregation_block(in.dims, in.multigrid.block, "multigrid.block");
-        if (in.multigrid.levels == 3) {
-          Dims coarse{};
-          for (std::size_t mu = 0; mu < 4; ++mu) coarse[mu] = in.dims[mu] / in.multigrid.block[mu];
-          check_aggregation_block(coarse, in.multigrid.coarse_block, "multigrid.coarse_block", "the coarse lattice");
-        }
-      } catch (const Error& e) {
-        fail("{}: {}", c.source(), e.what());
-      }
-    }
+    if (in.dims_set) check_multigrid_blocks(c, in.dims, in.multigrid);
   }
   if (in.multi_rhs && !in.even_odd)
     c.fail_key("solver.multi_rhs", "the multi-RHS solver works on the even-odd system; set solver.even_odd = true");

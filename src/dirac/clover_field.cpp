@@ -30,6 +30,16 @@ CloverField<Real>::CloverField(const CloverField<double>& c)
       mu_(c.mu()),
       stride_(padded_stride(c.geometry().half_volume(), sizeof(Complex<Real>))),
       data_(std::size_t(stride_) * CloverView<Real>::kComponents * 2, c.location()) {
+  assign(c);
+}
+
+template <typename Real>
+void CloverField<Real>::assign(const CloverField<double>& c)
+  requires std::is_same_v<Real, float>
+{
+  if (!(c.geometry() == geom_) || c.location() != location() || c.kappa() != kappa_ || c.csw() != csw_ ||
+      c.mu() != mu_)
+    fail("internal: CloverField<float>::assign: a clover field of another lattice, device or quark");
   const std::int64_t vh = geom_.half_volume();
   for_each(location(), CloverView<Real>::kComponents * 2 * vh,
            ConvertComponentsKernel<Real, double>{data_.data(), stride_, c.view().data, c.stride(), vh});

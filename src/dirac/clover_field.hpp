@@ -39,6 +39,10 @@ class CloverField {
   // Rebuilds A and A^{-1} from the current links (after U changed).
   void compute()
     requires std::is_same_v<Real, double>;
+  // The single-precision copy made again, in place, from c (of the same lattice and parameters, e.g.
+  // after its links changed): whatever refers to this field sees the new entries.
+  void assign(const CloverField<double>& c)
+    requires std::is_same_v<Real, float>;
 
   double kappa() const { return kappa_; }
   double csw() const { return csw_; }

@@ -35,6 +35,13 @@ class WilsonCloverOperator : public LinearOperator<Real> {
   {
     clover_.compute();
   }
+  // The single-precision copy brought up to M again, in place, after the caller has copied M's new
+  // links into U_single (a multigrid built on this operator keeps working on the new links).
+  void update_from(const WilsonCloverOperator<double>& M)
+    requires std::is_same_v<Real, float>
+  {
+    clover_.assign(M.clover());
+  }
 
   const Geometry& geometry() const override { return U_.geometry(); }
   Location location() const override { return U_.location(); }

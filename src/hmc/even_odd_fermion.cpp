@@ -105,17 +105,21 @@ std::string describe(const EvenOddQuark& q) {
   return s + ")";
 }
 
+void check_finite_source(const SpinorField<double>& b, const std::string& who) {
+  if (!std::isfinite(norm2(b)))
+    fail("{}: the fermion operator produced NaN/Inf (an unstable integration, a singular clover term, or links "
+         "far from this kappa's range: use more integration steps, check kappa and csw); the trajectory is not "
+         "used and the configuration before it is kept",
+         who);
+}
+
 SpinorField<double> solve_normal_equations(const EvenOddQuark& q, const GaugeField<double>& U,
                                            const SchurOperator<double>& M, const SpinorField<double>& b,
                                            const SolverParams& p, Monomial::SolverStats& stats,
                                            const std::string& who, ChronologicalGuess* forecast) {
   const NormalOperator<double> A(M);
   SpinorField<double> X = M.make_field();
-  if (!std::isfinite(norm2(b)))
-    fail("{}: the fermion operator produced NaN/Inf (an unstable integration, a singular clover term, or links "
-         "far from this kappa's range: use more integration steps, check kappa and csw); the trajectory is not "
-         "used and the configuration before it is kept",
-         who);
+  check_finite_source(b, who);
   if (forecast) {  // its guess (zero while it keeps nothing)
     const Stopwatch clock;
     forecast->guess(A, X, b);

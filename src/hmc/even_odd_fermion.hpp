@@ -61,6 +61,9 @@ class SloppySchur {
 // "wilson (kappa 0.156)", "twisted clover (kappa 0.137, mu 0.01, csw 1.76)", ... for logs.
 std::string describe(const EvenOddQuark& q);
 
+// Throws naming `who` when b holds NaN or Inf (what an unstable integration leaves in a source).
+void check_finite_source(const SpinorField<double>& b, const std::string& who);
+
 // X = (M^dag M)^{-1} b by CG on the normal operator, M = q.schur(U), from a zero guess or, with
 // `forecast`, from its guess (and X is then recorded there); with p.precision = Single or Half the CG
 // runs on SloppySchur's M_hat^dag M_hat, corrected in double to the same tolerance (solve_mixed). Adds

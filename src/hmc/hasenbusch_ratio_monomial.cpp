@@ -24,7 +24,7 @@ void HasenbuschRatioMonomial::refresh(const GaugeField<double>& U, std::uint64_t
   const SpinorField<double> w = solve_normal_equations(heavy_, U, *M2, v, solver_, stats_, name());
   phi.emplace(M->make_field());
   M2->apply(*phi, w);
-  forecast_.clear();
+  start_trajectory();
 }
 
 double HasenbuschRatioMonomial::action(const GaugeField<double>& U) {
@@ -40,11 +40,14 @@ void HasenbuschRatioMonomial::add_force(const GaugeField<double>& U, MomentumFie
   const auto M = light_.schur(U), M2 = heavy_.schur(U);
   SpinorField<double> psi = M->make_field(), Y = M->make_field();
   M2->apply_dagger(psi, pseudofermion());
-  const SpinorField<double> X = solve_normal_equations(light_, U, *M, psi, force_solver_, stats_, name(),
-                                                     &forecast_);
+  const SpinorField<double> X = solve_for_force(light_, U, *M, psi);
   M->apply(Y, X);
   light_.add_force(*M, U, Y, X, 1.0, -2.0, F);       // -2 Re Y^dag dM X - 2 log |det A_oo|
   heavy_.add_force(*M2, U, *phi, X, -1.0, 2.0, F);  // +2 Re phi^dag dM_2 X + 2 log |det A2_oo|
+}
+
+void HasenbuschRatioMonomial::use_multigrid(const HmcMultigridParams& p) {
+  multigrid_ = std::make_unique<MultigridForceSolver>(light_, p);
 }
 
 }  // namespace lqcd

@@ -25,4 +25,23 @@ const SpinorField<double>& PseudofermionMonomial::pseudofermion() const {
   return *phi;
 }
 
+void PseudofermionMonomial::use_multigrid(const HmcMultigridParams&) {
+  fail("monomial.multigrid: is for the wilson, clover and hasenbusch_ratio monomials, not {}", name());
+}
+
+void PseudofermionMonomial::start_trajectory() {
+  forecast_.clear();
+  if (multigrid_) multigrid_->new_trajectory();
+}
+
+SpinorField<double> PseudofermionMonomial::solve_for_force(const EvenOddQuark& q, const GaugeField<double>& U,
+                                                           const SchurOperator<double>& M,
+                                                           const SpinorField<double>& b) {
+  if (multigrid_) {
+    check_finite_source(b, name());
+    return multigrid_->solve(U, M, b, force_solver_, stats_, name(), &forecast_);
+  }
+  return solve_normal_equations(q, U, M, b, force_solver_, stats_, name(), &forecast_);
+}
+
 }  // namespace lqcd

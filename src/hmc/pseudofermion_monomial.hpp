@@ -3,11 +3,14 @@
 // heatbath draws from, the solver settings, and the statistics of the solves for the logs.
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 
 #include "fields/spinor_field.hpp"
 #include "hmc/chronological_guess.hpp"
+#include "hmc/even_odd_fermion.hpp"
 #include "hmc/monomial.hpp"
+#include "hmc/multigrid_force_solver.hpp"
 #include "solvers/solver.hpp"
 
 namespace lqcd {
@@ -26,6 +29,12 @@ class PseudofermionMonomial : public Monomial {
   void set_force_tolerance(double t) { force_solver_.tolerance = t > 0 ? t : solver_.tolerance; }
   double force_tolerance() const { return force_solver_.tolerance; }
 
+  // The force solves of the monomial's (light) quark by the multigrid (hmc/multigrid_force_solver.hpp)
+  // instead of CG; the heatbath's and the action's solves stay CG. Throws for a quark it cannot serve.
+  // The base refuses (the rational monomial's multi-shift solves have no multigrid).
+  virtual void use_multigrid(const HmcMultigridParams& p);
+  const MultigridForceSolver* multigrid() const { return multigrid_.get(); }
+
  protected:
   // stream: separates the pseudofermions of several fermion monomials with one seed. forecast: the
   // solutions kept for the force solves' initial guesses (hmc/chronological_guess.hpp; 0: none).
@@ -38,6 +47,13 @@ class PseudofermionMonomial : public Monomial {
                                      std::uint32_t trajectory) const;
   // phi, or an internal error naming the monomial when the heatbath has not run.
   const SpinorField<double>& pseudofermion() const;
+  // A new pseudofermion: the forecast forgets its solutions, the multigrid refreshes its setup at the
+  // next force solve.
+  void start_trajectory();
+  // X = (M_hat^dag M_hat)^{-1} b for a force (q the quark of M = q.schur(U)): by the multigrid when it
+  // is on, else solve_normal_equations; to the force tolerance, from the forecast's guess.
+  SpinorField<double> solve_for_force(const EvenOddQuark& q, const GaugeField<double>& U,
+                                      const SchurOperator<double>& M, const SpinorField<double>& b);
 
   SolverParams solver_;        // the pseudofermion heatbath's and the action's solves
   SolverParams force_solver_;  // the forces' (solver_ with the force tolerance)
@@ -47,6 +63,7 @@ class PseudofermionMonomial : public Monomial {
   // the same links: the action's solve starts there and still meets solver.tolerance); cleared with
   // each new pseudofermion, so the action at the trajectory's start solves from zero.
   ChronologicalGuess forecast_;
+  std::unique_ptr<MultigridForceSolver> multigrid_;  // null: CG
 };
 
 }  // namespace lqcd

@@ -24,7 +24,7 @@ void TwoFlavourMonomial::refresh(const GaugeField<double>& U, std::uint64_t seed
   const SpinorField<double> eta = gaussian_noise(M->make_field(), seed, trajectory);
   phi.emplace(M->make_field());
   M->apply_dagger(*phi, eta);
-  forecast_.clear();
+  start_trajectory();
 }
 
 double TwoFlavourMonomial::action(const GaugeField<double>& U) {
@@ -38,11 +38,14 @@ double TwoFlavourMonomial::action(const GaugeField<double>& U) {
 
 void TwoFlavourMonomial::add_force(const GaugeField<double>& U, MomentumField& F) {
   const auto M = quark_.schur(U);
-  const SpinorField<double> X = solve_normal_equations(quark_, U, *M, pseudofermion(), force_solver_, stats_, name(),
-                                                     &forecast_);
+  const SpinorField<double> X = solve_for_force(quark_, U, *M, pseudofermion());
   SpinorField<double> Y = M->make_field();
   M->apply(Y, X);
   quark_.add_force(*M, U, Y, X, 1.0, -2.0, F);
+}
+
+void TwoFlavourMonomial::use_multigrid(const HmcMultigridParams& p) {
+  multigrid_ = std::make_unique<MultigridForceSolver>(quark_, p);
 }
 
 }  // namespace lqcd

@@ -1,0 +1,76 @@
+#pragma once
+// The force solves of a light quark by the multigrid of solvers/multigrid.hpp instead of CG on the
+// normal equations. A fermion force needs X = (M_hat^dag M_hat)^{-1} b and Y = M_hat X on the even
+// sites (two_flavour_monomial.hpp); the multigrid solves the full-lattice M, whose even-odd Schur
+// complement M_hat is (dirac/clover_even_odd.hpp): M (x_e, x_o) = (b_e, 0) gives M_hat x_e = b_e. So
+//   Y = M_hat^{-dag} b:  M_hat^dag = gamma_5 M_hat gamma_5 (gamma_5-Hermiticity of M without twisted
+//                        mass), i.e. M (z_e, z_o) = (gamma_5 b, 0) and Y = gamma_5 z_e;
+//   X = M_hat^{-1} Y:    M (x_e, x_o) = (Y, 0),
+// each by flexible GCR in double preconditioned with the single-precision multigrid cycle, to the force
+// tolerance on ||rhs - M x|| / ||rhs||. With the forecast (hmc/chronological_guess.hpp) its guess X_0
+// starts the second solve and M_hat X_0 the first (the exact Y is M_hat X), their odd parts completed
+// by the Schur reconstruction. This is how openQCD's DFL_SAP_GCR force solves work (M. Luescher,
+// JHEP 0712:011 and the openQCD documentation); QUDA's HMC does the same with its multigrid.
+//
+// The multigrid lives for the whole run. Its fine operator is a single-precision copy of M on links
+// that each solve brings up to date in place (links and clover term), so the smoother and the outer
+// solve always use the current M; the coarse operator and the test vectors are those of the last
+// setup: the first solve runs the full setup, the first solve of each later trajectory refreshes it
+// (refresh_iterations GCR steps on M x = 0 from each test vector, then the coarse operator rebuilt).
+// Inside a trajectory the links move little, and a stale coarse operator only slows the
+// preconditioner, never changes the solution. Wilson and clover quarks without twisted mass.
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "fields/gauge_field.hpp"
+#include "hmc/chronological_guess.hpp"
+#include "hmc/even_odd_fermion.hpp"
+#include "hmc/monomial.hpp"
+#include "solvers/multigrid.hpp"
+
+namespace lqcd {
+
+struct HmcMultigridParams {
+  MultigridParams multigrid;    // the [multigrid] table
+  int refresh_iterations = 2;   // GCR steps per test vector at each trajectory's refresh (0: rebuild only)
+};
+
+class MultigridForceSolver {
+ public:
+  // Throws lqcd::Error for a twisted-mass quark (M_hat^dag is not gamma_5 M_hat gamma_5 there) or
+  // parameters out of range.
+  MultigridForceSolver(const EvenOddQuark& q, const HmcMultigridParams& p);
+  MultigridForceSolver(const MultigridForceSolver&) = delete;
+  MultigridForceSolver& operator=(const MultigridForceSolver&) = delete;
+
+  // The next solve refreshes the setup (a new trajectory).
+  void new_trajectory() { refresh_due_ = true; }
+  // X = (M_hat^dag M_hat)^{-1} b for M = q.schur(U) (an even-site b), to p.tolerance on each of the
+  // two full-lattice solves; from the forecast's guess when given (and X recorded there). Adds the
+  // outer iterations and the seconds (setup and refreshes included) to `stats`; a failed solve is a
+  // SolverError naming `who`.
+  SpinorField<double> solve(const GaugeField<double>& U, const SchurOperator<double>& M, const SpinorField<double>& b,
+                            const SolverParams& p, Monomial::SolverStats& stats, const std::string& who,
+                            ChronologicalGuess* forecast);
+
+  // Seconds spent in setups and refreshes so far, and how many there were (for logs and tests).
+  double setup_seconds() const { return setup_seconds_; }
+  int setups() const { return setups_; }
+  const MultigridPreconditioner<float>* preconditioner() const { return mg_.get(); }
+
+ private:
+  void bring_up_to_date(const GaugeField<double>& U, const SchurOperator<double>& M);
+
+  EvenOddQuark quark_;
+  HmcMultigridParams params_;
+  std::optional<GaugeField<float>> links_;       // M's links in single precision, updated in place
+  std::unique_ptr<LinearOperator<float>> fine_;  // the cycle's M on links_
+  std::unique_ptr<MultigridPreconditioner<float>> mg_;
+  bool refresh_due_ = false;
+  double setup_seconds_ = 0;
+  int setups_ = 0;
+};
+
+}  // namespace lqcd
