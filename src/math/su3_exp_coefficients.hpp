@@ -2,11 +2,11 @@
 // exp(iQ) of a traceless Hermitian 3x3 Q in the Cayley-Hamilton form of C. Morningstar and M. Peardon,
 // Phys. Rev. D 69 (2004) 054501, section III:
 //   exp(iQ) = f0 + f1 Q + f2 Q^2,   c0 = det Q = tr(Q^3)/3,   c1 = tr(Q^2)/2   (Q^3 = c1 Q + c0),
-// with the derivatives of the coefficients, b1j = df_j/dc1 and b2j = df_j/dc0 (eqs. 56-65), which the
+// with the derivatives of the coefficients, b1j = df_j/dc1 and b2j = df_j/dc0 (section IV), which the
 // chain rule of stout smearing needs (gauge/stout_force_kernels.hpp): since dc1 = tr(Q dQ) and
 // dc0 = tr(Q^2 dQ),
 //   d exp(iQ) = tr(Q dQ) B1 + tr(Q^2 dQ) B2 + f1 dQ + f2 (dQ Q + Q dQ),   Bi = bi0 + bi1 Q + bi2 Q^2 (eq. 69).
-// Two ways to the same numbers: the paper's closed form (eqs. 23-35 for f_j, 56-65 for b_ij) and the
+// Two ways to the same numbers: the paper's closed form (section III for f_j, IV for b_ij) and the
 // power series of exp reduced by Cayley-Hamilton. The closed form divides by (9u^2 - w^2)^2 >= 4 c1^2,
 // and its numerators cancel to that order, so it loses about eps / c1^2 relative: the series (which
 // converges fast for small Q) takes over below kSeriesBelowC1. Tests compare the two on both sides.
@@ -61,7 +61,7 @@ LQCD_HOST_DEVICE inline ExpCoefficients exp_i_coefficients_series(double c0, dou
   return r;
 }
 
-// xi0(w) = sin(w)/w and xi1(w) = cos(w)/w^2 - sin(w)/w^3 (eqs. 33, 67), by their series for small w,
+// xi0(w) = sin(w)/w and xi1(w) = cos(w)/w^2 - sin(w)/w^3 = xi0'(w)/w, by their series for small w,
 // where the closed forms cancel (xi1 = sum_{k>=1} (-1)^k 2k w^(2k-2) / (2k+1)!).
 LQCD_HOST_DEVICE inline void stout_xi(double w, double& xi0, double& xi1) {
   if (w < 0.25) {
@@ -81,9 +81,14 @@ LQCD_HOST_DEVICE inline void stout_xi(double w, double& xi0, double& xi1) {
   }
 }
 
-// The paper's closed form (c1 > 0): u, w from theta (eqs. 23-25), h_j (eqs. 30-32), f_j = h_j / (9u^2 - w^2)
-// (eq. 29), r_i^(j) (eqs. 60-65), b_ij (eqs. 57-58); for c0 < 0 the symmetry f_j(-c0) = (-1)^j f_j(c0)^*
-// and b_ij(-c0) = (-1)^(i+j+1) b_ij(c0)^* (eqs. 34 and 70; i = 1 for c1, 2 for c0).
+// The paper's closed form (c1 > 0): the eigenvalues of Q are 2u, -u + w, -u - w with u, w from
+// theta = arccos(c0 / c0max), c0max = 2 (c1/3)^(3/2); f_j = h_j / (9u^2 - w^2) with the h_j of section III;
+// r_1^(j) = dh_j/du and r_2^(j) = (1/w) dh_j/dw (section IV; each checked by differentiating h_j), and with
+// c1 = 3u^2 + w^2, c0 = 2u(u^2 - w^2) inverted for du, dw:
+//   b1j = [2u r1 + (3u^2 - w^2) r2 - 2(15u^2 + w^2) f_j] / (2 (9u^2 - w^2)^2),
+//   b2j = [r1 - 3u r2 - 24u f_j] / (2 (9u^2 - w^2)^2).
+// For c0 < 0 the symmetry f_j(-c0) = (-1)^j f_j(c0)^* and, differentiated, b_ij(-c0) = (-1)^(i+j+1) b_ij(c0)^*
+// (i = 1 for c1, 2 for c0). With c0 >= 0, theta <= pi/2, so 9u^2 - w^2 >= 2 c1.
 LQCD_HOST_DEVICE inline ExpCoefficients exp_i_coefficients_closed(double c0, double c1) {
   const bool negative = c0 < 0;
   const double ac0 = negative ? -c0 : c0;
@@ -128,7 +133,7 @@ LQCD_HOST_DEVICE inline ExpCoefficients exp_i_coefficients_closed(double c0, dou
   return r;
 }
 
-// c0 = det Q = tr(Q^3)/3 and c1 = tr(Q^2)/2 of a traceless Hermitian Q (eqs. 14-15).
+// c0 = det Q = tr(Q^3)/3 and c1 = tr(Q^2)/2 of a traceless Hermitian Q.
 LQCD_HOST_DEVICE inline void exp_i_invariants(const SU3<double>& q, double& c0, double& c1) {
   const SU3<double> q2 = q * q;
   c1 = 0.5 * re_trace(q2);
