@@ -1,5 +1,6 @@
 #include "app/hmc_command.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <limits>
@@ -27,6 +28,7 @@
 #include "hmc/hasenbusch_ratio_monomial.hpp"
 #include "hmc/hmc.hpp"
 #include "hmc/rational_monomial.hpp"
+#include "hmc/smeared_fermion_monomial.hpp"
 #include "hmc/two_flavour_monomial.hpp"
 #include "measure/configuration.hpp"
 #include "measure/statistics.hpp"
@@ -73,6 +75,11 @@ std::vector<KeySpec> hmc_schema() {
                "monomials with multigrid = true: at each trajectory's first force solve, GCR steps on M x = 0 from "
                "each test vector before the coarse operator is rebuilt (0: rebuilt only); the first solve of the run "
                "runs the whole setup"});
+  // Stout smearing of the links every fermion monomial sees (issue 28; hmc/smeared_fermion_monomial.hpp).
+  s.push_back({"fermion_smearing.steps", "0",
+               "stout-smearing steps (Morningstar-Peardon) of the links in every fermion monomial, with the force "
+               "chain rule; the gauge monomial keeps the thin links; 0 = no smearing"});
+  s.push_back({"fermion_smearing.rho", "0.1", "stout-smearing parameter rho (isotropic, all four directions)"});
   for (KeySpec& k : chain_output_schema("lqcd-hmc", "trajectories")) s.push_back(std::move(k));
   return s;
 }
@@ -123,7 +130,23 @@ struct HmcInput {
   std::string prefix, format;
   int precision = 64, save_every = 0, checkpoint_every = 0;
   std::string physics;  // the monomials and the gauge action in one line: checked on --resume
+  StoutParams fermion_smearing;  // steps = 0: none
 };
+
+// [fermion_smearing]: checked by check_stout_params, whose errors name the key.
+StoutParams read_fermion_smearing(const Config& c) {
+  StoutParams p;
+  const std::int64_t steps = c.integer("fermion_smearing.steps");
+  if (steps > 100) c.fail_key("fermion_smearing.steps", fmt::format("expected at most 100 steps, got {}", steps));
+  p.steps = int(std::max<std::int64_t>(steps, std::numeric_limits<int>::min()));  // a negative one is refused below
+  p.rho = c.real("fermion_smearing.rho");
+  try {
+    check_stout_params(p, "fermion_smearing");
+  } catch (const Error& e) {
+    fail("{}: {}", c.source(), e.what());
+  }
+  return p;
+}
 
 HmcInput read_input(const Config& c) {
   HmcInput in;
@@ -169,6 +192,7 @@ HmcInput read_input(const Config& c) {
                                                      in.force_tolerance));
   in.multigrid.multigrid = read_multigrid_params(c);
   in.multigrid.refresh_iterations = int(read_integer(c, "multigrid.refresh_iterations", 0, 1000));
+  in.fermion_smearing = read_fermion_smearing(c);
   in.prefix = read_output_prefix(c);
   const SavedFormat saved = read_saved_format(c);
   in.format = saved.format;
@@ -270,11 +294,13 @@ std::vector<std::unique_ptr<Monomial>> make_monomials(const Config& c, HmcInput&
     } else if (m.boolean("monomial.multigrid")) {
       m.fail_key("monomial.multigrid", fmt::format("is for the fermion monomials, not type = \"{}\"", type));
     }
+    if (type != "gauge" && in.fermion_smearing.steps > 0)  // after the force tolerance reached the inner monomial
+      ms.back() = std::make_unique<SmearedFermionMonomial>(std::move(ms.back()), in.fermion_smearing);
     ms.back()->level = int(level);
     in.physics += (in.physics.empty() ? "" : "; ") + fmt::format("{} @ level {}", ms.back()->name(), level);
   }
-  for (const auto& m : ms)
-    if (const auto* f = dynamic_cast<const PseudofermionMonomial*>(m.get()); f && f->multigrid()) {
+  for (const Config& m : c.entries("monomial"))
+    if (m.boolean("monomial.multigrid")) {
       check_multigrid_blocks(c, in.dims, in.multigrid.multigrid);
       break;
     }
@@ -432,7 +458,7 @@ int run_hmc(const HmcCommandOptions& opt) {
         force_max[monomial] = r.force_max_rms[k];
       }
       per_monomial[k].add(r, k);
-      if (const auto* rational = dynamic_cast<const RationalMonomial*>(hmc.monomials()[k].get()))
+      if (const auto* rational = dynamic_cast<const RationalMonomial*>(&innermost(*hmc.monomials()[k])))
         if (rational->last_spectrum())
           spectra[monomial] = {rational->last_spectrum()->lambda_min, rational->last_spectrum()->lambda_max};
     }

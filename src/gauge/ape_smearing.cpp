@@ -1,10 +1,9 @@
 #include "gauge/ape_smearing.hpp"
 
-#include <utility>
-
 #include "core/dispatch.hpp"
 #include "core/error.hpp"
 #include "gauge/ape_smearing_kernels.hpp"
+#include "gauge/smearing_steps.hpp"
 
 namespace lqcd {
 
@@ -17,24 +16,10 @@ void check_ape_params(const ApeParams& params) {
 
 GaugeField<double> ape_smear(const GaugeField<double>& U, const ApeParams& params) {
   check_ape_params(params);
-  const Location loc = U.location();
-  if (params.iterations == 0) return U.clone(loc);
-  const std::int64_t volume = U.geometry().volume();
-  auto step = [&](const GaugeField<double>& in, GaugeField<double>& out) {
-    for_each(loc, volume, ApeSmearKernel{in.view(), out.view(), params.alpha, params.spatial_only ? 1 : 0});
-    out.exchange_halo();
-  };
-  // Two buffers: the first iteration reads U itself, later ones alternate between cur and next.
-  GaugeField<double> cur(U.geometry(), loc);
-  step(U, cur);
-  if (params.iterations > 1) {
-    GaugeField<double> next(U.geometry(), loc);
-    for (int it = 1; it < params.iterations; ++it) {
-      step(cur, next);
-      std::swap(cur, next);
-    }
-  }
-  return cur;
+  return repeated_smearing(U, params.iterations, [&](const GaugeField<double>& in, GaugeField<double>& out) {
+    for_each(U.location(), U.geometry().volume(),
+             ApeSmearKernel{in.view(), out.view(), params.alpha, params.spatial_only ? 1 : 0});
+  });
 }
 
 }  // namespace lqcd

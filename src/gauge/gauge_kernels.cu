@@ -1,6 +1,8 @@
 // Device instantiations of the gauge layer's site kernels (the algorithms live in the .cpp files).
 #include "core/exec_cuda.cuh"
 #include "gauge/ape_smearing_kernels.hpp"
+#include "gauge/stout_force_kernels.hpp"
+#include "gauge/stout_smearing_kernels.hpp"
 #include "gauge/observables_kernels.hpp"
 #include "gauge/update_kernels.hpp"
 
@@ -16,3 +18,6 @@ LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::UnitStartKernel)
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::ReunitarizeKernel)
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::RandomGaugeTransformKernel)
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::ApeSmearKernel)
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::StoutSmearKernel)
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::StoutLambdaKernel)
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::StoutStapleForceKernel)
