@@ -8,11 +8,13 @@
 #   scripts/hmc-reference.sh OUT BIN L START TRAJECTORIES ["VARIANT;VARIANT;..."]
 # DEVICE=cpu runs it on the host (a check of the script on a small L); REF_REVERSIBILITY=true integrates each
 # trajectory back as well (hmc.reversibility_check). A variant is
-# "NAME:precision:forecast[:force_tolerance[:steps[:levels[:reliable_delta[:ENV=VALUE]]]]]", default
+# "NAME:precision:forecast[:force_tolerance[:steps[:levels[:reliable_delta[:ENV=VALUE[:multigrid]]]]]]]", default
 # "double0:double:0;forecast6:double:6;single6:single:6"; force_tolerance 0 (default) is solver.tolerance;
 # steps "12,2,4" (default) are integrator.steps; levels "HEAVY,RATIO,GAUGE" (default "0,1,2") the levels of
 # the heavy clover, the Hasenbusch ratio and the gauge action; reliable_delta (default 0.1) solver.reliable_delta;
-# ENV=VALUE an environment variable for the run (e.g. LQCD_COMPRESSED_CLOVER=0).
+# ENV=VALUE an environment variable for the run (e.g. LQCD_COMPRESSED_CLOVER=0); multigrid "mg" puts the
+# ratio's light force solves on the multigrid, with the [multigrid] lines of REF_MULTIGRID (newline-separated
+# TOML, default "coarse_half = true").
 set -uo pipefail
 out=${1:?OUT}; bin=${2:?BIN}; L=${3:?L}; start=${4:?START}; n=${5:?TRAJECTORIES}
 variants=${6:-"double0:double:0;forecast6:double:6;single6:single:6"}
@@ -20,7 +22,7 @@ dir=runs/hmcref_$L
 mkdir -p "$dir"
 IFS=';' read -r -a list <<<"$variants"
 for v in "${list[@]}"; do
-  IFS=':' read -r name precision forecast force_tolerance steps levels reliable_delta env <<<"$v"
+  IFS=':' read -r name precision forecast force_tolerance steps levels reliable_delta env multigrid <<<"$v"
   IFS=',' read -r heavy_level ratio_level gauge_level <<<"${levels:-0,1,2}"
   cat >"$dir/$name.toml" <<TOML
 [lattice]
@@ -42,6 +44,8 @@ tolerance = 1e-10
 precision = "$precision"
 force_tolerance = ${force_tolerance:-0}
 reliable_delta = ${reliable_delta:-0.1}
+[multigrid]
+${REF_MULTIGRID:-coarse_half = true}
 [output]
 prefix = "$dir/$name"
 checkpoint_every = 0
@@ -61,6 +65,7 @@ kappa2 = 0.1320
 csw = 1.9192
 forecast = $forecast
 level = $ratio_level
+multigrid = $([ "${multigrid:-}" = mg ] && echo true || echo false)
 TOML
   rm -f "$dir/$name.jsonl" "$dir/$name.log"
   t0=$(date +%s)

@@ -12,7 +12,7 @@ HasenbuschRatioMonomial::HasenbuschRatioMonomial(const EvenOddQuark& light, cons
     : PseudofermionMonomial(solver, stream, forecast), light_(light), heavy_(heavy) {}
 
 std::string HasenbuschRatioMonomial::name() const {
-  return "hasenbusch ratio " + describe(light_) + " / " + describe(heavy_);
+  return "hasenbusch ratio " + describe(light_) + " / " + describe(heavy_) + multigrid_note();
 }
 
 void HasenbuschRatioMonomial::refresh(const GaugeField<double>& U, std::uint64_t seed, std::uint32_t trajectory) {

@@ -37,6 +37,7 @@ double Hmc::collect_solver_stats(TrajectoryResult& r) {
     const Monomial::SolverStats s = monomials_[i]->take_solver_stats();
     r.solver_iterations[i] += s.iterations;
     r.solver_seconds_by_monomial[i] += s.seconds;
+    r.setup_seconds_by_monomial[i] += s.setup_seconds;
     seconds += s.seconds;
   }
   return seconds;
@@ -49,6 +50,7 @@ TrajectoryResult Hmc::trajectory(GaugeField<double>& U, std::uint32_t trajectory
   MomentumField P(U.geometry(), U.location());
   r.solver_iterations.assign(monomials_.size(), 0);
   r.solver_seconds_by_monomial.assign(monomials_.size(), 0.0);
+  r.setup_seconds_by_monomial.assign(monomials_.size(), 0.0);
   refresh(U, P, trajectory);
   r.H0 = hamiltonian(U, P);
   r.solver_seconds = collect_solver_stats(r);

@@ -28,6 +28,7 @@ class Monomial {
   struct SolverStats {
     long iterations = 0;
     double seconds = 0;
+    double setup_seconds = 0;  // of `seconds`, in multigrid setups and refreshes
   };
   virtual SolverStats take_solver_stats() { return {}; }
   // Warnings since the last call (the rational monomial's spectral check), for the logs.

@@ -84,7 +84,9 @@ SpinorField<double> MultigridForceSolver::solve(const GaugeField<double>& U, con
   const Stopwatch clock;
   SpinorField<double> X = M.make_field();
   try {
+    const double setup_before = setup_seconds_;
     bring_up_to_date(U, M);
+    stats.setup_seconds += setup_seconds_ - setup_before;
     // The double-precision full M of the outer solves (the clover one shares M_hat's clover field).
     std::optional<WilsonOperator<double>> wilson;
     if (quark_.csw == 0) wilson.emplace(U, quark_.params);

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 
 #include "fields/spinor_field.hpp"
 #include "hmc/chronological_guess.hpp"
@@ -34,6 +35,8 @@ class PseudofermionMonomial : public Monomial {
   // The base refuses (the rational monomial's multi-shift solves have no multigrid).
   virtual void use_multigrid(const HmcMultigridParams& p);
   const MultigridForceSolver* multigrid() const { return multigrid_.get(); }
+  // ", force solves by multigrid" when they are, for name().
+  std::string multigrid_note() const { return multigrid_ ? ", force solves by multigrid" : ""; }
 
  protected:
   // stream: separates the pseudofermions of several fermion monomials with one seed. forecast: the

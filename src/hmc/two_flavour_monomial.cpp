@@ -17,7 +17,7 @@ TwoFlavourMonomial::TwoFlavourMonomial(const WilsonParams& params, double csw, c
   if (!std::isfinite(csw)) fail("monomial.csw: must be a finite number (got {})", csw);
 }
 
-std::string TwoFlavourMonomial::name() const { return "two-flavour " + describe(quark_); }
+std::string TwoFlavourMonomial::name() const { return "two-flavour " + describe(quark_) + multigrid_note(); }
 
 void TwoFlavourMonomial::refresh(const GaugeField<double>& U, std::uint64_t seed, std::uint32_t trajectory) {
   const auto M = quark_.schur(U);
