@@ -399,12 +399,15 @@ int run_hmc(const HmcCommandOptions& opt) {
   // Per monomial over the run, for the summary: where the time goes and how large the forces are.
   struct MonomialTotals {
     long iterations = 0, trajectories = 0;
+    long multigrid_solves = 0, multigrid_iterations = 0;
     double solver_seconds = 0, setup_seconds = 0, force_seconds = 0, sum_rms = 0, max_rms = 0;
     void add(const TrajectoryResult& r, std::size_t k) {
       ++trajectories;
       iterations += r.solver_iterations[k];
       solver_seconds += r.solver_seconds_by_monomial[k];
       setup_seconds += r.setup_seconds_by_monomial[k];
+      multigrid_solves += r.multigrid_solves[k];
+      multigrid_iterations += r.multigrid_iterations[k];
       force_seconds += r.force_seconds_by_monomial[k];
       sum_rms += r.force_rms[k];
       max_rms = std::max(max_rms, r.force_max_rms[k]);
@@ -444,7 +447,7 @@ int run_hmc(const HmcCommandOptions& opt) {
     const long traj = n + 1;
     long iterations = 0;
     nlohmann::json iters = nlohmann::json::object(), solve_seconds = nlohmann::json::object(),
-                   setup_seconds = nlohmann::json::object();
+                   setup_seconds = nlohmann::json::object(), multigrid = nlohmann::json::object();
     nlohmann::json force_split = nlohmann::json::object(), force_rms = nlohmann::json::object(),
                    force_max = nlohmann::json::object(), spectra = nlohmann::json::object();
     for (std::size_t k = 0; k < r.solver_iterations.size(); ++k) {
@@ -454,7 +457,10 @@ int run_hmc(const HmcCommandOptions& opt) {
         iters[monomial] = r.solver_iterations[k];
         solve_seconds[monomial] = r.solver_seconds_by_monomial[k];
       }
-      if (r.setup_seconds_by_monomial[k] > 0) setup_seconds[monomial] = r.setup_seconds_by_monomial[k];
+      if (r.multigrid_solves[k] > 0) {
+        setup_seconds[monomial] = r.setup_seconds_by_monomial[k];
+        multigrid[monomial] = {{"solves", r.multigrid_solves[k]}, {"outer_iterations", r.multigrid_iterations[k]}};
+      }
       if (r.force_evaluations[k] > 0) {
         force_split[monomial] = r.force_seconds_by_monomial[k];
         force_rms[monomial] = r.force_rms[k];
@@ -488,6 +494,7 @@ int run_hmc(const HmcCommandOptions& opt) {
                    {"solver_seconds", r.solver_seconds},
                    {"solver_seconds_by_monomial", solve_seconds},
                    {"multigrid_setup_seconds_by_monomial", setup_seconds},
+                   {"multigrid_solves_by_monomial", multigrid},
                    {"energy_joules", energy.available ? nlohmann::json(energy.joules) : nlohmann::json(nullptr)},
                    {"force_seconds", r.force_seconds},
                    {"force_seconds_by_monomial", force_split},
@@ -523,8 +530,12 @@ int run_hmc(const HmcCommandOptions& opt) {
     if (m.trajectories == 0) continue;
     const double n = double(m.trajectories);
     const std::string setup =
-        m.setup_seconds > 0 ? fmt::format(" ({:.3f} s of them in multigrid setups and refreshes)", m.setup_seconds / n)
-                            : "";
+        m.multigrid_solves > 0
+            ? fmt::format(" ({:.0f} multigrid solves of {:.1f} outer iterations each on average, {:.3f} s in multigrid "
+                          "setups and refreshes)",
+                          double(m.multigrid_solves) / n, double(m.multigrid_iterations) / double(m.multigrid_solves),
+                          m.setup_seconds / n)
+            : "";
     log.line("#   monomial {} ({}): per trajectory {:.0f} solver iterations, {:.3f} s in solves{}, {:.3f} s in forces "
              "without their solves; force size |F| (rms over links) {:.4f} mean, {:.4f} largest",
              k + 1, hmc.monomials()[k]->name(), double(m.iterations) / n, m.solver_seconds / n, setup,

@@ -38,6 +38,8 @@ double Hmc::collect_solver_stats(TrajectoryResult& r) {
     r.solver_iterations[i] += s.iterations;
     r.solver_seconds_by_monomial[i] += s.seconds;
     r.setup_seconds_by_monomial[i] += s.setup_seconds;
+    r.multigrid_solves[i] += s.multigrid_solves;
+    r.multigrid_iterations[i] += s.multigrid_iterations;
     seconds += s.seconds;
   }
   return seconds;
@@ -51,6 +53,8 @@ TrajectoryResult Hmc::trajectory(GaugeField<double>& U, std::uint32_t trajectory
   r.solver_iterations.assign(monomials_.size(), 0);
   r.solver_seconds_by_monomial.assign(monomials_.size(), 0.0);
   r.setup_seconds_by_monomial.assign(monomials_.size(), 0.0);
+  r.multigrid_solves.assign(monomials_.size(), 0);
+  r.multigrid_iterations.assign(monomials_.size(), 0);
   refresh(U, P, trajectory);
   r.H0 = hamiltonian(U, P);
   r.solver_seconds = collect_solver_stats(r);

@@ -24,6 +24,7 @@ struct TrajectoryResult {
   double solver_seconds = 0;            // all monomials' solves (actions and forces)
   std::vector<double> solver_seconds_by_monomial;  // the same per monomial, in the order given
   std::vector<double> setup_seconds_by_monomial;   // of those, multigrid setups and refreshes
+  std::vector<long> multigrid_solves, multigrid_iterations;  // per monomial: Monomial::SolverStats'
   double force_seconds = 0;             // force evaluations, their solves excluded
   std::vector<double> force_seconds_by_monomial;  // the same per monomial (0 for one without a force)
   // Per monomial: its force evaluations in the trajectory, and the mean and the largest of their sizes

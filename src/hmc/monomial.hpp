@@ -28,7 +28,9 @@ class Monomial {
   struct SolverStats {
     long iterations = 0;
     double seconds = 0;
-    double setup_seconds = 0;  // of `seconds`, in multigrid setups and refreshes
+    double setup_seconds = 0;      // of `seconds`, in multigrid setups and refreshes
+    long multigrid_solves = 0;     // of the solves, those by the multigrid (two per force)
+    long multigrid_iterations = 0;  // of `iterations`, their outer GCR iterations
   };
   virtual SolverStats take_solver_stats() { return {}; }
   // Warnings since the last call (the rational monomial's spectral check), for the logs.

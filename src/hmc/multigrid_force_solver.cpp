@@ -124,6 +124,8 @@ SpinorField<double> MultigridForceSolver::solve(const GaugeField<double>& U, con
     const SolverResult r2 = solve_multigrid(D, *mg_, x, rhs2, p);
     X = x.parity_part(0);
     stats.iterations += r1.iterations + r2.iterations;
+    stats.multigrid_solves += 2;
+    stats.multigrid_iterations += r1.iterations + r2.iterations;
   } catch (const SolverError& e) {
     throw SolverError(fmt::format("{} (multigrid force solve): {}", who, e.what()), e.result());
   }

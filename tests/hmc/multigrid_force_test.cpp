@@ -147,6 +147,11 @@ TEST_P(MultigridForceTest, TrajectoryIsTheCgTrajectoryAndReversible) {
             << " (multigrid); iterations (heavy, ratio) " << a.solver_iterations[1] << ", " << a.solver_iterations[2]
             << " / " << b.solver_iterations[1] << ", " << b.solver_iterations[2] << " (outer GCR + action CG)\n";
   EXPECT_NEAR(b.dH, a.dH, 1e-8 * std::abs(a.H0));
+  for (std::size_t k = 1; k <= 2; ++k) {  // two multigrid solves per force, none with CG
+    EXPECT_EQ(b.multigrid_solves[k], 2 * b.force_evaluations[k]) << k;
+    EXPECT_GT(b.multigrid_iterations[k], 0) << k;
+    EXPECT_EQ(a.multigrid_solves[k], 0) << k;
+  }
   const LexicographicGauge la = to_lexicographic(U_cg), lb = to_lexicographic(U_mg);
   double diff = 0;
   for (std::int64_t i = 0; i < geom.volume(); ++i)
