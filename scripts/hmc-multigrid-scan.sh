@@ -6,6 +6,7 @@
 # reference run's "mg" variant (scripts/hmc-reference.sh: half precision, forecast 6, force solves to
 # 1e-6, steps [8, 2, 2], levels 1,0,2) for TRAJECTORIES trajectories with those [multigrid] keys.
 #   scripts/hmc-multigrid-scan.sh OUT BIN START TRAJECTORIES "SETTING;SETTING;..."
+# MG_BENCH_TOLERANCES (default "1e-6 1e-10"; empty: no bench) the bench's tolerances.
 set -uo pipefail
 out=${1:?OUT}; bin=${2:?BIN}; start=${3:?START}; n=${4:?TRAJECTORIES}; settings=${5:?SETTINGS}
 IFS=';' read -r -a list <<<"$settings"
@@ -16,10 +17,10 @@ for s in "${list[@]}"; do
   args=()
   toml=""
   for kv in "${pairs[@]}"; do
-    args+=(--multigrid "$kv")
+    [ "${kv%%=*}" = refresh_iterations ] || args+=(--multigrid "$kv")  # lqcd hmc's key only
     toml+="${kv%%=*} = ${kv#*=}"$'\n'
   done
-  for tol in 1e-6 1e-10; do
+  for tol in ${MG_BENCH_TOLERANCES-1e-6 1e-10}; do
     "$bin" bench solver --dims 32,32,32,32 --device gpu --config "$start" --action clover --csw 1.9192 \
       --kappa 0.13620 --precision single --tolerance $tol --repetitions 1 --json --solver multigrid "${args[@]}" \
       2>>"$out/mgscan.log" | sed "s/^{/{\"setting\":\"$s\",/" >>"$out/mgscan.jsonl"
