@@ -34,7 +34,10 @@ namespace lqcd {
 
 struct HmcMultigridParams {
   MultigridParams multigrid;    // the [multigrid] table
-  int refresh_iterations = 2;   // GCR steps per test vector at each trajectory's refresh (0: rebuild only)
+  // GCR steps per test vector at each trajectory's refresh (0: the coarse operator rebuilt only). 8: on
+  // the 32^4 reference run the second trajectory's solves took 17.9 outer iterations each, against 24.0
+  // with 2 and 38.2 with 0 (docs/performance.md).
+  int refresh_iterations = 8;
 };
 
 class MultigridForceSolver {
