@@ -70,6 +70,21 @@ LQCD_HOST_DEVICE inline double stout_rho(double rho, int spatial_only, int mu, i
   return spatial_only && (mu == kTimeDir || nu == kTimeDir) ? 0.0 : rho;
 }
 
+// The link of thread i = mu V + (lexicographic site) of the kernels below: its direction, coordinates,
+// parity and checkerboard index.
+struct StoutLink {
+  int mu, p;
+  int x[4];
+  std::int64_t s;
+  LQCD_HOST_DEVICE StoutLink(const SiteIndexer& idx, std::int64_t i) {
+    const std::int64_t volume = 2 * idx.vh;
+    mu = int(i / volume);
+    idx.coords_lex(i - mu * volume, x);
+    p = SiteIndexer::parity(x);
+    s = idx.cb_index(x);
+  }
+};
+
 // One thread per link, i = mu V + (lexicographic site), i < 4 V. From the step's input links U and the
 // force FV with respect to its output V: Lambda_mu(x) (eq. 73) into L, and the local part
 // W_loc = U (Sigma' exp(iQ) + i C^dag Lambda) = X exp(iQ) + i U C^dag Lambda into W.
@@ -81,12 +96,10 @@ struct StoutLambdaKernel {
   double rho;
   int spatial_only;
   LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
-    const std::int64_t volume = 2 * U.idx.vh;
-    const int mu = int(i / volume);
-    int x[4];
-    U.idx.coords_lex(i - mu * volume, x);
-    const int p = SiteIndexer::parity(x);
-    const std::int64_t s = U.idx.cb_index(x);
+    const StoutLink l(U.idx, i);
+    const int mu = l.mu, p = l.p;
+    const int* x = l.x;
+    const std::int64_t s = l.s;
     const SU3<double> f = FV.load(mu, p, s);
     if (spatial_only && mu == kTimeDir) {  // V = U: Sigma = Sigma', W = -i F
       L.store(mu, p, s, SU3<double>::zero());
@@ -130,12 +143,10 @@ struct StoutStapleForceKernel {
   }
 
   LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
-    const std::int64_t volume = 2 * U.idx.vh;
-    const int mu = int(i / volume);
-    int x[4];
-    U.idx.coords_lex(i - mu * volume, x);
-    const int p = SiteIndexer::parity(x);
-    const std::int64_t s = U.idx.cb_index(x);
+    const StoutLink l(U.idx, i);
+    const int mu = l.mu, p = l.p;
+    const int* x = l.x;
+    const std::int64_t s = l.s;
     SU3<double> sigma = SU3<double>::zero();
     for (int nu = 0; nu < 4; ++nu) {
       const double r = stout_rho(rho, spatial_only, mu, nu);
