@@ -83,6 +83,17 @@ inline GaugeField<double> rough_gauge(const Geometry& g, Location loc, std::uint
   return U;
 }
 
+// The largest entry difference over all links of two fields; NaN when any difference is NaN (a plain
+// std::max would skip it).
+inline double max_link_difference(const LexicographicGauge& a, const LexicographicGauge& b) {
+  double d = 0;
+  for (std::size_t i = 0; i < a.links.size(); ++i) {
+    const double x = max_abs_diff(a.links[i], b.links[i]);
+    if (!(x <= d)) d = x;
+  }
+  return d;
+}
+
 // psi(x) -> g(x) psi(x) with the g(x) that random_gauge_transformation(U, seed) draws on U's lattice:
 // the other side of a gauge-covariance check, M[U^g] (g psi) = g (M[U] psi).
 inline LexicographicSpinor gauge_rotate(LexicographicSpinor v, const GaugeField<double>& U, std::uint64_t seed) {

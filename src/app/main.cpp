@@ -11,6 +11,7 @@
 #include "app/convert_command.hpp"
 #include "app/heatbath_command.hpp"
 #include "app/hmc_command.hpp"
+#include "app/flow_command.hpp"
 #include "app/measure_command.hpp"
 #include "app/propagator_command.hpp"
 #include "app/spectrum_command.hpp"
@@ -98,6 +99,26 @@ int main(int argc, char** argv) {
   measure->add_flag("--no-verify", ms.no_verify, "report checksum/header mismatches instead of failing");
   measure->add_option("--device", ms.device, "auto | cpu | gpu")->capture_default_str();
   measure->add_option("--grid", ms.grid, "processes per direction X,Y,Z,T (run under mpirun -np X*Y*Z*T, one GPU per rank; default: all along t)");
+
+  FlowCommandOptions fl;
+  CLI::App* flow = app.add_subcommand(
+      "flow",
+      "Wilson flow of stored configurations (Luscher's RK3 integrator): E(t) from the plaquette and the clover "
+      "field strength, t^2 E, the topological charge Q (clover), and the scales t0/a^2 (t^2 E = 0.3) and w0/a "
+      "(t d/dt t^2 E = 0.3). Lattice units: t/a^2, E a^4.");
+  flow->add_option("files", fl.files, "configuration files")->required();
+  flow->add_option("--epsilon", fl.epsilon, "flow step in t/a^2")->capture_default_str()->check(CLI::Range(1e-6, 0.5));
+  flow->add_option("--t-max", fl.t_max,
+                   "flow until this t/a^2; 0: until t0 and w0 are passed (at most t = L_min^2 / 32)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  flow->add_option("--every", fl.measure_every, "steps between measurements")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1 << 30));
+  flow->add_flag("--json", fl.json, "one JSON object per file on stdout (the whole history, t0, w0)");
+  flow->add_flag("--no-verify", fl.no_verify, "report checksum/header mismatches instead of failing");
+  flow->add_option("--device", fl.device, "auto | cpu | gpu")->capture_default_str();
+  flow->add_option("--grid", fl.grid, "processes per direction X,Y,Z,T (run under mpirun -np X*Y*Z*T, one GPU per rank; default: all along t)");
 
   ConvertCommandOptions cv;
   CLI::App* convert = app.add_subcommand(
@@ -236,6 +257,7 @@ int main(int argc, char** argv) {
   try {
     if (*heatbath) return run_heatbath(hb);
     if (*measure) return run_measure(ms);
+    if (*flow) return run_flow(fl);
     if (*convert) return run_convert(cv);
     if (*hmc) return run_hmc(hm);
     if (*propagator) return run_propagator(pr);

@@ -1,6 +1,7 @@
 // Device instantiations of the gauge layer's site kernels (the algorithms live in the .cpp files).
 #include "core/exec_cuda.cuh"
 #include "gauge/ape_smearing_kernels.hpp"
+#include "gauge/gradient_flow_kernels.hpp"
 #include "gauge/stout_force_kernels.hpp"
 #include "gauge/stout_smearing_kernels.hpp"
 #include "gauge/observables_kernels.hpp"
@@ -21,3 +22,6 @@ LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::ApeSmearKernel)
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::StoutSmearKernel)
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::StoutLambdaKernel)
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::StoutStapleForceKernel)
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::WilsonFlowStageKernel)
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::FlowUpdateKernel)
+LQCD_INSTANTIATE_DEVICE_REDUCE(lqcd::Sums<3>, lqcd::FlowObservablesKernel)

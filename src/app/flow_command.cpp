@@ -1,0 +1,87 @@
+#include "app/flow_command.hpp"
+
+#include <cmath>
+#include <iostream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "app/device_choice.hpp"
+#include "app/input_values.hpp"
+#include "comm/communicator.hpp"
+#include "core/error.hpp"
+#include "gauge/gradient_flow.hpp"
+#include "measure/configuration.hpp"
+
+namespace lqcd::app {
+
+namespace {
+
+nlohmann::json optional_json(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
+
+std::string optional_text(const std::optional<double>& v, const char* missing) {
+  return v ? fmt::format("{:.6f}", *v) : std::string(missing);
+}
+
+}  // namespace
+
+int run_flow(const FlowCommandOptions& opt) {
+  FlowParams params;
+  params.epsilon = opt.epsilon;
+  params.t_max = opt.t_max;
+  params.measure_every = opt.measure_every;
+  check_flow_params(params);  // the command line's checks (main.cpp) refuse these first
+  LoadPolicy policy;
+  policy.verify = !opt.no_verify;
+  policy.location = choose_location(opt.device);
+  const bool printer = comm::rank() == 0;
+  int failures = 0;
+  for (const std::string& file : opt.files) {
+    policy.decompose = [&](const Dims& global) { return decompose_over_run(global, opt.grid, file); };
+    try {
+      LoadedConfiguration c = load_configuration(file, policy);
+      if (printer && !opt.json)
+        std::cout << fmt::format(
+            "{}\n  Wilson flow (Luscher RK3), eps = {} (t/a^2); E a^4 from the plaquette and from the clover "
+            "field strength; Q clover\n  {:>9} {:>14} {:>14} {:>12} {:>12} {:>10}\n",
+            file, params.epsilon, "t/a^2", "E_plaq", "E_clover", "t^2E_plaq", "t^2E_clover", "Q");
+      const auto print = [&](const FlowMeasurement& m) {
+        if (printer && !opt.json)
+          std::cout << fmt::format("  {:>9.4f} {:>14.8e} {:>14.8e} {:>12.6f} {:>12.6f} {:>10.5f}\n", m.t,
+                                   m.energy_plaquette, m.energy_clover, m.t2E_plaquette(), m.t2E_clover(), m.charge);
+      };
+      const std::vector<FlowMeasurement> history = run_wilson_flow(c.field, params, print);
+      const FlowScales s = flow_scales(history);
+      if (!printer) continue;
+      if (opt.json) {
+        nlohmann::json h = nlohmann::json::array();
+        for (const FlowMeasurement& m : history)
+          h.push_back({{"t", m.t},
+                       {"E_plaquette", m.energy_plaquette},
+                       {"E_clover", m.energy_clover},
+                       {"t2E_plaquette", m.t2E_plaquette()},
+                       {"t2E_clover", m.t2E_clover()},
+                       {"Q", m.charge}});
+        std::cout << nlohmann::json{{"file", file},
+                                    {"flow", "wilson"},
+                                    {"integrator", "rk3"},
+                                    {"epsilon", params.epsilon},
+                                    {"units", "lattice: t/a^2, E a^4, w0/a"},
+                                    {"t0", optional_json(s.t0)},
+                                    {"w0", optional_json(s.w0)},
+                                    {"history", h}}
+                         .dump()
+                  << std::endl;
+      } else {
+        std::cout << fmt::format("  t0/a^2 = {}   w0/a = {}   (t^2 E = 0.3 and t d/dt t^2 E = 0.3, clover E)\n",
+                                 optional_text(s.t0, "not reached"), optional_text(s.w0, "not reached"));
+      }
+    } catch (const Error& e) {
+      ++failures;
+      if (printer) std::cerr << "lqcd flow: error: " << e.what() << std::endl;
+    }
+  }
+  return failures == 0 ? 0 : 1;
+}
+
+}  // namespace lqcd::app

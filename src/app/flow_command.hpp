@@ -1,0 +1,22 @@
+#pragma once
+// lqcd flow: the Wilson flow of stored configurations, with t0, w0 and the topological charge.
+
+#include <string>
+#include <vector>
+
+namespace lqcd::app {
+
+struct FlowCommandOptions {
+  std::vector<std::string> files;
+  double epsilon = 0.01;
+  double t_max = 0;
+  int measure_every = 1;
+  bool json = false;
+  bool no_verify = false;
+  std::string device = "auto";
+  std::string grid;
+};
+
+int run_flow(const FlowCommandOptions& options);
+
+}  // namespace lqcd::app

@@ -1,0 +1,71 @@
+#pragma once
+// The Wilson flow (M. Luscher, "Properties and uses of the Wilson flow in lattice QCD", JHEP 1008
+// (2010) 071): dV_t/dt = Z(V_t) V_t, V_0 = U, with Z = -g_0^2 times the Wilson action's gradient, and
+// what it measures: the energy density E(t) = (1/4) G^a_{mu nu} G^a_{mu nu} (from the plaquette and
+// from the clover field strength), t^2 E(t), W(t) = t d/dt t^2 E(t), the scales t0 (t^2 E(t0) = 0.3)
+// and w0 (W(w0^2) = 0.3; S. Borsanyi et al. (BMW), JHEP 1209 (2012) 010), and the topological charge Q(t)
+// from the clover field strength. Lattice units throughout: t/a^2, E a^4, w0/a.
+//
+// Integrator: Luscher's third-order Runge-Kutta scheme (his appendix C, eqs. C.1-C.3),
+//   W_1 = exp(Z_0 / 4) V_t,   W_2 = exp(8/9 Z_1 - 17/36 Z_0) W_1,
+//   V_{t+eps} = exp(3/4 Z_2 - 8/9 Z_1 + 17/36 Z_0) W_2,   Z_i = eps Z(W_i),
+// in its low-storage form with one extra field X: X = Z_0/4; X = 8/9 Z_1 - 17/9 X; X = 3/4 Z_2 - X,
+// each followed by W <- exp(X) W. Global error O(eps^3).
+
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "fields/gauge_field.hpp"
+
+namespace lqcd {
+
+// E and Q of one flowed field (global: summed over all processes).
+struct FlowMeasurement {
+  double t = 0;                 // flow time t/a^2
+  double energy_plaquette = 0;  // E a^4 = (2 / V) sum_x sum_{mu<nu} Re tr(1 - P_{mu nu}(x))
+  double energy_clover = 0;     // E a^4 = -(1 / V) sum_x sum_{mu<nu} tr(G_{mu nu}(x)^2)
+  double charge = 0;            // Q = sum_x q(x), clover definition (gradient_flow_kernels.hpp)
+  double t2E_plaquette() const { return t * t * energy_plaquette; }
+  double t2E_clover() const { return t * t * energy_clover; }
+};
+
+FlowMeasurement flow_measurement(const GaugeField<double>& V, double t);
+
+// One Runge-Kutta step of the Wilson flow, V in place (its halo exchanged before each stage), with a
+// work field of V's shape kept between steps.
+class WilsonFlow {
+ public:
+  explicit WilsonFlow(const GaugeField<double>& like);
+  void step(GaugeField<double>& V, double epsilon);
+
+ private:
+  GaugeField<double> X_;
+};
+
+struct FlowParams {
+  double epsilon = 0.01;  // step in t/a^2
+  // Flow until t/a^2 = t_max; 0: until both t0 and w0 are passed, at most to t = L_min^2 / 32 (the
+  // smoothing radius sqrt(8t) reaches half the smallest extent).
+  double t_max = 0;
+  int measure_every = 1;  // steps between measurements (the first at t = 0)
+};
+
+// Throws lqcd::Error naming flow.epsilon, flow.t_max or flow.measure_every.
+void check_flow_params(const FlowParams& p);
+
+// Flows V (in place) and returns the measurements; `each` (when given) sees every measurement as it is
+// made.
+std::vector<FlowMeasurement> run_wilson_flow(GaugeField<double>& V, const FlowParams& p,
+                                             const std::function<void(const FlowMeasurement&)>& each = {});
+
+// The scales from a flow history (clover E), by linear interpolation between the measurements that
+// bracket the crossing of `reference` (0.3); W(t) is the difference quotient of t^2 E between
+// neighbouring measurements, at their mid time. Empty when the history does not reach it.
+struct FlowScales {
+  std::optional<double> t0;  // t0/a^2
+  std::optional<double> w0;  // w0/a
+};
+FlowScales flow_scales(const std::vector<FlowMeasurement>& history, double reference = 0.3);
+
+}  // namespace lqcd

@@ -1,0 +1,77 @@
+#pragma once
+// Site kernels of the Wilson flow (gauge/gradient_flow.hpp) and of its observables.
+
+#include "core/reduction.hpp"
+#include "fields/gauge_view.hpp"
+#include "gauge/field_strength.hpp"
+#include "gauge/staples.hpp"
+#include "gauge/stout_smearing_kernels.hpp"
+#include "math/su3_exp.hpp"
+
+namespace lqcd {
+
+// One stage of the low-storage Runge-Kutta scheme (gradient_flow.hpp). The flow's generator is
+// Z(V)_mu(x) = i q_mu(x) with q = stout smearing's Q at rho = 1 (stout_smearing_kernels.hpp:
+// Omega = (V_mu(x) A_mu(x))^dag with the plaquette staples A), since a stout step of rho = epsilon is
+// the Euler step of the Wilson flow (M. Luscher, JHEP 1008 (2010) 071, section 2.1). For every link
+// X <- a q(V) + b X (X Hermitian: the next update is exp(i X) V). Reads V with its halo; writes X.
+struct WilsonFlowStageKernel {
+  GaugeView<double> V;
+  GaugeView<double> X;
+  double a, b;
+  LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
+    int x[4];
+    V.idx.coords_lex(i, x);
+    const int p = SiteIndexer::parity(x);
+    const std::int64_t s = V.idx.cb_index(x);
+    for (int mu = 0; mu < 4; ++mu) {
+      const SU3<double> q = stout_q(dagger(V.load(mu, p, s) * plaquette_staple(V, x, mu)));
+      // The first stage (b = 0) does not read X: it starts a step, and X may hold anything.
+      SU3<double> next = b != 0 ? X.load(mu, p, s) : SU3<double>::zero();
+      next *= b;
+      for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c) next.m[r][c] += q.m[r][c] * a;
+      X.store(mu, p, s, next);
+    }
+  }
+};
+
+// V <- exp(i X) V on every link.
+struct FlowUpdateKernel {
+  GaugeView<double> V;
+  GaugeView<double> X;
+  LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
+    int x[4];
+    V.idx.coords_lex(i, x);
+    const int p = SiteIndexer::parity(x);
+    const std::int64_t s = V.idx.cb_index(x);
+    for (int mu = 0; mu < 4; ++mu) V.store(mu, p, s, exp_i(X.load(mu, p, s)) * V.load(mu, p, s));
+  }
+};
+
+// Per site: [0] the plaquette energy density 2 sum_{mu<nu} Re tr(1 - P_{mu nu}(x)); [1] the clover
+// energy density -sum_{mu<nu} tr(G_{mu nu}(x)^2) = (1/4) G^a G^a summed over all mu, nu (G the
+// anti-Hermitian clover field strength, gauge/field_strength.hpp); [2] the clover topological charge
+// density q(x) = -(1/(32 pi^2)) eps_{mu nu rho sigma} tr(G_{mu nu} G_{rho sigma})
+//            = -(1/(4 pi^2)) [tr(G_01 G_23) - tr(G_02 G_13) + tr(G_03 G_12)]
+// (M. Luscher, JHEP 1008 (2010) 071, eqs. 2.1, 3.1-3.3; eps_0123 = +1 in lqcd's x, y, z, t order).
+struct FlowObservablesKernel {
+  GaugeView<double> V;
+  LQCD_HOST_DEVICE void operator()(std::int64_t i, Sums<3>& acc) const {
+    int x[4];
+    V.idx.coords_lex(i, x);
+    SU3<double> G[6];  // (0,1) (0,2) (0,3) (1,2) (1,3) (2,3)
+    int k = 0;
+    for (int mu = 0; mu < 4; ++mu)
+      for (int nu = mu + 1; nu < 4; ++nu, ++k) {
+        const int plaq[4] = {fwd(mu), fwd(nu), bwd(mu), bwd(nu)};
+        acc[0] += 2 * (3 - re_trace(V.path(x, plaq)));
+        G[k] = clover_field_strength(V, x, mu, nu);
+        acc[1] -= re_trace(G[k] * G[k]);
+      }
+    const double pi = 3.14159265358979323846;
+    acc[2] -= (re_trace(G[0] * G[5]) - re_trace(G[1] * G[4]) + re_trace(G[2] * G[3])) / (4 * pi * pi);
+  }
+};
+
+}  // namespace lqcd

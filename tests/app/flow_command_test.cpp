@@ -1,0 +1,61 @@
+// lqcd flow (issue 29) on the MILC beta = 6.0 configuration: the JSON contract, E at t = 0 from the
+// plaquette the README gives (E_plaq = 36 (1 - P) for P = <Re tr U_p>/3), E falling along the flow, the
+// human output, and one-line errors for bad options and files.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_support.hpp"
+
+namespace lqcd {
+namespace {
+
+using test::run_lqcd;
+
+TEST(FlowCommand, MilcConfigurationFlowsFromItsKnownPlaquette) {
+  test::TempDir dir;
+  const std::string file = test::testdata("milc_l8888_b6.0.milc").string();
+  const auto r = run_lqcd("flow --json --device cpu --epsilon 0.02 --t-max 0.6 --every 5 '" + file + "'", dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  for (const char* key : {"file", "epsilon", "units", "t0", "w0", "history"}) EXPECT_TRUE(j.contains(key)) << key;
+  const auto& h = j["history"];
+  ASSERT_EQ(h.size(), 7u) << "t = 0, 0.1, ..., 0.6";
+  // ../shared/testdata/README.md: P = 0.593560240433 (float32 storage).
+  EXPECT_NEAR(h[0]["E_plaquette"].get<double>(), 36 * (1 - 0.593560240433), 36 * 1e-6);
+  EXPECT_EQ(h[0]["t"].get<double>(), 0.0);
+  EXPECT_NEAR(h[6]["t"].get<double>(), 0.6, 1e-12);
+  for (std::size_t k = 1; k < h.size(); ++k) {
+    EXPECT_LT(h[k]["E_plaquette"].get<double>(), h[k - 1]["E_plaquette"].get<double>()) << k;
+    EXPECT_LT(h[k]["E_clover"].get<double>(), h[k - 1]["E_clover"].get<double>()) << k;
+    const double t = h[k]["t"].get<double>();
+    EXPECT_NEAR(h[k]["t2E_clover"].get<double>(), t * t * h[k]["E_clover"].get<double>(), 1e-12);
+  }
+  EXPECT_TRUE(j["t0"].is_null()) << "t^2 E stays far below 0.3 by t = 0.6";
+  const auto human = run_lqcd("flow --device cpu --epsilon 0.05 --t-max 0.1 '" + file + "'", dir.path());
+  ASSERT_EQ(human.exit_code, 0) << human.err;
+  EXPECT_NE(human.out.find("t0/a^2 = not reached"), std::string::npos) << human.out;
+  EXPECT_NE(human.out.find("E_clover"), std::string::npos) << human.out;
+}
+
+TEST(FlowCommand, BadOptionsAndFilesGiveOneLineErrors) {
+  test::TempDir dir;
+  const std::string file = test::testdata("milc_l8888_b6.0.milc").string();
+  for (const auto& [args, expect] : {std::pair<std::string, std::string>{"--epsilon 0 '" + file + "'", "--epsilon"},
+                                     {"--epsilon -0.01 '" + file + "'", "--epsilon"},
+                                     {"--t-max -1 '" + file + "'", "--t-max"},
+                                     {"--every 0 '" + file + "'", "--every"},
+                                     {"no-such-file.ildg", "no-such-file.ildg"}}) {
+    SCOPED_TRACE(args);
+    const auto r = run_lqcd("flow --device cpu " + args, dir.path());
+    EXPECT_NE(r.exit_code, 0);
+    const std::string line = test::error_line(r.err);
+    EXPECT_NE(line.find(expect), std::string::npos) << r.err;
+    EXPECT_EQ(test::program_lines(r.err).size(), 1u) << r.err;
+  }
+}
+
+}  // namespace
+}  // namespace lqcd
