@@ -9,7 +9,7 @@
 # and run there with .deps and .gpu-testdata carried:  bash scripts/gpu-check.sh "$OUT" [stages]
 # stages (default all but therm16/clover32/scaling): build test bench validate spectrum hmc dirac [therm16] [clover32] [ref32]
 # [scaling] [strong48] [resident2] [mpitest] [fast] [rhs] [sass] [solver] [resident] [blockcg] [ttile] [tune] [htile] [launch] [table] [extra] [pdltest] [quenched] [blockres] [propagators]
-# [hmctests] (issue 28's GPU tests) [nf2p1] (issue 28's RHMC run) [mgtest] [mgscan] (issue 27: scripts/multigrid-scan.sh) [mgmpi] (the multigrid on two ranks; after mgscan)
+# [flow] (issue 29: the gradient flow's GPU tests and t0/w0 runs) [hmctests] (issue 28's GPU tests) [nf2p1] (issue 28's RHMC run) [mgtest] [mgscan] (issue 27: scripts/multigrid-scan.sh) [mgmpi] (the multigrid on two ranks; after mgscan)
 # [sanitize] (compute-sanitizer on the GPU tests; needs the build stage's build-gpu: `... OUT build sanitize`)
 set -uo pipefail
 export NCCL_NVLS_ENABLE=0  # NVLink multicast stays off on the shared multi-GPU hosts (device KINDS.md)
@@ -56,6 +56,29 @@ if has hmctests; then  # issue 28's GPU tests only: the inner solves' clover ope
     >>"$out/hmctests.log" 2>&1
   note "test_mpi *DistributedStout*device* on 2 ranks: exit $?"
   note "hmctests: $(( $(date +%s) - start )) s"
+fi
+if has flow; then  # issue 29: the flow's device tests, the distributed flow on 2 ranks, t0 and w0 on lqcd's own
+  # quenched ensembles (scripts/flow-t0.sh: FLOW_N configurations of 16^4 at beta 5.96 and 6.0), and the
+  # time of one flow to t = 3.5 on 32^4 (a 16^4 configuration tiled).
+  start=$(date +%s)
+  build-gpu/tests/test_gauge --gtest_filter='*Flow*:*Stout*' >"$out/flow.log" 2>&1
+  note "test_gauge *Flow*:*Stout*: exit $?: $(grep -E '^\[  (PASSED|FAILED)' "$out/flow.log" | tail -1)"
+  build-gpu/tests/test_dirac --gtest_filter='*Clover*' >>"$out/flow.log" 2>&1
+  note "test_dirac *Clover*: exit $?: $(grep -E '^\[  (PASSED|FAILED)' "$out/flow.log" | tail -1)"
+  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=4 mpiexec -np 2 --oversubscribe \
+    --bind-to none -x OMP_NUM_THREADS build-gpu/tests/test_mpi --gtest_filter='*DistributedFlow*device*' >>"$out/flow.log" 2>&1
+  note "test_mpi *DistributedFlow*device* on 2 ranks: exit $?"
+  for beta in ${FLOW_BETAS:-5.96 6.0}; do
+    bash scripts/flow-t0.sh "$out" "$bin" "$beta" 16 "${FLOW_N:-50}"
+  done
+  cfg=$(ls runs/flow_b6.0_16/q.*.ildg 2>/dev/null | tail -1)
+  if [ -n "$cfg" ]; then
+    "$bin" convert "$cfg" runs/flow32.ildg --tile 2,2,2,2 --force >/dev/null 2>>"$out/flow.log"
+    t0=$(date +%s.%N)
+    "$bin" flow runs/flow32.ildg --t-max 3.5 --every 50 --device gpu >>"$out/flow.log" 2>&1
+    note "flow of 32^4 to t = 3.5 (350 RK3 steps, 8 measurements): exit $? in $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }') s"
+  fi
+  note "flow: $(( $(date +%s) - start )) s"
 fi
 if has mgtest; then  # the multigrid's tests only (CPU and GPU cases)
   start=$(date +%s)
