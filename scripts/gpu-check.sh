@@ -78,6 +78,10 @@ if has flow; then  # issue 29: the flow's device tests, the distributed flow on 
     "$bin" flow runs/flow32.ildg --t-max 3.5 --every 50 --device gpu >>"$out/flow.log" 2>&1
     note "flow of 32^4 to t = 3.5 (350 RK3 steps, 8 measurements): exit $? in $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }') s"
   fi
+  for L in 16 32; do
+    "$bin" bench flow --dims $L,$L,$L,$L --device gpu --repetitions 20 2>>"$out/flow.log" | tee -a "$out/flow_bench.txt" |
+      grep -E "RK3 step|measurement|flow to t" | sed "s/^/bench flow $L^4: /" | tee -a "$summary"
+  done
   note "flow: $(( $(date +%s) - start )) s"
 fi
 if has mgtest; then  # the multigrid's tests only (CPU and GPU cases)

@@ -28,6 +28,7 @@
 #include "core/launch_tuning.hpp"
 #include "core/error.hpp"
 #include "core/timer.hpp"
+#include "gauge/gradient_flow.hpp"
 #include "gauge/observables.hpp"
 #include "measure/configuration.hpp"
 #include "gauge/updates.hpp"
@@ -985,9 +986,9 @@ void check_real_option(double v, const char* option, bool positive) {
 }  // namespace
 
 int run_bench(const BenchCommandOptions& opt) {
-  const std::vector<std::string> kernels = {"heatbath", "copy", "dslash", "matpc", "solver"};
+  const std::vector<std::string> kernels = {"heatbath", "flow", "copy", "dslash", "matpc", "solver"};
   if (std::find(kernels.begin(), kernels.end(), opt.kernel) == kernels.end())
-    fail("lqcd bench: unknown benchmark \"{}\" (expected heatbath, copy, dslash, matpc or solver)", opt.kernel);
+    fail("lqcd bench: unknown benchmark \"{}\" (expected heatbath, flow, copy, dslash, matpc or solver)", opt.kernel);
   if (opt.kernel == "dslash" || opt.kernel == "matpc" || opt.kernel == "solver") {
     if (opt.precision != "double" && opt.precision != "single" && opt.precision != "half")
       fail("--precision: expected double, single or half (got \"{}\")", opt.precision);
@@ -1083,7 +1084,7 @@ int run_bench(const BenchCommandOptions& opt) {
       fail("--config: a gauge configuration is used by lqcd bench dslash, matpc and solver (not {})", opt.kernel);
     io::detect_gauge_format(opt.config);  // a missing or unreadable file is an error before any measurement
   }
-  if (comm::size() > 1 && (opt.kernel == "heatbath" || opt.kernel == "copy"))
+  if (comm::size() > 1 && (opt.kernel == "heatbath" || opt.kernel == "flow" || opt.kernel == "copy"))
     fail("lqcd bench {}: runs on one process (this run has {}); dslash, matpc and solver run on several", opt.kernel,
          comm::size());
   const bool root = comm::rank() == 0;  // prints for all
@@ -1166,6 +1167,45 @@ int run_bench(const BenchCommandOptions& opt) {
                                "({:.1f} W)\n",
                                e_hb.reading.joules / double(e_hb.calls), e_hb.reading.watts(),
                                e_or.reading.joules / double(e_or.calls), e_or.reading.watts());
+  }
+  if (opt.kernel == "flow") {
+    const Dims dims = parse_dims_option(opt.dims, "--dims");
+    const Geometry geom = ProcessGrid::single().decompose(dims, "--dims");
+    GaugeField<double> U(geom, loc);
+    set_hot_gauge(U, 1);
+    heatbath_sweep(U, GaugeAction::from_name("wilson", 6.0), 1, 0);  // a rough, realistic field
+    WilsonFlow flow(U);
+    RegionEnergy e_step{meter, geom.grid};
+    const double eps = 0.01;
+    const double t_step = median_seconds(loc, opt.repetitions, [&] { flow.step(U, eps); }, &e_step);
+    const double t_measure = median_seconds(loc, opt.repetitions, [&] { (void)flow_measurement(U, 0); });
+    // Minimal bytes per RK3 step (double, 144 B per link, 4 links = 576 B per site and field): each of
+    // the three stages reads V and X and writes X (the first does not read X), then reads X and V and
+    // writes V: 17 field passes. The measurement reads V once.
+    const double v = double(geom.volume()), field = 576 * v, step_bytes = 17 * field, measure_bytes = field;
+    result.update({{"benchmark", "flow"},
+                   {"dims", dims},
+                   {"flow", "wilson"},
+                   {"integrator", "rk3"},
+                   {"precision", "double"},
+                   {"repetitions", opt.repetitions},
+                   {"step_s", t_step},
+                   {"measurement_s", t_measure},
+                   {"bytes_per_step_minimal", step_bytes},
+                   {"step_GBps_minimal", step_bytes / t_step / 1e9},
+                   {"step_fraction_of_copy", step_bytes / t_step / 1e9 / copy.gb_per_s},
+                   {"measurement_fraction_of_copy", measure_bytes / t_measure / 1e9 / copy.gb_per_s},
+                   {"flow_to_t3_s", 300 * (t_step + t_measure)}});
+    result.update(energy_fields("step_", e_step, std::nullopt));
+    if (!opt.json)
+      std::cout << fmt::format(
+          "# flow benchmark: {} lattice, Wilson flow, RK3, double precision, median of {}\n"
+          "  RK3 step              {:9.3f} ms   {:8.1f} GB/s minimal   {:5.1f}% of copy\n"
+          "  E and Q measurement   {:9.3f} ms   {:5.1f}% of copy\n"
+          "  flow to t = 3 (eps 0.01, measured every step): {:.2f} s\n",
+          dims_string(dims), opt.repetitions, t_step * 1e3, step_bytes / t_step / 1e9,
+          100 * step_bytes / t_step / 1e9 / copy.gb_per_s, t_measure * 1e3,
+          100 * measure_bytes / t_measure / 1e9 / copy.gb_per_s, 300 * (t_step + t_measure));
   }
   if (opt.kernel == "dslash" || opt.kernel == "matpc" || opt.kernel == "solver") {
     const Dims dims = parse_dims_option(opt.dims, "--dims");

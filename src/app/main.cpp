@@ -184,7 +184,7 @@ int main(int argc, char** argv) {
                "counter (NVML, loaded at run time; LQCD_NVML_LIBRARY names another library): energy_joules per "
                "call, average_watts, gflops_per_watt (prefixed matpc_/mdagm_/heatbath_/overrelaxation_ where a "
                "benchmark times several things); null, with energy_note saying why, where it is not measured.");
-  bench->add_option("kernel", bn.kernel, "heatbath | copy | dslash | matpc | solver")->capture_default_str();
+  bench->add_option("kernel", bn.kernel, "heatbath | flow | copy | dslash | matpc | solver")->capture_default_str();
   bench->add_option("--dims", bn.dims, "lattice X,Y,Z,T")->capture_default_str();
   bench->add_option("--grid", bn.grid,
                     "dslash, matpc, solver: processes per direction X,Y,Z,T (run under mpirun -np X*Y*Z*T; one GPU "

@@ -104,6 +104,22 @@ TEST(BenchCommand, DiracBenchmarksReportTheirCountsAndTheCopyBandwidth) {
 
 // dslash --rhs N: one kernel on N right-hand sides, the links counted once per site for all of them;
 // every rhs checked against the double 18-real operator.
+// The flow benchmark (issue 29): its byte count is 17 passes over the links (576 B per site) per RK3
+// step, consistent with its GB/s and time; the fraction of copy follows from both.
+TEST(BenchCommand, FlowBenchmarkReportsStepAndMeasurement) {
+  test::TempDir dir;
+  const auto d = bench("flow", dir);
+  EXPECT_EQ(d["benchmark"], "flow");
+  EXPECT_EQ(d["bytes_per_step_minimal"].get<double>(), 17.0 * 576 * 256);
+  const double t = d["step_s"].get<double>();
+  EXPECT_GT(t, 0);
+  EXPECT_NEAR(d["step_GBps_minimal"].get<double>(), 17.0 * 576 * 256 / t / 1e9, 1e-9);
+  EXPECT_NEAR(d["step_fraction_of_copy"].get<double>(),
+              d["step_GBps_minimal"].get<double>() / d["copy_bandwidth_GBps"].get<double>(), 1e-12);
+  EXPECT_GT(d["measurement_s"].get<double>(), 0);
+  EXPECT_NEAR(d["flow_to_t3_s"].get<double>(), 300 * (t + d["measurement_s"].get<double>()), 1e-9);
+}
+
 TEST(BenchCommand, MultiRhsDslashCountsEachLinkOncePerSite) {
   test::TempDir dir;
   for (const std::string action : {"wilson", "twisted_mass"}) {
