@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/device_choice.hpp"
+#include "app/flow_input.hpp"
 #include "app/input_values.hpp"
 #include "comm/communicator.hpp"
 #include "core/error.hpp"
@@ -15,15 +16,6 @@
 
 namespace lqcd::app {
 
-namespace {
-
-nlohmann::json optional_json(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
-
-std::string optional_text(const std::optional<double>& v, const char* missing) {
-  return v ? fmt::format("{:.6f}", *v) : std::string(missing);
-}
-
-}  // namespace
 
 int run_flow(const FlowCommandOptions& opt) {
   FlowParams params;
@@ -54,27 +46,11 @@ int run_flow(const FlowCommandOptions& opt) {
       const FlowScales s = flow_scales(history);
       if (!printer) continue;
       if (opt.json) {
-        nlohmann::json h = nlohmann::json::array();
-        for (const FlowMeasurement& m : history)
-          h.push_back({{"t", m.t},
-                       {"E_plaquette", m.energy_plaquette},
-                       {"E_clover", m.energy_clover},
-                       {"t2E_plaquette", m.t2E_plaquette()},
-                       {"t2E_clover", m.t2E_clover()},
-                       {"Q", m.charge}});
-        std::cout << nlohmann::json{{"file", file},
-                                    {"flow", "wilson"},
-                                    {"integrator", "rk3"},
-                                    {"epsilon", params.epsilon},
-                                    {"units", "lattice: t/a^2, E a^4, w0/a"},
-                                    {"t0", optional_json(s.t0)},
-                                    {"w0", optional_json(s.w0)},
-                                    {"history", h}}
-                         .dump()
-                  << std::endl;
+        nlohmann::json j = {{"file", file}};
+        j.update(flow_json(params, history, s));
+        std::cout << j.dump() << std::endl;
       } else {
-        std::cout << fmt::format("  t0/a^2 = {}   w0/a = {}   (t^2 E = 0.3 and t d/dt t^2 E = 0.3, clover E)\n",
-                                 optional_text(s.t0, "not reached"), optional_text(s.w0, "not reached"));
+        std::cout << fmt::format("  {}   (t0: t^2 E = 0.3, w0: t d/dt t^2 E = 0.3, clover E)\n", flow_summary(history, s));
       }
     } catch (const Error& e) {
       ++failures;

@@ -4,8 +4,10 @@
 #include <fstream>
 #include <iostream>
 #include <limits>
+#include <optional>
 
 #include "app/device_choice.hpp"
+#include "app/flow_input.hpp"
 #include "app/observables_json.hpp"
 #include "app/input_values.hpp"
 #include "app/output.hpp"
@@ -33,6 +35,8 @@ std::vector<KeySpec> heatbath_schema() {
       {"heatbath.overrelaxation", "4", "overrelaxation steps after each heatbath step"},
       {"heatbath.measure_every", "1", "measure the gauge observables every N sweeps"},
   };
+  for (KeySpec& k : flow_schema("configuration (output.save_every sweeps apart, or heatbath.measure_every)"))
+    s.push_back(std::move(k));
   for (KeySpec& k : chain_output_schema("lqcd-heatbath", "sweeps")) s.push_back(std::move(k));
   return s;
 }
@@ -48,6 +52,7 @@ struct HeatbathInput {
   std::string prefix, format;
   int precision = 64;
   int save_every = 0, checkpoint_every = 0;
+  FlowInput flow;
 };
 
 HeatbathInput read_input(const Config& c) {
@@ -79,6 +84,7 @@ HeatbathInput read_input(const Config& c) {
   in.precision = saved.precision;
   in.save_every = int(read_integer(c, "output.save_every", 0, 1 << 30));
   in.checkpoint_every = int(read_integer(c, "output.checkpoint_every", 0, 1 << 30));
+  in.flow = read_flow_input(c);
   return in;
 }
 
@@ -130,6 +136,7 @@ int run_heatbath(const HeatbathCommandOptions& opt) {
       fail("{}: checkpoint after sweep {}, beyond the {} sweeps of the input", checkpoint_path(in), done,
            long(in.thermalization) + in.sweeps);
     truncate_jsonl(in.prefix + ".jsonl", "sweep", done);
+    if (in.flow.every > 0) truncate_jsonl(in.prefix + ".flow.jsonl", "sweep", done);
   } else if (in.start == "hot") {
     set_hot_gauge(U, in.seed);
   } else {
@@ -138,6 +145,8 @@ int run_heatbath(const HeatbathCommandOptions& opt) {
 
   RunLog log(in.prefix + ".log", opt.resume, opt.quiet);
   JsonLines jsonl(in.prefix + ".jsonl", opt.resume);
+  std::optional<JsonLines> flow_jsonl;
+  if (in.flow.every > 0) flow_jsonl.emplace(in.prefix + ".flow.jsonl", opt.resume);
   // Each count is at most 2^30; their sum is counted in 64 bits (2^31 overflows an int).
   const long total = long(in.thermalization) + in.sweeps;
   log.line("# {}", version_string());
@@ -152,6 +161,10 @@ int run_heatbath(const HeatbathCommandOptions& opt) {
              checkpoint_path(in), done);
   for (const auto& t : output_lock.removed_temporaries()) log.line("# removed {}, left by a killed run", t.string());
   log.line("# conventions: plaquette = <Re tr U_p>/3 (1 for the unit field); polyakov = <tr prod_t U_t>/3");
+  if (in.flow.every > 0)
+    log.line("# flow: Wilson flow (Luscher's RK3, eps = {}) of one configuration in {} after thermalization into "
+             "{}.flow.jsonl; t0: t^2 E = 0.3, w0: t d/dt t^2 E = 0.3 (clover E), lattice units",
+             in.flow.params.epsilon, in.flow.every, in.prefix);
   log.line("# input ({}):", config.source());
   std::istringstream lines(config.to_toml(false));
   for (std::string l; std::getline(lines, l);) log.line("#   {}", l);
@@ -168,6 +181,17 @@ int run_heatbath(const HeatbathCommandOptions& opt) {
     const bool measure = n % in.measure_every == 0;
     const bool save_config = in.save_every > 0 && n > in.thermalization && (n - in.thermalization) % in.save_every == 0;
     const bool checkpoint = in.checkpoint_every > 0 && (n % in.checkpoint_every == 0 || n == total);
+    // The flow of every flow.every-th configuration after thermalization, each sweep counting as one
+    // unless configurations are saved (save_every) or measured (measure_every) further apart.
+    const long unit = in.save_every > 0 ? in.save_every : in.measure_every;
+    const bool flow = in.flow.every > 0 && n > in.thermalization && (n - in.thermalization) % (unit * in.flow.every) == 0;
+    if (flow) {
+      const FlowOfConfiguration f = flow_configuration(U, in.flow.params);
+      log.line("# flow after sweep {}: {}", n, f.summary);
+      nlohmann::json record = {{"sweep", n}};
+      record.update(f.record);
+      flow_jsonl->write(record);
+    }
     if (measure || save_config || checkpoint) {
       const GaugeObservables o = gauge_observables(U);
       if (!std::isfinite(o.plaquette)) fail("sweep {}: the plaquette is not finite; the update broke down", n);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 #include <limits>
+#include <optional>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -11,6 +12,7 @@
 #include <fmt/ranges.h>
 
 #include "app/device_choice.hpp"
+#include "app/flow_input.hpp"
 #include "app/observables_json.hpp"
 #include "app/input_values.hpp"
 #include "app/multigrid_input.hpp"
@@ -80,6 +82,7 @@ std::vector<KeySpec> hmc_schema() {
                "stout-smearing steps (Morningstar-Peardon) of the links in every fermion monomial, with the force "
                "chain rule; the gauge monomial keeps the thin links; 0 = no smearing"});
   s.push_back({"fermion_smearing.rho", "0.1", "stout-smearing parameter rho (isotropic, all four directions)"});
+  for (KeySpec& k : flow_schema("trajectory")) s.push_back(std::move(k));
   for (KeySpec& k : chain_output_schema("lqcd-hmc", "trajectories")) s.push_back(std::move(k));
   return s;
 }
@@ -131,6 +134,7 @@ struct HmcInput {
   int precision = 64, save_every = 0, checkpoint_every = 0;
   std::string physics;  // the monomials and the gauge action in one line: checked on --resume
   StoutParams fermion_smearing;  // steps = 0: none
+  FlowInput flow;
 };
 
 // [fermion_smearing]: checked by check_stout_params, whose errors name the key.
@@ -199,6 +203,7 @@ HmcInput read_input(const Config& c) {
   in.precision = saved.precision;
   in.save_every = int(read_integer(c, "output.save_every", 0, 1 << 30));
   in.checkpoint_every = int(read_integer(c, "output.checkpoint_every", 0, 1 << 30));
+  in.flow = read_flow_input(c);
   return in;
 }
 
@@ -359,6 +364,7 @@ int run_hmc(const HmcCommandOptions& opt) {
       fail("{}: checkpoint after trajectory {}, beyond the {} trajectories of the input", checkpoint, done,
            long(in.thermalization) + in.trajectories);
     truncate_jsonl(in.prefix + ".jsonl", "trajectory", done);
+    if (in.flow.every > 0) truncate_jsonl(in.prefix + ".flow.jsonl", "trajectory", done);
   } else if (in.start == "hot") {
     set_hot_gauge(U, in.seed);
   } else if (in.start == "cold") {
@@ -373,6 +379,8 @@ int run_hmc(const HmcCommandOptions& opt) {
 
   RunLog log(in.prefix + ".log", opt.resume, opt.quiet);
   JsonLines jsonl(in.prefix + ".jsonl", opt.resume);
+  std::optional<JsonLines> flow_jsonl;
+  if (in.flow.every > 0) flow_jsonl.emplace(in.prefix + ".flow.jsonl", opt.resume);
   const long total = long(in.thermalization) + in.trajectories;  // each at most 2^30: the sum overflows an int
   log.line("# {}", version_string());
   log.line("# lqcd hmc: Hybrid Monte Carlo, {} integrator, tau = {}, steps per level {}",
@@ -505,6 +513,13 @@ int run_hmc(const HmcCommandOptions& opt) {
     if (!spectra.empty()) record["spectral_bounds_by_monomial"] = spectra;  // [smallest, largest] Ritz value
     record.update(observables_json(o));
     jsonl.write(record);
+    if (in.flow.every > 0 && n >= in.thermalization && (traj - in.thermalization) % in.flow.every == 0) {
+      const FlowOfConfiguration f = flow_configuration(U, in.flow.params);
+      log.line("# flow after trajectory {}: {}", traj, f.summary);
+      nlohmann::json flow_record = {{"trajectory", traj}};
+      flow_record.update(f.record);
+      flow_jsonl->write(flow_record);
+    }
     const bool save_config = in.save_every > 0 && n >= in.thermalization && (traj - in.thermalization) % in.save_every == 0;
     const bool write_checkpoint = in.checkpoint_every > 0 && (traj % in.checkpoint_every == 0 || traj == total);
     if (save_config || write_checkpoint) {

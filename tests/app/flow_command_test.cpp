@@ -57,5 +57,48 @@ TEST(FlowCommand, BadOptionsAndFilesGiveOneLineErrors) {
   }
 }
 
+// lqcd heatbath with [flow]: one record per saved configuration after thermalization in
+// PREFIX.flow.jsonl, its history the same as lqcd flow's on the saved (64-bit) file.
+TEST(FlowCommand, HeatbathFlowsItsSavedConfigurations) {
+  test::TempDir dir;
+  test::write_text(dir.path() / "in.toml", "[lattice]\ndims = [4, 4, 4, 8]\n[heatbath]\nthermalization = 5\n"
+                                           "sweeps = 6\n[output]\nprefix = \"q\"\nsave_every = 2\n[flow]\n"
+                                           "every = 1\nt_max = 0.3\nepsilon = 0.05\nmeasure_every = 2\n");
+  const auto r = run_lqcd("heatbath in.toml --device cpu --quiet", dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::vector<nlohmann::json> flows = test::read_jsonl(dir.path() / "q.flow.jsonl");
+  ASSERT_EQ(flows.size(), 3u);
+  for (std::size_t k = 0; k < 3; ++k) EXPECT_EQ(flows[k]["sweep"].get<long>(), long(7 + 2 * k));
+  const auto f = run_lqcd("flow --json --device cpu --epsilon 0.05 --t-max 0.3 --every 2 q.000011.ildg", dir.path());
+  ASSERT_EQ(f.exit_code, 0) << f.err;
+  const nlohmann::json j = nlohmann::json::parse(f.out);
+  ASSERT_EQ(j["history"].size(), flows[2]["history"].size());
+  for (std::size_t k = 0; k < j["history"].size(); ++k) {
+    EXPECT_NEAR(j["history"][k]["E_clover"].get<double>(), flows[2]["history"][k]["E_clover"].get<double>(), 1e-12);
+    EXPECT_NEAR(j["history"][k]["Q"].get<double>(), flows[2]["history"][k]["Q"].get<double>(), 1e-12);
+  }
+  test::write_text(dir.path() / "bad.toml", "[flow]\nepsilon = -1\n");
+  const auto refused = run_lqcd("heatbath bad.toml --device cpu --quiet", dir.path());
+  EXPECT_NE(refused.exit_code, 0);
+  EXPECT_NE(test::error_line(refused.err).find("flow.epsilon"), std::string::npos) << refused.err;
+}
+
+// lqcd hmc with [flow]: a record per trajectory after thermalization in PREFIX.flow.jsonl.
+TEST(FlowCommand, HmcFlowsItsTrajectories) {
+  test::TempDir dir;
+  test::write_text(dir.path() / "in.toml", "[lattice]\ndims = [4, 4, 4, 4]\n[integrator]\nsteps = [4]\ntau = 0.5\n"
+                                           "[hmc]\nthermalization = 1\ntrajectories = 2\n[output]\nprefix = \"h\"\n"
+                                           "[flow]\nevery = 1\nt_max = 0.1\nepsilon = 0.05\n"
+                                           "[[monomial]]\ntype = \"gauge\"\nlevel = 0\n");
+  const auto r = run_lqcd("hmc in.toml --device cpu --quiet", dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::vector<nlohmann::json> flows = test::read_jsonl(dir.path() / "h.flow.jsonl");
+  ASSERT_EQ(flows.size(), 2u);
+  EXPECT_EQ(flows[0]["trajectory"].get<long>(), 2);
+  EXPECT_EQ(flows[1]["trajectory"].get<long>(), 3);
+  EXPECT_EQ(flows[1]["history"].size(), 3u) << "t = 0, 0.05, 0.1";
+  EXPECT_NE(test::read_text(dir.path() / "h.log").find("# flow after trajectory 3: "), std::string::npos);
+}
+
 }  // namespace
 }  // namespace lqcd
