@@ -13,6 +13,7 @@
 #include "app/hmc_command.hpp"
 #include "app/flow_command.hpp"
 #include "app/measure_command.hpp"
+#include "app/smear_command.hpp"
 #include "app/propagator_command.hpp"
 #include "app/spectrum_command.hpp"
 #include "app/version.hpp"
@@ -119,6 +120,23 @@ int main(int argc, char** argv) {
   flow->add_flag("--no-verify", fl.no_verify, "report checksum/header mismatches instead of failing");
   flow->add_option("--device", fl.device, "auto | cpu | gpu")->capture_default_str();
   flow->add_option("--grid", fl.grid, "processes per direction X,Y,Z,T (run under mpirun -np X*Y*Z*T, one GPU per rank; default: all along t)");
+
+  SmearCommandOptions sm;
+  CLI::App* smear = app.add_subcommand(
+      "smear",
+      "Smear a stored configuration (stout: Morningstar-Peardon; APE: Albanese et al., projected to SU(3)) and "
+      "write it atomically, in the input's precision (openqcd: 64-bit); prints the plaquette before and after.");
+  smear->add_option("input", sm.input, "configuration to read (any supported format)")->required();
+  smear->add_option("output", sm.output, "file to write")->required();
+  smear->add_option("--method", sm.method, "stout | ape")->capture_default_str();
+  smear->add_option("--steps", sm.steps, "smearing steps")->capture_default_str();
+  smear->add_option("--rho", sm.rho, "stout: rho of every plane")->capture_default_str();
+  smear->add_option("--alpha", sm.alpha, "ape: alpha (weight of the staples)")->capture_default_str();
+  smear->add_flag("--spatial", sm.spatial, "smear only the spatial links, with spatial staples (3D)");
+  smear->add_option("--format", sm.format, "ildg | nersc | openqcd")->capture_default_str();
+  smear->add_flag("--force", sm.force, "replace OUTPUT if it exists");
+  smear->add_flag("--no-verify", sm.no_verify, "report checksum/header mismatches of the input instead of failing");
+  smear->add_option("--device", sm.device, "auto | cpu | gpu")->capture_default_str();
 
   ConvertCommandOptions cv;
   CLI::App* convert = app.add_subcommand(
@@ -258,6 +276,7 @@ int main(int argc, char** argv) {
     if (*heatbath) return run_heatbath(hb);
     if (*measure) return run_measure(ms);
     if (*flow) return run_flow(fl);
+    if (*smear) return run_smear(sm);
     if (*convert) return run_convert(cv);
     if (*hmc) return run_hmc(hm);
     if (*propagator) return run_propagator(pr);

@@ -1,10 +1,11 @@
-// lqcd flow (issue 29) on the MILC beta = 6.0 configuration: the JSON contract, E at t = 0 from the
+// lqcd flow and lqcd smear (issue 29); lqcd flow on the MILC beta = 6.0 configuration: the JSON contract, E at t = 0 from the
 // plaquette the README gives (E_plaq = 36 (1 - P) for P = <Re tr U_p>/3), E falling along the flow, the
 // human output, and one-line errors for bad options and files.
 #include <gtest/gtest.h>
 
 #include <cmath>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "cli_support.hpp"
@@ -98,6 +99,52 @@ TEST(FlowCommand, HmcFlowsItsTrajectories) {
   EXPECT_EQ(flows[1]["trajectory"].get<long>(), 3);
   EXPECT_EQ(flows[1]["history"].size(), 3u) << "t = 0, 0.05, 0.1";
   EXPECT_NE(test::read_text(dir.path() / "h.log").find("# flow after trajectory 3: "), std::string::npos);
+}
+
+// lqcd smear (issue 29): zero steps or rho = 0 / alpha = 0 write the input's field (its plaquette);
+// stout and APE smoothing raise the plaquette; the written file measures as printed; bad options and an
+// existing output are one-line errors.
+TEST(SmearCommand, SmearsAndWritesAVerifiedConfiguration) {
+  test::TempDir dir;
+  const std::string file = test::testdata("milc_l8888_b6.0.milc").string();
+  const double p0 = 0.593560240433;  // ../shared/testdata/README.md
+  const auto plaquette_of = [&](const std::string& out) {
+    const auto m = run_lqcd("measure --json " + out, dir.path());
+    EXPECT_EQ(m.exit_code, 0) << m.err;
+    return m.exit_code == 0 ? nlohmann::json::parse(m.out)["plaquette"].get<double>() : 0.0;
+  };
+  for (const char* args : {"--method stout --rho 0 --steps 3", "--method ape --alpha 0 --steps 2 --spatial",
+                           "--method stout --steps 0"}) {
+    SCOPED_TRACE(args);
+    const auto r = run_lqcd(std::string("smear --device cpu --force ") + args + " '" + file + "' same.ildg", dir.path());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NEAR(plaquette_of("same.ildg"), p0, 1e-7);
+  }
+  double last = p0;
+  for (const char* args : {"--method stout --rho 0.1 --steps 1", "--method stout --rho 0.1 --steps 3",
+                           "--method ape --alpha 0.5 --steps 3"}) {
+    SCOPED_TRACE(args);
+    const auto r = run_lqcd(std::string("smear --device cpu --force ") + args + " '" + file + "' s.ildg", dir.path());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const double p = plaquette_of("s.ildg");
+    EXPECT_GT(p, p0 + 0.05);
+    EXPECT_NE(r.out.find(fmt::format("{:.12f}", p).substr(0, 10)), std::string::npos) << r.out;
+    if (std::string(args).find("stout --rho 0.1 --steps 3") != std::string::npos) {
+      EXPECT_GT(p, last) << "three steps smooth more than one";
+    }
+    last = p;
+  }
+  for (const auto& [args, expect] : {std::pair<std::string, std::string>{"--rho -0.1", "--rho"},
+                                     {"--steps -1", "--steps"},
+                                     {"--method ape --alpha 1.5", "--alpha"},
+                                     {"--method hyp", "--method"},
+                                     {"", "s.ildg"}}) {
+    SCOPED_TRACE(args);
+    const auto r = run_lqcd("smear --device cpu " + args + " '" + file + "' s.ildg", dir.path());
+    EXPECT_NE(r.exit_code, 0);
+    EXPECT_NE(test::error_line(r.err).find(expect), std::string::npos) << r.err;
+    EXPECT_EQ(test::program_lines(r.err).size(), 1u) << r.err;
+  }
 }
 
 }  // namespace

@@ -1,0 +1,59 @@
+#include "app/smear_command.hpp"
+
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "app/device_choice.hpp"
+#include "app/run_files.hpp"
+#include "core/error.hpp"
+#include "gauge/ape_smearing.hpp"
+#include "gauge/observables.hpp"
+#include "gauge/stout_smearing.hpp"
+#include "measure/configuration.hpp"
+
+namespace lqcd::app {
+
+int run_smear(const SmearCommandOptions& opt) {
+  if (opt.method != "stout" && opt.method != "ape")
+    fail("--method: expected stout or ape (got \"{}\")", opt.method);
+  if (opt.format != "ildg" && opt.format != "nersc" && opt.format != "openqcd")
+    fail("--format: expected ildg, nersc or openqcd (got \"{}\")", opt.format);
+  // The parameters are checked before the file is read.
+  if (opt.steps < 0 || opt.steps > 100000) fail("--steps: expected 0 to 100000 smearing steps, got {}", opt.steps);
+  if (opt.method == "stout" && !(opt.rho >= 0 && std::isfinite(opt.rho)))
+    fail("--rho: expected a finite non-negative stout parameter, got {}", opt.rho);
+  if (opt.method == "ape" && !(opt.alpha >= 0 && opt.alpha <= 1))
+    fail("--alpha: expected an APE parameter in [0, 1], got {}", opt.alpha);
+  std::error_code ec;
+  if (std::filesystem::equivalent(opt.input, opt.output, ec)) fail("{}: input and output are the same file", opt.output);
+  if (std::filesystem::exists(std::filesystem::symlink_status(opt.output, ec)) && !opt.force)
+    fail("{}: exists already (use --force to replace it)", opt.output);
+  const StoutParams stout{opt.rho, opt.steps, opt.spatial};
+  const ApeParams ape{opt.alpha, opt.steps, opt.spatial};
+  LoadPolicy policy;
+  policy.verify = !opt.no_verify;
+  policy.location = choose_location(opt.device);
+  const LoadedConfiguration c = load_configuration(opt.input, policy);
+  const GaugeField<double> V = opt.method == "stout" ? stout_smear(c.field, stout) : ape_smear(c.field, ape);
+  const GaugeObservables o = gauge_observables(V);
+  const std::string what =
+      opt.method == "stout"
+          ? fmt::format("stout, rho = {}, {} steps, {}", opt.rho, opt.steps, opt.spatial ? "spatial links" : "4D")
+          : fmt::format("APE, alpha = {}, {} steps, {}", opt.alpha, opt.steps, opt.spatial ? "spatial links" : "4D");
+  io::WriteOptions w;
+  // The input's precision (openQCD: always 64): links read from 32-bit storage are SU(3) only to the
+  // rounding of 32 bits, and so are their smeared versions; 64-bit storage would claim more.
+  w.precision_bits = opt.format == "openqcd" ? 64 : c.info.precision_bits;
+  w.plaquette = o.plaquette;
+  w.link_trace = o.link_trace;
+  w.metadata = {{"lqcd.smeared_from", opt.input}, {"lqcd.smearing", what}};
+  save_configuration(opt.output, opt.format, V, w);
+  std::cout << fmt::format("{} -> {} ({}; {}, {}-bit): plaquette {:.12f} -> {:.12f}\n", opt.input, opt.output, what,
+                           opt.format, w.precision_bits, c.observables.plaquette, o.plaquette);
+  return 0;
+}
+
+}  // namespace lqcd::app

@@ -1,0 +1,25 @@
+#pragma once
+// lqcd smear: a stored configuration smeared (APE or stout, in all four directions or only the spatial
+// links) and written as a new configuration, for measurements on smoothed fields.
+
+#include <string>
+
+namespace lqcd::app {
+
+struct SmearCommandOptions {
+  std::string input;
+  std::string output;
+  std::string method = "stout";  // stout | ape
+  int steps = 1;
+  double rho = 0.1;    // stout
+  double alpha = 0.5;  // ape
+  bool spatial = false;
+  std::string format = "ildg";
+  bool force = false;
+  bool no_verify = false;
+  std::string device = "auto";
+};
+
+int run_smear(const SmearCommandOptions& options);
+
+}  // namespace lqcd::app
