@@ -6,6 +6,7 @@
 #include "gauge/stout_smearing_kernels.hpp"
 #include "gauge/observables_kernels.hpp"
 #include "gauge/update_kernels.hpp"
+#include "gauge/wilson_loops_kernels.hpp"
 
 LQCD_INSTANTIATE_DEVICE_REDUCE(lqcd::Sums<4>, lqcd::GaugeObservablesKernel)
 LQCD_INSTANTIATE_DEVICE_REDUCE(lqcd::Sums<2>, lqcd::PolyakovLoopKernel)
@@ -25,3 +26,4 @@ LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::StoutStapleForceKernel)
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::WilsonFlowStageKernel)
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::FlowUpdateKernel)
 LQCD_INSTANTIATE_DEVICE_REDUCE(lqcd::Sums<3>, lqcd::FlowObservablesKernel)
+LQCD_INSTANTIATE_DEVICE_REDUCE(lqcd::Sums<8>, lqcd::WilsonLoopKernel)
