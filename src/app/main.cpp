@@ -99,6 +99,10 @@ int main(int argc, char** argv) {
   measure->add_flag("--json", ms.json, "one JSON object per file on stdout");
   measure->add_flag("--no-verify", ms.no_verify, "report checksum/header mismatches instead of failing");
   measure->add_option("--device", ms.device, "auto | cpu | gpu")->capture_default_str();
+  measure->add_option("--loops", ms.loops,
+                      "RMAX,TMAX (each 1..8): also the planar Wilson loops W(R, T) = <Re tr W>/3, R along the "
+                      "spatial axes (averaged), T along time (one process; smear the spatial links first with "
+                      "lqcd smear --spatial for the static potential)");
   measure->add_option("--grid", ms.grid, "processes per direction X,Y,Z,T (run under mpirun -np X*Y*Z*T, one GPU per rank; default: all along t)");
 
   FlowCommandOptions fl;

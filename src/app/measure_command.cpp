@@ -1,6 +1,7 @@
 #include "app/measure_command.hpp"
 
 #include <iostream>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -8,6 +9,7 @@
 #include "app/input_values.hpp"
 #include "app/observables_json.hpp"
 #include "comm/communicator.hpp"
+#include "gauge/wilson_loops.hpp"
 #include "core/error.hpp"
 #include "measure/configuration.hpp"
 
@@ -50,6 +52,15 @@ void print_human(const std::string& file, const LoadedConfiguration& c) {
 }  // namespace
 
 int run_measure(const MeasureCommandOptions& opt) {
+  int r_max = 0, t_max = 0;
+  if (!opt.loops.empty()) {
+    char comma = 0;
+    std::istringstream in(opt.loops);
+    if (!(in >> r_max >> comma >> t_max) || comma != ',' || !in.eof() || r_max < 1 || t_max < 1 || r_max > 8 ||
+        t_max > 8)
+      fail("--loops: expected RMAX,TMAX with each in 1..8 (e.g. 6,6), got \"{}\"", opt.loops);
+    if (comm::size() > 1) fail("--loops: the Wilson loops run on one process (this run has {})", comm::size());
+  }
   LoadPolicy policy;
   policy.verify = !opt.no_verify;
   policy.location = choose_location(opt.device);
@@ -59,11 +70,21 @@ int run_measure(const MeasureCommandOptions& opt) {
     policy.decompose = [&](const Dims& global) { return decompose_over_run(global, opt.grid, file); };
     try {
       const LoadedConfiguration c = load_configuration(file, policy);
+      const std::vector<std::vector<double>> loops =
+          r_max > 0 ? wilson_loops(c.field, r_max, t_max) : std::vector<std::vector<double>>{};
       if (comm::rank() != 0) continue;  // every rank has the same values; one prints
-      if (opt.json)
-        std::cout << to_json(file, c).dump() << std::endl;
-      else
+      if (opt.json) {
+        nlohmann::json j = to_json(file, c);
+        if (!loops.empty()) j["wilson_loops"] = loops;  // [R-1][T-1]
+        std::cout << j.dump() << std::endl;
+      } else {
         print_human(file, c);
+        for (std::size_t r = 0; r < loops.size(); ++r) {
+          std::string row;
+          for (double w : loops[r]) row += fmt::format(" {:.8e}", w);
+          std::cout << fmt::format("  W(R = {}, T = 1..{}){}\n", r + 1, loops[r].size(), row);
+        }
+      }
     } catch (const Error& e) {
       ++failures;
       // Every rank read the same file and failed the same way; one reports it.

@@ -12,6 +12,7 @@ struct MeasureCommandOptions {
   bool no_verify = false;
   std::string device = "auto";
   std::string grid;  // processes per direction (mpirun); empty: all along t
+  std::string loops;  // "RMAX,TMAX": the planar Wilson loops W(R, T) as well; empty: none
 };
 
 int run_measure(const MeasureCommandOptions& options);

@@ -168,5 +168,30 @@ TEST(ConvertCommand, TilingRepeatsTheLatticeAndKeepsLocalObservables) {
   }
 }
 
+// --loops: W(1, 1) is the temporal plaquette of the same JSON object; W(R, T) falls with the area on the
+// MILC beta = 6.0 field; the human output has one row per R; bad values are one-line errors.
+TEST(MeasureCommand, WilsonLoopsOnRequest) {
+  test::TempDir dir;
+  const std::string file = test::testdata("milc_l8888_b6.0.milc").string();
+  const auto r = run_lqcd("measure --json --device cpu --loops 3,4 '" + file + "'", dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["wilson_loops"].size(), 3u);
+  ASSERT_EQ(j["wilson_loops"][0].size(), 4u);
+  EXPECT_NEAR(j["wilson_loops"][0][0].get<double>(), j["plaquette_temporal"].get<double>(), 1e-12);
+  EXPECT_GT(j["wilson_loops"][0][0].get<double>(), j["wilson_loops"][0][1].get<double>());
+  EXPECT_GT(j["wilson_loops"][0][1].get<double>(), j["wilson_loops"][1][1].get<double>());
+  const auto human = run_lqcd("measure --device cpu --loops 2,2 '" + file + "'", dir.path());
+  ASSERT_EQ(human.exit_code, 0) << human.err;
+  EXPECT_NE(human.out.find("W(R = 2, T = 1..2)"), std::string::npos) << human.out;
+  for (const char* bad : {"0,2", "9,2", "2", "2,x", "2,2,2"}) {
+    const auto e = run_lqcd(std::string("measure --device cpu --loops ") + bad + " '" + file + "'", dir.path());
+    EXPECT_NE(e.exit_code, 0) << bad;
+    EXPECT_NE(test::error_line(e.err).find("--loops"), std::string::npos) << bad << ": " << e.err;
+  }
+  EXPECT_FALSE(nlohmann::json::parse(run_lqcd("measure --json --device cpu '" + file + "'", dir.path()).out)
+                   .contains("wilson_loops"));
+}
+
 }  // namespace
 }  // namespace lqcd
