@@ -1,6 +1,7 @@
 // Device instantiations of the gauge layer's site kernels (the algorithms live in the .cpp files).
 #include "core/exec_cuda.cuh"
 #include "gauge/ape_smearing_kernels.hpp"
+#include "gauge/gauge_fixing_kernels.hpp"
 #include "gauge/gradient_flow_kernels.hpp"
 #include "gauge/stout_force_kernels.hpp"
 #include "gauge/stout_smearing_kernels.hpp"
@@ -27,3 +28,8 @@ LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::WilsonFlowStageKernel)
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::FlowUpdateKernel)
 LQCD_INSTANTIATE_DEVICE_REDUCE(lqcd::Sums<3>, lqcd::FlowObservablesKernel)
 LQCD_INSTANTIATE_DEVICE_REDUCE(lqcd::Sums<8>, lqcd::WilsonLoopKernel)
+LQCD_INSTANTIATE_DEVICE_REDUCE(lqcd::Sums<2>, lqcd::GaugeFixDivergenceKernel)
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::FourierAccelerationKernel)
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::GaugeFixRotationKernel)
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::GaugeFixOverrelaxationKernel)
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::GaugeFixApplyParityKernel)
