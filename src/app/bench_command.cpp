@@ -28,6 +28,7 @@
 #include "core/launch_tuning.hpp"
 #include "core/error.hpp"
 #include "core/timer.hpp"
+#include "gauge/gauge_fixing.hpp"
 #include "gauge/gradient_flow.hpp"
 #include "gauge/observables.hpp"
 #include "measure/configuration.hpp"
@@ -986,9 +987,10 @@ void check_real_option(double v, const char* option, bool positive) {
 }  // namespace
 
 int run_bench(const BenchCommandOptions& opt) {
-  const std::vector<std::string> kernels = {"heatbath", "flow", "copy", "dslash", "matpc", "solver"};
+  const std::vector<std::string> kernels = {"heatbath", "flow", "gaugefix", "copy", "dslash", "matpc", "solver"};
   if (std::find(kernels.begin(), kernels.end(), opt.kernel) == kernels.end())
-    fail("lqcd bench: unknown benchmark \"{}\" (expected heatbath, flow, copy, dslash, matpc or solver)", opt.kernel);
+    fail("lqcd bench: unknown benchmark \"{}\" (expected heatbath, flow, gaugefix, copy, dslash, matpc or solver)",
+         opt.kernel);
   if (opt.kernel == "dslash" || opt.kernel == "matpc" || opt.kernel == "solver") {
     if (opt.precision != "double" && opt.precision != "single" && opt.precision != "half")
       fail("--precision: expected double, single or half (got \"{}\")", opt.precision);
@@ -1080,11 +1082,13 @@ int run_bench(const BenchCommandOptions& opt) {
   if (opt.rotation_sets < 0 || opt.rotation_sets > 64)
     fail("--rotation-sets: expected 0 (automatic) to 64 (got {})", opt.rotation_sets);
   if (!opt.config.empty()) {
-    if (opt.kernel != "dslash" && opt.kernel != "matpc" && opt.kernel != "solver")
-      fail("--config: a gauge configuration is used by lqcd bench dslash, matpc and solver (not {})", opt.kernel);
+    if (opt.kernel != "dslash" && opt.kernel != "matpc" && opt.kernel != "solver" && opt.kernel != "gaugefix")
+      fail("--config: a gauge configuration is used by lqcd bench dslash, matpc, solver and gaugefix (not {})",
+           opt.kernel);
     io::detect_gauge_format(opt.config);  // a missing or unreadable file is an error before any measurement
   }
-  if (comm::size() > 1 && (opt.kernel == "heatbath" || opt.kernel == "flow" || opt.kernel == "copy"))
+  if (comm::size() > 1 &&
+      (opt.kernel == "heatbath" || opt.kernel == "flow" || opt.kernel == "gaugefix" || opt.kernel == "copy"))
     fail("lqcd bench {}: runs on one process (this run has {}); dslash, matpc and solver run on several", opt.kernel,
          comm::size());
   const bool root = comm::rank() == 0;  // prints for all
@@ -1206,6 +1210,81 @@ int run_bench(const BenchCommandOptions& opt) {
           dims_string(dims), opt.repetitions, t_step * 1e3, step_bytes / t_step / 1e9,
           100 * step_bytes / t_step / 1e9 / copy.gb_per_s, t_measure * 1e3,
           100 * measure_bytes / t_measure / 1e9 / copy.gb_per_s, 300 * (t_step + t_measure));
+  }
+  if (opt.kernel == "gaugefix") {
+    // Without --config: a rough field (hot start + one heatbath sweep) of --dims for the time per
+    // iteration; with --config (of --dims), also the whole Landau and Coulomb fixes of it to 1e-14.
+    const Dims dims = parse_dims_option(opt.dims, "--dims");
+    const Geometry geom = ProcessGrid::single().decompose(dims, "--dims");
+    GaugeField<double> start(geom, loc);
+    if (opt.config.empty()) {
+      set_hot_gauge(start, 1);
+      heatbath_sweep(start, GaugeAction::from_name("wilson", 6.0), 1, 0);
+    } else {
+      start.copy_from(load_configuration(opt.config, load_policy_for(start)).field);
+    }
+    GaugeField<double> U = start.clone(loc);
+    // One iteration: F and theta (with Delta), and the step. Timed as 10 iterations per call.
+    const auto per_iteration = [&](GaugeCondition gauge, GaugeFixMethod method) {
+      GaugeFixParams p;
+      p.gauge = gauge;
+      p.method = method;
+      p.precision = 1e-300;
+      p.max_iterations = 10;
+      return median_seconds(loc, opt.repetitions, [&] { (void)fix_gauge(U, p); }) / 10;
+    };
+    const double t_landau = per_iteration(GaugeCondition::Landau, GaugeFixMethod::Fourier);
+    const double t_coulomb = per_iteration(GaugeCondition::Coulomb, GaugeFixMethod::Fourier);
+    const double t_or = per_iteration(GaugeCondition::Landau, GaugeFixMethod::Overrelaxation);
+    // Minimal bytes per site and iteration (double; a link 144 B, the packed Delta 64 B):
+    //   Fourier: measurement reads 4 links and writes Delta (576 + 64), each FFT reads and writes Delta
+    //   once (2 x 128), the filter too (128), the rotation reads Delta and 4 links and writes 4 links
+    //   (64 + 2 x 576): 2240 B.
+    //   Overrelaxation: per parity the maximisation reads the 8 links of half the sites (V/2 x 1152) and
+    //   writes g (V/2 x 144), the application reads g and reads + writes the 4 links of every site:
+    //   2 x (576 + 72 + 144 + 1152) = 3888 B; plus the measurement (576): 4464 B.
+    const double v = double(geom.volume()), fourier_bytes = 2240 * v, or_bytes = 4464 * v;
+    result.update({{"benchmark", "gaugefix"},
+                   {"dims", dims},
+                   {"links", opt.config.empty() ? std::string("hot start + 1 heatbath sweep at beta 6.0") : opt.config},
+                   {"precision", "double"},
+                   {"repetitions", opt.repetitions},
+                   {"landau_fft_iteration_s", t_landau},
+                   {"coulomb_fft_iteration_s", t_coulomb},
+                   {"landau_overrelaxation_iteration_s", t_or},
+                   {"fft_bytes_per_iteration_minimal", fourier_bytes},
+                   {"overrelaxation_bytes_per_iteration_minimal", or_bytes},
+                   {"landau_fft_fraction_of_copy", fourier_bytes / t_landau / 1e9 / copy.gb_per_s},
+                   {"coulomb_fft_fraction_of_copy", fourier_bytes / t_coulomb / 1e9 / copy.gb_per_s},
+                   {"overrelaxation_fraction_of_copy", or_bytes / t_or / 1e9 / copy.gb_per_s}});
+    if (!opt.json)
+      std::cout << fmt::format(
+          "# gaugefix benchmark: {} lattice ({}), double precision, median of {} (10 iterations each)\n"
+          "  Landau, FFT steepest descent    {:9.3f} ms per iteration   {:5.1f}% of copy\n"
+          "  Coulomb, FFT steepest descent   {:9.3f} ms per iteration   {:5.1f}% of copy\n"
+          "  Landau, overrelaxation          {:9.3f} ms per iteration   {:5.1f}% of copy\n",
+          dims_string(dims), result["links"].get<std::string>(), opt.repetitions, t_landau * 1e3,
+          100 * fourier_bytes / t_landau / 1e9 / copy.gb_per_s, t_coulomb * 1e3,
+          100 * fourier_bytes / t_coulomb / 1e9 / copy.gb_per_s, t_or * 1e3,
+          100 * or_bytes / t_or / 1e9 / copy.gb_per_s);
+    if (!opt.config.empty()) {
+      for (GaugeCondition gauge : {GaugeCondition::Landau, GaugeCondition::Coulomb}) {
+        U.copy_from(start);
+        GaugeFixParams p;
+        p.gauge = gauge;
+        p.precision = 1e-14;
+        const Stopwatch watch;
+        const GaugeFixResult r = fix_gauge(U, p);
+        const double seconds = watch.seconds();
+        const std::string key = to_string(gauge) + "_fft_to_1e-14_";
+        result.update({{key + "s", seconds}, {key + "iterations", r.iterations}, {key + "converged", r.converged},
+                       {key + "theta", r.final.theta}});
+        if (!opt.json)
+          std::cout << fmt::format("  {} gauge to theta < 1e-14 (FFT): {:.2f} s, {} iterations{} (theta {:.2e})\n",
+                                   to_string(gauge), seconds, r.iterations, r.converged ? "" : ", NOT converged",
+                                   r.final.theta);
+      }
+    }
   }
   if (opt.kernel == "dslash" || opt.kernel == "matpc" || opt.kernel == "solver") {
     const Dims dims = parse_dims_option(opt.dims, "--dims");

@@ -14,6 +14,7 @@
 #include "app/flow_command.hpp"
 #include "app/measure_command.hpp"
 #include "app/smear_command.hpp"
+#include "app/gaugefix_command.hpp"
 #include "app/propagator_command.hpp"
 #include "app/spectrum_command.hpp"
 #include "app/version.hpp"
@@ -125,6 +126,33 @@ int main(int argc, char** argv) {
   flow->add_option("--device", fl.device, "auto | cpu | gpu")->capture_default_str();
   flow->add_option("--grid", fl.grid, "processes per direction X,Y,Z,T (run under mpirun -np X*Y*Z*T, one GPU per rank; default: all along t)");
 
+  GaugefixCommandOptions gf;
+  CLI::App* gaugefix = app.add_subcommand(
+      "gaugefix",
+      "Fix a stored configuration to the Landau or Coulomb gauge and write it: Fourier-accelerated steepest "
+      "descent (FFTW / cuFFT, one process) or overrelaxation (also with --grid), until theta = (1/3V) sum_x tr "
+      "Delta(x)^2 < --precision, Delta = sum_mu d_mu A_mu. The plaquette is unchanged; the file is written only "
+      "when the precision is reached.");
+  gaugefix->add_option("input", gf.input, "configuration to read (any supported format)")->required();
+  gaugefix->add_option("output", gf.output, "file to write")->required();
+  gaugefix->add_option("--gauge", gf.gauge, "landau | coulomb")->capture_default_str();
+  gaugefix->add_option("--method", gf.method, "auto (fft on one process, else overrelaxation) | fft | overrelaxation")
+      ->capture_default_str();
+  gaugefix->add_option("--precision", gf.precision, "stop when theta is below this")->capture_default_str();
+  gaugefix->add_option("--max-iterations", gf.max_iterations, "give up (and write nothing) after this many")
+      ->capture_default_str();
+  gaugefix->add_option("--alpha", gf.alpha, "fft: steepest-descent step")->capture_default_str();
+  gaugefix->add_option("--omega", gf.omega, "overrelaxation: exponent in [1, 2)")->capture_default_str();
+  gaugefix->add_option("--every", gf.every, "iterations between progress lines")->capture_default_str();
+  gaugefix->add_option("--bits", gf.bits, "precision of the written file: 64 | 32")->capture_default_str();
+  gaugefix->add_option("--format", gf.format, "ildg | nersc | openqcd")->capture_default_str();
+  gaugefix->add_flag("--force", gf.force, "replace OUTPUT if it exists");
+  gaugefix->add_flag("--no-verify", gf.no_verify, "report checksum/header mismatches of the input instead of failing");
+  gaugefix->add_flag("--json", gf.json, "one JSON object on stdout (iterations, theta, F, plaquette, seconds)");
+  gaugefix->add_flag("-q,--quiet", gf.quiet, "no progress lines");
+  gaugefix->add_option("--device", gf.device, "auto | cpu | gpu")->capture_default_str();
+  gaugefix->add_option("--grid", gf.grid, "processes per direction X,Y,Z,T (run under mpirun -np X*Y*Z*T, one GPU per rank; default: all along t)");
+
   SmearCommandOptions sm;
   CLI::App* smear = app.add_subcommand(
       "smear",
@@ -206,7 +234,7 @@ int main(int argc, char** argv) {
                "counter (NVML, loaded at run time; LQCD_NVML_LIBRARY names another library): energy_joules per "
                "call, average_watts, gflops_per_watt (prefixed matpc_/mdagm_/heatbath_/overrelaxation_ where a "
                "benchmark times several things); null, with energy_note saying why, where it is not measured.");
-  bench->add_option("kernel", bn.kernel, "heatbath | flow | copy | dslash | matpc | solver")->capture_default_str();
+  bench->add_option("kernel", bn.kernel, "heatbath | flow | gaugefix | copy | dslash | matpc | solver")->capture_default_str();
   bench->add_option("--dims", bn.dims, "lattice X,Y,Z,T")->capture_default_str();
   bench->add_option("--grid", bn.grid,
                     "dslash, matpc, solver: processes per direction X,Y,Z,T (run under mpirun -np X*Y*Z*T; one GPU "
@@ -281,6 +309,7 @@ int main(int argc, char** argv) {
     if (*measure) return run_measure(ms);
     if (*flow) return run_flow(fl);
     if (*smear) return run_smear(sm);
+    if (*gaugefix) return run_gaugefix(gf);
     if (*convert) return run_convert(cv);
     if (*hmc) return run_hmc(hm);
     if (*propagator) return run_propagator(pr);

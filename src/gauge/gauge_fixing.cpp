@@ -25,8 +25,8 @@ void check_gauge_fix_params(const GaugeFixParams& p) {
     fail("gaugefix.alpha: expected a steepest-descent step in (0, 1] (0.08 is usual), got {}", p.alpha);
   if (!(p.omega >= 1) || !(p.omega < 2))
     fail("gaugefix.omega: expected an overrelaxation exponent in [1, 2) (1.7 is usual), got {}", p.omega);
-  if (p.reunitarize_every < 1)
-    fail("gaugefix.reunitarize_every: expected at least 1 iteration, got {}", p.reunitarize_every);
+  if (p.reunitarize_every < 0)
+    fail("gaugefix.reunitarize_every: expected 0 (never) or a number of iterations, got {}", p.reunitarize_every);
 }
 
 namespace {
@@ -126,7 +126,7 @@ GaugeFixResult fix_gauge(GaugeField<double>& U, const GaugeFixParams& p,
     else
       overrelaxation_step(U, *G, p);
     ++r.iterations;
-    if (r.iterations % p.reunitarize_every == 0) reunitarize(U);
+    if (p.reunitarize_every > 0 && r.iterations % p.reunitarize_every == 0) reunitarize(U);
     r.final = quality();
   }
   return r;

@@ -14,8 +14,11 @@
 //   the GPU). One process only: the FFT is not distributed.
 // - Overrelaxation (J. E. Mandula, M. Ogilvie, Phys. Lett. B 248 (1990) 156): a local maximisation by
 //   SU(2) subgroups on even, then odd sites, raised to the power omega. Local, so it runs with --grid.
-// Every iteration keeps the links in SU(3) up to rounding (exponentials of Hermitian matrices and SU(2)
-// products); the links are reunitarised every `reunitarize_every` iterations against drift.
+// Every iteration is an exact gauge transformation up to rounding (g from exponentials of Hermitian
+// matrices or SU(2) products), so the links are not reunitarised by default: a field read from 32-bit
+// storage is SU(3) only to 1e-7, and projecting it would change the plaquette by that much, while the
+// rounding of 10^4 iterations in double stays near 1e-14. `reunitarize_every` > 0 projects the links
+// every so many iterations.
 //
 // The maximum reached is a local one (a Gribov copy) that depends on the start; on smooth fields it is
 // the same up to the residual global symmetry: a constant g (Landau) or one g(t) per time slice
@@ -41,7 +44,7 @@ struct GaugeFixParams {
   int max_iterations = 20000;
   double alpha = 0.08;        // steepest-descent step (Davies et al.: 0.08 near optimal)
   double omega = 1.7;         // overrelaxation exponent, [1, 2)
-  int reunitarize_every = 100;
+  int reunitarize_every = 0;  // 0: never (see above)
 };
 
 // Throws lqcd::Error naming gaugefix.precision, .max_iterations, .alpha, .omega or .reunitarize_every.

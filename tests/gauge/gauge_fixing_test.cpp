@@ -267,7 +267,7 @@ TEST(GaugeFixing, RefusesBadParameters) {
   refused([](GaugeFixParams& p) { p.max_iterations = 0; }, "gaugefix.max_iterations");
   refused([](GaugeFixParams& p) { p.alpha = -0.1; }, "gaugefix.alpha");
   refused([](GaugeFixParams& p) { p.omega = 2; }, "gaugefix.omega");
-  refused([](GaugeFixParams& p) { p.reunitarize_every = 0; }, "gaugefix.reunitarize_every");
+  refused([](GaugeFixParams& p) { p.reunitarize_every = -1; }, "gaugefix.reunitarize_every");
 }
 
 TEST(GaugeFixing, StopsAtTheIterationLimitAndSaysSo) {
