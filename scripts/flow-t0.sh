@@ -1,36 +1,14 @@
 #!/usr/bin/env bash
-# Issue 29: t0/a^2 and w0/a of quenched Wilson SU(3) on lqcd's own ensemble. Generates N configurations
-# by the heatbath (BETA, L^4, THERM thermalization sweeps, SEP sweeps between saved configurations, each
-# sweep one heatbath + 4 overrelaxation steps), flows each with `lqcd flow --json` (eps 0.01, to
-# FLOW_TMAX = 4.5) and prints t0/a^2 and w0/a of the ensemble average with jackknife errors over bins of
-# BINSIZE configurations (scripts/flow_scales.py).
+# Issue 29: t0/a^2 and w0/a of quenched Wilson SU(3) on lqcd's own ensemble (scripts/quenched-ensemble.sh:
+# N configurations of L^4 at BETA), each flowed with `lqcd flow --json` (eps 0.01, to FLOW_TMAX = 4.5);
+# prints t0/a^2 and w0/a of the ensemble average with jackknife errors over bins of BINSIZE
+# configurations (scripts/flow_scales.py).
 #   [THERM=200] [SEP=20] [BINSIZE=5] [DEVICE=gpu] [FLOW_TMAX=4.5] scripts/flow-t0.sh OUT BIN BETA L N
 set -uo pipefail
 out=${1:?OUT}; bin=${2:?BIN}; beta=${3:?BETA}; L=${4:?L}; n=${5:?N}
-therm=${THERM:-200}; sep=${SEP:-20}; binsize=${BINSIZE:-5}
+binsize=${BINSIZE:-5}
 dir=runs/flow_b${beta}_$L
-rm -rf "$dir" && mkdir -p "$dir"
-cat >"$dir/heatbath.toml" <<TOML
-[lattice]
-dims = [$L, $L, $L, $L]
-[gauge]
-beta = $beta
-action = "wilson"
-[heatbath]
-start = "hot"
-seed = 2010
-thermalization = $therm
-sweeps = $((n * sep))
-overrelaxation = 4
-measure_every = $sep
-[output]
-prefix = "$dir/q"
-save_every = $sep
-TOML
-start=$(date +%s)
-"$bin" heatbath "$dir/heatbath.toml" --device "${DEVICE:-gpu}" --quiet >>"$out/flow.log" 2>&1
-rc=$?
-echo "heatbath beta $beta $L^4: exit $rc in $(( $(date +%s) - start )) s" | tee -a "$out/summary.txt"
+bash "$(dirname "$0")/quenched-ensemble.sh" "$dir" "$bin" "$beta" "$L" "$n" "$out/flow.log" | tee -a "$out/summary.txt"
 start=$(date +%s)
 "$bin" flow "$dir"/q.*.ildg --json --t-max "${FLOW_TMAX:-4.5}" --device "${DEVICE:-gpu}" >"$out/flow_b${beta}_$L.jsonl" 2>>"$out/flow.log"
 rc=$?

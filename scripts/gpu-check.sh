@@ -9,7 +9,7 @@
 # and run there with .deps and .gpu-testdata carried:  bash scripts/gpu-check.sh "$OUT" [stages]
 # stages (default all but therm16/clover32/scaling): build test bench validate spectrum hmc dirac [therm16] [clover32] [ref32]
 # [scaling] [strong48] [resident2] [mpitest] [fast] [rhs] [sass] [solver] [resident] [blockcg] [ttile] [tune] [htile] [launch] [table] [extra] [pdltest] [quenched] [blockres] [propagators]
-# [flow] (issue 29: the gradient flow's GPU tests and t0/w0 runs) [hmctests] (issue 28's GPU tests) [nf2p1] (issue 28's RHMC run) [mgtest] [mgscan] (issue 27: scripts/multigrid-scan.sh) [mgmpi] (the multigrid on two ranks; after mgscan)
+# [flow] (issue 29: the gradient flow's GPU tests and t0/w0 runs) [gaugefix] [potential] (issue 29) [hmctests] (issue 28's GPU tests) [nf2p1] (issue 28's RHMC run) [mgtest] [mgscan] (issue 27: scripts/multigrid-scan.sh) [mgmpi] (the multigrid on two ranks; after mgscan)
 # [sanitize] (compute-sanitizer on the GPU tests; needs the build stage's build-gpu: `... OUT build sanitize`)
 set -uo pipefail
 export NCCL_NVLS_ENABLE=0  # NVLink multicast stays off on the shared multi-GPU hosts (device KINDS.md)
@@ -83,6 +83,32 @@ if has flow; then  # issue 29: the flow's device tests, the distributed flow on 
       grep -E "RK3 step|measurement|flow to t" | sed "s/^/bench flow $L^4: /" | tee -a "$summary"
   done
   note "flow: $(( $(date +%s) - start )) s"
+fi
+if has gaugefix; then  # issue 29: gauge fixing's device tests (host = device, the distributed overrelaxation),
+  # the Landau and Coulomb fixes of a thermalised 32^4 configuration (quenched, beta 6.0) to theta < 1e-14
+  # by `lqcd gaugefix` (FFT, and overrelaxation), and `lqcd bench gaugefix` on it.
+  start=$(date +%s)
+  build-gpu/tests/test_gauge --gtest_filter='*GaugeFix*:*FourierTransform*' >"$out/gaugefix.log" 2>&1
+  note "test_gauge *GaugeFix*:*FourierTransform*: exit $?: $(grep -E '^\[  (PASSED|FAILED)' "$out/gaugefix.log" | tail -1)"
+  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=4 mpiexec -np 2 --oversubscribe \
+    --bind-to none -x OMP_NUM_THREADS build-gpu/tests/test_mpi --gtest_filter='*DistributedGaugeFixing*' >>"$out/gaugefix.log" 2>&1
+  note "test_mpi *DistributedGaugeFixing* on 2 ranks: exit $?"
+  THERM=${GF_THERM:-200} SEP=1 bash scripts/quenched-ensemble.sh runs/gf_b6.0_32 "$bin" 6.0 32 1 "$out/gaugefix.log" | tee -a "$summary"
+  cfg=$(ls runs/gf_b6.0_32/q.*.ildg 2>/dev/null | tail -1)
+  if [ -n "$cfg" ]; then
+    for args in "--gauge landau" "--gauge coulomb" "--gauge landau --method overrelaxation"; do
+      "$bin" gaugefix "$cfg" runs/gf_fixed.ildg --force --device gpu --every 500 $args >>"$out/gaugefix.log" 2>&1
+      note "gaugefix 32^4 $args: exit $?: $(grep -E 'converged|error' "$out/gaugefix.log" | tail -1 | sed 's/^ *//')"
+    done
+    "$bin" bench gaugefix --dims 32,32,32,32 --config "$cfg" --device gpu --repetitions 5 2>>"$out/gaugefix.log" |
+      tee -a "$out/gaugefix.log" | grep -E "iteration|theta" | sed "s/^/bench gaugefix 32^4: /" | tee -a "$summary"
+  fi
+  note "gaugefix: $(( $(date +%s) - start )) s"
+fi
+if has potential; then  # issue 29: the static potential and r0/a on the quenched beta 6.0, 16^4 ensemble
+  start=$(date +%s)
+  bash scripts/static-potential.sh "$out" "$bin" 6.0 16 "${POT_N:-50}"
+  note "potential: $(( $(date +%s) - start )) s"
 fi
 if has mgtest; then  # the multigrid's tests only (CPU and GPU cases)
   start=$(date +%s)

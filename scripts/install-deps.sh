@@ -4,7 +4,7 @@
 # is not a Debian-main package: install it from NVIDIA if you want GPU support; without it the CPU
 # backend is built.
 set -euo pipefail
-packages=(g++ cmake ninja-build libtomlplusplus-dev libcli11-dev libfmt-dev nlohmann-json3-dev libgtest-dev libhdf5-dev libfftw3-dev
+packages=(g++ cmake ninja-build libtomlplusplus-dev libcli11-dev libfmt-dev nlohmann-json3-dev libgtest-dev libhdf5-dev libfftw3-dev python3
           libopenmpi-dev openmpi-bin)
 missing=()
 for p in "${packages[@]}"; do

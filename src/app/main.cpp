@@ -103,7 +103,12 @@ int main(int argc, char** argv) {
   measure->add_option("--loops", ms.loops,
                       "RMAX,TMAX (each 1..8): also the planar Wilson loops W(R, T) = <Re tr W>/3, R along the "
                       "spatial axes (averaged), T along time (one process; smear the spatial links first with "
-                      "lqcd smear --spatial for the static potential)");
+                      "--ape-steps for the static potential)");
+  measure->add_option("--ape-steps", ms.ape_steps,
+                      "with --loops: APE-smear the spatial links of a copy this many times first (ground-state "
+                      "overlap for the static potential; 20 is usual)")
+      ->capture_default_str();
+  measure->add_option("--ape-alpha", ms.ape_alpha, "with --ape-steps: the APE parameter")->capture_default_str();
   measure->add_option("--grid", ms.grid, "processes per direction X,Y,Z,T (run under mpirun -np X*Y*Z*T, one GPU per rank; default: all along t)");
 
   FlowCommandOptions fl;

@@ -13,6 +13,8 @@ struct MeasureCommandOptions {
   std::string device = "auto";
   std::string grid;  // processes per direction (mpirun); empty: all along t
   std::string loops;  // "RMAX,TMAX": the planar Wilson loops W(R, T) as well; empty: none
+  int ape_steps = 0;       // spatial APE smearing of a copy before the loops (0: none)
+  double ape_alpha = 0.5;
 };
 
 int run_measure(const MeasureCommandOptions& options);
