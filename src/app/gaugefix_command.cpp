@@ -114,6 +114,8 @@ int run_gaugefix(const GaugefixCommandOptions& opt) {
                               {"theta", r.final.theta},
                               {"functional", r.final.functional},
                               {"theta_initial", r.initial.theta},
+                              {"alpha_final", p.method == GaugeFixMethod::Fourier ? nlohmann::json(r.alpha) : nlohmann::json(nullptr)},
+                              {"step_halvings", r.step_halvings},
                               {"functional_initial", r.initial.functional},
                               {"input_projected_to_su3", projected},
                               {"plaquette_before", before.plaquette},
@@ -121,6 +123,9 @@ int run_gaugefix(const GaugefixCommandOptions& opt) {
                               {"seconds", seconds}};
     std::cout << j.dump() << std::endl;
   } else if (!opt.quiet) {
+    if (r.step_halvings > 0)
+      std::cout << fmt::format("  the step was halved {} times (F fell: alpha too long for this field); alpha = {:g} at the end\n",
+                               r.step_halvings, r.alpha);
     std::cout << fmt::format(
         "  converged: theta = {:.3e} after {} iterations ({:.2f} s, {:.3f} ms per iteration); F = {:.15f}\n"
         "  plaquette {:.15f} -> {:.15f} (difference {:.1e})\n  written: {} ({}, {}-bit)\n",

@@ -57,8 +57,11 @@ class FourierSteepestDescent {
   FourierSteepestDescent(const GaugeField<double>& U, const GaugeFixParams& p)
       : p_(p),
         delta_(std::size_t(4 * U.geometry().volume()), U.location()),
+        g_(std::size_t(U.geometry().volume()), U.location()),
         fft_(fourier_transform(U.geometry(), p.gauge, U.location())) {}
   PackedHermitianView view() const { return {delta_.data(), U_volume()}; }
+  double alpha() const { return p_.alpha; }
+  void set_alpha(double alpha) { p_.alpha = alpha; }
   // One step, from Delta as the last measure() left it in view().
   void step(GaugeField<double>& U) {
     auto* data = reinterpret_cast<std::complex<double>*>(delta_.data());
@@ -69,13 +72,15 @@ class FourierSteepestDescent {
     for_each(U.location(), U_volume(),
              FourierAccelerationKernel{view(), {n[0], n[1], n[2], n[3]}, ndir, p2max / double(fft_.points())});
     fft_.backward(data);
-    for_each(U.location(), U_volume(), GaugeFixRotationKernel{U.view(), view(), p_.alpha / 2});
+    for_each(U.location(), U_volume(), GaugeFixExponentialKernel{view(), g_.data(), p_.alpha});
+    for_each(U.location(), U_volume(), GaugeFixRotationKernel{U.view(), g_.data()});
   }
 
  private:
   std::int64_t U_volume() const { return std::int64_t(delta_.size() / 4); }
   GaugeFixParams p_;
   Buffer<Complex<double>> delta_;
+  Buffer<SU3<double>> g_;  // the step's gauge transformation, lexicographic
   BatchedFft fft_;
 };
 
@@ -114,6 +119,7 @@ GaugeFixResult fix_gauge(GaugeField<double>& U, const GaugeFixParams& p,
   const auto quality = [&] { return fourier ? measure(U, p.gauge, sd->view()) : gauge_fix_quality(U, p.gauge); };
   GaugeFixResult r;
   r.initial = r.final = quality();
+  r.alpha = p.alpha;
   for (;;) {
     if (progress) progress(r.iterations, r.final);
     if (r.final.theta < p.precision) {
@@ -127,7 +133,15 @@ GaugeFixResult fix_gauge(GaugeField<double>& U, const GaugeFixParams& p,
       overrelaxation_step(U, *G, p);
     ++r.iterations;
     if (p.reunitarize_every > 0 && r.iterations % p.reunitarize_every == 0) reunitarize(U);
+    const double last = r.final.functional;
     r.final = quality();
+    // Steepest descent with a small enough step raises F at every iteration; a fall beyond rounding
+    // means the step is too long for this field (the highest modes oscillate and grow): halve it.
+    if (fourier && r.final.functional < last - 1e-12) {
+      sd->set_alpha(sd->alpha() / 2);
+      r.alpha = sd->alpha();
+      ++r.step_halvings;
+    }
   }
   return r;
 }

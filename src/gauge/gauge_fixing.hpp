@@ -9,7 +9,8 @@
 //
 // Two methods:
 // - Fourier-accelerated steepest descent (C. T. H. Davies et al., Phys. Rev. D 37 (1988) 1581):
-//   g(x) = exp(-i (alpha/2) F^-1[ p2max / p^2 F[Delta] ](x)), U_mu(x) <- g(x) U_mu(x) g(x + mu)^dag, with
+//   g(x) = exp(-i alpha F^-1[ p2max / p^2 F[Delta] ](x)), U_mu(x) <- g(x) U_mu(x) g(x + mu)^dag (alpha as
+//   Davies et al.'s, whose Delta is 2i times this one: gauge_fixing_kernels.hpp), with
 //   the 4D (Landau) or per-time-slice 3D (Coulomb) FFT (core/fourier_transform: FFTW on the host, cuFFT on
 //   the GPU). One process only: the FFT is not distributed.
 // - Overrelaxation (J. E. Mandula, M. Ogilvie, Phys. Lett. B 248 (1990) 156): a local maximisation by
@@ -42,7 +43,7 @@ struct GaugeFixParams {
   GaugeFixMethod method = GaugeFixMethod::Fourier;
   double precision = 1e-14;   // stop when theta < precision
   int max_iterations = 20000;
-  double alpha = 0.08;        // steepest-descent step (Davies et al.: 0.08 near optimal)
+  double alpha = 0.08;        // steepest-descent step (Davies et al.: 0.08 near optimal; 0.1 diverges on rough fields)
   double omega = 1.7;         // overrelaxation exponent, [1, 2)
   int reunitarize_every = 0;  // 0: never (see above)
 };
@@ -62,6 +63,10 @@ struct GaugeFixResult {
   int iterations = 0;  // gauge transformations applied
   bool converged = false;
   GaugeFixQuality initial, final;
+  // Fourier method: the step in use at the end, and how often it was halved because F fell (a step too
+  // long for the field; fix_gauge).
+  double alpha = 0;
+  int step_halvings = 0;
 };
 
 // Fixes U in place. `progress` (when given) sees (iteration, quality) before each iteration and at the

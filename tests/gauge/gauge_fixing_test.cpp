@@ -270,6 +270,18 @@ TEST(GaugeFixing, RefusesBadParameters) {
   refused([](GaugeFixParams& p) { p.reunitarize_every = -1; }, "gaugefix.reunitarize_every");
 }
 
+TEST(GaugeFixing, TooLongAStepIsHalvedUntilTheFunctionalRises) {
+  const Geometry g = Geometry::single_process({4, 4, 4, 8});
+  GaugeField<double> U = test::rough_gauge(g, Location::Host, 6, 6.0);
+  GaugeFixParams p;
+  p.alpha = 0.5;  // diverges at a fixed step on such a field
+  const GaugeFixResult r = fix_gauge(U, p);
+  EXPECT_TRUE(r.converged) << r.final.theta;
+  EXPECT_GT(r.step_halvings, 0);
+  EXPECT_LT(r.alpha, 0.1);
+  EXPECT_EQ(r.alpha, 0.5 / (1 << r.step_halvings));
+}
+
 TEST(GaugeFixing, StopsAtTheIterationLimitAndSaysSo) {
   const Geometry g = Geometry::single_process({4, 4, 4, 4});
   GaugeField<double> U = test::rough_gauge(g, Location::Host, 2, 5.7);
