@@ -1178,7 +1178,7 @@ int run_bench(const BenchCommandOptions& opt) {
     GaugeField<double> U(geom, loc);
     set_hot_gauge(U, 1);
     heatbath_sweep(U, GaugeAction::from_name("wilson", 6.0), 1, 0);  // a rough, realistic field
-    WilsonFlow flow(U);
+    GradientFlow flow(U);
     RegionEnergy e_step{meter, geom.grid};
     const double eps = 0.01;
     const double t_step = median_seconds(loc, opt.repetitions, [&] { flow.step(U, eps); }, &e_step);

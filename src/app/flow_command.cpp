@@ -16,9 +16,20 @@
 
 namespace lqcd::app {
 
+namespace {
+std::string flow_name(FlowAction a) {
+  switch (a) {
+    case FlowAction::Wilson: return "Wilson";
+    case FlowAction::Symanzik: return "Symanzik (Luscher-Weisz)";
+    case FlowAction::Zeuthen: return "Zeuthen";
+  }
+  return "?";
+}
+}  // namespace
 
 int run_flow(const FlowCommandOptions& opt) {
   FlowParams params;
+  params.action = flow_action_from_name(opt.action, "--action");
   params.epsilon = opt.epsilon;
   params.t_max = opt.t_max;
   params.measure_every = opt.measure_every;
@@ -34,15 +45,15 @@ int run_flow(const FlowCommandOptions& opt) {
       LoadedConfiguration c = load_configuration(file, policy);
       if (printer && !opt.json)
         std::cout << fmt::format(
-            "{}\n  Wilson flow (Luscher RK3), eps = {} (t/a^2); E a^4 from the plaquette and from the clover "
+            "{}\n  {} flow (Luscher RK3), eps = {} (t/a^2); E a^4 from the plaquette and from the clover "
             "field strength; Q clover\n  {:>9} {:>14} {:>14} {:>12} {:>12} {:>10}\n",
-            file, params.epsilon, "t/a^2", "E_plaq", "E_clover", "t^2E_plaq", "t^2E_clover", "Q");
+            file, flow_name(params.action), params.epsilon, "t/a^2", "E_plaq", "E_clover", "t^2E_plaq", "t^2E_clover", "Q");
       const auto print = [&](const FlowMeasurement& m) {
         if (printer && !opt.json)
           std::cout << fmt::format("  {:>9.4f} {:>14.8e} {:>14.8e} {:>12.6f} {:>12.6f} {:>10.5f}\n", m.t,
                                    m.energy_plaquette, m.energy_clover, m.t2E_plaquette(), m.t2E_clover(), m.charge);
       };
-      const std::vector<FlowMeasurement> history = run_wilson_flow(c.field, params, print);
+      const std::vector<FlowMeasurement> history = run_gradient_flow(c.field, params, print);
       const FlowScales s = flow_scales(history);
       if (!printer) continue;
       if (opt.json) {

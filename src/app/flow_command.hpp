@@ -8,6 +8,7 @@ namespace lqcd::app {
 
 struct FlowCommandOptions {
   std::vector<std::string> files;
+  std::string action = "wilson";
   double epsilon = 0.01;
   double t_max = 0;
   int measure_every = 1;

@@ -22,6 +22,8 @@ std::vector<KeySpec> flow_schema(const std::string& unit) {
   return {
       {"flow.every", "0",
        fmt::format("Wilson flow of every N-th {} after thermalization (t0, w0, Q in PREFIX.flow.jsonl); 0: none", unit)},
+      {"flow.action", "\"wilson\"",
+       "the flow's action: wilson (plaquette), symanzik (Luscher-Weisz, c1 = -1/12) or zeuthen (Symanzik, O(a^2)-improved; Ramos-Sint)"},
       {"flow.epsilon", fmt::format("{}", d.epsilon), "flow step in t/a^2 (Luscher's RK3 integrator)"},
       {"flow.t_max", "0.0", "flow until this t/a^2; 0: until t0 and w0 are passed (at most t = L_min^2 / 32)"},
       {"flow.measure_every", "1", "flow steps between measurements of E and Q"},
@@ -31,6 +33,7 @@ std::vector<KeySpec> flow_schema(const std::string& unit) {
 FlowInput read_flow_input(const Config& c) {
   FlowInput in;
   in.every = int(read_integer(c, "flow.every", 0, 1 << 30));
+  in.params.action = flow_action_from_name(c.string("flow.action"), "flow.action");
   in.params.epsilon = c.real("flow.epsilon");
   in.params.t_max = c.real("flow.t_max");
   in.params.measure_every = int(read_integer(c, "flow.measure_every", 1, 1 << 30));
@@ -51,7 +54,7 @@ nlohmann::json flow_json(const FlowParams& p, const std::vector<FlowMeasurement>
                  {"t2E_plaquette", m.t2E_plaquette()},
                  {"t2E_clover", m.t2E_clover()},
                  {"Q", m.charge}});
-  return {{"flow", "wilson"},
+  return {{"flow", to_string(p.action)},
           {"integrator", "rk3"},
           {"epsilon", p.epsilon},
           {"units", "lattice: t/a^2, E a^4, w0/a"},
@@ -68,7 +71,7 @@ std::string flow_summary(const std::vector<FlowMeasurement>& history, const Flow
 
 FlowOfConfiguration flow_configuration(const GaugeField<double>& U, const FlowParams& p) {
   GaugeField<double> V = U.clone(U.location());
-  const std::vector<FlowMeasurement> history = run_wilson_flow(V, p);
+  const std::vector<FlowMeasurement> history = run_gradient_flow(V, p);
   const FlowScales scales = flow_scales(history);
   return {flow_json(p, history, scales), flow_summary(history, scales)};
 }

@@ -114,10 +114,14 @@ int main(int argc, char** argv) {
   FlowCommandOptions fl;
   CLI::App* flow = app.add_subcommand(
       "flow",
-      "Wilson flow of stored configurations (Luscher's RK3 integrator): E(t) from the plaquette and the clover "
+      "Gradient flow (Wilson, Symanzik or Zeuthen) of stored configurations (Luscher's RK3 integrator): E(t) from the plaquette and the clover "
       "field strength, t^2 E, the topological charge Q (clover), and the scales t0/a^2 (t^2 E = 0.3) and w0/a "
       "(t d/dt t^2 E = 0.3). Lattice units: t/a^2, E a^4.");
   flow->add_option("files", fl.files, "configuration files")->required();
+  flow->add_option("--action", fl.action,
+                   "wilson (plaquette action) | symanzik (Luscher-Weisz, c1 = -1/12) | zeuthen (Symanzik, O(a^2)-improved "
+                   "at tree level; Ramos and Sint 2016)")
+      ->capture_default_str();
   flow->add_option("--epsilon", fl.epsilon, "flow step in t/a^2")->capture_default_str()->check(CLI::Range(1e-6, 0.5));
   flow->add_option("--t-max", fl.t_max,
                    "flow until this t/a^2; 0: until t0 and w0 are passed (at most t = L_min^2 / 32)")

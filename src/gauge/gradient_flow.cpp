@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "comm/communicator.hpp"
 #include "core/dispatch.hpp"
@@ -19,16 +20,67 @@ FlowMeasurement flow_measurement(const GaugeField<double>& V, double t) {
   return {t, s[0] / volume, s[1] / volume, s[2]};
 }
 
-WilsonFlow::WilsonFlow(const GaugeField<double>& like) : X_(like.geometry(), like.location()) {}
+std::string to_string(FlowAction a) {
+  switch (a) {
+    case FlowAction::Wilson: return "wilson";
+    case FlowAction::Symanzik: return "symanzik";
+    case FlowAction::Zeuthen: return "zeuthen";
+  }
+  return "?";
+}
 
-void WilsonFlow::step(GaugeField<double>& V, double epsilon) {
+FlowAction flow_action_from_name(const std::string& name, const std::string& key) {
+  for (FlowAction a : {FlowAction::Wilson, FlowAction::Symanzik, FlowAction::Zeuthen})
+    if (name == to_string(a)) return a;
+  fail("{}: unknown flow \"{}\" (expected \"wilson\", \"symanzik\" or \"zeuthen\")", key, name);
+}
+
+namespace {
+
+// X <- a q(V) + b X on every link, q the generator of `action` (Zeuthen: from the Symanzik generator in
+// q, exchanged, by the second kernel).
+void accumulate_generator(GaugeField<double>& V, GaugeField<double>& X, std::optional<GaugeField<double>>& q,
+                          FlowAction action, double a, double b) {
+  const Location loc = V.location();
+  const std::int64_t volume = V.geometry().volume();
+  V.exchange_halo();  // the staples read the neighbours of each link
+  switch (action) {
+    case FlowAction::Wilson:
+      for_each(loc, volume, FlowStageKernel<false>{V.view(), X.view(), a, b, 1.0, 0.0});
+      break;
+    case FlowAction::Symanzik:
+      for_each(loc, volume, FlowStageKernel<true>{V.view(), X.view(), a, b, kLuscherWeiszC0, kLuscherWeiszC1});
+      break;
+    case FlowAction::Zeuthen:
+      for_each(loc, volume, FlowStageKernel<true>{V.view(), q->view(), 1.0, 0.0, kLuscherWeiszC0, kLuscherWeiszC1});
+      q->exchange_halo();
+      for_each(loc, volume, ZeuthenSmoothingKernel{V.view(), q->view(), X.view(), a, b});
+      break;
+  }
+}
+
+}  // namespace
+
+GaugeField<double> flow_generator(const GaugeField<double>& V, FlowAction action) {
+  GaugeField<double> W = V.clone(V.location()), X(V.geometry(), V.location());
+  std::optional<GaugeField<double>> q;
+  if (action == FlowAction::Zeuthen) q.emplace(V.geometry(), V.location());
+  accumulate_generator(W, X, q, action, 1.0, 0.0);
+  return X;
+}
+
+GradientFlow::GradientFlow(const GaugeField<double>& like, FlowAction action)
+    : action_(action), X_(like.geometry(), like.location()) {
+  if (action == FlowAction::Zeuthen) q_.emplace(like.geometry(), like.location());
+}
+
+void GradientFlow::step(GaugeField<double>& V, double epsilon) {
   // (a, b) of X <- a eps q(W) + b X for the three stages (header: X = Z_0/4, 8/9 Z_1 - 17/9 X, 3/4 Z_2 - X).
   static constexpr double kStage[3][2] = {{0.25, 0.0}, {8.0 / 9.0, -17.0 / 9.0}, {0.75, -1.0}};
   const Location loc = V.location();
   const std::int64_t volume = V.geometry().volume();
   for (const auto& [a, b] : kStage) {
-    V.exchange_halo();  // the staples read the neighbours of each link
-    for_each(loc, volume, WilsonFlowStageKernel{V.view(), X_.view(), a * epsilon, b});
+    accumulate_generator(V, X_, q_, action_, a * epsilon, b);
     for_each(loc, volume, FlowUpdateKernel{V.view(), X_.view()});
   }
 }
@@ -41,7 +93,7 @@ void check_flow_params(const FlowParams& p) {
   if (p.measure_every < 1) fail("flow.measure_every: expected at least 1 step, got {}", p.measure_every);
 }
 
-std::vector<FlowMeasurement> run_wilson_flow(GaugeField<double>& V, const FlowParams& p,
+std::vector<FlowMeasurement> run_gradient_flow(GaugeField<double>& V, const FlowParams& p,
                                              const std::function<void(const FlowMeasurement&)>& each) {
   check_flow_params(p);
   const Dims& L = V.geometry().global;
@@ -53,7 +105,7 @@ std::vector<FlowMeasurement> run_wilson_flow(GaugeField<double>& V, const FlowPa
     if (each) each(history.back());
   };
   measure(0);
-  WilsonFlow flow(V);
+  GradientFlow flow(V, p.action);
   const long steps = std::lround(std::ceil(t_end / p.epsilon - 1e-9));
   for (long n = 1; n <= steps; ++n) {
     flow.step(V, p.epsilon);

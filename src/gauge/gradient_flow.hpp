@@ -11,9 +11,20 @@
 //   V_{t+eps} = exp(3/4 Z_2 - 8/9 Z_1 + 17/36 Z_0) W_2,   Z_i = eps Z(W_i),
 // in its low-storage form with one extra field X: X = Z_0/4; X = 8/9 Z_1 - 17/9 X; X = 3/4 Z_2 - X,
 // each followed by W <- exp(X) W. Global error O(eps^3).
+//
+// Three flows (the action whose gradient drives it):
+// - Wilson: the plaquette action (Luscher 2010).
+// - Symanzik: the tree-level Symanzik (Luscher-Weisz) action, c0 = 5/3 plaquettes and c1 = -1/12 1x2
+//   rectangles (the "Symanzik flow" of MILC and BMW; S. Borsanyi et al., JHEP 1209 (2012) 010).
+// - Zeuthen: Z = -g0^2 (1 + a^2/12 nabla*_mu nabla_mu) d S_LW, the Symanzik gradient smoothed along its own
+//   direction, which removes the flow's O(a^2) effects at tree level (A. Ramos, S. Sint, Eur. Phys. J. C 76
+//   (2016) 15, eq. 2.17), with nabla*_mu nabla_mu X_mu(x) = U_mu(x) X_mu(x+mu) U_mu(x)^dag
+//   + U_mu(x-mu)^dag X_mu(x-mu) U_mu(x-mu) - 2 X_mu(x).
+// The rectangles reach two sites: on a decomposed lattice they read halos of depth 2 (lqcd's default).
 
 #include <functional>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "fields/gauge_field.hpp"
@@ -32,18 +43,31 @@ struct FlowMeasurement {
 
 FlowMeasurement flow_measurement(const GaugeField<double>& V, double t);
 
-// One Runge-Kutta step of the Wilson flow, V in place (its halo exchanged before each stage), with a
-// work field of V's shape kept between steps.
-class WilsonFlow {
+enum class FlowAction { Wilson, Symanzik, Zeuthen };
+std::string to_string(FlowAction a);  // "wilson", "symanzik", "zeuthen"
+// From a name; throws lqcd::Error naming `key` otherwise.
+FlowAction flow_action_from_name(const std::string& name, const std::string& key = "flow.action");
+
+// The flow's generator q (Hermitian, traceless) on every link: dV/dt = i q V (Z = i q in Luscher's
+// notation). For tests and for the Zeuthen flow's second pass.
+GaugeField<double> flow_generator(const GaugeField<double>& V, FlowAction action);
+
+// One Runge-Kutta step of the flow, V in place (its halo exchanged before each stage), with work
+// fields of V's shape kept between steps.
+class GradientFlow {
  public:
-  explicit WilsonFlow(const GaugeField<double>& like);
+  explicit GradientFlow(const GaugeField<double>& like, FlowAction action = FlowAction::Wilson);
   void step(GaugeField<double>& V, double epsilon);
+  FlowAction action() const { return action_; }
 
  private:
+  FlowAction action_;
   GaugeField<double> X_;
+  std::optional<GaugeField<double>> q_;  // Zeuthen: the Symanzik generator before the smoothing
 };
 
 struct FlowParams {
+  FlowAction action = FlowAction::Wilson;
   double epsilon = 0.01;  // step in t/a^2
   // Flow until t/a^2 = t_max; 0: until both t0 and w0 are passed, at most to t = L_min^2 / 32 (the
   // smoothing radius sqrt(8t) reaches half the smallest extent).
@@ -56,7 +80,7 @@ void check_flow_params(const FlowParams& p);
 
 // Flows V (in place) and returns the measurements; `each` (when given) sees every measurement as it is
 // made.
-std::vector<FlowMeasurement> run_wilson_flow(GaugeField<double>& V, const FlowParams& p,
+std::vector<FlowMeasurement> run_gradient_flow(GaugeField<double>& V, const FlowParams& p,
                                              const std::function<void(const FlowMeasurement&)>& each = {});
 
 // The scales from a flow history (clover E), by linear interpolation between the measurements that

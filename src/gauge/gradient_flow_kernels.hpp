@@ -10,13 +10,45 @@
 
 namespace lqcd {
 
+// The Luscher-Weisz (tree-level Symanzik) coefficients of the Symanzik and Zeuthen flows.
+inline constexpr double kLuscherWeiszC1 = -1.0 / 12.0;
+inline constexpr double kLuscherWeiszC0 = 1.0 - 8.0 * kLuscherWeiszC1;  // 5/3
+
 // One stage of the low-storage Runge-Kutta scheme (gradient_flow.hpp). The flow's generator is
 // Z(V)_mu(x) = i q_mu(x) with q = stout smearing's Q at rho = 1 (stout_smearing_kernels.hpp:
-// Omega = (V_mu(x) A_mu(x))^dag with the plaquette staples A), since a stout step of rho = epsilon is
-// the Euler step of the Wilson flow (M. Luscher, JHEP 1008 (2010) 071, section 2.1). For every link
-// X <- a q(V) + b X (X Hermitian: the next update is exp(i X) V). Reads V with its halo; writes X.
-struct WilsonFlowStageKernel {
+// Omega = (V_mu(x) A_mu(x))^dag with the staples A of the action, c0 plaquettes + c1 rectangles),
+// since a stout step of rho = epsilon is the Euler step of the Wilson flow (M. Luscher, JHEP 1008
+// (2010) 071, section 2.1), and the staples of c0 + 8 c1 = 1 actions keep that normalisation. For every
+// link X <- a q(V) + b X (X Hermitian: the next update is exp(i X) V). Reads V with its halo; writes X.
+template <bool Rectangles>
+struct FlowStageKernel {
   GaugeView<double> V;
+  GaugeView<double> X;
+  double a, b;
+  double c0, c1;
+  LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
+    int x[4];
+    V.idx.coords_lex(i, x);
+    const int p = SiteIndexer::parity(x);
+    const std::int64_t s = V.idx.cb_index(x);
+    for (int mu = 0; mu < 4; ++mu) {
+      const SU3<double> q = stout_q(dagger(V.load(mu, p, s) * action_staple<Rectangles>(V, x, mu, c0, c1)));
+      // The first stage (b = 0) does not read X: it starts a step, and X may hold anything.
+      SU3<double> next = b != 0 ? X.load(mu, p, s) : SU3<double>::zero();
+      next *= b;
+      for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c) next.m[r][c] += q.m[r][c] * a;
+      X.store(mu, p, s, next);
+    }
+  }
+};
+
+// The Zeuthen flow's generator from the Symanzik one q (gradient_flow.hpp):
+// q' = q + (1/12) [V_mu(x) q_mu(x+mu) V_mu(x)^dag + V_mu(x-mu)^dag q_mu(x-mu) V_mu(x-mu) - 2 q_mu(x)],
+// and X <- a q' + b X. Reads V and q with their halos.
+struct ZeuthenSmoothingKernel {
+  GaugeView<double> V;
+  GaugeView<double> q;
   GaugeView<double> X;
   double a, b;
   LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
@@ -25,12 +57,20 @@ struct WilsonFlowStageKernel {
     const int p = SiteIndexer::parity(x);
     const std::int64_t s = V.idx.cb_index(x);
     for (int mu = 0; mu < 4; ++mu) {
-      const SU3<double> q = stout_q(dagger(V.load(mu, p, s) * plaquette_staple(V, x, mu)));
-      // The first stage (b = 0) does not read X: it starts a step, and X may hold anything.
+      int up[4] = {x[0], x[1], x[2], x[3]}, down[4] = {x[0], x[1], x[2], x[3]};
+      V.idx.shift(up, mu, +1);
+      V.idx.shift(down, mu, -1);
+      const SU3<double> here = q.load(mu, p, s), v = V.load(mu, p, s), w = V.link(down, mu);
+      SU3<double> lap = mul_adj(v * q.link(up, mu), v) + adj_mul(w, q.link(down, mu) * w);
+      SU3<double> twice = here;
+      twice *= 2.0;
+      lap -= twice;
+      lap *= 1.0 / 12.0;
+      lap += here;
       SU3<double> next = b != 0 ? X.load(mu, p, s) : SU3<double>::zero();
       next *= b;
       for (int r = 0; r < 3; ++r)
-        for (int c = 0; c < 3; ++c) next.m[r][c] += q.m[r][c] * a;
+        for (int c = 0; c < 3; ++c) next.m[r][c] += lap.m[r][c] * a;
       X.store(mu, p, s, next);
     }
   }

@@ -101,6 +101,30 @@ TEST(FlowCommand, HmcFlowsItsTrajectories) {
   EXPECT_NE(test::read_text(dir.path() / "h.log").find("# flow after trajectory 3: "), std::string::npos);
 }
 
+// --action: the Symanzik and Zeuthen flows start from the same E(0) as the Wilson flow, flow differently,
+// and are named in the JSON; a bad name is a one-line error.
+TEST(FlowCommand, ImprovedFlowsAreChosenByAction) {
+  test::TempDir dir;
+  const std::string file = test::testdata("milc_l8888_b6.0.milc").string();
+  std::vector<double> e_end;
+  for (const char* action : {"wilson", "symanzik", "zeuthen"}) {
+    SCOPED_TRACE(action);
+    const auto r = run_lqcd(std::string("flow --json --device cpu --epsilon 0.05 --t-max 0.2 --action ") + action +
+                                " '" + file + "'",
+                            dir.path());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["flow"], action);
+    EXPECT_NEAR(j["history"][0]["E_plaquette"].get<double>(), 36 * (1 - 0.593560240433), 36 * 1e-6);
+    e_end.push_back(j["history"].back()["E_clover"].get<double>());
+  }
+  EXPECT_GT(std::abs(e_end[1] - e_end[0]), 1e-3);
+  EXPECT_GT(std::abs(e_end[2] - e_end[1]), 1e-4);
+  const auto bad = run_lqcd("flow --device cpu --action hyp '" + file + "'", dir.path());
+  EXPECT_NE(bad.exit_code, 0);
+  EXPECT_NE(test::error_line(bad.err).find("--action"), std::string::npos) << bad.err;
+}
+
 // lqcd smear (issue 29): zero steps or rho = 0 / alpha = 0 write the input's field (its plaquette);
 // stout and APE smoothing raise the plaquette; the written file measures as printed; bad options and an
 // existing output are one-line errors.

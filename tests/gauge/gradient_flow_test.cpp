@@ -13,6 +13,7 @@
 #include "gauge/observables.hpp"
 #include "gauge/stout_smearing.hpp"
 #include "gauge/updates.hpp"
+#include "math/su3_exp.hpp"
 #include "test_support.hpp"
 
 namespace lqcd {
@@ -68,7 +69,7 @@ TEST_P(GradientFlowTest, ConstantAbelianFieldHasItsExactEnergyAndChargeAndDoesNo
     p.epsilon = 0.05;
     p.t_max = 0.5;
     p.measure_every = 5;
-    const std::vector<FlowMeasurement> h = run_wilson_flow(V, p);
+    const std::vector<FlowMeasurement> h = run_gradient_flow(V, p);
     ASSERT_EQ(h.size(), 3u);
     for (const FlowMeasurement& m : h) {
       EXPECT_NEAR(m.energy_plaquette, e_plaq, 1e-13) << m.t;
@@ -91,7 +92,7 @@ TEST_P(GradientFlowTest, EnergyAndChargeAreGaugeInvariant) {
   p.epsilon = 0.02;
   p.t_max = 0.4;
   p.measure_every = 10;
-  const std::vector<FlowMeasurement> a = run_wilson_flow(U, p), b = run_wilson_flow(W, p);
+  const std::vector<FlowMeasurement> a = run_gradient_flow(U, p), b = run_gradient_flow(W, p);
   ASSERT_EQ(a.size(), b.size());
   for (std::size_t k = 0; k < a.size(); ++k) {
     EXPECT_NEAR(a[k].energy_plaquette, b[k].energy_plaquette, 1e-12 * a[k].energy_plaquette);
@@ -112,7 +113,7 @@ TEST_P(GradientFlowTest, RungeKuttaErrorScalesAsEpsilonCubed) {
   const double T = 0.4;
   const auto flowed = [&](double eps) {
     GaugeField<double> V = U.clone(GetParam());
-    WilsonFlow flow(V);
+    GradientFlow flow(V);
     for (long n = 0; n < std::lround(T / eps); ++n) flow.step(V, eps);
     return V;
   };
@@ -143,7 +144,7 @@ TEST_P(GradientFlowTest, RungeKuttaErrorScalesAsEpsilonCubed) {
   for (int k = 0; k < 2; ++k) {
     const double eps = 0.02 / (1 << k);
     GaugeField<double> V = U.clone(GetParam());
-    WilsonFlow(V).step(V, eps);
+    GradientFlow(V).step(V, eps);
     StoutParams sp;
     sp.rho = eps;
     sp.steps = 1;
@@ -152,6 +153,45 @@ TEST_P(GradientFlowTest, RungeKuttaErrorScalesAsEpsilonCubed) {
   }
   EXPECT_GT(euler[0] / euler[1], 3.5);
   EXPECT_LT(euler[0] / euler[1], 4.5);
+}
+
+// The Symanzik and Zeuthen flows (gradient_flow.hpp): gauge covariant (E and Q of the flowed field
+// unchanged by a random gauge transformation), smoothing (the Luscher-Weisz action falls along the
+// flow), and RK3 of order 3 for them too.
+TEST_P(GradientFlowTest, ImprovedFlowsAreGaugeCovariantSmoothingAndThirdOrder) {
+  for (FlowAction action : {FlowAction::Symanzik, FlowAction::Zeuthen}) {
+    SCOPED_TRACE(to_string(action));
+    const Geometry g = Geometry::single_process({4, 4, 4, 8});
+    GaugeField<double> U = test::rough_gauge(g, GetParam(), 23, 6.0);
+    GaugeField<double> W = U.clone(GetParam());
+    random_gauge_transformation(W, 99);
+    FlowParams p;
+    p.action = action;
+    p.epsilon = 0.02;
+    p.t_max = 0.4;
+    p.measure_every = 10;
+    const std::vector<FlowMeasurement> a = run_gradient_flow(U, p), b = run_gradient_flow(W, p);
+    ASSERT_EQ(a.size(), b.size());
+    for (std::size_t k = 0; k < a.size(); ++k) {
+      EXPECT_NEAR(a[k].energy_clover, b[k].energy_clover, 1e-12 * a[k].energy_clover);
+      EXPECT_NEAR(a[k].charge, b[k].charge, 1e-12);
+      if (k > 0) {
+        EXPECT_LT(a[k].energy_plaquette, a[k - 1].energy_plaquette) << k;
+      }
+    }
+    // Order 3: T = 0.2 with T/8 and T/16 against T/128.
+    const GaugeField<double> start = test::rough_gauge(Geometry::single_process({4, 4, 4, 4}), GetParam(), 5, 6.0);
+    const auto flowed = [&](int n) {
+      GaugeField<double> V = start.clone(GetParam());
+      GradientFlow flow(V, action);
+      for (int k = 0; k < n; ++k) flow.step(V, 0.2 / n);
+      return to_lexicographic(V);
+    };
+    const LexicographicGauge ref = flowed(128);
+    const double ratio = test::max_link_difference(flowed(8), ref) / test::max_link_difference(flowed(16), ref);
+    EXPECT_GT(ratio, 6.5);
+    EXPECT_LT(ratio, 10.0);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, GradientFlowTest, ::testing::ValuesIn(test::locations()),
@@ -209,13 +249,95 @@ TEST(GradientFlow, HostAndDeviceAgree) {
   FlowParams p;
   p.epsilon = 0.05;
   p.t_max = 0.5;
-  const std::vector<FlowMeasurement> a = run_wilson_flow(h, p), b = run_wilson_flow(d, p);
+  const std::vector<FlowMeasurement> a = run_gradient_flow(h, p), b = run_gradient_flow(d, p);
   ASSERT_EQ(a.size(), b.size());
   for (std::size_t k = 0; k < a.size(); ++k) {
     EXPECT_NEAR(a[k].energy_clover, b[k].energy_clover, 1e-12 * a[k].energy_clover);
     EXPECT_NEAR(a[k].charge, b[k].charge, 1e-12);
   }
   EXPECT_LT(test::max_link_difference(to_lexicographic(h), to_lexicographic(d)), 1e-12);
+}
+
+}  // namespace
+}  // namespace lqcd
+
+namespace lqcd {
+namespace {
+
+// The flow's generator is the gradient of its action: for U_mu(x) -> exp(i s H) U_mu(x), dS/ds equals
+// -k tr(q H) with one constant k > 0 for every link, direction H and action. S per site from the
+// plaquette and rectangle averages, S = c0 6 (1 - P) + c1 12 (1 - R) (6 plaquettes and 12 rectangles
+// per site), dS/ds by a central difference; k is compared between the Wilson and Symanzik flows and
+// between directions. Zeuthen: the Symanzik generator smoothed by (1 + nabla* nabla / 12), recomputed here
+// from the links in file order.
+double action_density(const GaugeField<double>& U, double c0, double c1) {
+  const GaugeObservables o = gauge_observables(U);
+  return c0 * 6 * (1 - o.plaquette) + c1 * 12 * (1 - o.rectangle);
+}
+
+TEST(FlowGenerator, IsTheGradientOfTheFlowAction) {
+  const Geometry g = Geometry::single_process({4, 4, 4, 4});
+  const GaugeField<double> U = test::rough_gauge(g, Location::Host, 8, 6.0);
+  const LexicographicGauge lex = to_lexicographic(U);
+  const double c1 = -1.0 / 12, c0 = 1 - 8 * c1;
+  std::vector<double> k;
+  for (int trial = 0; trial < 3; ++trial) {
+    const std::int64_t site = 37 * trial + 5;
+    const int mu = trial % 4;
+    SiteRandom rng(3, std::uint64_t(trial), RngPurpose::Test, 0, 0);
+    SU3<double> m = test::random_matrix(rng), h = m + dagger(m);
+    const double tr = re_trace(h) / 3;
+    for (int r = 0; r < 3; ++r) h.m[r][r].re -= tr;
+    for (FlowAction action : {FlowAction::Wilson, FlowAction::Symanzik}) {
+      const double a0 = action == FlowAction::Wilson ? 1.0 : c0, a1 = action == FlowAction::Wilson ? 0.0 : c1;
+      const LexicographicGauge q = to_lexicographic(flow_generator(U, action));
+      const double s = 1e-4;
+      double dS = 0;
+      for (int sign : {+1, -1}) {
+        LexicographicGauge v = lex;
+        SU3<double> hs = h;
+        hs *= sign * s;
+        v(site, mu) = exp_i(hs) * v(site, mu);
+        dS += sign * action_density(to_gauge_field(v, g, Location::Host), a0, a1) * double(g.volume());
+      }
+      dS /= 2 * s;
+      k.push_back(-dS / re_trace(q(site, mu) * h));
+    }
+  }
+  for (double x : k) {
+    EXPECT_GT(x, 0);
+    EXPECT_NEAR(x / k[0], 1.0, 1e-6);
+  }
+}
+
+TEST(FlowGenerator, ZeuthenIsTheSmoothedSymanzikGenerator) {
+  const Dims L{4, 4, 4, 6};
+  const Geometry g = Geometry::single_process(L);
+  const GaugeField<double> U = test::rough_gauge(g, Location::Host, 9, 6.0);
+  const LexicographicGauge u = to_lexicographic(U);
+  const LexicographicGauge s = to_lexicographic(flow_generator(U, FlowAction::Symanzik));
+  const LexicographicGauge z = to_lexicographic(flow_generator(U, FlowAction::Zeuthen));
+  const int n[4] = {L[0], L[1], L[2], L[3]};
+  const auto neighbour = [&](std::int64_t i, int mu, int step) {
+    int x[4];
+    lexicographic_coords(i, n, x);
+    x[mu] = (x[mu] + step + n[mu]) % n[mu];
+    return x[0] + n[0] * (x[1] + n[1] * (x[2] + std::int64_t(n[2]) * x[3]));
+  };
+  double worst = 0;
+  for (std::int64_t i = 0; i < u.volume(); ++i)
+    for (int mu = 0; mu < 4; ++mu) {
+      const std::int64_t up = neighbour(i, mu, +1), down = neighbour(i, mu, -1);
+      SU3<double> want = u(i, mu) * s(up, mu) * dagger(u(i, mu)) + dagger(u(down, mu)) * s(down, mu) * u(down, mu);
+      SU3<double> two = s(i, mu);
+      two *= 2.0;
+      want -= two;
+      want *= 1.0 / 12;
+      want += s(i, mu);
+      worst = std::max(worst, test::max_abs_diff(want, z(i, mu)));
+    }
+  EXPECT_LT(worst, 1e-13);
+  EXPECT_GT(test::max_link_difference(s, z), 1e-3) << "the smoothing changes the generator";
 }
 
 }  // namespace
