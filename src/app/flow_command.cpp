@@ -32,6 +32,7 @@ int run_flow(const FlowCommandOptions& opt) {
   params.action = flow_action_from_name(opt.action, "--action");
   params.epsilon = opt.epsilon;
   params.t_max = opt.t_max;
+  params.tolerance = opt.tolerance;
   params.measure_every = opt.measure_every;
   check_flow_params(params);  // the command line's checks (main.cpp) refuse these first
   LoadPolicy policy;
@@ -45,9 +46,11 @@ int run_flow(const FlowCommandOptions& opt) {
       LoadedConfiguration c = load_configuration(file, policy);
       if (printer && !opt.json)
         std::cout << fmt::format(
-            "{}\n  {} flow (Luscher RK3), eps = {} (t/a^2); E a^4 from the plaquette and from the clover "
+            "{}\n  {} flow (Luscher RK3), {} (t/a^2); E a^4 from the plaquette and from the clover "
             "field strength; Q clover\n  {:>9} {:>14} {:>14} {:>12} {:>12} {:>10}\n",
-            file, flow_name(params.action), params.epsilon, "t/a^2", "E_plaq", "E_clover", "t^2E_plaq", "t^2E_clover", "Q");
+            file, flow_name(params.action),
+            params.tolerance > 0 ? fmt::format("adaptive steps, error per step < {:g}, first eps = {}", params.tolerance, params.epsilon)
+                                 : fmt::format("eps = {}", params.epsilon), "t/a^2", "E_plaq", "E_clover", "t^2E_plaq", "t^2E_clover", "Q");
       const auto print = [&](const FlowMeasurement& m) {
         if (printer && !opt.json)
           std::cout << fmt::format("  {:>9.4f} {:>14.8e} {:>14.8e} {:>12.6f} {:>12.6f} {:>10.5f}\n", m.t,

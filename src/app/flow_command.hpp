@@ -11,6 +11,7 @@ struct FlowCommandOptions {
   std::string action = "wilson";
   double epsilon = 0.01;
   double t_max = 0;
+  double tolerance = 0;
   int measure_every = 1;
   bool json = false;
   bool no_verify = false;

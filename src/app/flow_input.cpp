@@ -25,6 +25,8 @@ std::vector<KeySpec> flow_schema(const std::string& unit) {
       {"flow.action", "\"wilson\"",
        "the flow's action: wilson (plaquette), symanzik (Luscher-Weisz, c1 = -1/12) or zeuthen (Symanzik, O(a^2)-improved; Ramos-Sint)"},
       {"flow.epsilon", fmt::format("{}", d.epsilon), "flow step in t/a^2 (Luscher's RK3 integrator)"},
+      {"flow.tolerance", "0.0",
+       "0: fixed steps of flow.epsilon; > 0: adaptive steps (Fritzsch-Ramos) with this error bound per step (1e-5 is usual)"},
       {"flow.t_max", "0.0", "flow until this t/a^2; 0: until t0 and w0 are passed (at most t = L_min^2 / 32)"},
       {"flow.measure_every", "1", "flow steps between measurements of E and Q"},
   };
@@ -36,6 +38,7 @@ FlowInput read_flow_input(const Config& c) {
   in.params.action = flow_action_from_name(c.string("flow.action"), "flow.action");
   in.params.epsilon = c.real("flow.epsilon");
   in.params.t_max = c.real("flow.t_max");
+  in.params.tolerance = c.real("flow.tolerance");
   in.params.measure_every = int(read_integer(c, "flow.measure_every", 1, 1 << 30));
   try {
     check_flow_params(in.params);
@@ -49,6 +52,7 @@ nlohmann::json flow_json(const FlowParams& p, const std::vector<FlowMeasurement>
   nlohmann::json h = nlohmann::json::array();
   for (const FlowMeasurement& m : history)
     h.push_back({{"t", m.t},
+                 {"steps", m.steps},
                  {"E_plaquette", m.energy_plaquette},
                  {"E_clover", m.energy_clover},
                  {"t2E_plaquette", m.t2E_plaquette()},
@@ -57,6 +61,7 @@ nlohmann::json flow_json(const FlowParams& p, const std::vector<FlowMeasurement>
   return {{"flow", to_string(p.action)},
           {"integrator", "rk3"},
           {"epsilon", p.epsilon},
+          {"tolerance", p.tolerance},
           {"units", "lattice: t/a^2, E a^4, w0/a"},
           {"t0", optional_json(s.t0)},
           {"w0", optional_json(s.w0)},

@@ -127,6 +127,11 @@ int main(int argc, char** argv) {
                    "flow until this t/a^2; 0: until t0 and w0 are passed (at most t = L_min^2 / 32)")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
+  flow->add_option("--tolerance", fl.tolerance,
+                   "0: fixed steps of --epsilon; > 0: adaptive steps (Fritzsch-Ramos) with this error bound per step "
+                   "(1e-5 is usual), --epsilon the first")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 0.5));
   flow->add_option("--every", fl.measure_every, "steps between measurements")
       ->capture_default_str()
       ->check(CLI::Range(1, 1 << 30));

@@ -20,6 +20,15 @@ struct Sums {
   LQCD_HOST_DEVICE const double& operator[](int i) const { return v[i]; }
 };
 
+// A maximum as a reduction value (exact in any order; NaN is kept: a comparison with NaN is false).
+struct Maximum {
+  double v = 0;
+  LQCD_HOST_DEVICE Maximum& operator+=(const Maximum& o) {
+    if (!(o.v <= v)) v = o.v;
+    return *this;
+  }
+};
+
 // Where the sum of a reduction goes: reduce() stores it for the host (StoreSum); reduce_into() hands it
 // to a "finisher", a functor called once with the sum where the kernels run (on the device for device
 // fields), so that later kernels can read what it stores without the host in between (the scalars of

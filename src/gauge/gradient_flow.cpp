@@ -17,7 +17,12 @@ FlowMeasurement flow_measurement(const GaugeField<double>& V, double t) {
   Sums<3> s = reduce<Sums<3>>(V.location(), g.volume(), FlowObservablesKernel{V.view()});
   comm::sum(g.grid, s.v);
   const double volume = double(g.global_volume());
-  return {t, s[0] / volume, s[1] / volume, s[2]};
+  FlowMeasurement m;
+  m.t = t;
+  m.energy_plaquette = s[0] / volume;
+  m.energy_clover = s[1] / volume;
+  m.charge = s[2];
+  return m;
 }
 
 std::string to_string(FlowAction a) {
@@ -85,12 +90,36 @@ void GradientFlow::step(GaugeField<double>& V, double epsilon) {
   }
 }
 
+double GradientFlow::step_with_error(GaugeField<double>& V, double epsilon) {
+  const Location loc = V.location();
+  const Geometry& g = V.geometry();
+  const std::int64_t volume = g.volume();
+  if (!W1_) {
+    W1_.emplace(g, loc);
+    Y_.emplace(g, loc);
+  }
+  accumulate_generator(V, X_, q_, action_, 0.25 * epsilon, 0.0);  // X = Z0 / 4
+  for_each(loc, volume, FlowUpdateKernel{V.view(), X_.view()});
+  W1_->copy_from(V);
+  accumulate_generator(V, *Y_, q_, action_, epsilon, 0.0);  // Y = Z1
+  for_each(loc, volume, FlowEmbeddedStageKernel{X_.view(), Y_->view()});
+  for_each(loc, volume, FlowUpdateKernel{V.view(), X_.view()});
+  accumulate_generator(V, X_, q_, action_, 0.75 * epsilon, -1.0);
+  for_each(loc, volume, FlowUpdateKernel{V.view(), X_.view()});
+  for_each(loc, volume, FlowUpdateKernel{W1_->view(), Y_->view()});  // the second-order result
+  const Maximum d = reduce<Maximum>(loc, volume, LinkDistanceKernel{V.view(), W1_->view()});
+  return comm::max(g.grid, d.v);
+}
+
 void check_flow_params(const FlowParams& p) {
   if (!(p.epsilon > 0) || !(p.epsilon <= 0.5))
     fail("flow.epsilon: expected a step in (0, 0.5] (t/a^2; 0.01 is usual), got {}", p.epsilon);
   if (!(p.t_max >= 0) || !std::isfinite(p.t_max))
     fail("flow.t_max: expected 0 (until t0 and w0) or a positive flow time t/a^2, got {}", p.t_max);
   if (p.measure_every < 1) fail("flow.measure_every: expected at least 1 step, got {}", p.measure_every);
+  if (!(p.tolerance >= 0) || !(p.tolerance < 1))
+    fail("flow.tolerance: expected 0 (fixed steps) or an error bound per step in (0, 1) (1e-5 is usual), got {}",
+         p.tolerance);
 }
 
 std::vector<FlowMeasurement> run_gradient_flow(GaugeField<double>& V, const FlowParams& p,
@@ -100,23 +129,51 @@ std::vector<FlowMeasurement> run_gradient_flow(GaugeField<double>& V, const Flow
   const double l_min = double(*std::min_element(L.begin(), L.end()));
   const double t_end = p.t_max > 0 ? p.t_max : l_min * l_min / 32;
   std::vector<FlowMeasurement> history;
+  long n = 0;  // accepted steps
   const auto measure = [&](double t) {
     history.push_back(flow_measurement(V, t));
+    history.back().steps = int(n);
     if (each) each(history.back());
+  };
+  // Automatic end: both scales passed (W at the last two measurements' mid time above the reference).
+  const auto done = [&] {
+    if (p.t_max != 0 || history.size() < 3) return false;
+    const FlowScales s = flow_scales(history);
+    return s.t0 && s.w0;
   };
   measure(0);
   GradientFlow flow(V, p.action);
-  const long steps = std::lround(std::ceil(t_end / p.epsilon - 1e-9));
-  for (long n = 1; n <= steps; ++n) {
-    flow.step(V, p.epsilon);
-    const double t = double(n) * p.epsilon;
-    if (n % p.measure_every == 0 || n == steps) {
-      measure(t);
-      // Automatic end: both scales passed (W at the last two measurements' mid time above the reference).
-      if (p.t_max == 0 && history.size() >= 3) {
-        const FlowScales s = flow_scales(history);
-        if (s.t0 && s.w0) break;
+  if (p.tolerance == 0) {
+    const long steps = std::lround(std::ceil(t_end / p.epsilon - 1e-9));
+    for (n = 1; n <= steps; ++n) {
+      flow.step(V, p.epsilon);
+      if (n % p.measure_every == 0 || n == steps) {
+        measure(double(n) * p.epsilon);
+        if (done()) break;
       }
+    }
+    return history;
+  }
+  GaugeField<double> start(V.geometry(), V.location());  // V_t, for a rejected step
+  double t = 0, eps = p.epsilon;
+  while (t < t_end * (1 - 1e-12)) {
+    const bool last = t + eps >= t_end * (1 - 1e-12);
+    const double h = last ? t_end - t : eps;
+    start.copy_from(V);
+    const double d = flow.step_with_error(V, h);
+    const double factor = d > 0 ? 0.95 * std::cbrt(p.tolerance / d) : 5.0;
+    if (!(d <= p.tolerance)) {  // rejected (NaN too): back to V_t with a shorter step
+      V.copy_from(start);
+      if (!(factor > 0) || h * factor < 1e-12) fail("flow: the adaptive step fell below 1e-12 at t = {} (error {})", t, d);
+      eps = h * factor;
+      continue;
+    }
+    t = last ? t_end : t + h;
+    ++n;
+    eps = last ? eps : h * std::min(factor, 5.0);
+    if (n % p.measure_every == 0 || last) {
+      measure(t);
+      if (done()) break;
     }
   }
   return history;

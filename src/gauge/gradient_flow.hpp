@@ -34,6 +34,7 @@ namespace lqcd {
 // E and Q of one flowed field (global: summed over all processes).
 struct FlowMeasurement {
   double t = 0;                 // flow time t/a^2
+  int steps = 0;                // integration steps taken (accepted) to reach t
   double energy_plaquette = 0;  // E a^4 = (2 / V) sum_x sum_{mu<nu} Re tr(1 - P_{mu nu}(x))
   double energy_clover = 0;     // E a^4 = -(1 / V) sum_x sum_{mu<nu} tr(G_{mu nu}(x)^2)
   double charge = 0;            // Q = sum_x q(x), clover definition (gradient_flow_kernels.hpp)
@@ -58,12 +59,17 @@ class GradientFlow {
  public:
   explicit GradientFlow(const GaugeField<double>& like, FlowAction action = FlowAction::Wilson);
   void step(GaugeField<double>& V, double epsilon);
+  // The same step, and the distance max |V - V2| (entries, over all links) to the embedded second-order
+  // result V2 = exp(2 Z_1 - Z_0) V_t (P. Fritzsch, A. Ramos, JHEP 1310 (2013) 008, appendix D): the
+  // local error estimate of the adaptive flow.
+  double step_with_error(GaugeField<double>& V, double epsilon);
   FlowAction action() const { return action_; }
 
  private:
   FlowAction action_;
   GaugeField<double> X_;
   std::optional<GaugeField<double>> q_;  // Zeuthen: the Symanzik generator before the smoothing
+  std::optional<GaugeField<double>> W1_, Y_;  // adaptive: the first stage's field, the embedded exponent
 };
 
 struct FlowParams {
@@ -73,9 +79,13 @@ struct FlowParams {
   // smoothing radius sqrt(8t) reaches half the smallest extent).
   double t_max = 0;
   int measure_every = 1;  // steps between measurements (the first at t = 0)
+  // > 0: adaptive step size (Fritzsch-Ramos): a step is accepted when its error estimate
+  // (GradientFlow::step_with_error) is below `tolerance`, and the next step is
+  // eps * min(5, 0.95 (tolerance / error)^(1/3)); epsilon is the first step. 0: fixed steps of epsilon.
+  double tolerance = 0;
 };
 
-// Throws lqcd::Error naming flow.epsilon, flow.t_max or flow.measure_every.
+// Throws lqcd::Error naming flow.epsilon, flow.t_max, flow.measure_every or flow.tolerance.
 void check_flow_params(const FlowParams& p);
 
 // Flows V (in place) and returns the measurements; `each` (when given) sees every measurement as it is

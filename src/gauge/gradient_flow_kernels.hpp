@@ -89,6 +89,53 @@ struct FlowUpdateKernel {
   }
 };
 
+// The embedded second-order step of the adaptive flow (gradient_flow.hpp), at the second stage: with
+// Z1 = eps q(W1) in Y and X = Z0/4 from the first stage, Y <- 2 Z1 - 5 X (the exponent that takes W1 to
+// the second-order result exp(2 Z1 - Z0) V_t) and X <- 8/9 Z1 - 17/9 X (Luscher's stage).
+struct FlowEmbeddedStageKernel {
+  GaugeView<double> X;
+  GaugeView<double> Y;
+  LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
+    int x[4];
+    X.idx.coords_lex(i, x);
+    const int p = SiteIndexer::parity(x);
+    const std::int64_t s = X.idx.cb_index(x);
+    for (int mu = 0; mu < 4; ++mu) {
+      const SU3<double> z1 = Y.load(mu, p, s), x0 = X.load(mu, p, s);
+      SU3<double> y = z1, xn = z1, t = x0;
+      y *= 2.0;
+      t *= 5.0;
+      y -= t;
+      xn *= 8.0 / 9.0;
+      t = x0;
+      t *= 17.0 / 9.0;
+      xn -= t;
+      Y.store(mu, p, s, y);
+      X.store(mu, p, s, xn);
+    }
+  }
+};
+
+// The largest entry modulus of V - W over all links (the adaptive step's error estimate).
+struct LinkDistanceKernel {
+  GaugeView<double> V;
+  GaugeView<double> W;
+  LQCD_HOST_DEVICE void operator()(std::int64_t i, Maximum& acc) const {
+    int x[4];
+    V.idx.coords_lex(i, x);
+    const int p = SiteIndexer::parity(x);
+    const std::int64_t s = V.idx.cb_index(x);
+    for (int mu = 0; mu < 4; ++mu) {
+      const SU3<double> d = V.load(mu, p, s) - W.load(mu, p, s);
+      for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c) {
+          const double m = sqrt(d.m[r][c].re * d.m[r][c].re + d.m[r][c].im * d.m[r][c].im);
+          if (!(m <= acc.v)) acc.v = m;
+        }
+    }
+  }
+};
+
 // Per site: [0] the plaquette energy density 2 sum_{mu<nu} Re tr(1 - P_{mu nu}(x)); [1] the clover
 // energy density -sum_{mu<nu} tr(G_{mu nu}(x)^2) = (1/4) G^a G^a summed over all mu, nu (G the
 // anti-Hermitian clover field strength, gauge/field_strength.hpp); [2] the clover topological charge

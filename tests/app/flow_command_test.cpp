@@ -120,6 +120,13 @@ TEST(FlowCommand, ImprovedFlowsAreChosenByAction) {
   }
   EXPECT_GT(std::abs(e_end[1] - e_end[0]), 1e-3);
   EXPECT_GT(std::abs(e_end[2] - e_end[1]), 1e-4);
+  const auto adaptive = run_lqcd("flow --json --device cpu --tolerance 1e-5 --t-max 0.5 --action zeuthen '" + file + "'",
+                                 dir.path());
+  ASSERT_EQ(adaptive.exit_code, 0) << adaptive.err;
+  const nlohmann::json a = nlohmann::json::parse(adaptive.out);
+  EXPECT_EQ(a["tolerance"].get<double>(), 1e-5);
+  EXPECT_DOUBLE_EQ(a["history"].back()["t"].get<double>(), 0.5);
+  EXPECT_EQ(a["history"].back()["steps"].get<int>(), int(a["history"].size()) - 1) << "measured after every step";
   const auto bad = run_lqcd("flow --device cpu --action hyp '" + file + "'", dir.path());
   EXPECT_NE(bad.exit_code, 0);
   EXPECT_NE(test::error_line(bad.err).find("--action"), std::string::npos) << bad.err;

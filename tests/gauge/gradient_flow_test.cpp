@@ -194,6 +194,38 @@ TEST_P(GradientFlowTest, ImprovedFlowsAreGaugeCovariantSmoothingAndThirdOrder) {
   }
 }
 
+// The adaptive step (Fritzsch-Ramos): the embedded error estimate is O(eps^3) (8 per halving); the
+// adaptive flow lands on t_max and reproduces a fine fixed-step flow to about its tolerance with far fewer
+// steps; a first step far too long is rejected and shortened.
+TEST_P(GradientFlowTest, AdaptiveStepFollowsItsErrorEstimate) {
+  const Geometry g = Geometry::single_process({4, 4, 4, 4});
+  const GaugeField<double> U = test::rough_gauge(g, GetParam(), 5, 6.0);
+  double d[2];
+  for (int k = 0; k < 2; ++k) {
+    GaugeField<double> V = U.clone(GetParam());
+    GradientFlow flow(V, FlowAction::Wilson);
+    d[k] = flow.step_with_error(V, 0.02 / (1 << k));
+  }
+  EXPECT_GT(d[0] / d[1], 6.5);
+  EXPECT_LT(d[0] / d[1], 9.5);
+  GaugeField<double> fine = U.clone(GetParam()), adaptive = U.clone(GetParam());
+  FlowParams p;
+  p.t_max = 0.6;
+  p.epsilon = 0.6 / 512;
+  p.measure_every = 512;
+  const FlowMeasurement reference = run_gradient_flow(fine, p).back();
+  p.epsilon = 0.5;  // rejected at first
+  p.tolerance = 1e-6;
+  p.measure_every = 1;
+  const std::vector<FlowMeasurement> h = run_gradient_flow(adaptive, p);
+  EXPECT_DOUBLE_EQ(h.back().t, 0.6);
+  EXPECT_LT(h.back().steps, 200) << "the fixed step took 512";
+  EXPECT_GT(h.back().steps, 3);
+  EXPECT_NEAR(h.back().energy_clover, reference.energy_clover, 1e-5 * reference.energy_clover);
+  EXPECT_LT(test::max_link_difference(to_lexicographic(adaptive), to_lexicographic(fine)), 1e-5);
+  for (std::size_t k = 1; k < h.size(); ++k) EXPECT_GT(h[k].t, h[k - 1].t);
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, GradientFlowTest, ::testing::ValuesIn(test::locations()),
                          [](const ::testing::TestParamInfo<Location>& info) { return to_string(info.param); });
 
@@ -238,6 +270,9 @@ TEST(GradientFlow, BadParametersNameTheirKey) {
   p = {};
   p.measure_every = 0;
   EXPECT_NE(message(p).find("flow.measure_every"), std::string::npos);
+  p = FlowParams{};
+  p.tolerance = -1e-6;
+  EXPECT_NE(message(p).find("flow.tolerance"), std::string::npos);
   EXPECT_EQ(message(FlowParams{}), "");
 }
 
