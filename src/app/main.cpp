@@ -170,14 +170,17 @@ int main(int argc, char** argv) {
   SmearCommandOptions sm;
   CLI::App* smear = app.add_subcommand(
       "smear",
-      "Smear a stored configuration (stout: Morningstar-Peardon; APE: Albanese et al., projected to SU(3)) and "
+      "Smear a stored configuration (stout: Morningstar-Peardon; APE: Albanese et al.; HYP: Hasenfratz-Knechtli; projected to SU(3)) and "
       "write it atomically, in the input's precision (openqcd: 64-bit); prints the plaquette before and after.");
   smear->add_option("input", sm.input, "configuration to read (any supported format)")->required();
   smear->add_option("output", sm.output, "file to write")->required();
-  smear->add_option("--method", sm.method, "stout | ape")->capture_default_str();
+  smear->add_option("--method", sm.method, "stout | ape | hyp")->capture_default_str();
   smear->add_option("--steps", sm.steps, "smearing steps")->capture_default_str();
   smear->add_option("--rho", sm.rho, "stout: rho of every plane")->capture_default_str();
   smear->add_option("--alpha", sm.alpha, "ape: alpha (weight of the staples)")->capture_default_str();
+  smear->add_option("--alpha1", sm.alpha1, "hyp: alpha1 (the outer level)")->capture_default_str();
+  smear->add_option("--alpha2", sm.alpha2, "hyp: alpha2")->capture_default_str();
+  smear->add_option("--alpha3", sm.alpha3, "hyp: alpha3 (the inner level)")->capture_default_str();
   smear->add_flag("--spatial", sm.spatial, "smear only the spatial links, with spatial staples (3D)");
   smear->add_option("--format", sm.format, "ildg | nersc | openqcd")->capture_default_str();
   smear->add_flag("--force", sm.force, "replace OUTPUT if it exists");

@@ -10,6 +10,7 @@
 #include "app/run_files.hpp"
 #include "core/error.hpp"
 #include "gauge/ape_smearing.hpp"
+#include "gauge/hyp_smearing.hpp"
 #include "gauge/observables.hpp"
 #include "gauge/stout_smearing.hpp"
 #include "measure/configuration.hpp"
@@ -17,8 +18,8 @@
 namespace lqcd::app {
 
 int run_smear(const SmearCommandOptions& opt) {
-  if (opt.method != "stout" && opt.method != "ape")
-    fail("--method: expected stout or ape (got \"{}\")", opt.method);
+  if (opt.method != "stout" && opt.method != "ape" && opt.method != "hyp")
+    fail("--method: expected stout, ape or hyp (got \"{}\")", opt.method);
   if (opt.format != "ildg" && opt.format != "nersc" && opt.format != "openqcd")
     fail("--format: expected ildg, nersc or openqcd (got \"{}\")", opt.format);
   // The parameters are checked before the file is read.
@@ -27,6 +28,13 @@ int run_smear(const SmearCommandOptions& opt) {
     fail("--rho: expected a finite non-negative stout parameter, got {}", opt.rho);
   if (opt.method == "ape" && !(opt.alpha >= 0 && opt.alpha <= 1))
     fail("--alpha: expected an APE parameter in [0, 1], got {}", opt.alpha);
+  const HypParams hyp{opt.alpha1, opt.alpha2, opt.alpha3, opt.steps};
+  if (opt.method == "hyp") {
+    if (opt.spatial) fail("--spatial: HYP smearing here is four-dimensional (use --method ape or stout for spatial links)");
+    const double a[3] = {opt.alpha1, opt.alpha2, opt.alpha3};
+    for (int k = 0; k < 3; ++k)
+      if (!(a[k] >= 0 && a[k] <= 1)) fail("--alpha{}: expected a HYP parameter in [0, 1], got {}", k + 1, a[k]);
+  }
   std::error_code ec;
   if (std::filesystem::equivalent(opt.input, opt.output, ec)) fail("{}: input and output are the same file", opt.output);
   if (std::filesystem::exists(std::filesystem::symlink_status(opt.output, ec)) && !opt.force)
@@ -37,11 +45,15 @@ int run_smear(const SmearCommandOptions& opt) {
   policy.verify = !opt.no_verify;
   policy.location = choose_location(opt.device);
   const LoadedConfiguration c = load_configuration(opt.input, policy);
-  const GaugeField<double> V = opt.method == "stout" ? stout_smear(c.field, stout) : ape_smear(c.field, ape);
+  const GaugeField<double> V = opt.method == "stout" ? stout_smear(c.field, stout)
+                               : opt.method == "hyp" ? hyp_smear(c.field, hyp)
+                                                     : ape_smear(c.field, ape);
   const GaugeObservables o = gauge_observables(V);
   const std::string what =
       opt.method == "stout"
           ? fmt::format("stout, rho = {}, {} steps, {}", opt.rho, opt.steps, opt.spatial ? "spatial links" : "4D")
+      : opt.method == "hyp"
+          ? fmt::format("HYP, alpha = ({}, {}, {}), {} steps, 4D", opt.alpha1, opt.alpha2, opt.alpha3, opt.steps)
           : fmt::format("APE, alpha = {}, {} steps, {}", opt.alpha, opt.steps, opt.spatial ? "spatial links" : "4D");
   io::WriteOptions w;
   // The input's precision (openQCD: always 64): links read from 32-bit storage are SU(3) only to the

@@ -1,5 +1,5 @@
 #pragma once
-// lqcd smear: a stored configuration smeared (APE or stout, in all four directions or only the spatial
+// lqcd smear: a stored configuration smeared (APE, stout or HYP, in all four directions or only the spatial
 // links) and written as a new configuration, for measurements on smoothed fields.
 
 #include <string>
@@ -9,10 +9,11 @@ namespace lqcd::app {
 struct SmearCommandOptions {
   std::string input;
   std::string output;
-  std::string method = "stout";  // stout | ape
+  std::string method = "stout";  // stout | ape | hyp
   int steps = 1;
   double rho = 0.1;    // stout
   double alpha = 0.5;  // ape
+  double alpha1 = 0.75, alpha2 = 0.6, alpha3 = 0.3;  // hyp (Hasenfratz-Knechtli)
   bool spatial = false;
   std::string format = "ildg";
   bool force = false;

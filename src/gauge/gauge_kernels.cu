@@ -3,6 +3,7 @@
 #include "gauge/ape_smearing_kernels.hpp"
 #include "gauge/gauge_fixing_kernels.hpp"
 #include "gauge/gradient_flow_kernels.hpp"
+#include "gauge/hyp_smearing_kernels.hpp"
 #include "gauge/stout_force_kernels.hpp"
 #include "gauge/stout_smearing_kernels.hpp"
 #include "gauge/observables_kernels.hpp"
@@ -38,3 +39,6 @@ LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::GaugeFixExponentialKernel)
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::GaugeFixRotationKernel)
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::GaugeFixOverrelaxationKernel)
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::GaugeFixApplyParityKernel)
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::HypLevel1Kernel)
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::HypLevel2Kernel)
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::HypLevel3Kernel)

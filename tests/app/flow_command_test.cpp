@@ -153,7 +153,7 @@ TEST(SmearCommand, SmearsAndWritesAVerifiedConfiguration) {
   }
   double last = p0;
   for (const char* args : {"--method stout --rho 0.1 --steps 1", "--method stout --rho 0.1 --steps 3",
-                           "--method ape --alpha 0.5 --steps 3"}) {
+                           "--method ape --alpha 0.5 --steps 3", "--method hyp --steps 1"}) {
     SCOPED_TRACE(args);
     const auto r = run_lqcd(std::string("smear --device cpu --force ") + args + " '" + file + "' s.ildg", dir.path());
     ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -168,7 +168,9 @@ TEST(SmearCommand, SmearsAndWritesAVerifiedConfiguration) {
   for (const auto& [args, expect] : {std::pair<std::string, std::string>{"--rho -0.1", "--rho"},
                                      {"--steps -1", "--steps"},
                                      {"--method ape --alpha 1.5", "--alpha"},
-                                     {"--method hyp", "--method"},
+                                     {"--method hex", "--method"},
+                                     {"--method hyp --alpha2 2", "--alpha2"},
+                                     {"--method hyp --spatial", "--spatial"},
                                      {"", "s.ildg"}}) {
     SCOPED_TRACE(args);
     const auto r = run_lqcd("smear --device cpu " + args + " '" + file + "' s.ildg", dir.path());
