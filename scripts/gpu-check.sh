@@ -88,11 +88,11 @@ if has gaugefix; then  # issue 29: gauge fixing's device tests (host = device, t
   # the Landau and Coulomb fixes of a thermalised 32^4 configuration (quenched, beta 6.0) to theta < 1e-14
   # by `lqcd gaugefix` (FFT, and overrelaxation), and `lqcd bench gaugefix` on it.
   start=$(date +%s)
-  build-gpu/tests/test_gauge --gtest_filter='*GaugeFix*:*FourierTransform*' >"$out/gaugefix.log" 2>&1
-  note "test_gauge *GaugeFix*:*FourierTransform*: exit $?: $(grep -E '^\[  (PASSED|FAILED)' "$out/gaugefix.log" | tail -1)"
+  build-gpu/tests/test_gauge --gtest_filter='*GaugeFix*:*FourierTransform*:*Hyp*:*Flow*' >"$out/gaugefix.log" 2>&1
+  note "test_gauge *GaugeFix*:*FourierTransform*:*Hyp*:*Flow*: exit $?: $(grep -E '^\[  (PASSED|FAILED)' "$out/gaugefix.log" | tail -1)"
   OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=4 mpiexec -np 2 --oversubscribe \
-    --bind-to none -x OMP_NUM_THREADS build-gpu/tests/test_mpi --gtest_filter='*DistributedGaugeFixing*' >>"$out/gaugefix.log" 2>&1
-  note "test_mpi *DistributedGaugeFixing* on 2 ranks: exit $?"
+    --bind-to none -x OMP_NUM_THREADS build-gpu/tests/test_mpi --gtest_filter='*DistributedGaugeFixing*:*DistributedHyp*:*DistributedFlow*' >>"$out/gaugefix.log" 2>&1
+  note "test_mpi *DistributedGaugeFixing*:*DistributedHyp*:*DistributedFlow* on 2 ranks: exit $?"
   THERM=${GF_THERM:-200} SEP=1 bash scripts/quenched-ensemble.sh runs/gf_b6.0_32 "$bin" 6.0 32 1 "$out/gaugefix.log" | tee -a "$summary"
   cfg=$(ls runs/gf_b6.0_32/q.*.ildg 2>/dev/null | tail -1)
   if [ -n "$cfg" ]; then
@@ -108,6 +108,9 @@ fi
 if has potential; then  # issue 29: the static potential and r0/a on the quenched beta 6.0, 16^4 ensemble
   start=$(date +%s)
   bash scripts/static-potential.sh "$out" "$bin" 6.0 16 "${POT_N:-50}"
+  for action in ${POT_FLOWS:-}; do  # the same ensemble's t0 and w0 with other flows (wilson, symanzik, zeuthen)
+    FLOW_ACTION=$action bash scripts/flow-t0.sh "$out" "$bin" 6.0 16 "${POT_N:-50}"
+  done
   note "potential: $(( $(date +%s) - start )) s"
 fi
 if has mgtest; then  # the multigrid's tests only (CPU and GPU cases)

@@ -43,7 +43,9 @@ std::vector<KeySpec> quark_schema(const std::string& prefix) {
       {"solver.multi_rhs", "false",
        "solve the 12 systems of a source together with the multi-RHS CG, each link loaded once for all 12 (cg, "
        "even-odd, wilson and twisted_mass, one process; the same tolerance on each ||b - M x|| / ||b||)"},
-      {"source.type", "\"point\"", "point | z2_wall | z4_wall (12 solves: every source spin and colour)"},
+      {"source.type", "\"point\"",
+       "point | wall (1 on the time slice: needs gauge_fixing.gauge) | z2_wall | z4_wall (12 solves: every source "
+       "spin and colour)"},
       {"source.position", "[0, 0, 0, 0]", "point: the site (x, y, z, t); walls: the time slice t"},
       {"source.seed", "1", "seed of the wall-source noise"},
       {"source.smearing", "\"none\"", "none | gaussian: Wuppertal smearing of the source"},
@@ -57,6 +59,11 @@ std::vector<KeySpec> quark_schema(const std::string& prefix) {
       {"source.ape_alpha", "0.5", "APE smearing of the spatial links used by Gaussian smearing: (1-alpha) U + alpha/4 staples"},
       {"source.ape_iterations", "0", "APE smearing steps (0: the links as they are)"},
       {"sink.smearing", "\"none\"", "none | gaussian: smear the sink with the source's smearing parameters"},
+      {"gauge_fixing.gauge", "\"none\"",
+       "none | coulomb | landau: fix the configuration's gauge before the solves (lqcd gaugefix; wall sources need it)"},
+      {"gauge_fixing.precision", "1e-12", "stop when theta = (1/3V) sum_x tr Delta(x)^2 is below this"},
+      {"gauge_fixing.max_iterations", "20000", "fail (non-zero exit) when theta is not reached after this many"},
+      {"gauge_fixing.method", "\"auto\"", "auto (fft on one process, else overrelaxation) | fft | overrelaxation"},
       {"output.prefix", "\"" + prefix + "\"", "PREFIX.log, PREFIX.jsonl and the command's data files"},
   };
   for (KeySpec& k : multigrid_schema()) keys.push_back(std::move(k));
@@ -200,6 +207,32 @@ QuarkInput read_quark_input(const Config& c) {
     }
   }
 
+  const std::string fix = c.string("gauge_fixing.gauge");
+  if (fix != "none" && fix != "coulomb" && fix != "landau")
+    c.fail_key("gauge_fixing.gauge", fmt::format("expected \"none\", \"coulomb\" or \"landau\", got \"{}\"", fix));
+  if (fix != "none") {
+    GaugeFixParams f;
+    f.gauge = fix == "coulomb" ? GaugeCondition::Coulomb : GaugeCondition::Landau;
+    f.precision = c.real("gauge_fixing.precision");
+    f.max_iterations = int(read_integer(c, "gauge_fixing.max_iterations", 1, 1 << 30));
+    const std::string method = c.string("gauge_fixing.method");
+    if (method != "auto" && method != "fft" && method != "overrelaxation")
+      c.fail_key("gauge_fixing.method",
+                 fmt::format("expected \"auto\", \"fft\" or \"overrelaxation\", got \"{}\"", method));
+    // auto: decided where the process grid is known (QuarkProblem); the method field holds fft until then.
+    f.method = method == "overrelaxation" ? GaugeFixMethod::Overrelaxation : GaugeFixMethod::Fourier;
+    in.gauge_fixing_auto = method == "auto";
+    try {
+      check_gauge_fix_params(f, "gauge_fixing");
+    } catch (const Error& e) {
+      fail("{}: {}", c.source(), e.what());
+    }
+    in.gauge_fixing = f;
+  }
+  if (in.source.type == SourceType::Wall && !in.gauge_fixing)
+    c.fail_key("source.type", "a wall source (1 on the time slice) is not gauge invariant: set gauge_fixing.gauge = "
+                              "\"coulomb\" (or use z2_wall / z4_wall noise walls)");
+
   const bool smear_source = gaussian(c, "source.smearing"), smear_sink = gaussian(c, "sink.smearing");
   const std::int64_t n = read_integer(c, "source.smearing_iterations", 0, 100000);
   if ((smear_source || smear_sink) && n == 0)
@@ -295,6 +328,20 @@ QuarkProblem::QuarkProblem(const QuarkInput& in, Location loc, const std::string
     U_ = std::make_unique<GaugeField<double>>(std::move(loaded.field));
     description_ = fmt::format("{} ({}, {}, {}-bit)", in.config, loaded.info.format, dims_string(loaded.info.dims),
                                loaded.info.precision_bits);
+    // A gauge fixed to theta ~ 1e-12 needs links that are SU(3) beyond 32-bit rounding (lqcd gaugefix).
+    if (in.gauge_fixing && loaded.info.precision_bits == 32) reunitarize(*U_);
+  }
+  if (in.gauge_fixing) {
+    GaugeFixParams f = *in.gauge_fixing;
+    if (in.gauge_fixing_auto)
+      f.method = U_->geometry().grid == Dims{1, 1, 1, 1} ? GaugeFixMethod::Fourier : GaugeFixMethod::Overrelaxation;
+    const GaugeFixResult r = fix_gauge(*U_, f);
+    if (!r.converged)
+      fail("{}: gauge_fixing.precision: theta = {:.3e} after {} iterations, not below {:g} (raise "
+           "gauge_fixing.max_iterations)",
+           in.input_file, r.final.theta, r.iterations, f.precision);
+    description_ += fmt::format(", fixed to {} gauge ({}, theta = {:.2e} after {} iterations)", to_string(f.gauge),
+                                to_string(f.method), r.final.theta, r.iterations);
   }
   observables_ = gauge_observables(*U_);
   try {

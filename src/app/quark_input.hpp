@@ -12,6 +12,7 @@
 #include "app/output.hpp"
 #include "dirac/dirac_operator_factory.hpp"
 #include "gauge/ape_smearing.hpp"
+#include "gauge/gauge_fixing.hpp"
 #include "gauge/observables.hpp"
 #include "measure/propagator.hpp"
 
@@ -31,6 +32,8 @@ struct QuarkInput {
   bool multi_rhs = false;  // solver.multi_rhs: the 12 solves of a source together
   MultigridParams multigrid;  // [multigrid], for solver.type = "multigrid"
   SourceSpec source;
+  std::optional<GaugeFixParams> gauge_fixing;  // [gauge_fixing]: fix the configuration before the solves
+  bool gauge_fixing_auto = true;               // gauge_fixing.method = "auto": fft on one process
   ApeParams ape;
   GaussianParams source_smearing, sink_smearing;
   std::string prefix;

@@ -16,17 +16,17 @@ namespace lqcd {
 std::string to_string(GaugeCondition g) { return g == GaugeCondition::Landau ? "landau" : "coulomb"; }
 std::string to_string(GaugeFixMethod m) { return m == GaugeFixMethod::Fourier ? "fft" : "overrelaxation"; }
 
-void check_gauge_fix_params(const GaugeFixParams& p) {
+void check_gauge_fix_params(const GaugeFixParams& p, const std::string& prefix) {
   if (!(p.precision > 0) || !(p.precision < 1))
-    fail("gaugefix.precision: expected a theta target in (0, 1) (1e-14 is usual in double precision), got {}",
+    fail("{}.precision: expected a theta target in (0, 1) (1e-14 is usual in double precision), got {}", prefix,
          p.precision);
-  if (p.max_iterations < 1) fail("gaugefix.max_iterations: expected at least 1, got {}", p.max_iterations);
+  if (p.max_iterations < 1) fail("{}.max_iterations: expected at least 1, got {}", prefix, p.max_iterations);
   if (!(p.alpha > 0) || !(p.alpha <= 1))
-    fail("gaugefix.alpha: expected a steepest-descent step in (0, 1] (0.08 is usual), got {}", p.alpha);
+    fail("{}.alpha: expected a steepest-descent step in (0, 1] (0.08 is usual), got {}", prefix, p.alpha);
   if (!(p.omega >= 1) || !(p.omega < 2))
-    fail("gaugefix.omega: expected an overrelaxation exponent in [1, 2) (1.7 is usual), got {}", p.omega);
+    fail("{}.omega: expected an overrelaxation exponent in [1, 2) (1.7 is usual), got {}", prefix, p.omega);
   if (p.reunitarize_every < 0)
-    fail("gaugefix.reunitarize_every: expected 0 (never) or a number of iterations, got {}", p.reunitarize_every);
+    fail("{}.reunitarize_every: expected 0 (never) or a number of iterations, got {}", prefix, p.reunitarize_every);
 }
 
 namespace {

@@ -48,8 +48,8 @@ struct GaugeFixParams {
   int reunitarize_every = 0;  // 0: never (see above)
 };
 
-// Throws lqcd::Error naming gaugefix.precision, .max_iterations, .alpha, .omega or .reunitarize_every.
-void check_gauge_fix_params(const GaugeFixParams& p);
+// Throws lqcd::Error naming PREFIX.precision, .max_iterations, .alpha, .omega or .reunitarize_every.
+void check_gauge_fix_params(const GaugeFixParams& p, const std::string& prefix = "gaugefix");
 
 struct GaugeFixQuality {
   double functional = 0;  // F above, in [-1/2, 1]

@@ -10,7 +10,8 @@ SourceType source_type_from_name(const std::string& name, const std::string& key
   if (name == "point") return SourceType::Point;
   if (name == "z2_wall") return SourceType::Z2Wall;
   if (name == "z4_wall") return SourceType::Z4Wall;
-  fail("{}: unknown source type \"{}\" (expected \"point\", \"z2_wall\" or \"z4_wall\")", key, name);
+  if (name == "wall") return SourceType::Wall;
+  fail("{}: unknown source type \"{}\" (expected \"point\", \"wall\", \"z2_wall\" or \"z4_wall\")", key, name);
 }
 
 void check_source_position(const SourceSpec& spec, const Dims& dims, const std::string& key) {
@@ -40,7 +41,7 @@ SpinorField<double> make_source(const SourceSpec& spec, const Geometry& geom, Lo
     }
     if (!on_source) continue;
     Complex<double> value(1.0);
-    if (spec.type != SourceType::Point) {
+    if (spec.type == SourceType::Z2Wall || spec.type == SourceType::Z4Wall) {
       // The noise depends on the global spatial site only (key: its lexicographic index at t = 0), so
       // every process grid draws the same wall whichever rank holds the time slice.
       const std::uint64_t gx = std::uint64_t(x[0] + geom.offset[0]), gy = std::uint64_t(x[1] + geom.offset[1]),

@@ -13,6 +13,7 @@
 #include "dirac/wilson_operator.hpp"
 #include "fields/spinor_blas.hpp"
 #include "gauge/updates.hpp"
+#include "io/gauge_file.hpp"
 #include "io/hdf5_correlators.hpp"
 #include "io/propagator_lime.hpp"
 #include "measure/spin_matrix.hpp"
@@ -54,6 +55,10 @@ struct FreeQuark {
   // lambda(p) S(t, p) lambda(p) (spatial boundary phases must be periodic: the smearing has none).
   double smear_alpha = 0;
   int smear_steps = 0;
+  // A wall source (1 on every site of the source time slice) instead of a point: by translation
+  // invariance its propagator is S(t, p = 0) on every sink site, so only p = 0 contributes, V_s^2 times
+  // its share of the point correlator's Parseval sum.
+  bool wall = false;
 };
 
 // The free point-source meson correlator from momentum space, independent of the position-space
@@ -70,9 +75,11 @@ std::vector<double> free_correlator(const FreeQuark& q, const SpinMatrix& g_snk,
   const Spin a = to_spin(g_snk), b = mul(mul(mul(gt, dag(to_spin(g_src))), gt), g5);
   std::vector<double> c(std::size_t(n[3]), 0.0);
   const double vs = double(n[0]) * n[1] * n[2];
-  for (int k0 = 0; k0 < n[0]; ++k0)
-    for (int k1 = 0; k1 < n[1]; ++k1)
-      for (int k2 = 0; k2 < n[2]; ++k2) {
+  const int kmax[3] = {q.wall ? 1 : n[0], q.wall ? 1 : n[1], q.wall ? 1 : n[2]};
+  const double norm = q.wall ? vs : 1.0 / vs;
+  for (int k0 = 0; k0 < kmax[0]; ++k0)
+    for (int k1 = 0; k1 < kmax[1]; ++k1)
+      for (int k2 = 0; k2 < kmax[2]; ++k2) {
         const int k[3] = {k0, k1, k2};
         for (int t = 0; t < n[3]; ++t) {
           Spin s{};
@@ -102,7 +109,7 @@ std::vector<double> free_correlator(const FreeQuark& q, const SpinMatrix& g_snk,
           const Spin m = mul(mul(mul(a, s), b), mul(dag(s), g5));  // b holds Gbar g5
           cd tr = 0;
           for (int i = 0; i < 4; ++i) tr += m[i][i];
-          c[std::size_t(t)] -= 3 * tr.real() / vs;
+          c[std::size_t(t)] -= 3 * tr.real() * norm;
         }
       }
   return c;
@@ -179,6 +186,43 @@ TEST(SpectrumCommand, FreeFieldCorrelatorsMatchMomentumSpace) {
                       1e-10 * pion[0]);
         }
       }
+}
+
+// Wall sources in Coulomb gauge ([gauge_fixing], issue 29): on the unit field the wall-to-point pion is
+// the p = 0 momentum-space correlator; on a pure gauge (the unit field randomly gauge transformed, written
+// as a file) the Coulomb gauge fixing brings back the same correlator; a wall source without gauge fixing
+// and a bad gauge_fixing key are one-line errors.
+TEST(SpectrumCommand, WallSourceInCoulombGaugeMatchesMomentumSpace) {
+  test::TempDir dir;
+  FreeQuark q{{4, 4, 4, 8}, 0.2, 0.0, {0, 0, 0, M_PI}};
+  q.wall = true;
+  const SpinMatrix g5 = SpinMatrix::gamma(kGamma5);
+  const std::vector<double> want = free_correlator(q, g5, g5);
+  const std::string wall = "[source]\ntype = \"wall\"\nposition = [0, 0, 0, 2]\n[gauge_fixing]\ngauge = \"coulomb\"\n";
+  const auto unit = spectrum_json(dir, free_input(q, "wilson", wall));
+  ASSERT_TRUE(unit.contains("correlators"));
+  // The source sits at t = 2: the correlator is reported relative to it.
+  expect_close(unit["correlators"]["pion"], want, 1e-9, "wall pion, unit field");
+  GaugeField<double> U(Geometry::single_process({4, 4, 4, 8}), Location::Host);
+  set_unit_gauge(U);
+  random_gauge_transformation(U, 7);
+  io::write_ildg(dir / "pure_gauge.ildg", to_lexicographic(U), io::WriteOptions{});
+  std::string input = free_input(q, "wilson", wall);
+  input.replace(input.find("config = \"unit\""), std::string("config = \"unit\"").size(), "config = \"pure_gauge.ildg\"");
+  const auto pure = spectrum_json(dir, input);
+  ASSERT_TRUE(pure.contains("correlators"));
+  expect_close(pure["correlators"]["pion"], want, 1e-8, "wall pion, pure gauge fixed to Coulomb gauge");
+  for (const auto& [extra, key] :
+       {std::pair<std::string, std::string>{"[source]\ntype = \"wall\"\n", "source.type"},
+        {wall + "precision = 0\n", "gauge_fixing.precision"},
+        {"[gauge_fixing]\ngauge = \"axial\"\n", "gauge_fixing.gauge"},
+        {"[gauge_fixing]\ngauge = \"landau\"\nmethod = \"cg\"\n", "gauge_fixing.method"}}) {
+    SCOPED_TRACE(extra);
+    test::write_text(dir / "bad.toml", free_input(q, "wilson", extra));
+    const auto r = run_lqcd("spectrum bad.toml", dir.path());
+    EXPECT_NE(r.exit_code, 0);
+    EXPECT_NE(test::error_line(r.err).find(key), std::string::npos) << r.err;
+  }
 }
 
 TEST(SpectrumCommand, FreeTwistedMassAndCloverMatchMomentumSpace) {
