@@ -120,6 +120,35 @@ TEST(BenchCommand, FlowBenchmarkReportsStepAndMeasurement) {
   EXPECT_NEAR(d["flow_to_t3_s"].get<double>(), 300 * (t + d["measurement_s"].get<double>()), 1e-9);
 }
 
+// The gauge-fixing benchmark (issue 29): 2240 B per site and FFT iteration, 4464 per overrelaxation
+// iteration, the fractions of copy consistent with the times; with --config it fixes that configuration to
+// theta < 1e-14 in both gauges and reports the iterations.
+TEST(BenchCommand, GaugefixBenchmarkReportsIterationsAndWholeFixes) {
+  test::TempDir dir;
+  const auto d = bench("gaugefix", dir);
+  EXPECT_EQ(d["benchmark"], "gaugefix");
+  EXPECT_EQ(d["fft_bytes_per_iteration_minimal"].get<double>(), 2240.0 * 256);
+  EXPECT_EQ(d["overrelaxation_bytes_per_iteration_minimal"].get<double>(), 4464.0 * 256);
+  const double copy = d["copy_bandwidth_GBps"].get<double>();
+  for (const char* k : {"landau_fft", "coulomb_fft"})
+    EXPECT_NEAR(d[std::string(k) + "_fraction_of_copy"].get<double>(),
+                2240.0 * 256 / d[std::string(k) + "_iteration_s"].get<double>() / 1e9 / copy, 1e-12)
+        << k;
+  EXPECT_NEAR(d["overrelaxation_fraction_of_copy"].get<double>(),
+              4464.0 * 256 / d["landau_overrelaxation_iteration_s"].get<double>() / 1e9 / copy, 1e-12);
+  EXPECT_FALSE(d.contains("landau_fft_to_1e-14_s")) << "no --config: no whole fix";
+  const std::string file = test::testdata("milc_l8888_b6.0.milc").string();
+  const auto r = run_lqcd("bench gaugefix --device cpu --dims 8,8,8,8 --repetitions 1 --json --config '" + file + "'",
+                          dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json c = nlohmann::json::parse(r.out);
+  for (const char* g : {"landau", "coulomb"}) {
+    EXPECT_TRUE(c[std::string(g) + "_fft_to_1e-14_converged"].get<bool>()) << g;
+    EXPECT_LT(c[std::string(g) + "_fft_to_1e-14_theta"].get<double>(), 1e-14) << g;
+    EXPECT_GT(c[std::string(g) + "_fft_to_1e-14_iterations"].get<int>(), 10) << g;
+  }
+}
+
 TEST(BenchCommand, MultiRhsDslashCountsEachLinkOncePerSite) {
   test::TempDir dir;
   for (const std::string action : {"wilson", "twisted_mass"}) {
