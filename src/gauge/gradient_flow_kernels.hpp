@@ -14,6 +14,16 @@ namespace lqcd {
 inline constexpr double kLuscherWeiszC1 = -1.0 / 12.0;
 inline constexpr double kLuscherWeiszC0 = 1.0 - 8.0 * kLuscherWeiszC1;  // 5/3
 
+// X_mu(x) <- a q + b X_mu(x). With b = 0 (the first stage of a step) X is not read: it may hold anything.
+LQCD_HOST_DEVICE inline void accumulate_link(const GaugeView<double>& X, int mu, int p, std::int64_t s,
+                                             const SU3<double>& q, double a, double b) {
+  SU3<double> next = b != 0 ? X.load(mu, p, s) : SU3<double>::zero();
+  next *= b;
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c) next.m[r][c] += q.m[r][c] * a;
+  X.store(mu, p, s, next);
+}
+
 // One stage of the low-storage Runge-Kutta scheme (gradient_flow.hpp). The flow's generator is
 // Z(V)_mu(x) = i q_mu(x) with q = stout smearing's Q at rho = 1 (stout_smearing_kernels.hpp:
 // Omega = (V_mu(x) A_mu(x))^dag with the staples A of the action, c0 plaquettes + c1 rectangles),
@@ -33,12 +43,7 @@ struct FlowStageKernel {
     const std::int64_t s = V.idx.cb_index(x);
     for (int mu = 0; mu < 4; ++mu) {
       const SU3<double> q = stout_q(dagger(V.load(mu, p, s) * action_staple<Rectangles>(V, x, mu, c0, c1)));
-      // The first stage (b = 0) does not read X: it starts a step, and X may hold anything.
-      SU3<double> next = b != 0 ? X.load(mu, p, s) : SU3<double>::zero();
-      next *= b;
-      for (int r = 0; r < 3; ++r)
-        for (int c = 0; c < 3; ++c) next.m[r][c] += q.m[r][c] * a;
-      X.store(mu, p, s, next);
+      accumulate_link(X, mu, p, s, q, a, b);
     }
   }
 };
@@ -67,11 +72,7 @@ struct ZeuthenSmoothingKernel {
       lap -= twice;
       lap *= 1.0 / 12.0;
       lap += here;
-      SU3<double> next = b != 0 ? X.load(mu, p, s) : SU3<double>::zero();
-      next *= b;
-      for (int r = 0; r < 3; ++r)
-        for (int c = 0; c < 3; ++c) next.m[r][c] += lap.m[r][c] * a;
-      X.store(mu, p, s, next);
+      accumulate_link(X, mu, p, s, lap, a, b);
     }
   }
 };
