@@ -102,8 +102,8 @@ int main(int argc, char** argv) {
   measure->add_option("--device", ms.device, "auto | cpu | gpu")->capture_default_str();
   measure->add_option("--loops", ms.loops,
                       "RMAX,TMAX (each 1..8): also the planar Wilson loops W(R, T) = <Re tr W>/3, R along the "
-                      "spatial axes (averaged), T along time (one process; smear the spatial links first with "
-                      "--ape-steps for the static potential)");
+                      "spatial axes (averaged), T along time (smear the spatial links first with --ape-steps for the "
+                      "static potential)");
   measure->add_option("--ape-steps", ms.ape_steps,
                       "with --loops: APE-smear the spatial links of a copy this many times first (ground-state "
                       "overlap for the static potential; 20 is usual)")

@@ -60,7 +60,6 @@ int run_measure(const MeasureCommandOptions& opt) {
     if (!(in >> r_max >> comma >> t_max) || comma != ',' || !in.eof() || r_max < 1 || t_max < 1 || r_max > 8 ||
         t_max > 8)
       fail("--loops: expected RMAX,TMAX with each in 1..8 (e.g. 6,6), got \"{}\"", opt.loops);
-    if (comm::size() > 1) fail("--loops: the Wilson loops run on one process (this run has {})", comm::size());
   }
   if (opt.ape_steps != 0 && opt.loops.empty()) fail("--ape-steps: smears the spatial links for --loops, which is not given");
   if (opt.ape_steps < 0 || opt.ape_steps > 1000) fail("--ape-steps: expected 0 to 1000 steps, got {}", opt.ape_steps);
@@ -87,7 +86,7 @@ int run_measure(const MeasureCommandOptions& opt) {
         nlohmann::json j = to_json(file, c);
         if (!loops.empty()) {
           j["wilson_loops"] = loops;  // [R-1][T-1]
-          j["wilson_loops_smearing"] = {{"method", "ape, spatial links"}, {"steps", ape.iterations}, {"alpha", ape.alpha}};
+          j["wilson_loops_smearing"] = {{"method", "ape"}, {"links", "spatial"}, {"steps", ape.iterations}, {"alpha", ape.alpha}};
         }
         std::cout << j.dump() << std::endl;
       } else {

@@ -39,4 +39,45 @@ struct WilsonLoopKernel {
   }
 };
 
+// The decomposed lattice's Wilson loops (wilson_loops.cpp) are built from path fields that move one
+// site per step, so that every read stays within the halo of depth 1. A path field holds one SU(3)
+// matrix per site in one of a GaugeField's four slots.
+// out[slot_out](x) = U_dir(x) in[slot_in](x + dir): a path from x + dir extended backwards by one link.
+// With `in` = nothing (in.data == nullptr) out = U_dir(x). Reads in's halo.
+struct PathExtendKernel {
+  GaugeView<double> U;
+  GaugeView<double> in;
+  GaugeView<double> out;
+  int dir, slot_in, slot_out;
+  LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
+    int x[4];
+    U.idx.coords_lex(i, x);
+    const int p = SiteIndexer::parity(x);
+    const std::int64_t s = U.idx.cb_index(x);
+    const SU3<double> u = U.load(dir, p, s);
+    if (!in.data) {
+      out.store(slot_out, p, s, u);
+      return;
+    }
+    int y[4] = {x[0], x[1], x[2], x[3]};
+    U.idx.shift(y, dir, +1);
+    out.store(slot_out, p, s, u * in.link(y, slot_in));
+  }
+};
+
+// Sum over sites of Re tr[H(x) G(x)^dag] for the two path fields' slots (H: R along i, then T along t;
+// G: T along t, then R along i; together the R x T loop at x).
+struct ClosedLoopKernel {
+  GaugeView<double> H;
+  GaugeView<double> G;
+  int slot_h, slot_g;
+  LQCD_HOST_DEVICE void operator()(std::int64_t i, Sums<1>& acc) const {
+    int x[4];
+    H.idx.coords_lex(i, x);
+    const int p = SiteIndexer::parity(x);
+    const std::int64_t s = H.idx.cb_index(x);
+    acc[0] += re_trace(mul_adj(H.load(slot_h, p, s), G.load(slot_g, p, s)));
+  }
+};
+
 }  // namespace lqcd

@@ -169,7 +169,7 @@ TEST(ConvertCommand, TilingRepeatsTheLatticeAndKeepsLocalObservables) {
 }
 
 // --loops: W(1, 1) is the temporal plaquette of the same JSON object; W(R, T) falls with the area on the
-// MILC beta = 6.0 field; the human output has one row per R; bad values are one-line errors.
+// MILC beta = 6.0 field; the human output has one row per R; bad values are one-line errors; --ape-steps.
 TEST(MeasureCommand, WilsonLoopsOnRequest) {
   test::TempDir dir;
   const std::string file = test::testdata("milc_l8888_b6.0.milc").string();
@@ -191,6 +191,21 @@ TEST(MeasureCommand, WilsonLoopsOnRequest) {
   }
   EXPECT_FALSE(nlohmann::json::parse(run_lqcd("measure --json --device cpu '" + file + "'", dir.path()).out)
                    .contains("wilson_loops"));
+  // --ape-steps: the spatial lines smeared (the temporal ones not): W(R, 1) of the smeared lines is larger
+  // (better overlap with the flux tube); the smearing is recorded; without --loops, or out of range, an error.
+  const auto s = run_lqcd("measure --json --device cpu --loops 3,4 --ape-steps 10 '" + file + "'", dir.path());
+  ASSERT_EQ(s.exit_code, 0) << s.err;
+  const nlohmann::json k = nlohmann::json::parse(s.out);
+  EXPECT_EQ(k["wilson_loops_smearing"]["steps"].get<int>(), 10);
+  for (int r = 0; r < 3; ++r)
+    EXPECT_GT(k["wilson_loops"][r][1].get<double>(), j["wilson_loops"][r][1].get<double>()) << "R = " << r + 1;
+  for (const auto& [args, key] : {std::pair<std::string, std::string>{"--ape-steps 5", "--ape-steps"},
+                                  {"--loops 2,2 --ape-steps -1", "--ape-steps"},
+                                  {"--loops 2,2 --ape-steps 2 --ape-alpha 1.5", "--ape-alpha"}}) {
+    const auto e = run_lqcd("measure --device cpu " + args + " '" + file + "'", dir.path());
+    EXPECT_NE(e.exit_code, 0) << args;
+    EXPECT_NE(test::error_line(e.err).find(key), std::string::npos) << args << ": " << e.err;
+  }
 }
 
 }  // namespace

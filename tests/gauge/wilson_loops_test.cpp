@@ -64,6 +64,15 @@ TEST_P(WilsonLoopTest, ConstantFluxGivesTheAreaLaw) {
       EXPECT_NEAR(w[r - 1][t - 1], (2 + (1 + 2 * std::cos(phi * r * t)) / 3) / 3, 1e-13) << r << " " << t;
 }
 
+// The path-field algorithm of decomposed lattices (one site per step) gives the direct kernel's loops.
+TEST_P(WilsonLoopTest, PathFieldsGiveTheDirectLoops) {
+  const Geometry g = Geometry::single_process({6, 4, 4, 8});
+  const GaugeField<double> U = test::rough_gauge(g, GetParam(), 12, 6.0);
+  const auto a = wilson_loops(U, 4, 8), b = wilson_loops(U, 4, 8, true);
+  for (int r = 0; r < 4; ++r)
+    for (int t = 0; t < 8; ++t) EXPECT_NEAR(b[r][t], a[r][t], 1e-13) << r << " " << t;
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, WilsonLoopTest, ::testing::ValuesIn(test::locations()),
                          [](const ::testing::TestParamInfo<Location>& info) { return to_string(info.param); });
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The measurement commands on a decomposed lattice give the single-process results: lqcd measure --json
-# (observables of a stored configuration) and lqcd spectrum --json (pion, rho, a0, PCAC mass of a clover
+# (observables of a stored configuration, Wilson loops on APE-smeared links included) and lqcd spectrum --json (pion, rho, a0, PCAC mass of a clover
 # quark with a Gaussian-smeared point source on that configuration) on 2 and 4 MPI ranks, several grid
 # shapes, agree with one process to 1e-12 relative (global sums add the ranks' partial sums in another
 # grouping, so not bit for bit); the output files are written once, by rank 0 (one HDF5 file, one
@@ -48,7 +48,7 @@ for run in $runs; do
   np=${run%%:*} grid=${run#*:}
   name="np${np}_${grid//,/}"
   # The JSON lines alone: an MPI library may print start-up warnings on stdout too.
-  on "$np" "$grid" measure --json --device cpu "$config" >"$name.measure.out"
+  on "$np" "$grid" measure --json --device cpu --loops 3,4 --ape-steps 2 "$config" >"$name.measure.out"
   grep '^{' "$name.measure.out" >"$name.measure.json" || true
   sed "s|PREFIX|$name/s|" in.toml >"$name.toml"
   on "$np" "$grid" spectrum "$name.toml" --json --device cpu >"$name.spectrum.out"
