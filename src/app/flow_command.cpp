@@ -1,6 +1,7 @@
 #include "app/flow_command.hpp"
 
 #include <cmath>
+#include <filesystem>
 #include <iostream>
 
 #include <fmt/format.h>
@@ -9,9 +10,11 @@
 #include "app/device_choice.hpp"
 #include "app/flow_input.hpp"
 #include "app/input_values.hpp"
+#include "app/version.hpp"
 #include "comm/communicator.hpp"
 #include "core/error.hpp"
 #include "gauge/gradient_flow.hpp"
+#include "io/hdf5_flow.hpp"
 #include "measure/configuration.hpp"
 
 namespace lqcd::app {
@@ -39,6 +42,13 @@ int run_flow(const FlowCommandOptions& opt) {
   policy.verify = !opt.no_verify;
   policy.location = choose_location(opt.device);
   const bool printer = comm::rank() == 0;
+  std::error_code ec;
+  if (!opt.hdf5.empty() && std::filesystem::exists(std::filesystem::symlink_status(opt.hdf5, ec)) && !opt.force)
+    fail("--hdf5: {} exists already (use --force to replace it)", opt.hdf5);
+  io::FlowHistoryFile h5;
+  h5.string_attributes = {{"action", to_string(params.action)}, {"integrator", "rk3"},
+                          {"units", "lattice: t/a^2, E a^4, w0/a"}, {"program", version_string()}};
+  h5.number_attributes = {{"epsilon", params.epsilon}, {"tolerance", params.tolerance}};
   int failures = 0;
   for (const std::string& file : opt.files) {
     policy.decompose = [&](const Dims& global) { return decompose_over_run(global, opt.grid, file); };
@@ -58,6 +68,16 @@ int run_flow(const FlowCommandOptions& opt) {
       };
       const std::vector<FlowMeasurement> history = run_gradient_flow(c.field, params, print);
       const FlowScales s = flow_scales(history);
+      if (!opt.hdf5.empty()) {
+        io::FlowHistoryRecord r;
+        r.file = file;
+        r.t0 = s.t0.value_or(std::nan(""));
+        r.w0 = s.w0.value_or(std::nan(""));
+        for (const FlowMeasurement& m : history)
+          r.rows.push_back({m.t, double(m.steps), m.energy_plaquette, m.energy_clover, m.t2E_plaquette(), m.t2E_clover(),
+                            m.charge});
+        h5.records.push_back(std::move(r));
+      }
       if (!printer) continue;
       if (opt.json) {
         nlohmann::json j = {{"file", file}};
@@ -71,6 +91,8 @@ int run_flow(const FlowCommandOptions& opt) {
       if (printer) std::cerr << "lqcd flow: error: " << e.what() << std::endl;
     }
   }
+  // The histories that were measured, also when another file failed (its error is printed above).
+  if (!opt.hdf5.empty() && printer && !h5.records.empty()) io::write_flow_hdf5(opt.hdf5, h5);
   return failures == 0 ? 0 : 1;
 }
 

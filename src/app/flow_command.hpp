@@ -14,6 +14,8 @@ struct FlowCommandOptions {
   double tolerance = 0;
   int measure_every = 1;
   bool json = false;
+  std::string hdf5;  // every history into this HDF5 file (io/hdf5_flow.hpp); empty: none
+  bool force = false;  // replace an existing --hdf5 file
   bool no_verify = false;
   std::string device = "auto";
   std::string grid;

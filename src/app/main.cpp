@@ -136,6 +136,10 @@ int main(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::Range(1, 1 << 30));
   flow->add_flag("--json", fl.json, "one JSON object per file on stdout (the whole history, t0, w0)");
+  flow->add_option("--hdf5", fl.hdf5,
+                   "also every history into this HDF5 file: /flow/cfg_KKKKKK/history [n][7] (t, steps, E_plaq, "
+                   "E_clover, t2E_plaq, t2E_clover, Q) with attributes file, t0, w0");
+  flow->add_flag("--force", fl.force, "replace an existing --hdf5 file");
   flow->add_flag("--no-verify", fl.no_verify, "report checksum/header mismatches instead of failing");
   flow->add_option("--device", fl.device, "auto | cpu | gpu")->capture_default_str();
   flow->add_option("--grid", fl.grid, "processes per direction X,Y,Z,T (run under mpirun -np X*Y*Z*T, one GPU per rank; default: all along t)");

@@ -1,54 +1,14 @@
 #include "io/hdf5_correlators.hpp"
 
-#include <hdf5.h>
-#include <unistd.h>
-
 #include "core/error.hpp"
+#include "io/hdf5_support.hpp"
 
 namespace lqcd::io {
 
 namespace {
 
-// RAII for HDF5 identifiers.
-class Handle {
- public:
-  Handle(hid_t id, herr_t (*close)(hid_t)) : id_(id), close_(close) {}
-  ~Handle() {
-    if (id_ >= 0) close_(id_);
-  }
-  Handle(const Handle&) = delete;
-  Handle& operator=(const Handle&) = delete;
-  operator hid_t() const { return id_; }
-  bool ok() const { return id_ >= 0; }
-
- private:
-  hid_t id_;
-  herr_t (*close_)(hid_t);
-};
-
 std::string dataset_path(const CorrelatorDataset& d) {
   return fmt::format("p{}_{}_{}", d.momentum[0], d.momentum[1], d.momentum[2]);
-}
-
-void check(herr_t status, const std::filesystem::path& path, const std::string& what) {
-  if (status < 0) fail("{}: HDF5 error while writing {}", path.string(), what);
-}
-
-void write_string_attribute(hid_t obj, const std::string& key, const std::string& value,
-                            const std::filesystem::path& path) {
-  Handle type(H5Tcopy(H5T_C_S1), H5Tclose);
-  H5Tset_size(type, value.size() + 1);
-  Handle space(H5Screate(H5S_SCALAR), H5Sclose);
-  Handle attr(H5Acreate2(obj, key.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
-  if (!attr.ok()) fail("{}: cannot create HDF5 attribute {}", path.string(), key);
-  check(H5Awrite(attr, type, value.c_str()), path, "attribute " + key);
-}
-
-void write_number_attribute(hid_t obj, const std::string& key, double value, const std::filesystem::path& path) {
-  Handle space(H5Screate(H5S_SCALAR), H5Sclose);
-  Handle attr(H5Acreate2(obj, key.c_str(), H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
-  if (!attr.ok()) fail("{}: cannot create HDF5 attribute {}", path.string(), key);
-  check(H5Awrite(attr, H5T_NATIVE_DOUBLE, &value), path, "attribute " + key);
 }
 
 // The root group's scalar attributes: strings into string_attributes, floating-point numbers into
@@ -77,12 +37,7 @@ herr_t read_root_attribute(hid_t obj, const char* key, const H5A_info_t*, void* 
 }  // namespace
 
 void write_correlators_hdf5(const std::filesystem::path& path, const CorrelatorFile& file) {
-  const std::filesystem::path tmp =
-      path.parent_path() / fmt::format(".{}.tmp.{}", path.filename().string(), ::getpid());
-  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors become lqcd::Error, not HDF5's stack dump
-  {
-    Handle f(H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
-    if (!f.ok()) fail("{}: cannot create the HDF5 file (is the directory writable?)", path.string());
+  write_hdf5_atomically(path, [&](hid_t f) {
     for (const auto& [k, v] : file.string_attributes) write_string_attribute(f, k, v, path);
     for (const auto& [k, v] : file.number_attributes) write_number_attribute(f, k, v, path);
     Handle top(H5Gcreate2(f, "correlators", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
@@ -100,14 +55,7 @@ void write_correlators_hdf5(const std::filesystem::path& path, const CorrelatorF
       if (!ds.ok()) fail("{}: cannot create HDF5 dataset {}/{} (duplicate?)", path.string(), group, name);
       check(H5Dwrite(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, d.values.data()), path, group + "/" + name);
     }
-    check(H5Fflush(f, H5F_SCOPE_GLOBAL), path, "the file");
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::filesystem::remove(tmp, ec);
-    fail("{}: cannot move the finished HDF5 file into place", path.string());
-  }
+  });
 }
 
 CorrelatorFile read_correlators_hdf5(const std::filesystem::path& path) {

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_support.hpp"
+#include "io/hdf5_flow.hpp"
 
 namespace lqcd {
 namespace {
@@ -130,6 +131,42 @@ TEST(FlowCommand, ImprovedFlowsAreChosenByAction) {
   const auto bad = run_lqcd("flow --device cpu --action hyp '" + file + "'", dir.path());
   EXPECT_NE(bad.exit_code, 0);
   EXPECT_NE(test::error_line(bad.err).find("--action"), std::string::npos) << bad.err;
+}
+
+// --hdf5: every history of the run in one HDF5 file, equal to the JSON printed by the same run; an
+// existing file is refused without --force and kept.
+TEST(FlowCommand, HistoriesGoToHdf5) {
+  test::TempDir dir;
+  const std::string a = test::testdata("milc_l8888_b6.0.milc").string(), b = test::testdata("milc_l4448.scidac").string();
+  const auto r = run_lqcd("flow --json --device cpu --epsilon 0.05 --t-max 0.3 --every 2 --action symanzik --hdf5 f.h5 '" +
+                              a + "' '" + b + "'",
+                          dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::vector<nlohmann::json> json;
+  for (std::size_t at = 0, end; (end = r.out.find('\n', at)) != std::string::npos; at = end + 1)
+    json.push_back(nlohmann::json::parse(r.out.substr(at, end - at)));
+  const io::FlowHistoryFile h = io::read_flow_hdf5(dir.path() / "f.h5");
+  ASSERT_EQ(h.records.size(), 2u);
+  ASSERT_EQ(json.size(), 2u);
+  EXPECT_EQ(h.string_attributes.at("action"), "symanzik");
+  EXPECT_EQ(h.number_attributes.at("epsilon"), 0.05);
+  for (std::size_t k = 0; k < 2; ++k) {
+    EXPECT_EQ(h.records[k].file, json[k]["file"].get<std::string>());
+    const auto& hist = json[k]["history"];
+    ASSERT_EQ(h.records[k].rows.size(), hist.size());
+    for (std::size_t i = 0; i < hist.size(); ++i) {
+      const auto& row = h.records[k].rows[i];
+      EXPECT_EQ(row[0], hist[i]["t"].get<double>());
+      EXPECT_EQ(row[1], hist[i]["steps"].get<double>());
+      EXPECT_EQ(row[3], hist[i]["E_clover"].get<double>());
+      EXPECT_EQ(row[6], hist[i]["Q"].get<double>());
+    }
+    EXPECT_TRUE(std::isnan(h.records[k].t0)) << "t = 0.3 is far from t0";
+  }
+  const auto again = run_lqcd("flow --device cpu --t-max 0.1 --hdf5 f.h5 '" + a + "'", dir.path());
+  EXPECT_NE(again.exit_code, 0);
+  EXPECT_NE(test::error_line(again.err).find("--hdf5"), std::string::npos) << again.err;
+  EXPECT_EQ(io::read_flow_hdf5(dir.path() / "f.h5").records.size(), 2u) << "the old file kept";
 }
 
 // lqcd smear (issue 29): zero steps or rho = 0 / alpha = 0 write the input's field (its plaquette);

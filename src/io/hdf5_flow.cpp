@@ -1,0 +1,88 @@
+#include "io/hdf5_flow.hpp"
+
+#include <fmt/format.h>
+
+#include "io/hdf5_support.hpp"
+
+namespace lqcd::io {
+
+namespace {
+
+std::string record_name(std::size_t k) { return fmt::format("cfg_{:06d}", k); }
+
+double read_number_attribute(hid_t obj, const char* key, const std::filesystem::path& path) {
+  Handle attr(H5Aopen(obj, key, H5P_DEFAULT), H5Aclose);
+  double v = 0;
+  if (!attr.ok() || H5Aread(attr, H5T_NATIVE_DOUBLE, &v) < 0) fail("{}: no attribute {}", path.string(), key);
+  return v;
+}
+
+std::string read_string_attribute(hid_t obj, const char* key, const std::filesystem::path& path) {
+  Handle attr(H5Aopen(obj, key, H5P_DEFAULT), H5Aclose);
+  Handle type(attr.ok() ? H5Aget_type(attr) : -1, H5Tclose);
+  if (!attr.ok() || !type.ok()) fail("{}: no attribute {}", path.string(), key);
+  std::string value(H5Tget_size(type), '\0');
+  Handle mem(H5Tcopy(H5T_C_S1), H5Tclose);
+  H5Tset_size(mem, value.size());
+  if (H5Aread(attr, mem, value.data()) < 0) fail("{}: cannot read attribute {}", path.string(), key);
+  return value.substr(0, value.find('\0'));
+}
+
+}  // namespace
+
+void write_flow_hdf5(const std::filesystem::path& path, const FlowHistoryFile& file) {
+  write_hdf5_atomically(path, [&](hid_t f) {
+    for (const auto& [k, v] : file.string_attributes) write_string_attribute(f, k, v, path);
+    for (const auto& [k, v] : file.number_attributes) write_number_attribute(f, k, v, path);
+    Handle top(H5Gcreate2(f, "flow", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+    for (std::size_t k = 0; k < file.records.size(); ++k) {
+      const FlowHistoryRecord& r = file.records[k];
+      Handle g(H5Gcreate2(top, record_name(k).c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+      if (!g.ok()) fail("{}: cannot create HDF5 group /flow/{}", path.string(), record_name(k));
+      write_string_attribute(g, "file", r.file, path);
+      write_number_attribute(g, "t0", r.t0, path);
+      write_number_attribute(g, "w0", r.w0, path);
+      const hsize_t dims[2] = {hsize_t(r.rows.size()), hsize_t(kFlowColumns)};
+      Handle space(H5Screate_simple(2, dims, nullptr), H5Sclose);
+      Handle ds(H5Dcreate2(g, "history", H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose);
+      if (!ds.ok()) fail("{}: cannot create HDF5 dataset /flow/{}/history", path.string(), record_name(k));
+      write_string_attribute(ds, "columns", kFlowColumnNames, path);
+      check(H5Dwrite(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, r.rows.data()), path,
+            "/flow/" + record_name(k) + "/history");
+    }
+  });
+}
+
+FlowHistoryFile read_flow_hdf5(const std::filesystem::path& path) {
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  Handle f(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+  if (!f.ok()) fail("{}: not a readable HDF5 file", path.string());
+  Handle top(H5Gopen2(f, "flow", H5P_DEFAULT), H5Gclose);
+  if (!top.ok()) fail("{}: no /flow group", path.string());
+  FlowHistoryFile out;
+  for (const char* key : {"action", "units"})
+    if (H5Aexists(f, key) > 0) out.string_attributes[key] = read_string_attribute(f, key, path);
+  for (const char* key : {"epsilon", "tolerance"})
+    if (H5Aexists(f, key) > 0) out.number_attributes[key] = read_number_attribute(f, key, path);
+  for (std::size_t k = 0;; ++k) {
+    const std::string name = record_name(k);
+    if (H5Lexists(top, name.c_str(), H5P_DEFAULT) <= 0) break;
+    Handle g(H5Gopen2(top, name.c_str(), H5P_DEFAULT), H5Gclose);
+    FlowHistoryRecord r;
+    r.file = read_string_attribute(g, "file", path);
+    r.t0 = read_number_attribute(g, "t0", path);
+    r.w0 = read_number_attribute(g, "w0", path);
+    Handle ds(H5Dopen2(g, "history", H5P_DEFAULT), H5Dclose);
+    Handle space(H5Dget_space(ds), H5Sclose);
+    hsize_t dims[2] = {0, 0};
+    if (!ds.ok() || H5Sget_simple_extent_dims(space, dims, nullptr) != 2 || dims[1] != hsize_t(kFlowColumns))
+      fail("{}: /flow/{}/history: expected [n][{}] doubles", path.string(), name, kFlowColumns);
+    r.rows.resize(dims[0]);
+    if (H5Dread(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, r.rows.data()) < 0)
+      fail("{}: cannot read /flow/{}/history", path.string(), name);
+    out.records.push_back(std::move(r));
+  }
+  return out;
+}
+
+}  // namespace lqcd::io
