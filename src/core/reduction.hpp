@@ -20,11 +20,16 @@ struct Sums {
   LQCD_HOST_DEVICE const double& operator[](int i) const { return v[i]; }
 };
 
-// A maximum as a reduction value (exact in any order; NaN is kept: a comparison with NaN is false).
+// A maximum as a reduction value (exact in any order). NaN absorbs: once either side is NaN the result
+// is NaN, whatever the order of the tree reduction.
 struct Maximum {
   double v = 0;
+  LQCD_HOST_DEVICE void take(double x) {
+    if (v != v) return;
+    if (x != x || x > v) v = x;
+  }
   LQCD_HOST_DEVICE Maximum& operator+=(const Maximum& o) {
-    if (!(o.v <= v)) v = o.v;
+    take(o.v);
     return *this;
   }
 };

@@ -106,7 +106,8 @@ GaugeFixResult fix_gauge(GaugeField<double>& U, const GaugeFixParams& p,
   check_gauge_fix_params(p);
   const Geometry& g = U.geometry();
   const bool fourier = p.method == GaugeFixMethod::Fourier;
-  if (fourier && g.grid != Dims{1, 1, 1, 1})
+  // The rotation kernel reads its neighbours' g periodically inside the box: no halo, no decomposition.
+  if (fourier && (g.grid != Dims{1, 1, 1, 1} || g.has_halo()))
     fail("gauge fixing: the Fourier-accelerated method runs on one process (the FFT is not distributed); "
          "use the overrelaxation method with --grid {}x{}x{}x{}",
          g.grid[0], g.grid[1], g.grid[2], g.grid[3]);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 
 #include "comm/communicator.hpp"
@@ -108,7 +109,8 @@ double GradientFlow::step_with_error(GaugeField<double>& V, double epsilon) {
   for_each(loc, volume, FlowUpdateKernel{V.view(), X_.view()});
   for_each(loc, volume, FlowUpdateKernel{W1_->view(), Y_->view()});  // the second-order result
   const Maximum d = reduce<Maximum>(loc, volume, LinkDistanceKernel{V.view(), W1_->view()});
-  return comm::max(g.grid, d.v);
+  // NaN as +inf before the global maximum (MPI_MAX need not keep NaN); the caller refuses either.
+  return comm::max(g.grid, std::isnan(d.v) ? std::numeric_limits<double>::infinity() : d.v);
 }
 
 void check_flow_params(const FlowParams& p) {
@@ -161,10 +163,13 @@ std::vector<FlowMeasurement> run_gradient_flow(GaugeField<double>& V, const Flow
     const double h = last ? t_end - t : eps;
     start.copy_from(V);
     const double d = flow.step_with_error(V, h);
+    // A non-finite estimate means non-finite links (the input, or a step that blew up): no shorter step
+    // repairs the first, so stop with the flow time rather than retry.
+    if (!std::isfinite(d)) fail("flow: the adaptive step's error estimate is {} at t = {} (non-finite links?)", d, t);
     const double factor = d > 0 ? 0.95 * std::cbrt(p.tolerance / d) : 5.0;
-    if (!(d <= p.tolerance)) {  // rejected (NaN too): back to V_t with a shorter step
+    if (!(d <= p.tolerance)) {  // rejected: back to V_t with a shorter step
       V.copy_from(start);
-      if (!(factor > 0) || h * factor < 1e-12) fail("flow: the adaptive step fell below 1e-12 at t = {} (error {})", t, d);
+      if (h * factor < 1e-12) fail("flow: the adaptive step fell below 1e-12 at t = {} (error {})", t, d);
       eps = h * factor;
       continue;
     }

@@ -92,7 +92,8 @@ struct FlowUpdateKernel {
 
 // The embedded second-order step of the adaptive flow (gradient_flow.hpp), at the second stage: with
 // Z1 = eps q(W1) in Y and X = Z0/4 from the first stage, Y <- 2 Z1 - 5 X (the exponent that takes W1 to
-// the second-order result exp(2 Z1 - Z0) V_t) and X <- 8/9 Z1 - 17/9 X (Luscher's stage).
+// the second-order result exp(2 Z1 - 5/4 Z0) exp(Z0/4) V_t = exp(2 Z1 - Z0) V_t + O(eps^3)) and
+// X <- 8/9 Z1 - 17/9 X (Luscher's stage).
 struct FlowEmbeddedStageKernel {
   GaugeView<double> X;
   GaugeView<double> Y;
@@ -130,8 +131,7 @@ struct LinkDistanceKernel {
       const SU3<double> d = V.load(mu, p, s) - W.load(mu, p, s);
       for (int r = 0; r < 3; ++r)
         for (int c = 0; c < 3; ++c) {
-          const double m = sqrt(d.m[r][c].re * d.m[r][c].re + d.m[r][c].im * d.m[r][c].im);
-          if (!(m <= acc.v)) acc.v = m;
+          acc.take(sqrt(d.m[r][c].re * d.m[r][c].re + d.m[r][c].im * d.m[r][c].im));
         }
     }
   }

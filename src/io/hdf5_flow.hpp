@@ -1,5 +1,6 @@
 #pragma once
-// Gradient-flow histories to HDF5 (lqcd flow --hdf5): per configuration k (in the order given) a group
+// Gradient-flow histories to HDF5 (lqcd flow --hdf5): per configuration k (in the order measured; a file
+// that fails is skipped, so its `file` attribute names each record) a group
 // /flow/cfg_KKKKKK with the dataset "history" of shape [n][7], columns t/a^2, steps, E_plaq a^4,
 // E_clover a^4, t^2 E_plaq, t^2 E_clover, Q (named in the dataset's "columns" attribute), and the
 // attributes "file", "t0" and "w0" (NaN where not reached); run parameters as attributes of the root

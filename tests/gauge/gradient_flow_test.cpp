@@ -224,6 +224,14 @@ TEST_P(GradientFlowTest, AdaptiveStepFollowsItsErrorEstimate) {
   EXPECT_NEAR(h.back().energy_clover, reference.energy_clover, 1e-5 * reference.energy_clover);
   EXPECT_LT(test::max_link_difference(to_lexicographic(adaptive), to_lexicographic(fine)), 1e-5);
   for (std::size_t k = 1; k < h.size(); ++k) EXPECT_GT(h[k].t, h[k - 1].t);
+  // A non-finite link: the error estimate is not finite wherever it sits (the maximum keeps NaN), and the
+  // adaptive flow stops with an error instead of retrying.
+  LexicographicGauge bad = to_lexicographic(U);
+  bad(37, 2).m[1][1].re = std::nan("");
+  GaugeField<double> W = to_gauge_field(bad, g, GetParam());
+  EXPECT_FALSE(std::isfinite(GradientFlow(W, FlowAction::Wilson).step_with_error(W, 0.01)));
+  W = to_gauge_field(bad, g, GetParam());
+  EXPECT_THROW(run_gradient_flow(W, p), Error);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, GradientFlowTest, ::testing::ValuesIn(test::locations()),
