@@ -3,13 +3,13 @@
 # (flow-t0.sh, static-potential.sh): N configurations of L^4 at BETA in DIR/q.*.ildg after THERM
 # thermalization sweeps, SEP sweeps apart (each sweep one heatbath + 4 overrelaxation steps). Kept when DIR
 # already holds N configurations of the same input (DIR/heatbath.toml unchanged).
-#   [THERM=200] [SEP=20] [DEVICE=gpu] scripts/quenched-ensemble.sh DIR BIN BETA L N LOG
+#   [LT=L] [THERM=200] [SEP=20] [DEVICE=gpu] scripts/quenched-ensemble.sh DIR BIN BETA L N LOG
 set -uo pipefail
 dir=${1:?DIR}; bin=${2:?BIN}; beta=${3:?BETA}; L=${4:?L}; n=${5:?N}; log=${6:?LOG}
 therm=${THERM:-200}; sep=${SEP:-20}
 toml=$(cat <<TOML
 [lattice]
-dims = [$L, $L, $L, $L]
+dims = [$L, $L, $L, ${LT:-$L}]
 [gauge]
 beta = $beta
 action = "wilson"

@@ -28,6 +28,7 @@ struct BenchCommandOptions {
   std::string solver = "cg";        // solver, --system matpc: cg (CGNR) | bicgstab | gcr
   std::string config;               // dslash, matpc, solver: a gauge configuration instead of Haar-random links
   std::vector<std::string> multigrid;  // solver --solver multigrid: KEY=VALUE settings of the [multigrid] table
+  int nv = 64;                      // distill: Laplacian eigenvectors per time slice
   int repetitions = 10;
   std::string timing = "events";    // device calls: events (back to back, CUDA events) | batched | wall (host clock, synchronised)
   int rotation_sets = 0;            // dslash: copies of the inputs the timed calls rotate through (0: automatic)

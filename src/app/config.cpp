@@ -202,6 +202,24 @@ std::vector<std::vector<std::int64_t>> Config::integer_arrays(const std::string&
   return out;
 }
 
+std::vector<std::vector<std::string>> Config::string_arrays(const std::string& path) const {
+  std::vector<std::vector<std::string>> out;
+  const std::string what = "expected an array of non-empty arrays of strings, e.g. [[\"a\", \"b\"]]";
+  const toml::array* outer = node(path).as_array();
+  if (!outer) fail_key(path, what);
+  for (const toml::node& e : *outer) {
+    const toml::array* a = e.as_array();
+    if (!a || a->empty()) fail_key(path, what);
+    std::vector<std::string> v;
+    for (const toml::node& x : *a) {
+      if (!x.is_string()) fail_key(path, what);
+      v.push_back(x.as_string()->get());
+    }
+    out.push_back(std::move(v));
+  }
+  return out;
+}
+
 bool Config::is_set(const std::string& path) const {
   for (const KeySpec& k : schema_)
     if (k.path == path) {

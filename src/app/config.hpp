@@ -46,6 +46,8 @@ class Config {
   std::vector<std::string> strings(const std::string& path) const;
   // An array of integer arrays, each of length `inner` (e.g. momenta [[0, 0, 0], [1, 0, 0]]).
   std::vector<std::vector<std::int64_t>> integer_arrays(const std::string& path, std::size_t inner) const;
+  // An array of non-empty string arrays (e.g. GEVP channels [["g5", "gxgygz"], ["gx", "gxgt"]]).
+  std::vector<std::vector<std::string>> string_arrays(const std::string& path) const;
   // True where the value differs from the built-in default (for keys whose default means "not set").
   bool is_set(const std::string& path) const;
 

@@ -16,6 +16,7 @@
 #include "app/smear_command.hpp"
 #include "app/gaugefix_command.hpp"
 #include "app/propagator_command.hpp"
+#include "app/distill_command.hpp"
 #include "app/spectrum_command.hpp"
 #include "app/version.hpp"
 #include "comm/communicator.hpp"
@@ -248,6 +249,20 @@ int main(int argc, char** argv) {
   spectrum->add_option("--grid", sp.grid, "processes per direction X,Y,Z,T (run under mpirun -np X*Y*Z*T, one GPU per rank; default: all along t)");
   spectrum->add_flag("-q,--quiet", sp.quiet, "no log on stdout (files are still written)");
 
+  DistillCommandOptions ds;
+  CLI::App* distill = app.add_subcommand(
+      "distill",
+      "Distillation on one configuration (one process): Laplacian eigenvectors per time slice (3D-stout-smeared\n"
+      "links), perambulators for the source times, meson elementals, the correlator matrix of every operator\n"
+      "pair (PREFIX.h5, /distillation/C[t][i][j][re,im]) and the GEVP effective energies of the requested\n"
+      "channels (log, PREFIX.jsonl, --json).");
+  distill->add_option("input", ds.input, "TOML input file (lqcd distill --print-config shows every key)")
+      ->check(CLI::ExistingFile);
+  distill->add_flag("--print-config", ds.print_config, "print the full input with every key, its value and help");
+  distill->add_flag("--json", ds.json, "print one JSON object (GEVP effective energies) on stdout");
+  distill->add_option("--device", ds.device, "auto | cpu | gpu")->capture_default_str();
+  distill->add_flag("-q,--quiet", ds.quiet, "no log on stdout (files are still written)");
+
   BenchCommandOptions bn;
   CLI::App* bench = app.add_subcommand(
       "bench", "Performance harness: measures the copy bandwidth, then the kernel; prints median times, GB/s and "
@@ -255,7 +270,7 @@ int main(int argc, char** argv) {
                "counter (NVML, loaded at run time; LQCD_NVML_LIBRARY names another library): energy_joules per "
                "call, average_watts, gflops_per_watt (prefixed matpc_/mdagm_/heatbath_/overrelaxation_ where a "
                "benchmark times several things); null, with energy_note saying why, where it is not measured.");
-  bench->add_option("kernel", bn.kernel, "heatbath | flow | gaugefix | copy | dslash | matpc | solver")->capture_default_str();
+  bench->add_option("kernel", bn.kernel, "heatbath | flow | gaugefix | distill | copy | dslash | matpc | solver")->capture_default_str();
   bench->add_option("--dims", bn.dims, "lattice X,Y,Z,T")->capture_default_str();
   bench->add_option("--grid", bn.grid,
                     "dslash, matpc, solver: processes per direction X,Y,Z,T (run under mpirun -np X*Y*Z*T; one GPU "
@@ -307,6 +322,7 @@ int main(int argc, char** argv) {
                     "DRAM (0: enough copies to exceed twice the L2; 1: the same inputs every call, L2-resident on "
                     "small lattices)")
       ->capture_default_str();
+  bench->add_option("--nv", bn.nv, "distill: Laplacian eigenvectors per time slice")->capture_default_str();
   bench->add_option("--repetitions", bn.repetitions, "timed repetitions (the median is reported)")->capture_default_str();
   bench->add_flag("--json", bn.json, "one JSON object on stdout");
 
@@ -335,6 +351,7 @@ int main(int argc, char** argv) {
     if (*hmc) return run_hmc(hm);
     if (*propagator) return run_propagator(pr);
     if (*spectrum) return run_spectrum(sp);
+    if (*distill) return run_distill(ds);
     if (*bench) return run_bench(bn);
   } catch (const lqcd::Error& e) {
     return report_error("error", e.what(), 1);

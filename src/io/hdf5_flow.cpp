@@ -10,24 +10,6 @@ namespace {
 
 std::string record_name(std::size_t k) { return fmt::format("cfg_{:06d}", k); }
 
-double read_number_attribute(hid_t obj, const char* key, const std::filesystem::path& path) {
-  Handle attr(H5Aopen(obj, key, H5P_DEFAULT), H5Aclose);
-  double v = 0;
-  if (!attr.ok() || H5Aread(attr, H5T_NATIVE_DOUBLE, &v) < 0) fail("{}: no attribute {}", path.string(), key);
-  return v;
-}
-
-std::string read_string_attribute(hid_t obj, const char* key, const std::filesystem::path& path) {
-  Handle attr(H5Aopen(obj, key, H5P_DEFAULT), H5Aclose);
-  Handle type(attr.ok() ? H5Aget_type(attr) : -1, H5Tclose);
-  if (!attr.ok() || !type.ok()) fail("{}: no attribute {}", path.string(), key);
-  std::string value(H5Tget_size(type), '\0');
-  Handle mem(H5Tcopy(H5T_C_S1), H5Tclose);
-  H5Tset_size(mem, value.size());
-  if (H5Aread(attr, mem, value.data()) < 0) fail("{}: cannot read attribute {}", path.string(), key);
-  return value.substr(0, value.find('\0'));
-}
-
 }  // namespace
 
 void write_flow_hdf5(const std::filesystem::path& path, const FlowHistoryFile& file) {

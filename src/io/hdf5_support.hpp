@@ -1,5 +1,5 @@
 #pragma once
-// What the HDF5 writers of lqcd share (io/hdf5_correlators, io/hdf5_flow): an RAII handle for HDF5
+// What the HDF5 writers of lqcd share (io/hdf5_correlators, io/hdf5_flow, io/hdf5_distillation): an RAII handle for HDF5
 // identifiers, status checks that throw lqcd::Error naming the file, scalar attributes, and the atomic
 // write (a temporary file renamed onto the final name).
 
@@ -49,6 +49,25 @@ inline void write_number_attribute(hid_t obj, const std::string& key, double val
   Handle attr(H5Acreate2(obj, key.c_str(), H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
   if (!attr.ok()) fail("{}: cannot create HDF5 attribute {}", path.string(), key);
   check(H5Awrite(attr, H5T_NATIVE_DOUBLE, &value), path, "attribute " + key);
+}
+
+// Readers of the attributes above; throw lqcd::Error naming the file and key when one is missing.
+inline double read_number_attribute(hid_t obj, const char* key, const std::filesystem::path& path) {
+  Handle attr(H5Aopen(obj, key, H5P_DEFAULT), H5Aclose);
+  double v = 0;
+  if (!attr.ok() || H5Aread(attr, H5T_NATIVE_DOUBLE, &v) < 0) fail("{}: no attribute {}", path.string(), key);
+  return v;
+}
+
+inline std::string read_string_attribute(hid_t obj, const char* key, const std::filesystem::path& path) {
+  Handle attr(H5Aopen(obj, key, H5P_DEFAULT), H5Aclose);
+  Handle type(attr.ok() ? H5Aget_type(attr) : -1, H5Tclose);
+  if (!attr.ok() || !type.ok()) fail("{}: no attribute {}", path.string(), key);
+  std::string value(H5Tget_size(type), '\0');
+  Handle mem(H5Tcopy(H5T_C_S1), H5Tclose);
+  H5Tset_size(mem, value.size());
+  if (H5Aread(attr, mem, value.data()) < 0) fail("{}: cannot read attribute {}", path.string(), key);
+  return value.substr(0, value.find('\0'));
 }
 
 // Writes an HDF5 file through `fill(file_id)` into a temporary beside `path`, then renames it onto path;

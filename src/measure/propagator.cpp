@@ -51,10 +51,10 @@ double schur_tolerance(double tolerance, const SpinorField<double>& eta, const S
   return n_even > 0 ? std::min(tolerance, tolerance * n_full / n_even) : tolerance;
 }
 
-// The end of every solve: psi checked against the full operator, smeared at the sink, stored as its
-// column of S and logged.
-void finish_column(PointPropagator& S, const LinearOperator<double>& M, SpinorField<double>& psi,
-                   const SpinorField<double>& eta, const PropagatorOptions& options, PropagatorSolve& log,
+// The end of every solve: psi checked against the full operator, smeared at the sink, handed on and
+// logged.
+void finish_column(int j, const LinearOperator<double>& M, SpinorField<double>& psi, const SpinorField<double>& eta,
+                   const PropagatorOptions& options, PropagatorSolve& log, const SolutionSink& on_solution,
                    const std::function<void(const PropagatorSolve&)>& on_solve) {
   log.full_residual = relative_residual(M, psi, eta);
   // Rounding in the reconstruction may add a little; more than that is a wrong solution.
@@ -63,7 +63,7 @@ void finish_column(PointPropagator& S, const LinearOperator<double>& M, SpinorFi
                                   "tolerance {:.3g}; the solution is not trusted",
                                   log.spin, log.colour, log.full_residual, options.solver.tolerance));
   smear(psi, options, options.sink_smearing);
-  S.column[std::size_t(log.spin * 3 + log.colour)] = to_local_lexicographic(psi);  // this rank's box
+  on_solution(j, psi);
   if (on_solve) on_solve(log);
 }
 
@@ -98,8 +98,8 @@ SolverResult solve_block(const DiracOperators& ops, SpinorBlockField<double>& x,
 constexpr int kMaxBlockRounds = 8;
 constexpr double kFirstLag = 10;
 
-void solve_in_block(PointPropagator& S, const DiracOperators& ops, const SourceSpec& source,
-                    const PropagatorOptions& options, const std::function<void(const PropagatorSolve&)>& on_solve) {
+void solve_in_block(const DiracOperators& ops, int count, const SourceMaker& make, const PropagatorOptions& options,
+                    const SolutionSink& on_solution, const std::function<void(const PropagatorSolve&)>& on_solve) {
   const LinearOperator<double>& M = *ops.full;
   const SchurOperator<double>& schur = *ops.even_odd;
   if (!ops.even_odd_block || ops.even_odd_block->rhs() != 12)
@@ -110,8 +110,13 @@ void solve_in_block(PointPropagator& S, const DiracOperators& ops, const SourceS
   std::vector<SpinorField<double>> eta, eta_even, x_even, r_even;
   std::vector<double> tolerance(n), residual(n, 1.0), b_norm(n), lag(n, kFirstLag);
   for (std::size_t j = 0; j < n; ++j) {
-    eta.push_back(make_source(source, geom, M.location(), int(j) / 3, int(j) % 3));
-    smear(eta.back(), options, options.source_smearing);
+    if (int(j) < count) {
+      eta.push_back(make(int(j)));
+      smear(eta.back(), options, options.source_smearing);
+    } else {  // padding of a short block: a zero source, met at once
+      eta.push_back(M.make_field());
+      set_zero(eta.back());
+    }
     eta_even.push_back(schur.prepare_source(eta.back()));
     tolerance[j] = schur_tolerance(options.solver.tolerance, eta.back(), eta_even.back());
     b_norm[j] = std::sqrt(norm2(eta_even.back()));
@@ -175,7 +180,7 @@ void solve_in_block(PointPropagator& S, const DiracOperators& ops, const SourceS
     if (all_met) break;
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  for (std::size_t j = 0; j < n; ++j) {
+  for (std::size_t j = 0; j < std::size_t(count); ++j) {
     PropagatorSolve& log = logs[j];
     log.spin = int(j) / 3;
     log.colour = int(j) % 3;
@@ -190,7 +195,7 @@ void solve_in_block(PointPropagator& S, const DiracOperators& ops, const SourceS
     r.seconds = seconds / double(n);  // its share of the rounds' time and of the block solves' FLOPs
     r.set_flops(flops / double(n));
     SpinorField<double> psi = schur.reconstruct(x_even[j], eta[j]);
-    finish_column(S, M, psi, eta[j], options, log, on_solve);
+    finish_column(int(j), M, psi, eta[j], options, log, on_solution, on_solve);
   }
 }
 
@@ -206,23 +211,19 @@ std::unique_ptr<MultigridPreconditioner<Real>> make_multigrid(const LinearOperat
 
 }  // namespace
 
-PointPropagator compute_propagator(const DiracOperators& ops, bool even_odd, const SourceSpec& source,
-                                   const PropagatorOptions& options,
-                                   const std::function<void(const PropagatorSolve&)>& on_solve) {
+void solve_sources(const DiracOperators& ops, bool even_odd, int count, const SourceMaker& make,
+                   const PropagatorOptions& options, const SolutionSink& on_solution,
+                   const std::function<void(const PropagatorSolve&)>& on_solve) {
   const LinearOperator<double>& M = *ops.full;
   const SchurOperator<double>* schur = even_odd ? ops.even_odd.get() : nullptr;
-  const Geometry& geom = M.geometry();
-  check_source_position(source, geom.global);
-  PointPropagator S;
-  S.geometry = geom;
-  S.source = source.position;
+  if (count < 1 || count > 12) fail("internal: solve_sources: 1..12 sources, got {}", count);
   if (options.multi_rhs) {
     if (!schur) fail("solver.multi_rhs = true solves the even-odd system; set solver.even_odd = true");
-    solve_in_block(S, ops, source, options, on_solve);
-    return S;
+    solve_in_block(ops, count, make, options, on_solution, on_solve);
+    return;
   }
   // The full system's solver: the Krylov solver asked for, or the multigrid (the full system whatever
-  // even_odd says), set up once for the 12 solves.
+  // even_odd says), set up once for the sources.
   std::unique_ptr<MultigridPreconditioner<float>> mg_single;
   std::unique_ptr<MultigridPreconditioner<double>> mg_double;
   if (options.solver.type == SolverType::Multigrid) {
@@ -241,28 +242,41 @@ PointPropagator compute_propagator(const DiracOperators& ops, bool even_odd, con
     if (mg_double) return solve_multigrid(M, *mg_double, psi, eta, options.solver);
     return solve_in_precision(M, ops.full_single.get(), nullptr, psi, eta, options.solver);
   };
-  for (int spin = 0; spin < 4; ++spin)
-    for (int colour = 0; colour < 3; ++colour) {
-      SpinorField<double> eta = make_source(source, geom, M.location(), spin, colour);
-      smear(eta, options, options.source_smearing);
-      PropagatorSolve log;
-      log.spin = spin;
-      log.colour = colour;
-      SpinorField<double> psi = M.make_field();
-      if (schur) {
-        const SpinorField<double> eta_even = schur->prepare_source(eta);
-        SolverParams p = options.solver;
-        p.tolerance = schur_tolerance(p.tolerance, eta, eta_even);
-        SpinorField<double> x_even = schur->make_field();
-        set_zero(x_even);
-        log.result = solve_in_precision(*schur, ops.even_odd_single.get(), ops.even_odd_half.get(), x_even, eta_even, p);
-        psi = schur->reconstruct(x_even, eta);
-      } else {
-        set_zero(psi);
-        log.result = solve_full(psi, eta);
-      }
-      finish_column(S, M, psi, eta, options, log, on_solve);
+  for (int j = 0; j < count; ++j) {
+    SpinorField<double> eta = make(j);
+    smear(eta, options, options.source_smearing);
+    PropagatorSolve log;
+    log.spin = j / 3;
+    log.colour = j % 3;
+    SpinorField<double> psi = M.make_field();
+    if (schur) {
+      const SpinorField<double> eta_even = schur->prepare_source(eta);
+      SolverParams p = options.solver;
+      p.tolerance = schur_tolerance(p.tolerance, eta, eta_even);
+      SpinorField<double> x_even = schur->make_field();
+      set_zero(x_even);
+      log.result = solve_in_precision(*schur, ops.even_odd_single.get(), ops.even_odd_half.get(), x_even, eta_even, p);
+      psi = schur->reconstruct(x_even, eta);
+    } else {
+      set_zero(psi);
+      log.result = solve_full(psi, eta);
     }
+    finish_column(j, M, psi, eta, options, log, on_solution, on_solve);
+  }
+}
+
+PointPropagator compute_propagator(const DiracOperators& ops, bool even_odd, const SourceSpec& source,
+                                   const PropagatorOptions& options,
+                                   const std::function<void(const PropagatorSolve&)>& on_solve) {
+  const LinearOperator<double>& M = *ops.full;
+  const Geometry& geom = M.geometry();
+  check_source_position(source, geom.global);
+  PointPropagator S;
+  S.geometry = geom;
+  S.source = source.position;
+  solve_sources(
+      ops, even_odd, 12, [&](int j) { return make_source(source, geom, M.location(), j / 3, j % 3); }, options,
+      [&](int j, SpinorField<double>& psi) { S.column[std::size_t(j)] = to_local_lexicographic(psi); }, on_solve);
   return S;
 }
 

@@ -48,6 +48,17 @@ struct PropagatorSolve {
   int block_rounds = 0;
 };
 
+// The solves M psi_j = eta_j of count (1..12) sources eta_j = make(j), as compute_propagator makes
+// them (the same solver choices, the same check of every solution with the full operator, smearing
+// at the source and sink); each solution is handed to on_solution(j, psi) where it lives. The
+// multi-RHS CG pads a short block with zero sources. PropagatorSolve's spin and colour are j / 3 and
+// j % 3.
+using SourceMaker = std::function<SpinorField<double>(int)>;
+using SolutionSink = std::function<void(int, SpinorField<double>&)>;
+void solve_sources(const DiracOperators& ops, bool even_odd, int count, const SourceMaker& make,
+                   const PropagatorOptions& options, const SolutionSink& on_solution,
+                   const std::function<void(const PropagatorSolve&)>& on_solve = {});
+
 // ops: the quark's operators (make_dirac_operators); even_odd: solve with ops.even_odd and reconstruct,
 // else with ops.full. options.solver.precision = Single solves with the single-precision copies
 // (solve_mixed), which ops must then hold. options.multi_rhs solves the 12 together (even_odd only). on_solve is called after each of the 12 solves. Throws

@@ -1,0 +1,23 @@
+#pragma once
+// lqcd distill: distillation on one configuration (one process, CPU or one GPU): Laplacian
+// eigenvectors per time slice on 3D-stout-smeared links, perambulators for the source times, meson
+// elementals, correlator matrices of every operator pair (PREFIX.h5, /distillation/...), and the GEVP
+// of the requested channels with effective energies in the log, PREFIX.jsonl and (--json) on stdout.
+
+#include <string>
+
+#include "app/distill_input.hpp"  // distill_schema, read_distill_input
+
+namespace lqcd::app {
+
+struct DistillCommandOptions {
+  std::string input;
+  std::string device = "auto";
+  bool print_config = false;
+  bool json = false;
+  bool quiet = false;
+};
+
+int run_distill(const DistillCommandOptions& options);
+
+}  // namespace lqcd::app

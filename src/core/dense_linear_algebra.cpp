@@ -1,0 +1,260 @@
+#include "core/dense_linear_algebra.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "core/error.hpp"
+
+#if LQCD_HAVE_CUDA
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+#include <cusolverDn.h>
+#endif
+
+namespace lqcd {
+
+namespace {
+
+using C = Complex<double>;
+
+void check_shape(const GemmBatch& g) {
+  const int rows_a = g.op_a == MatrixOp::None ? g.m : g.k;
+  const int rows_b = g.op_b == MatrixOp::None ? g.k : g.n;
+  if (g.m < 0 || g.n < 0 || g.k < 0 || g.batch < 0 || g.lda < std::max(1, rows_a) || g.ldb < std::max(1, rows_b) ||
+      g.ldc < std::max(1, g.m))
+    fail("gemm_batched: bad shape m {} n {} k {} lda {} ldb {} ldc {} batch {}", g.m, g.n, g.k, g.lda, g.ldb, g.ldc,
+         g.batch);
+}
+
+// op(X)(r, c) of a column-major X.
+inline C element(const C* X, int ld, MatrixOp op, int r, int c) {
+  switch (op) {
+    case MatrixOp::None: return X[r + std::int64_t(c) * ld];
+    case MatrixOp::Transpose: return X[c + std::int64_t(r) * ld];
+    default: return conj(X[c + std::int64_t(r) * ld]);
+  }
+}
+
+void host_gemm(const GemmBatch& g, C alpha, const C* A, const C* B, C beta, C* Cm) {
+#pragma omp parallel for collapse(2) schedule(static)
+  for (int b = 0; b < g.batch; ++b)
+    for (int j = 0; j < g.n; ++j) {
+      const C* Ab = A + b * g.stride_a;
+      const C* Bb = B + b * g.stride_b;
+      C* c = Cm + b * g.stride_c + std::int64_t(j) * g.ldc;
+      std::vector<C> acc(std::size_t(g.m), C(0.0));
+      if (g.op_a == MatrixOp::None) {  // columns of A, scaled: contiguous axpys
+        for (int l = 0; l < g.k; ++l) {
+          const C s = element(Bb, g.ldb, g.op_b, l, j);
+          const C* a = Ab + std::int64_t(l) * g.lda;
+          for (int i = 0; i < g.m; ++i) acc[std::size_t(i)] += a[i] * s;
+        }
+      } else {  // rows of op(A) are columns of A: dot products
+        const bool adj = g.op_a == MatrixOp::Adjoint;
+        for (int i = 0; i < g.m; ++i) {
+          const C* a = Ab + std::int64_t(i) * g.lda;
+          C s(0.0);
+          for (int l = 0; l < g.k; ++l) s += (adj ? conj(a[l]) : a[l]) * element(Bb, g.ldb, g.op_b, l, j);
+          acc[std::size_t(i)] = s;
+        }
+      }
+      for (int i = 0; i < g.m; ++i) c[i] = alpha * acc[std::size_t(i)] + (beta.re == 0 && beta.im == 0 ? C(0.0) : beta * c[i]);
+    }
+}
+
+// Cyclic Jacobi for a complex Hermitian matrix (Golub & Van Loan, Matrix Computations, Sec. 8.5, with
+// each rotation preceded by the phase that makes a_pq real). Accurate to rounding in every eigenvector
+// (no tridiagonal reduction), O(n^3) per sweep: for the small matrices of Rayleigh-Ritz and the GEVP.
+std::vector<double> host_jacobi(int n, C* A, int lda) {
+  std::vector<C> V(std::size_t(n) * n, C(0.0));
+  for (int i = 0; i < n; ++i) V[std::size_t(i) * n + i] = C(1.0);
+  auto a = [&](int r, int c) -> C& { return A[r + std::int64_t(c) * lda]; };
+  // Symmetrise (the input is Hermitian up to rounding) and make the diagonal real.
+  for (int c = 0; c < n; ++c) {
+    a(c, c) = C(a(c, c).re);
+    for (int r = c + 1; r < n; ++r) {
+      const C m = 0.5 * (a(r, c) + conj(a(c, r)));
+      a(r, c) = m;
+      a(c, r) = conj(m);
+    }
+  }
+  double total = 0;
+  for (int c = 0; c < n; ++c)
+    for (int r = 0; r < n; ++r) total += norm2(a(r, c));
+  const double eps2 = 1e-32 * total;
+  bool converged = n < 2;
+  for (int sweep = 0; sweep < 100 && !converged; ++sweep) {
+    double off = 0;
+    for (int q = 1; q < n; ++q)
+      for (int p = 0; p < q; ++p) off += norm2(a(p, q));
+    if (2 * off <= eps2) {
+      converged = true;
+      break;
+    }
+    for (int p = 0; p < n - 1; ++p)
+      for (int q = p + 1; q < n; ++q) {
+        const C apq = a(p, q);
+        const double r = std::sqrt(norm2(apq));
+        if (r * r <= 1e-40 * eps2) continue;
+        const C phase = apq * (1.0 / r);  // e^{i phi}
+        const double app = a(p, p).re, aqq = a(q, q).re;
+        const double theta = (aqq - app) / (2 * r);
+        const double t = (theta >= 0 ? 1.0 : -1.0) / (std::fabs(theta) + std::sqrt(theta * theta + 1));
+        const double c = 1 / std::sqrt(t * t + 1), s = t * c;
+        const C em = conj(phase);  // e^{-i phi}
+        // A <- A W, columns p and q: W_pp = c, W_pq = s, W_qp = -s e^{-i phi}, W_qq = c e^{-i phi}.
+        for (int k = 0; k < n; ++k) {
+          const C xp = a(k, p), xq = a(k, q);
+          a(k, p) = c * xp - s * em * xq;
+          a(k, q) = s * xp + c * em * xq;
+          C& vp = V[std::size_t(p) * n + k];
+          C& vq = V[std::size_t(q) * n + k];
+          const C yp = vp, yq = vq;
+          vp = c * yp - s * em * yq;
+          vq = s * yp + c * em * yq;
+        }
+        // A <- W^dag A, rows p and q.
+        for (int k = 0; k < n; ++k) {
+          const C xp = a(p, k), xq = a(q, k);
+          a(p, k) = c * xp - s * phase * xq;
+          a(q, k) = s * xp + c * phase * xq;
+        }
+        a(p, q) = a(q, p) = C(0.0);
+        a(p, p) = C(a(p, p).re);
+        a(q, q) = C(a(q, q).re);
+      }
+  }
+  if (!converged) fail("hermitian_eigensystem: the Jacobi iteration did not converge in 100 sweeps (n = {})", n);
+  std::vector<int> order(static_cast<std::size_t>(n));
+  std::iota(order.begin(), order.end(), 0);
+  std::vector<double> w(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) w[std::size_t(i)] = a(i, i).re;
+  std::stable_sort(order.begin(), order.end(), [&](int x, int y) { return w[std::size_t(x)] < w[std::size_t(y)]; });
+  std::vector<double> sorted(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    sorted[std::size_t(i)] = w[std::size_t(order[std::size_t(i)])];
+    for (int k = 0; k < n; ++k) a(k, i) = V[std::size_t(order[std::size_t(i)]) * n + k];
+  }
+  return sorted;
+}
+
+#if LQCD_HAVE_CUDA
+struct CudaHandles {
+  cublasHandle_t blas = nullptr;
+  cusolverDnHandle_t solver = nullptr;
+  CudaHandles() {
+    if (cublasCreate(&blas) != CUBLAS_STATUS_SUCCESS) fail("cuBLAS: cublasCreate failed");
+    if (cusolverDnCreate(&solver) != CUSOLVER_STATUS_SUCCESS) fail("cuSOLVER: cusolverDnCreate failed");
+  }
+  ~CudaHandles() {
+    if (solver) cusolverDnDestroy(solver);
+    if (blas) cublasDestroy(blas);
+  }
+};
+CudaHandles& cuda_handles() {
+  static CudaHandles h;  // on the default stream, where the site kernels run
+  return h;
+}
+cublasOperation_t cublas_op(MatrixOp op) {
+  return op == MatrixOp::None ? CUBLAS_OP_N : (op == MatrixOp::Transpose ? CUBLAS_OP_T : CUBLAS_OP_C);
+}
+#endif
+
+}  // namespace
+
+void gemm_batched(Location loc, const GemmBatch& g, C alpha, const C* A, const C* B, C beta, C* Cm) {
+  check_shape(g);
+  if (g.batch == 0 || g.m == 0 || g.n == 0) return;
+  if (loc == Location::Host) {
+    host_gemm(g, alpha, A, B, beta, Cm);
+    return;
+  }
+#if LQCD_HAVE_CUDA
+  const auto* a = reinterpret_cast<const cuDoubleComplex*>(&alpha);
+  const auto* b = reinterpret_cast<const cuDoubleComplex*>(&beta);
+  const cublasStatus_t s = cublasZgemmStridedBatched(
+      cuda_handles().blas, cublas_op(g.op_a), cublas_op(g.op_b), g.m, g.n, g.k, a,
+      reinterpret_cast<const cuDoubleComplex*>(A), g.lda, g.stride_a, reinterpret_cast<const cuDoubleComplex*>(B),
+      g.ldb, g.stride_b, b, reinterpret_cast<cuDoubleComplex*>(Cm), g.ldc, g.stride_c, g.batch);
+  if (s != CUBLAS_STATUS_SUCCESS) fail("cuBLAS: zgemmStridedBatched failed (status {})", int(s));
+#else
+  fail("gemm_batched: a device product was requested but this build has no CUDA backend");
+#endif
+}
+
+std::vector<double> hermitian_eigensystem(Location loc, int n, C* A, int lda) {
+  if (n < 0 || lda < std::max(1, n)) fail("hermitian_eigensystem: bad shape n {} lda {}", n, lda);
+  if (n == 0) return {};
+  if (loc == Location::Host) return host_jacobi(n, A, lda);
+#if LQCD_HAVE_CUDA
+  cusolverDnHandle_t h = cuda_handles().solver;
+  int lwork = 0;
+  auto* a = reinterpret_cast<cuDoubleComplex*>(A);
+  Buffer<double> w(std::size_t(n), Location::Device);
+  if (cusolverDnZheevd_bufferSize(h, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_LOWER, n, a, lda, w.data(), &lwork) !=
+      CUSOLVER_STATUS_SUCCESS)
+    fail("cuSOLVER: zheevd_bufferSize failed (n = {})", n);
+  Buffer<C> work(std::size_t(std::max(lwork, 1)), Location::Device);
+  Buffer<int> info(1, Location::Device);
+  if (cusolverDnZheevd(h, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_LOWER, n, a, lda, w.data(),
+                       reinterpret_cast<cuDoubleComplex*>(work.data()), lwork, info.data()) != CUSOLVER_STATUS_SUCCESS)
+    fail("cuSOLVER: zheevd failed (n = {})", n);
+  std::vector<double> out(static_cast<std::size_t>(n));
+  int code = 0;
+  detail::copy_bytes(out.data(), Location::Host, w.data(), Location::Device, out.size() * sizeof(double));
+  detail::copy_bytes(&code, Location::Host, info.data(), Location::Device, sizeof(int));
+  if (code != 0) fail("cuSOLVER: zheevd did not converge (info {}, n = {})", code, n);
+  return out;
+#else
+  fail("hermitian_eigensystem: a device matrix was given but this build has no CUDA backend");
+#endif
+}
+
+std::vector<double> generalized_hermitian_eigensystem(int n, C* A, C* B, const char* what) {
+  auto a = [&](int r, int c) -> C& { return A[r + std::int64_t(c) * n]; };
+  auto b = [&](int r, int c) -> C& { return B[r + std::int64_t(c) * n]; };
+  // Cholesky B = L L^dag (L lower, stored in B's lower triangle).
+  for (int j = 0; j < n; ++j) {
+    double d = b(j, j).re;
+    for (int k = 0; k < j; ++k) d -= norm2(b(j, k));
+    if (!(d > 0)) fail("{}: the matrix at the reference time is not positive definite (pivot {} = {:.3g})", what, j, d);
+    const double l = std::sqrt(d);
+    b(j, j) = C(l);
+    for (int i = j + 1; i < n; ++i) {
+      C s = b(i, j);
+      for (int k = 0; k < j; ++k) s -= b(i, k) * conj(b(j, k));
+      b(i, j) = s * (1.0 / l);
+    }
+    for (int i = 0; i < j; ++i) b(i, j) = C(0.0);
+  }
+  // A <- L^-1 A L^-dag: forward substitution on the columns, then on the rows.
+  const auto solve_lower_columns = [&](auto&& x) {  // x(r, c) <- (L^-1 x)(r, c)
+    for (int c = 0; c < n; ++c)
+      for (int r = 0; r < n; ++r) {
+        C s = x(r, c);
+        for (int k = 0; k < r; ++k) s -= b(r, k) * x(k, c);
+        x(r, c) = s * (1.0 / b(r, r).re);
+      }
+  };
+  solve_lower_columns(a);  // L^-1 A
+  // (L^-1 A) L^-dag = (L^-1 (L^-1 A)^dag)^dag
+  std::vector<C> t(std::size_t(n) * n);
+  auto tt = [&](int r, int c) -> C& { return t[std::size_t(r) + std::size_t(c) * n]; };
+  for (int c = 0; c < n; ++c)
+    for (int r = 0; r < n; ++r) tt(r, c) = conj(a(c, r));
+  solve_lower_columns(tt);
+  for (int c = 0; c < n; ++c)
+    for (int r = 0; r < n; ++r) a(r, c) = conj(tt(c, r));
+  std::vector<double> w = host_jacobi(n, A, n);
+  // x = L^-dag y: back substitution with L^dag.
+  for (int c = 0; c < n; ++c)
+    for (int r = n - 1; r >= 0; --r) {
+      C s = a(r, c);
+      for (int k = r + 1; k < n; ++k) s -= conj(b(k, r)) * a(k, c);
+      a(r, c) = s * (1.0 / b(r, r).re);
+    }
+  return w;
+}
+
+}  // namespace lqcd

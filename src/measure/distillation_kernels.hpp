@@ -1,0 +1,176 @@
+#pragma once
+// Site kernels of distillation (measure/laplacian_eigenvectors, perambulator, distillation_contractions),
+// run by lqcd::for_each on host or device.
+//
+// Colour vectors of one time slice are stored densely, as the columns of a matrix: element (r, v),
+// r = 3 * x3 + colour, x3 = x + Lx (y + Ly z) the spatial lexicographic index, is at v * n + r with
+// n = 3 Lx Ly Lz. A block of such columns is the matrix V of the GEMMs of distillation.
+
+#include "fields/gauge_view.hpp"
+#include "fields/spinor_field.hpp"
+#include "math/color_spinor.hpp"
+
+namespace lqcd {
+
+// Spatial coordinates of the slice index x3 and back; t is the slice.
+struct SliceIndexer {
+  int l[3];
+  LQCD_HOST_DEVICE std::int64_t volume() const { return std::int64_t(l[0]) * l[1] * l[2]; }
+  LQCD_HOST_DEVICE void coords(std::int64_t x3, int t, int x[4]) const {
+    x[0] = int(x3 % l[0]);
+    x[1] = int((x3 / l[0]) % l[1]);
+    x[2] = int(x3 / (std::int64_t(l[0]) * l[1]));
+    x[3] = t;
+  }
+  LQCD_HOST_DEVICE std::int64_t index(const int x[4]) const { return x[0] + l[0] * (x[1] + std::int64_t(l[1]) * x[2]); }
+};
+
+LQCD_HOST_DEVICE inline ColorVector<double> load_colour(const Complex<double>* column, std::int64_t x3) {
+  ColorVector<double> v;
+  for (int c = 0; c < 3; ++c) v.c[c] = column[3 * x3 + c];
+  return v;
+}
+
+// out = a (-Laplacian in) + b in + c extra, on the time slice t, for `columns` columns of length n,
+// where the gauge-covariant 3D Laplacian is
+//   (Laplacian f)(x) = sum_{k=1..3} [ U_k(x) f(x + k) + U_k(x - k)^dag f(x - k) - 2 f(x) ],
+// periodic in space. -Laplacian is Hermitian with its spectrum in [0, 12]. extra may be nullptr (c
+// unused). One thread per (site, column); the Chebyshev recursion of laplacian_eigenvectors.cpp is one
+// call per step. FLOPs per site and column: 6 x 66 (SU(3) x vector) + 6 x 6 (sums) + 4 x 6 = 456.
+struct NegativeLaplacianKernel {
+  GaugeView<double> U;  // single-process geometry
+  SliceIndexer slice;
+  int t;
+  const Complex<double>* in;
+  const Complex<double>* extra;
+  Complex<double>* out;
+  double a, b, c;
+
+  LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
+    const std::int64_t v3 = slice.volume();
+    const std::int64_t column = i / v3, x3 = i % v3;
+    const Complex<double>* f = in + column * 3 * v3;
+    int x[4];
+    slice.coords(x3, t, x);
+    ColorVector<double> hop{};
+    LQCD_UNROLL
+    for (int k = 0; k < 3; ++k) {
+      int y[4] = {x[0], x[1], x[2], x[3]};
+      U.idx.shift(y, k, +1);
+      hop += U.link(x, k) * load_colour(f, slice.index(y));
+      int z[4] = {x[0], x[1], x[2], x[3]};
+      U.idx.shift(z, k, -1);
+      hop += adj_mul(U.link(z, k), load_colour(f, slice.index(z)));
+    }
+    const ColorVector<double> here = load_colour(f, x3);
+    Complex<double>* o = out + column * 3 * v3 + 3 * x3;
+    for (int cc = 0; cc < 3; ++cc) {
+      Complex<double> r = a * (6.0 * here.c[cc] - hop.c[cc]) + b * here.c[cc];
+      if (extra) r += c * extra[column * 3 * v3 + 3 * x3 + cc];
+      o[cc] = r;
+    }
+  }
+};
+
+// out(x) = e^{-i p.x} (D f)(x) on slice t, columns as above: D = 1 (direction < 0) or the symmetric
+// gauge-covariant derivative (D_k f)(x) = [U_k(x) f(x + k) - U_k(x - k)^dag f(x - k)] / 2; p.x =
+// 2 pi sum_k p_k x_k / L_k with global coordinates (single process).
+struct DisplacedPhaseKernel {
+  GaugeView<double> U;
+  SliceIndexer slice;
+  int t;
+  int direction;  // -1 or 0..2
+  double p[3];    // 2 pi p_k / L_k
+  const Complex<double>* in;
+  Complex<double>* out;
+
+  LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
+    const std::int64_t v3 = slice.volume();
+    const std::int64_t column = i / v3, x3 = i % v3;
+    const Complex<double>* f = in + column * 3 * v3;
+    int x[4];
+    slice.coords(x3, t, x);
+    ColorVector<double> d;
+    if (direction < 0) {
+      d = load_colour(f, x3);
+    } else {
+      int y[4] = {x[0], x[1], x[2], x[3]};
+      U.idx.shift(y, direction, +1);
+      int z[4] = {x[0], x[1], x[2], x[3]};
+      U.idx.shift(z, direction, -1);
+      d = Complex<double>(0.5) * (U.link(x, direction) * load_colour(f, slice.index(y)) -
+                                  adj_mul(U.link(z, direction), load_colour(f, slice.index(z))));
+    }
+    const double phase = -(p[0] * x[0] + p[1] * x[1] + p[2] * x[2]);
+    const Complex<double> e(cos(phase), sin(phase));
+    for (int cc = 0; cc < 3; ++cc) out[column * 3 * v3 + 3 * x3 + cc] = e * d.c[cc];
+  }
+};
+
+// The distillation source of spin `spin`: psi(x)_{spin, c} = column(3 x3 + c) on slice t0, zero
+// elsewhere (all sites of a full field).
+struct SliceSourceKernel {
+  SpinorView<double> psi;
+  SliceIndexer slice;
+  int t0, spin;
+  const Complex<double>* column;
+
+  LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
+    const int p = psi.parity_of(i);
+    const std::int64_t s = psi.cb_of(i);
+    int x[4];
+    psi.idx.coords(p, s, x);
+    ColorSpinor<double> v{};
+    if (x[3] == t0) {
+      const std::int64_t x3 = slice.index(x);
+      for (int c = 0; c < 3; ++c) v.s[spin].c[c] = column[3 * x3 + c];
+    }
+    psi.store(p, s, v);
+  }
+};
+
+// Every time slice of a full spinor field into dense columns: out[((t * 4 + spin) * columns + column) * n
+// + 3 x3 + c] = psi(x3, t)_{spin, c}, n = 3 Lx Ly Lz.
+struct SliceGatherKernel {
+  SpinorView<double> psi;
+  SliceIndexer slice;
+  int columns, column;
+  Complex<double>* out;
+
+  LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
+    const int p = psi.parity_of(i);
+    const std::int64_t s = psi.cb_of(i);
+    int x[4];
+    psi.idx.coords(p, s, x);
+    const ColorSpinor<double> v = psi.load(p, s);
+    const std::int64_t n = 3 * slice.volume(), x3 = slice.index(x);
+    for (int spin = 0; spin < 4; ++spin)
+      for (int c = 0; c < 3; ++c)
+        out[((std::int64_t(x[3]) * 4 + spin) * columns + column) * n + 3 * x3 + c] = v.s[spin].c[c];
+  }
+};
+
+// One operator's sink or source vector of the trace-as-GEMM (distillation_contractions.cpp): for every
+// time t and spin pair (alpha, beta), entry ((alpha * 4 + beta) * nv^2 + r) of column `op` of out[t] is
+//   weight[alpha * 4 + beta] * blocks[t][row[alpha * 4 + beta]][col[alpha * 4 + beta]]_r
+// where blocks[t] holds 16 column-major nv x nv blocks [4][4] one after the other and r < nv^2. out[t] is
+// K x ops (K = 16 nv^2), column-major.
+struct SpinBlockGatherKernel {
+  const Complex<double>* blocks;
+  Complex<double>* out;
+  std::int64_t nv2;  // nv^2
+  int ops, op;
+  int row[16], col[16];
+  Complex<double> weight[16];
+
+  LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
+    const std::int64_t k = 16 * nv2;
+    const std::int64_t t = i / k, e = i % k;
+    const int pair = int(e / nv2);
+    const std::int64_t r = e % nv2;
+    const Complex<double> v = blocks[t * k + (row[pair] * 4 + col[pair]) * nv2 + r];
+    out[t * k * ops + std::int64_t(op) * k + e] = weight[pair] * v;
+  }
+};
+
+}  // namespace lqcd

@@ -1,0 +1,244 @@
+#include "measure/laplacian_eigenvectors.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <random>
+#include <utility>
+
+#include "core/dense_linear_algebra.hpp"
+#include "core/dispatch.hpp"
+#include "core/error.hpp"
+#include "measure/distillation_kernels.hpp"
+
+namespace lqcd {
+
+namespace {
+
+using C = Complex<double>;
+constexpr double kSpectrumTop = 12;  // ||-Laplacian|| <= 6 + 6
+constexpr double kLaplacianFlops = 456;
+
+SliceIndexer slice_of(const Dims& d) { return SliceIndexer{{d[0], d[1], d[2]}}; }
+
+void check_single_process(const GaugeField<double>& U, const char* what) {
+  if (U.geometry().has_halo() || U.geometry().local != U.geometry().global)
+    fail("{}: distillation runs on one process (one GPU); run without --grid", what);
+}
+
+// The block operations of one slice.
+class SliceBlock {
+ public:
+  SliceBlock(const GaugeField<double>& U, int t, int m)
+      : U_(U), t_(t), m_(m), n_(3 * slice_of(U.geometry().global).volume()), loc_(U.location()) {}
+
+  std::int64_t n() const { return n_; }
+  int m() const { return m_; }
+  Location loc() const { return loc_; }
+  Buffer<C> make() const { return Buffer<C>(std::size_t(n_) * m_, loc_); }
+
+  // out = a (-Laplacian in) + b in + c extra
+  void laplacian(Buffer<C>& out, const Buffer<C>& in, double a, double b = 0, const Buffer<C>* extra = nullptr,
+                 double c = 0) {
+    NegativeLaplacianKernel k{U_.view(), slice_of(U_.geometry().global), t_, in.data(),
+                              extra ? extra->data() : nullptr, out.data(), a, b, c};
+    for_each(loc_, n_ / 3 * m_, k);
+    flops += kLaplacianFlops * double(n_ / 3) * m_;
+  }
+  // out (n x cols) = X (n x m) S (m x cols), S a small host matrix (column-major, ld m).
+  void rotate(Buffer<C>& out, const Buffer<C>& X, const std::vector<C>& S, int cols) {
+    const C* s = upload(S);
+    gemm(loc_, MatrixOp::None, MatrixOp::None, int(n_), cols, m_, X.data(), int(n_), s, m_, out.data(), int(n_));
+    flops += 8.0 * double(n_) * m_ * cols;
+  }
+  // The m x m matrix A^dag B on the host.
+  std::vector<C> inner(const Buffer<C>& A, const Buffer<C>& B) {
+    gemm(loc_, MatrixOp::Adjoint, MatrixOp::None, m_, m_, int(n_), A.data(), int(n_), B.data(), int(n_), small(),
+         m_);
+    flops += 8.0 * double(n_) * m_ * m_;
+    std::vector<C> h(std::size_t(m_) * m_);
+    detail::copy_bytes(h.data(), Location::Host, small(), loc_, h.size() * sizeof(C));
+    return h;
+  }
+  // Eigensystem of a small Hermitian host matrix, where the slice's data live (cuSOLVER on the GPU).
+  std::vector<double> eigensystem(std::vector<C>& H) {
+    if (loc_ == Location::Host) return hermitian_eigensystem(Location::Host, m_, H.data(), m_);
+    C* d = small();
+    detail::copy_bytes(d, loc_, H.data(), Location::Host, H.size() * sizeof(C));
+    std::vector<double> w = hermitian_eigensystem(loc_, m_, d, m_);
+    detail::copy_bytes(H.data(), Location::Host, d, loc_, H.size() * sizeof(C));
+    return w;
+  }
+
+  double flops = 0;
+
+ private:
+  C* small() {
+    if (small_.size() == 0) small_ = Buffer<C>(std::size_t(m_) * m_, loc_);
+    return small_.data();
+  }
+  const C* upload(const std::vector<C>& S) {
+    if (loc_ == Location::Host) return S.data();
+    detail::copy_bytes(small(), loc_, S.data(), Location::Host, S.size() * sizeof(C));
+    return small();
+  }
+  const GaugeField<double>& U_;
+  int t_, m_;
+  std::int64_t n_;
+  Location loc_;
+  Buffer<C> small_;
+};
+
+// X <- an orthonormal basis of its span: columns normalised, then twice X <- X W s^-1/2 with
+// X^dag X = W diag(s) W^dag (the second pass removes what rounding left of the first's error, as in
+// CholeskyQR2). Throws if the block has lost rank.
+void orthonormalise(SliceBlock& B, Buffer<C>& X, Buffer<C>& work) {
+  const int m = B.m();
+  for (int pass = 0; pass < 2; ++pass) {
+    std::vector<C> G = B.inner(X, X);
+    if (pass == 0) {  // column normalisation first: the filter leaves columns of very different norms
+      std::vector<C> D(std::size_t(m) * m, C(0.0));
+      for (int i = 0; i < m; ++i) D[std::size_t(i) * m + i] = C(1.0 / std::sqrt(G[std::size_t(i) * m + i].re));
+      B.rotate(work, X, D, m);
+      std::swap(X, work);
+      G = B.inner(X, X);
+    }
+    std::vector<double> s = B.eigensystem(G);
+    if (!(s.front() > 1e-13 * s.back()))
+      fail("laplacian_eigenvectors: the block lost rank (Gram eigenvalues {:.3g} .. {:.3g}); lower "
+           "chebyshev_degree",
+           s.front(), s.back());
+    for (int j = 0; j < m; ++j)
+      for (int i = 0; i < m; ++i) G[std::size_t(j) * m + i] *= 1.0 / std::sqrt(s[std::size_t(j)]);
+    B.rotate(work, X, G, m);
+    std::swap(X, work);
+  }
+}
+
+}  // namespace
+
+void check_laplacian_eigen_params(const LaplacianEigenParams& p, const Dims& dims, const std::string& prefix) {
+  const std::int64_t n = 3 * std::int64_t(dims[0]) * dims[1] * dims[2];
+  if (p.nv < 1 || p.nv > n)
+    fail("{}nv = {}: expected 1 <= nv <= 3 Lx Ly Lz = {}", prefix, p.nv, n);
+  if (!(p.tolerance > 0 && p.tolerance < 1)) fail("{}tolerance = {}: expected 0 < tolerance < 1", prefix, p.tolerance);
+  if (p.chebyshev_degree < 1 || p.chebyshev_degree > 200)
+    fail("{}chebyshev_degree = {}: expected 1..200", prefix, p.chebyshev_degree);
+  if (p.guard < 0) fail("{}guard = {}: expected >= 0 (0: automatic)", prefix, p.guard);
+  if (p.max_iterations < 1) fail("{}max_iterations = {}: expected >= 1", prefix, p.max_iterations);
+}
+
+void apply_negative_laplacian(const GaugeField<double>& U, int t, int columns, const C* in, C* out) {
+  check_single_process(U, "apply_negative_laplacian");
+  const SliceIndexer s = slice_of(U.geometry().global);
+  NegativeLaplacianKernel k{U.view(), s, t, in, nullptr, out, 1.0, 0.0, 0.0};
+  for_each(U.location(), s.volume() * columns, k);
+}
+
+LaplacianEigenvectors laplacian_eigenvectors(const GaugeField<double>& U, const LaplacianEigenParams& p,
+                                             const std::function<void(const LaplacianSliceInfo&)>& on_slice) {
+  check_single_process(U, "laplacian_eigenvectors");
+  const Dims dims = U.geometry().global;
+  check_laplacian_eigen_params(p, dims, "");
+  LaplacianEigenvectors E;
+  E.dims = dims;
+  E.nv = p.nv;
+  const std::int64_t n = E.rows();
+  const int m = int(std::min<std::int64_t>(n, p.nv + (p.guard > 0 ? p.guard : std::max(8, p.nv / 4))));
+  const Location loc = U.location();
+  E.vectors = Buffer<C>(std::size_t(n) * p.nv * dims[3], loc);
+  E.eigenvalues.resize(std::size_t(p.nv) * dims[3]);
+  E.residuals.resize(E.eigenvalues.size());
+  for (int t = 0; t < dims[3]; ++t) {
+    const auto start = std::chrono::steady_clock::now();
+    SliceBlock B(U, t, m);
+    Buffer<C> X = B.make(), LX = B.make(), W1 = B.make(), W2 = B.make();
+    {  // random start, the same on every backend
+      std::mt19937_64 rng(p.seed * 1000003ULL + std::uint64_t(t));
+      std::uniform_real_distribution<double> u(-1.0, 1.0);
+      std::vector<C> h(std::size_t(n) * m);
+      for (C& z : h) z = C(u(rng), u(rng));
+      detail::copy_bytes(X.data(), loc, h.data(), Location::Host, h.size() * sizeof(C));
+    }
+    orthonormalise(B, X, W1);
+    LaplacianSliceInfo info;
+    info.t = t;
+    std::vector<double> lambda, residual(static_cast<std::size_t>(m));
+    for (;;) {
+      // Rayleigh-Ritz: X <- X Q, LX <- LX Q with X^dag (-Laplacian) X = Q diag(lambda) Q^dag.
+      B.laplacian(LX, X, 1.0);
+      std::vector<C> H = B.inner(X, LX);
+      lambda = B.eigensystem(H);
+      B.rotate(W1, X, H, m);
+      B.rotate(W2, LX, H, m);
+      std::swap(X, W1);
+      std::swap(LX, W2);
+      ++info.iterations;
+      // Residuals ||LX_i - lambda_i X_i||: W1 = LX - X diag(lambda), then the diagonal of W1^dag W1.
+      std::vector<C> D(std::size_t(m) * m, C(0.0));
+      for (int i = 0; i < m; ++i) D[std::size_t(i) * m + i] = C(-lambda[std::size_t(i)]);
+      W1.copy_from(LX);
+      {
+        const C* d = nullptr;
+        Buffer<C> dd;
+        if (loc == Location::Host) {
+          d = D.data();
+        } else {
+          dd = Buffer<C>(D.size(), loc);
+          detail::copy_bytes(dd.data(), loc, D.data(), Location::Host, D.size() * sizeof(C));
+          d = dd.data();
+        }
+        gemm(loc, MatrixOp::None, MatrixOp::None, int(n), m, m, X.data(), int(n), d, m, W1.data(), int(n), C(1.0),
+             C(1.0));
+        B.flops += 8.0 * double(n) * m * m;
+      }
+      const std::vector<C> R = B.inner(W1, W1);
+      double worst = 0;
+      for (int i = 0; i < m; ++i) {
+        residual[std::size_t(i)] = std::sqrt(std::max(0.0, R[std::size_t(i) * m + i].re));
+        if (i < p.nv) worst = std::max(worst, residual[std::size_t(i)]);
+      }
+      info.max_residual = worst;
+      if (worst <= p.tolerance) break;
+      if (info.iterations >= p.max_iterations)
+        fail("laplacian_eigenvectors: time slice {} not converged in {} iterations (largest residual {:.3g}, "
+             "tolerance {:.3g}); raise max_iterations or chebyshev_degree",
+             t, p.max_iterations, worst, p.tolerance);
+      // Chebyshev filter of degree d on [cut, 12], scaled so that the low end stays O(1) (Zhou-Saad,
+      // Algorithm 3.2): Y_{j+1} = 2 s_{j+1} / e (L - c) Y_j - s_j s_{j+1} Y_{j-1}.
+      const double cut = lambda.back(), low = std::min(lambda.front(), 0.0);
+      const double e = (kSpectrumTop - cut) / 2, c = (kSpectrumTop + cut) / 2;
+      double sigma = e / (low - c);
+      const double tau = 2 / sigma;
+      Buffer<C>* y0 = &X;
+      Buffer<C>* y1 = &W1;
+      Buffer<C>* y2 = &W2;
+      B.laplacian(*y1, *y0, sigma / e, -c * sigma / e);
+      for (int j = 2; j <= p.chebyshev_degree; ++j) {
+        const double s_new = 1 / (tau - sigma);
+        B.laplacian(*y2, *y1, 2 * s_new / e, -2 * s_new * c / e, y0, -sigma * s_new);
+        sigma = s_new;
+        Buffer<C>* spare = y0;
+        y0 = y1;
+        y1 = y2;
+        y2 = spare;
+      }
+      if (y1 != &X) std::swap(X, *y1);
+      orthonormalise(B, X, W1);
+    }
+    detail::copy_bytes(E.slice(t), loc, X.data(), loc, std::size_t(n) * p.nv * sizeof(C));
+    for (int i = 0; i < p.nv; ++i) {
+      E.eigenvalues[std::size_t(t) * p.nv + i] = lambda[std::size_t(i)];
+      E.residuals[std::size_t(t) * p.nv + i] = residual[std::size_t(i)];
+    }
+    info.lambda_min = lambda.front();
+    info.lambda_max = lambda[std::size_t(p.nv) - 1];
+    info.flops = B.flops;
+    info.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    E.slices.push_back(info);
+    if (on_slice) on_slice(info);
+  }
+  return E;
+}
+
+}  // namespace lqcd

@@ -1,0 +1,76 @@
+#include "measure/perambulator.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include "core/dense_linear_algebra.hpp"
+#include "core/dispatch.hpp"
+#include "core/error.hpp"
+#include "measure/distillation_kernels.hpp"
+
+namespace lqcd {
+
+Perambulator perambulator(const DiracOperators& ops, bool even_odd, const LaplacianEigenvectors& E, int t0,
+                          const PropagatorOptions& options,
+                          const std::function<void(const PropagatorSolve&)>& on_solve) {
+  const LinearOperator<double>& M = *ops.full;
+  const Geometry& geom = M.geometry();
+  if (geom.global != E.dims) fail("perambulator: the eigenvectors' lattice differs from the Dirac operator's");
+  if (M.location() != E.location()) fail("internal: perambulator: eigenvectors and operator in different places");
+  if (t0 < 0 || t0 >= E.dims[3]) fail("perambulator: source time {} outside 0..{}", t0, E.dims[3] - 1);
+  if (options.sink_smearing.iterations > 0) fail("perambulator: sink smearing must be off (distillation smears)");
+  const auto start = std::chrono::steady_clock::now();
+  const Location loc = E.location();
+  const SliceIndexer slice{{E.dims[0], E.dims[1], E.dims[2]}};
+  const std::int64_t n = E.rows();
+  const int nv = E.nv, nt = E.dims[3];
+  constexpr int kBlock = 12;
+  Perambulator tau;
+  tau.t0 = t0;
+  tau.nv = nv;
+  tau.nt = nt;
+  tau.data = Buffer<Complex<double>>(std::size_t(nt) * 16 * tau.block(), loc);
+  Buffer<Complex<double>> gathered(std::size_t(nt) * 4 * kBlock * n, loc);
+  for (int beta = 0; beta < 4; ++beta)
+    for (int b0 = 0; b0 < nv; b0 += kBlock) {
+      const int count = std::min(kBlock, nv - b0);
+      solve_sources(
+          ops, even_odd, count,
+          [&](int j) {
+            SpinorField<double> eta = M.make_field();
+            for_each(loc, eta.sites(), SliceSourceKernel{eta.view(), slice, t0, beta, E.slice(t0) + (b0 + j) * n});
+            return eta;
+          },
+          options,
+          [&](int j, SpinorField<double>& psi) {
+            for_each(loc, psi.sites(), SliceGatherKernel{psi.view(), slice, count, j, gathered.data()});
+          },
+          [&](const PropagatorSolve& s) {
+            ++tau.solves;
+            tau.iterations += s.result.iterations;
+            if (on_solve) on_solve(s);
+          });
+      // tau(t)[alpha][beta](:, b0 .. b0 + count) = V(t)^dag psi_alpha(t), for every t at once.
+      for (int alpha = 0; alpha < 4; ++alpha) {
+        GemmBatch g;
+        g.op_a = MatrixOp::Adjoint;
+        g.m = nv;
+        g.n = count;
+        g.k = int(n);
+        g.lda = int(n);
+        g.ldb = int(n);
+        g.ldc = nv;
+        g.stride_a = std::int64_t(nv) * n;
+        g.stride_b = 4 * std::int64_t(count) * n;
+        g.stride_c = 16 * tau.block();
+        g.batch = nt;
+        gemm_batched(loc, g, Complex<double>(1.0), E.vectors.data(), gathered.data() + alpha * std::int64_t(count) * n,
+                     Complex<double>(0.0), tau.data.data() + (alpha * 4 + beta) * tau.block() + std::int64_t(b0) * nv);
+      }
+    }
+  if (loc == Location::Device) detail::device_synchronize();
+  tau.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return tau;
+}
+
+}  // namespace lqcd
