@@ -11,6 +11,9 @@ namespace lqcd::app {
 std::vector<KeySpec> distill_schema() {
   // The [source] and [sink] keys of quark_schema are read but not used: distillation makes its own sources.
   std::vector<KeySpec> s = quark_schema("lqcd-distill");
+  for (KeySpec& k : s)
+    if (k.path.starts_with("source.") || k.path.starts_with("sink."))
+      k.help = "not used by lqcd distill (distillation makes its own sources)";
   const std::vector<KeySpec> own = {
       {"distillation.nv", "64", "Laplacian eigenvectors per time slice (the distillation space), 1..3 Lx Ly Lz"},
       {"distillation.tolerance", "1e-11", "eigenvector residual ||-Laplacian v - lambda v|| to reach (|v| = 1)"},
