@@ -7,7 +7,7 @@
 #   bash ../shared/gpu/fetch-debs.sh            # toml++ as .deb into .deps/
 #   rm -rf .gpu-testdata && cp -r ../shared/testdata .gpu-testdata
 # and run there with .deps and .gpu-testdata carried:  bash scripts/gpu-check.sh "$OUT" [stages]
-# stages (default all but therm16/clover32/scaling): build test bench validate spectrum hmc dirac [therm16] [clover32] [ref32]
+# stages (default all but therm16/clover32/scaling): build test bench validate spectrum hmc dirac [therm16] [clover32] [ref32] [distill]
 # [scaling] [strong48] [resident2] [mpitest] [fast] [rhs] [sass] [solver] [resident] [blockcg] [ttile] [tune] [htile] [launch] [table] [extra] [pdltest] [quenched] [blockres] [propagators]
 # [flow] (issue 29: the gradient flow's GPU tests and t0/w0 runs) [gaugefix] [potential] (issue 29) [hmctests] (issue 28's GPU tests) [nf2p1] (issue 28's RHMC run) [mgtest] [mgscan] (issue 27: scripts/multigrid-scan.sh) [mgmpi] (the multigrid on two ranks; after mgscan)
 # [sanitize] (compute-sanitizer on the GPU tests; needs the build stage's build-gpu: `... OUT build sanitize`)
@@ -105,6 +105,58 @@ if has gaugefix; then  # issue 29: gauge fixing's device tests (host = device, t
       tee -a "$out/gaugefix.log" | grep -E "iteration|theta" | sed "s/^/bench gaugefix 32^4: /" | tee -a "$summary"
   fi
   note "gaugefix: $(( $(date +%s) - start )) s"
+fi
+if has distill; then  # issue 30: distillation's device tests, lqcd bench distill (contraction vs ZGEMM,
+  # eigenvectors of 32^3 slices with nv 64 and 128), the whole pipeline on a 32^3 x 64 quenched beta 6.0
+  # configuration (nv 64, 4 source times, 16 gammas, 3 momenta) and the example on 12^3 x 24.
+  # DISTILL_PARTS picks among: tests bench pipeline example (default all).
+  parts=" ${DISTILL_PARTS:-tests bench pipeline example} "
+  start=$(date +%s)
+  if [[ $parts == *" tests "* ]]; then
+    build-gpu/tests/test_measure --gtest_filter='DenseLinear*:Gevp*:Laplacian*:Distillation*' >"$out/distill-tests.log" 2>&1
+    note "test_measure distillation: exit $?: $(grep -E '^\[  (PASSED|FAILED)' "$out/distill-tests.log" | tr '\n' ' ')"
+  fi
+  if [[ $parts == *" bench "* ]]; then
+    for nv in 64 128; do
+      "$bin" bench distill --dims 32,32,32,64 --nv $nv --device gpu --repetitions 5 --json >>"$out/distill-bench.jsonl" 2>>"$out/distill.log"
+      note "bench distill nv $nv: exit $?: $(tail -1 "$out/distill-bench.jsonl" | python3 -c 'import json,sys; j=json.load(sys.stdin); print("ZGEMM %.2f TFLOPS, contraction %.2f TFLOPS (%.1f%%), eigen %.3f s/slice (%.1f rounds, resid %.1e)" % (j["zgemm_tflops"], j["contraction_tflops"], 100*j["contraction_fraction_of_zgemm"], j["eigen_s_per_slice"], j["eigen_iterations_per_slice"], j["eigen_max_residual"]))' 2>&1)"
+    done
+  fi
+  if [[ $parts == *" pipeline "* ]]; then
+    LT=64 THERM=${DISTILL_THERM:-100} SEP=1 bash scripts/quenched-ensemble.sh runs/distill_b6.0_32x64 "$bin" 6.0 32 1 "$out/distill.log" | tee -a "$summary"
+    cfg=$(ls runs/distill_b6.0_32x64/q.*.ildg 2>/dev/null | tail -1)
+    cat >runs/distill32.toml <<TOML
+[gauge]
+config = "$cfg"
+[fermion]
+kappa = ${DISTILL_KAPPA:-0.1500}
+[solver]
+tolerance = 1e-8
+precision = "${DISTILL_PRECISION:-single}"
+multi_rhs = true
+[distillation]
+nv = 64
+source_times = [0, 16, 32, 48]
+gammas = ["1", "gx", "gy", "gxgy", "gz", "gxgz", "gygz", "gxgygz", "gt", "gxgt", "gygt", "gxgygt", "gzgt", "gxgzgt", "gygzgt", "g5"]
+momenta = [[0, 0, 0], [0, 0, 1], [0, 1, 1]]
+gevp = [["g5", "gxgygz"], ["gx", "gxgt"]]
+[output]
+prefix = "runs/distill32"
+TOML
+    t1=$(date +%s)
+    "$bin" distill runs/distill32.toml --device gpu --quiet >>"$out/distill.log" 2>&1
+    note "distill 32^3x64 nv 64, 4 t0, 48 operators: exit $? in $(( $(date +%s) - t1 )) s"
+    cp runs/distill32.log "$out/distill32.log" 2>/dev/null
+    grep -E '^# (t0|elementals)|^# done' runs/distill32.log | sed 's/^/distill32: /' | tee -a "$summary"
+  fi
+  if [[ $parts == *" example "* ]]; then
+    "$bin" heatbath examples/quenched_wilson_b5.8_12x12x12x24.toml --device gpu --quiet >>"$out/distill.log" 2>&1
+    note "example heatbath 12^3x24: exit $?"
+    "$bin" distill examples/distill_wilson_b5.8_12x12x12x24.toml --device gpu --quiet >>"$out/distill.log" 2>&1
+    note "example distill 12^3x24: exit $?"
+    cp runs/distill_b5.8_12x12x12x24.log "$out/distill-example.log" 2>/dev/null
+  fi
+  note "distill: $(( $(date +%s) - start )) s"
 fi
 if has potential; then  # issue 29: the static potential and r0/a on the quenched beta 6.0, 16^4 ensemble
   start=$(date +%s)

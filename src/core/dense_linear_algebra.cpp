@@ -147,10 +147,8 @@ struct CudaHandles {
     if (cublasCreate(&blas) != CUBLAS_STATUS_SUCCESS) fail("cuBLAS: cublasCreate failed");
     if (cusolverDnCreate(&solver) != CUSOLVER_STATUS_SUCCESS) fail("cuSOLVER: cusolverDnCreate failed");
   }
-  ~CudaHandles() {
-    if (solver) cusolverDnDestroy(solver);
-    if (blas) cublasDestroy(blas);
-  }
+  // Not destroyed: the handles live as long as the process, and a static destructor may run after the
+  // CUDA runtime has shut down, where cublasDestroy / cusolverDnDestroy would fail or crash.
 };
 CudaHandles& cuda_handles() {
   static CudaHandles h;  // on the default stream, where the site kernels run
