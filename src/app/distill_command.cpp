@@ -173,7 +173,10 @@ int run_distill(const DistillCommandOptions& opt) {
     file.datasets.push_back(matrix_dataset(fmt::format("distillation/t0_{:04d}/C", t0), Cm.values, T, N));
   }
   std::string names;
-  for (const auto& op : ops) names += (names.empty() ? "" : ",") + operator_name(op);
+  for (const auto& op : ops) {
+    if (!names.empty()) names += ',';
+    names += operator_name(op);
+  }
   io::Hdf5Dataset avg = matrix_dataset("distillation/C", average, T, N);
   avg.string_attributes = {{"operators", names},
                            {"convention", "C[t][i][j] = <O_i(t0 + t) O_j(t0)^dag>, [re, im], averaged over the source times"}};

@@ -101,7 +101,8 @@ DistillInput read_distill_input(const Config& c) {
       const int n = gamma_index(name, c.source() + ": distillation.gevp");
       if (std::find(in.gammas.begin(), in.gammas.end(), n) == in.gammas.end())
         c.fail_key("distillation.gevp", fmt::format("\"{}\" is not among distillation.gammas", name));
-      channel.name += (channel.name.empty() ? "" : "+") + name;
+      if (!channel.name.empty()) channel.name += '+';
+      channel.name += name;
       channel.gammas.push_back(n);
     }
     in.gevp.push_back(channel);

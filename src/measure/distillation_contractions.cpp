@@ -99,8 +99,10 @@ CorrelatorMatrix distillation_correlators(const Perambulator& tau, const Element
   out.t0 = tau.t0;
   out.nt = nt;
   out.ops = nops;
-  // P_e(t) = Phi_e(t) tau(t) (nv x 16 nv: the 16 blocks side by side), R_e(t)[a][c] = tau(t)[a][c] Phi_e(t0).
-  Buffer<C> P(std::size_t(nk) * nt * K, loc), R(std::size_t(nk) * nt * K, loc);
+  // P_e(t) = Phi_e(t) tau(t) (nv x 16 nv: the 16 blocks side by side) and R_e(t)[a][c] = tau(t)[a][c] Phi_e(t0),
+  // both stored [t][e][16 blocks], so that the blocks of one t are the nv^2 x 16 nk columns of one matrix.
+  const std::int64_t per_t = std::int64_t(nk) * K;
+  Buffer<C> P(std::size_t(nt) * per_t, loc), R(std::size_t(nt) * per_t, loc);
   for (int e = 0; e < nk; ++e) {
     GemmBatch g;
     g.m = nv;
@@ -109,70 +111,75 @@ CorrelatorMatrix distillation_correlators(const Perambulator& tau, const Element
     g.lda = g.ldb = g.ldc = nv;
     g.stride_a = b;
     g.stride_b = K;
-    g.stride_c = K;
+    g.stride_c = per_t;
     g.batch = nt;
-    gemm_batched(loc, g, C(1.0), phi.at(e, 0), tau.data.data(), C(0.0), P.data() + std::int64_t(e) * nt * K);
+    gemm_batched(loc, g, C(1.0), phi.at(e, 0), tau.data.data(), C(0.0), P.data() + std::int64_t(e) * K);
     out.gemm_flops += gemm_flops(g);
-    GemmBatch h;
-    h.m = h.n = h.k = nv;
-    h.lda = h.ldb = h.ldc = nv;
-    h.stride_a = b;
-    h.stride_b = 0;
-    h.stride_c = b;
-    h.batch = 16 * nt;
-    gemm_batched(loc, h, C(1.0), tau.data.data(), phi.at(e, tau.t0), C(0.0), R.data() + std::int64_t(e) * nt * K);
-    out.gemm_flops += gemm_flops(h);
+    for (int block = 0; block < 16; ++block) {
+      GemmBatch h;
+      h.m = h.n = h.k = nv;
+      h.lda = h.ldb = h.ldc = nv;
+      h.stride_a = K;
+      h.stride_b = 0;
+      h.stride_c = per_t;
+      h.batch = nt;
+      gemm_batched(loc, h, C(1.0), tau.data.data() + block * b, phi.at(e, tau.t0), C(0.0),
+                   R.data() + std::int64_t(e) * K + block * b);
+      out.gemm_flops += gemm_flops(h);
+    }
   }
-  // Sink vectors A(t) (K x ops): block (alpha, beta) = g_alpha P_e[pi(alpha)][beta]. Source vectors B(t):
-  // block (alpha, beta) = conj(gbar_beta s5_{pibar(beta)} s5_alpha) R_e[alpha][pibar(beta)], so that
-  // Tr[A_i(alpha, beta) B_j-block(beta, alpha)] = sum_r A_r conj(B_r) (module comment).
+  // Every block pair's trace at once: G(t) = R'(t)^dag P'(t), G[(e', c), (e, a)] = Tr[P_e[a] R_e'[c]^dag]
+  // (16 nk x 16 nk per t; the trace folded into a GEMM).
+  const int m = 16 * nk;
+  Buffer<C> G(std::size_t(nt) * m * m, loc);
+  GemmBatch g;
+  g.op_a = MatrixOp::Adjoint;
+  g.m = g.n = m;
+  g.k = int(b);
+  g.lda = g.ldb = int(b);
+  g.ldc = m;
+  g.stride_a = g.stride_b = per_t;
+  g.stride_c = std::int64_t(m) * m;
+  g.batch = nt;
+  gemm_batched(loc, g, C(1.0), R.data(), P.data(), C(0.0), G.data());
+  out.gemm_flops += gemm_flops(g);
+  std::vector<C> gram(G.size());
+  detail::copy_bytes(gram.data(), Location::Host, G.data(), loc, gram.size() * sizeof(C));
+  // The spin algebra on the traces (module comment): with Gamma_i[alpha][pi(alpha)] = g_alpha and
+  // Gbar_j[beta][pibar(beta)] = gbar_beta,
+  //   C_ij(t) = - sum_{alpha, beta} g_alpha gbar_beta s5_{pibar(beta)} s5_alpha
+  //             Tr[P_{e_i}[pi(alpha)][beta] R_{e_j}[alpha][pibar(beta)]^dag].
   const SpinPermutation g5 = permutation_of(SpinMatrix::gamma(kGamma5));
   for (int r = 0; r < 4; ++r)
     if (g5.col[r] != r) fail("internal: distillation assumes a diagonal gamma_5 (DeGrand-Rossi basis)");
   const SpinMatrix gt = SpinMatrix::gamma(3);
-  Buffer<C> A(std::size_t(nt) * K * nops, loc), B(std::size_t(nt) * K * nops, loc);
+  std::vector<int> kind(std::size_t(nops), 0);
+  std::vector<SpinPermutation> sink(static_cast<std::size_t>(nops)), source(static_cast<std::size_t>(nops));
   for (int i = 0; i < nops; ++i) {
-    const int e = kind_index(phi.kinds, ops[std::size_t(i)]);
-    const SpinMatrix G = SpinMatrix::basis(ops[std::size_t(i)].gamma);
-    const SpinPermutation pg = permutation_of(G), pb = permutation_of(gt * G.dagger() * gt);
-    SpinBlockGatherKernel sink{P.data() + std::int64_t(e) * nt * K, A.data(), b, nops, i, {}, {}, {}};
-    SpinBlockGatherKernel source{R.data() + std::int64_t(e) * nt * K, B.data(), b, nops, i, {}, {}, {}};
-    for (int alpha = 0; alpha < 4; ++alpha)
-      for (int beta = 0; beta < 4; ++beta) {
-        const int pair = alpha * 4 + beta;
-        sink.row[pair] = pg.col[alpha];
-        sink.col[pair] = beta;
-        sink.weight[pair] = pg.weight[alpha];
-        source.row[pair] = alpha;
-        source.col[pair] = pb.col[beta];
-        source.weight[pair] = conj(pb.weight[beta] * g5.weight[pb.col[beta]].re * g5.weight[alpha].re);
-      }
-    for_each(loc, std::int64_t(nt) * K, sink);
-    for_each(loc, std::int64_t(nt) * K, source);
+    kind[std::size_t(i)] = kind_index(phi.kinds, ops[std::size_t(i)]);
+    const SpinMatrix Gm = SpinMatrix::basis(ops[std::size_t(i)].gamma);
+    sink[std::size_t(i)] = permutation_of(Gm);
+    source[std::size_t(i)] = permutation_of(gt * Gm.dagger() * gt);
   }
-  // The trace as a GEMM: M(t) = B(t)^dag A(t), C_ij(t) = -M(t)_{ji}.
-  Buffer<C> Mt(std::size_t(nt) * nops * nops, loc);
-  GemmBatch g;
-  g.op_a = MatrixOp::Adjoint;
-  g.m = g.n = nops;
-  g.k = int(K);
-  g.lda = g.ldb = int(K);
-  g.ldc = nops;
-  g.stride_a = g.stride_b = K * nops;
-  g.stride_c = std::int64_t(nops) * nops;
-  g.batch = nt;
-  gemm_batched(loc, g, C(1.0), B.data(), A.data(), C(0.0), Mt.data());
-  out.gemm_flops += gemm_flops(g);
-  std::vector<C> m(Mt.size());
-  detail::copy_bytes(m.data(), Location::Host, Mt.data(), loc, m.size() * sizeof(C));
-  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  out.values.resize(std::size_t(nt) * nops * nops);
+  out.values.assign(std::size_t(nt) * nops * nops, C(0.0));
   for (int dt = 0; dt < nt; ++dt) {
     const int t = (tau.t0 + dt) % nt;
+    const C* gt_ = gram.data() + std::size_t(t) * m * m;
     for (int i = 0; i < nops; ++i)
-      for (int j = 0; j < nops; ++j)
-        out.values[(std::size_t(dt) * nops + i) * nops + j] = -m[(std::size_t(t) * nops + i) * nops + j];
+      for (int j = 0; j < nops; ++j) {
+        const SpinPermutation &pi = sink[std::size_t(i)], &pb = source[std::size_t(j)];
+        C sum(0.0);
+        for (int alpha = 0; alpha < 4; ++alpha)
+          for (int beta = 0; beta < 4; ++beta) {
+            const int row = kind[std::size_t(j)] * 16 + alpha * 4 + pb.col[beta];
+            const int col = kind[std::size_t(i)] * 16 + pi.col[alpha] * 4 + beta;
+            sum += pi.weight[alpha] * pb.weight[beta] * (g5.weight[pb.col[beta]].re * g5.weight[alpha].re) *
+                   gt_[std::size_t(row) + std::size_t(col) * m];
+          }
+        out.values[(std::size_t(dt) * nops + i) * nops + j] = -sum;
+      }
   }
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;
 }
 

@@ -150,27 +150,4 @@ struct SliceGatherKernel {
   }
 };
 
-// One operator's sink or source vector of the trace-as-GEMM (distillation_contractions.cpp): for every
-// time t and spin pair (alpha, beta), entry ((alpha * 4 + beta) * nv^2 + r) of column `op` of out[t] is
-//   weight[alpha * 4 + beta] * blocks[t][row[alpha * 4 + beta]][col[alpha * 4 + beta]]_r
-// where blocks[t] holds 16 column-major nv x nv blocks [4][4] one after the other and r < nv^2. out[t] is
-// K x ops (K = 16 nv^2), column-major.
-struct SpinBlockGatherKernel {
-  const Complex<double>* blocks;
-  Complex<double>* out;
-  std::int64_t nv2;  // nv^2
-  int ops, op;
-  int row[16], col[16];
-  Complex<double> weight[16];
-
-  LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
-    const std::int64_t k = 16 * nv2;
-    const std::int64_t t = i / k, e = i % k;
-    const int pair = int(e / nv2);
-    const std::int64_t r = e % nv2;
-    const Complex<double> v = blocks[t * k + (row[pair] * 4 + col[pair]) * nv2 + r];
-    out[t * k * ops + std::int64_t(op) * k + e] = weight[pair] * v;
-  }
-};
-
 }  // namespace lqcd
