@@ -17,7 +17,7 @@ std::vector<KeySpec> distill_schema() {
   const std::vector<KeySpec> own = {
       {"distillation.nv", "64", "Laplacian eigenvectors per time slice (the distillation space), 1..3 Lx Ly Lz"},
       {"distillation.tolerance", "1e-11", "eigenvector residual ||-Laplacian v - lambda v|| to reach (|v| = 1)"},
-      {"distillation.chebyshev_degree", "24", "degree of the Chebyshev filter of the subspace iteration"},
+      {"distillation.chebyshev_degree", "64", "degree of the Chebyshev filter of the subspace iteration"},
       {"distillation.guard", "0", "extra vectors in the iterated block (0: max(8, nv / 4))"},
       {"distillation.max_iterations", "100", "filter + Rayleigh-Ritz rounds per time slice before giving up"},
       {"distillation.seed", "1", "seed of the random start vectors"},

@@ -18,6 +18,7 @@ namespace {
 using C = Complex<double>;
 constexpr double kSpectrumTop = 12;  // ||-Laplacian|| <= 6 + 6
 constexpr double kLaplacianFlops = 456;
+constexpr double kMaxAmplification = 1e8;
 
 SliceIndexer slice_of(const Dims& d) { return SliceIndexer{{d[0], d[1], d[2]}}; }
 
@@ -89,28 +90,45 @@ class SliceBlock {
   Buffer<C> small_;
 };
 
-// X <- an orthonormal basis of its span: columns normalised, then twice X <- X W s^-1/2 with
-// X^dag X = W diag(s) W^dag (the second pass removes what rounding left of the first's error, as in
-// CholeskyQR2). Throws if the block has lost rank.
+// X <- an orthonormal basis of its span by CholeskyQR2 (Fukaya et al., 2014) with column equilibration:
+// with G = X^dag X, D = diag(G)^-1/2 and D G D = L L^dag, X <- X D L^-dag; twice, the second pass
+// removing what rounding left of the first's error. The filter leaves columns of very different norms,
+// which D takes out before the Cholesky factorisation. Small matrices on the host. Throws if the block
+// has lost rank (the Cholesky factorisation fails).
 void orthonormalise(SliceBlock& B, Buffer<C>& X, Buffer<C>& work) {
   const int m = B.m();
   for (int pass = 0; pass < 2; ++pass) {
     std::vector<C> G = B.inner(X, X);
-    if (pass == 0) {  // column normalisation first: the filter leaves columns of very different norms
-      std::vector<C> D(std::size_t(m) * m, C(0.0));
-      for (int i = 0; i < m; ++i) D[std::size_t(i) * m + i] = C(1.0 / std::sqrt(G[std::size_t(i) * m + i].re));
-      B.rotate(work, X, D, m);
-      std::swap(X, work);
-      G = B.inner(X, X);
+    std::vector<double> d(static_cast<std::size_t>(m));
+    for (int i = 0; i < m; ++i) d[std::size_t(i)] = 1 / std::sqrt(G[std::size_t(i) * m + i].re);
+    auto g = [&](int r, int c) -> C& { return G[std::size_t(r) + std::size_t(c) * m]; };
+    for (int c = 0; c < m; ++c)
+      for (int r = 0; r < m; ++r) g(r, c) *= d[std::size_t(r)] * d[std::size_t(c)];
+    // Cholesky G = L L^dag in the lower triangle.
+    for (int j = 0; j < m; ++j) {
+      double p = g(j, j).re;
+      for (int k = 0; k < j; ++k) p -= norm2(g(j, k));
+      if (!(p > 1e-14))
+        fail("laplacian_eigenvectors: the block lost rank (Cholesky pivot {:.3g}); lower chebyshev_degree", p);
+      const double l = std::sqrt(p);
+      g(j, j) = C(l);
+      for (int i = j + 1; i < m; ++i) {
+        C s = g(i, j);
+        for (int k = 0; k < j; ++k) s -= g(i, k) * conj(g(j, k));
+        g(i, j) = s * (1 / l);
+      }
     }
-    std::vector<double> s = B.eigensystem(G);
-    if (!(s.front() > 1e-13 * s.back()))
-      fail("laplacian_eigenvectors: the block lost rank (Gram eigenvalues {:.3g} .. {:.3g}); lower "
-           "chebyshev_degree",
-           s.front(), s.back());
-    for (int j = 0; j < m; ++j)
-      for (int i = 0; i < m; ++i) G[std::size_t(j) * m + i] *= 1.0 / std::sqrt(s[std::size_t(j)]);
-    B.rotate(work, X, G, m);
+    // S = D L^-dag (upper triangular): solve L^dag S' = I column by column (back substitution).
+    std::vector<C> S(std::size_t(m) * m, C(0.0));
+    for (int c = 0; c < m; ++c)
+      for (int r = c; r >= 0; --r) {
+        C s = r == c ? C(1.0) : C(0.0);
+        for (int k = r + 1; k <= c; ++k) s -= conj(g(k, r)) * S[std::size_t(k) + std::size_t(c) * m];
+        S[std::size_t(r) + std::size_t(c) * m] = s * (1 / g(r, r).re);
+      }
+    for (int c = 0; c < m; ++c)
+      for (int r = 0; r <= c; ++r) S[std::size_t(r) + std::size_t(c) * m] *= d[std::size_t(r)];
+    B.rotate(work, X, S, m);
     std::swap(X, work);
   }
 }
@@ -208,13 +226,18 @@ LaplacianEigenvectors laplacian_eigenvectors(const GaugeField<double>& U, const 
       // Algorithm 3.2): Y_{j+1} = 2 s_{j+1} / e (L - c) Y_j - s_j s_{j+1} Y_{j-1}.
       const double cut = lambda.back(), low = std::min(lambda.front(), 0.0);
       const double e = (kSpectrumTop - cut) / 2, c = (kSpectrumTop + cut) / 2;
+      // The filter multiplies the low end by up to T_d((c - low) / e) relative to the cut. Beyond ~1e8 the
+      // block's top vectors drown in the rounding of the recursion and the block loses rank, so the
+      // degree is capped there (on 32^3 slices with nv = 64 at about 80).
+      const int degree =
+          std::max(1, std::min(p.chebyshev_degree, int(std::acosh(kMaxAmplification) / std::acosh((c - low) / e))));
       double sigma = e / (low - c);
       const double tau = 2 / sigma;
       Buffer<C>* y0 = &X;
       Buffer<C>* y1 = &W1;
       Buffer<C>* y2 = &W2;
       B.laplacian(*y1, *y0, sigma / e, -c * sigma / e);
-      for (int j = 2; j <= p.chebyshev_degree; ++j) {
+      for (int j = 2; j <= degree; ++j) {
         const double s_new = 1 / (tau - sigma);
         B.laplacian(*y2, *y1, 2 * s_new / e, -2 * s_new * c / e, y0, -sigma * s_new);
         sigma = s_new;

@@ -27,7 +27,7 @@ namespace lqcd {
 struct LaplacianEigenParams {
   int nv = 64;               // eigenvectors per slice, 1 <= nv <= 3 Lx Ly Lz
   double tolerance = 1e-11;  // on ||-Laplacian v - lambda v|| of each unit vector
-  int chebyshev_degree = 24;
+  int chebyshev_degree = 64;  // at most; capped where the filter would amplify the low end beyond 1e8
   int guard = 0;             // extra vectors of the block; 0: max(8, nv / 4)
   int max_iterations = 100;  // filter + Rayleigh-Ritz rounds per slice
   std::uint64_t seed = 1;    // of the random start block
