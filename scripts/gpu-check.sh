@@ -117,7 +117,7 @@ if has distill; then  # issue 30: distillation's device tests, lqcd bench distil
     note "test_measure distillation: exit $?: $(grep -E '^\[  (PASSED|FAILED)' "$out/distill-tests.log" | tr '\n' ' ')"
   fi
   if [[ $parts == *" bench "* ]]; then
-    for nv in 64 128; do
+    for nv in ${DISTILL_NVS:-64 128}; do
       "$bin" bench distill --dims 32,32,32,64 --nv $nv --device gpu --repetitions 5 --json >>"$out/distill-bench.jsonl" 2>>"$out/distill.log"
       note "bench distill nv $nv: exit $?: $(tail -1 "$out/distill-bench.jsonl" | python3 -c 'import json,sys; j=json.load(sys.stdin); print("ZGEMM %.2f TFLOPS, contraction %.2f TFLOPS (%.1f%%), eigen %.3f s/slice (%.1f rounds, resid %.1e)" % (j["zgemm_tflops"], j["contraction_tflops"], 100*j["contraction_fraction_of_zgemm"], j["eigen_s_per_slice"], j["eigen_iterations_per_slice"], j["eigen_max_residual"]))' 2>&1)"
     done
