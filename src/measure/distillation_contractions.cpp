@@ -99,8 +99,9 @@ CorrelatorMatrix distillation_correlators(const Perambulator& tau, const Element
   out.t0 = tau.t0;
   out.nt = nt;
   out.ops = nops;
-  // P_e(t) = Phi_e(t) tau(t) (nv x 16 nv: the 16 blocks side by side) and R_e(t)[a][c] = tau(t)[a][c] Phi_e(t0),
-  // both stored [t][e][16 blocks], so that the blocks of one t are the nv^2 x 16 nk columns of one matrix.
+  // P_e(t) = Phi_e(t) tau(t) (nv x 16 nv: the 16 blocks side by side), stored [t][e][16 blocks] so that
+  // the blocks of one t are the nv^2 x 16 nk columns of one matrix; R_e(t)[a][c] = tau(t)[a][c] Phi_e(t0),
+  // stored [e][t][16 blocks] so that each kind is one GEMM over all 16 T blocks.
   const std::int64_t per_t = std::int64_t(nk) * K;
   Buffer<C> P(std::size_t(nt) * per_t, loc), R(std::size_t(nt) * per_t, loc);
   for (int e = 0; e < nk; ++e) {
@@ -115,36 +116,36 @@ CorrelatorMatrix distillation_correlators(const Perambulator& tau, const Element
     g.batch = nt;
     gemm_batched(loc, g, C(1.0), phi.at(e, 0), tau.data.data(), C(0.0), P.data() + std::int64_t(e) * K);
     out.gemm_flops += gemm_flops(g);
-    for (int block = 0; block < 16; ++block) {
-      GemmBatch h;
-      h.m = h.n = h.k = nv;
-      h.lda = h.ldb = h.ldc = nv;
-      h.stride_a = K;
-      h.stride_b = 0;
-      h.stride_c = per_t;
-      h.batch = nt;
-      gemm_batched(loc, h, C(1.0), tau.data.data() + block * b, phi.at(e, tau.t0), C(0.0),
-                   R.data() + std::int64_t(e) * K + block * b);
-      out.gemm_flops += gemm_flops(h);
-    }
+    GemmBatch h;
+    h.m = h.n = h.k = nv;
+    h.lda = h.ldb = h.ldc = nv;
+    h.stride_a = b;
+    h.stride_b = 0;
+    h.stride_c = b;
+    h.batch = 16 * nt;
+    gemm_batched(loc, h, C(1.0), tau.data.data(), phi.at(e, tau.t0), C(0.0), R.data() + std::int64_t(e) * nt * K);
+    out.gemm_flops += gemm_flops(h);
   }
-  // Every block pair's trace at once: G(t) = R'(t)^dag P'(t), G[(e', c), (e, a)] = Tr[P_e[a] R_e'[c]^dag]
-  // (16 nk x 16 nk per t; the trace folded into a GEMM).
+  // Every block pair's trace at once: G(t)[(e', c), (e, a)] = Tr[P_e[a] R_e'[c]^dag], the trace folded into
+  // GEMMs: G(t) rows of kind e' = R_e'(t)^dag P(t) with the blocks as columns of length nv^2
+  // (16 x 16 nk per kind and t).
   const int m = 16 * nk;
   Buffer<C> G(std::size_t(nt) * m * m, loc);
-  GemmBatch g;
-  g.op_a = MatrixOp::Adjoint;
-  g.m = g.n = m;
-  g.k = int(b);
-  g.lda = g.ldb = int(b);
-  g.ldc = m;
-  g.stride_a = g.stride_b = per_t;
-  g.stride_c = std::int64_t(m) * m;
-  g.batch = nt;
-  gemm_batched(loc, g, C(1.0), R.data(), P.data(), C(0.0), G.data());
-  out.gemm_flops += gemm_flops(g);
-  std::vector<C> gram(G.size());
-  detail::copy_bytes(gram.data(), Location::Host, G.data(), loc, gram.size() * sizeof(C));
+  for (int e = 0; e < nk; ++e) {
+    GemmBatch g;
+    g.op_a = MatrixOp::Adjoint;
+    g.m = 16;
+    g.n = m;
+    g.k = int(b);
+    g.lda = g.ldb = int(b);
+    g.ldc = m;
+    g.stride_a = K;
+    g.stride_b = per_t;
+    g.stride_c = std::int64_t(m) * m;
+    g.batch = nt;
+    gemm_batched(loc, g, C(1.0), R.data() + std::int64_t(e) * nt * K, P.data(), C(0.0), G.data() + 16 * e);
+    out.gemm_flops += gemm_flops(g);
+  }
   // The spin algebra on the traces (module comment): with Gamma_i[alpha][pi(alpha)] = g_alpha and
   // Gbar_j[beta][pibar(beta)] = gbar_beta,
   //   C_ij(t) = - sum_{alpha, beta} g_alpha gbar_beta s5_{pibar(beta)} s5_alpha
@@ -153,32 +154,25 @@ CorrelatorMatrix distillation_correlators(const Perambulator& tau, const Element
   for (int r = 0; r < 4; ++r)
     if (g5.col[r] != r) fail("internal: distillation assumes a diagonal gamma_5 (DeGrand-Rossi basis)");
   const SpinMatrix gt = SpinMatrix::gamma(3);
-  std::vector<int> kind(std::size_t(nops), 0);
-  std::vector<SpinPermutation> sink(static_cast<std::size_t>(nops)), source(static_cast<std::size_t>(nops));
+  std::vector<OperatorSpin> spins(static_cast<std::size_t>(nops));
   for (int i = 0; i < nops; ++i) {
-    kind[std::size_t(i)] = kind_index(phi.kinds, ops[std::size_t(i)]);
+    OperatorSpin& o = spins[std::size_t(i)];
+    o.kind = kind_index(phi.kinds, ops[std::size_t(i)]);
     const SpinMatrix Gm = SpinMatrix::basis(ops[std::size_t(i)].gamma);
-    sink[std::size_t(i)] = permutation_of(Gm);
-    source[std::size_t(i)] = permutation_of(gt * Gm.dagger() * gt);
+    const SpinPermutation sink = permutation_of(Gm), source = permutation_of(gt * Gm.dagger() * gt);
+    for (int r = 0; r < 4; ++r) {
+      o.sink_col[r] = sink.col[r];
+      o.sink_weight[r] = sink.weight[r] * g5.weight[r].re;  // s5_alpha
+      o.source_col[r] = source.col[r];
+      o.source_weight[r] = source.weight[r] * g5.weight[source.col[r]].re;  // s5_{pibar(beta)}
+    }
   }
-  out.values.assign(std::size_t(nt) * nops * nops, C(0.0));
-  for (int dt = 0; dt < nt; ++dt) {
-    const int t = (tau.t0 + dt) % nt;
-    const C* gt_ = gram.data() + std::size_t(t) * m * m;
-    for (int i = 0; i < nops; ++i)
-      for (int j = 0; j < nops; ++j) {
-        const SpinPermutation &pi = sink[std::size_t(i)], &pb = source[std::size_t(j)];
-        C sum(0.0);
-        for (int alpha = 0; alpha < 4; ++alpha)
-          for (int beta = 0; beta < 4; ++beta) {
-            const int row = kind[std::size_t(j)] * 16 + alpha * 4 + pb.col[beta];
-            const int col = kind[std::size_t(i)] * 16 + pi.col[alpha] * 4 + beta;
-            sum += pi.weight[alpha] * pb.weight[beta] * (g5.weight[pb.col[beta]].re * g5.weight[alpha].re) *
-                   gt_[std::size_t(row) + std::size_t(col) * m];
-          }
-        out.values[(std::size_t(dt) * nops + i) * nops + j] = -sum;
-      }
-  }
+  Buffer<OperatorSpin> spin(spins.size(), loc);
+  detail::copy_bytes(spin.data(), loc, spins.data(), Location::Host, spin.bytes());
+  Buffer<C> values(std::size_t(nt) * nops * nops, loc);
+  for_each(loc, std::int64_t(nt) * nops * nops, SpinTraceKernel{G.data(), spin.data(), values.data(), nops, nt, tau.t0, m});
+  out.values.resize(values.size());
+  detail::copy_bytes(out.values.data(), Location::Host, values.data(), loc, values.bytes());
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;
 }

@@ -150,4 +150,39 @@ struct SliceGatherKernel {
   }
 };
 
+// One operator's spin structure for SpinTraceKernel: its elemental kind; Gamma's non-zero column and
+// weight per row (times s5 of the row), and Gbar's (times s5 of the column).
+struct OperatorSpin {
+  int kind;
+  int sink_col[4], source_col[4];
+  Complex<double> sink_weight[4], source_weight[4];
+};
+
+// C_ij(dt) = - sum_{alpha, beta} sink_weight_i[alpha] source_weight_j[beta]
+//            G(t)[(kind_j, alpha, source_col_j[beta]), (kind_i, sink_col_i[alpha], beta)],
+// t = (t0 + dt) mod T, G(t) the 16 nk x 16 nk block traces of distillation_contractions.cpp (column-major).
+struct SpinTraceKernel {
+  const Complex<double>* G;
+  const OperatorSpin* ops;
+  Complex<double>* out;  // [dt][i][j]
+  int nops, nt, t0;
+  std::int64_t m;  // 16 nk, G(t)'s size
+
+  LQCD_HOST_DEVICE void operator()(std::int64_t n) const {
+    const int j = int(n % nops), i = int((n / nops) % nops), dt = int(n / (std::int64_t(nops) * nops));
+    const int t = (t0 + dt) % nt;
+    const OperatorSpin& a = ops[i];
+    const OperatorSpin& b = ops[j];
+    const Complex<double>* g = G + std::int64_t(t) * m * m;
+    Complex<double> sum(0.0);
+    for (int alpha = 0; alpha < 4; ++alpha)
+      for (int beta = 0; beta < 4; ++beta) {
+        const std::int64_t row = b.kind * 16 + alpha * 4 + b.source_col[beta];
+        const std::int64_t col = a.kind * 16 + a.sink_col[alpha] * 4 + beta;
+        sum += a.sink_weight[alpha] * b.source_weight[beta] * g[row + col * m];
+      }
+    out[n] = -sum;
+  }
+};
+
 }  // namespace lqcd
