@@ -17,6 +17,7 @@
 #include "app/gaugefix_command.hpp"
 #include "app/propagator_command.hpp"
 #include "app/distill_command.hpp"
+#include "app/gevp_command.hpp"
 #include "app/spectrum_command.hpp"
 #include "app/version.hpp"
 #include "comm/communicator.hpp"
@@ -263,6 +264,18 @@ int main(int argc, char** argv) {
   distill->add_option("--device", ds.device, "auto | cpu | gpu")->capture_default_str();
   distill->add_flag("-q,--quiet", ds.quiet, "no log on stdout (files are still written)");
 
+  GevpCommandOptions gv;
+  CLI::App* gevp = app.add_subcommand(
+      "gevp",
+      "The GEVP C(t) v = lambda C(t0) v of a correlator matrix written by lqcd distill (PREFIX.h5): principal\n"
+      "correlators and effective energies for a reference time and a subset of the operators.");
+  gevp->add_option("file", gv.file, "HDF5 file of lqcd distill (PREFIX.h5)")->required()->check(CLI::ExistingFile);
+  gevp->add_option("--t0", gv.t0, "reference time t0")->capture_default_str();
+  gevp->add_option("--operators", gv.operators,
+                   "operators to use, comma-separated as in the file (e.g. g5_p0,0,0,gxgygz_p0,0,0); default all");
+  gevp->add_option("--dataset", gv.dataset, "the correlator matrix [T][N][N][re, im] in the file")->capture_default_str();
+  gevp->add_flag("--json", gv.json, "one JSON object (lambda and effective energies per state) on stdout");
+
   BenchCommandOptions bn;
   CLI::App* bench = app.add_subcommand(
       "bench", "Performance harness: measures the copy bandwidth, then the kernel; prints median times, GB/s and "
@@ -352,6 +365,7 @@ int main(int argc, char** argv) {
     if (*propagator) return run_propagator(pr);
     if (*spectrum) return run_spectrum(sp);
     if (*distill) return run_distill(ds);
+    if (*gevp) return run_gevp(gv);
     if (*bench) return run_bench(bn);
   } catch (const lqcd::Error& e) {
     return report_error("error", e.what(), 1);

@@ -1,5 +1,5 @@
 // lqcd distill (issue 30) on the MILC beta = 6.0 8^4 configuration: the files and their shapes, the
-// pion's positivity, the eigenvectors written and read back (the same correlators, CRC32 checked; a
+// pion's positivity, lqcd gevp on the file, the eigenvectors written and read back (the same correlators, CRC32 checked; a
 // damaged file is refused), and bad [distillation] keys refused with one line naming the key.
 #include <gtest/gtest.h>
 
@@ -49,6 +49,23 @@ TEST(DistillCommand, WritesCorrelatorsAndReusesItsEigenvectors) {
       EXPECT_GT(lambda.values[std::size_t(t * 6 + v)], 0.0);
       EXPECT_LE(lambda.values[std::size_t(t * 6 + v)], lambda.values[std::size_t(t * 6 + v + 1)]);
     }
+  // lqcd gevp on the file reproduces the run's GEVP (same t0 and operators), and names a missing operator.
+  const auto g = run_lqcd("gevp --json --t0 1 --operators g5_p0,0,0,gxgygz_p0,0,0 a.h5", dir.path());
+  ASSERT_EQ(g.exit_code, 0) << g.err;
+  const nlohmann::json gj = nlohmann::json::parse(g.out);
+  const nlohmann::json& want = j["gevp"][0]["effective_energies"];
+  ASSERT_EQ(gj["effective_energies"].size(), want.size());
+  for (std::size_t k = 0; k < want.size(); ++k)
+    for (std::size_t t = 0; t < want[k].size(); ++t) {
+      if (want[k][t].is_null()) {
+        EXPECT_TRUE(gj["effective_energies"][k][t].is_null());
+        continue;
+      }
+      EXPECT_NEAR(gj["effective_energies"][k][t].get<double>(), want[k][t].get<double>(), 1e-12) << k << " " << t;
+    }
+  const auto bad = run_lqcd("gevp --operators g5_p9,9,9 a.h5", dir.path());
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(test::error_line(bad.err).find("--operators"), std::string::npos) << bad.err;
   ASSERT_TRUE(std::filesystem::exists(dir.path() / "a.eigvecs.h5"));
   // The same run from the saved eigenvectors: the same correlators.
   test::write_text(dir.path() / "b.toml", input("eigenvectors_in = 'a.eigvecs.h5'\n[output]\nprefix = 'b'\n"));
