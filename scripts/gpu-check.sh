@@ -155,6 +155,20 @@ TOML
     "$bin" distill examples/distill_wilson_b5.8_12x12x12x24.toml --device gpu --quiet >>"$out/distill.log" 2>&1
     note "example distill 12^3x24: exit $?"
     cp runs/distill_b5.8_12x12x12x24.log "$out/distill-example.log" 2>/dev/null
+    # The point-source pion and rho of the same configuration and quark (lqcd spectrum), for comparison.
+    cat >runs/spectrum_b5.8.toml <<TOML
+[gauge]
+config = "runs/b5.8_12x12x12x24/wilson.000500.ildg"
+[fermion]
+kappa = 0.1550
+[solver]
+tolerance = 1e-10
+[output]
+prefix = "runs/spectrum_b5.8"
+TOML
+    "$bin" spectrum runs/spectrum_b5.8.toml --device gpu --quiet >>"$out/distill.log" 2>&1
+    note "example spectrum 12^3x24 (point source): exit $?"
+    grep -A30 '^# correlators at' runs/spectrum_b5.8.log >>"$out/distill-example.log" 2>/dev/null
   fi
   note "distill: $(( $(date +%s) - start )) s"
 fi
