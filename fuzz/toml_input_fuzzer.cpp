@@ -8,6 +8,7 @@
 #include "app/hmc_command.hpp"
 #include "app/propagator_command.hpp"
 #include "app/quark_input.hpp"
+#include "app/distill_input.hpp"
 #include "app/spectrum_input.hpp"
 #include "fuzz_support.hpp"
 
@@ -32,10 +33,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   static const Config hmc(app::hmc_schema(), "hmc", app::hmc_repeated_sections());
   static const Config propagator(app::propagator_schema(), "propagator");
   static const Config spectrum(app::spectrum_schema(), "spectrum");
+  static const Config distill(app::distill_schema(), "distill");
   const auto& path = fuzz::write_scratch("toml", data, size);
   read_as(path, heatbath, app::check_heatbath_input);
   read_as(path, hmc, app::check_hmc_input);
   read_as(path, propagator, [](const Config& c) { (void)app::read_quark_input(c); });
   read_as(path, spectrum, [](const Config& c) { (void)app::read_spectrum_input(c); });
+  read_as(path, distill, [](const Config& c) { (void)app::read_distill_input(c); });
   return 0;
 }
