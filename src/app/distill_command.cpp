@@ -159,6 +159,8 @@ int run_distill(const DistillCommandOptions& opt) {
   o.solver = q.solver;
   o.multi_rhs = q.multi_rhs;
   o.multigrid = q.multigrid;
+  o.multigrid_cache = std::make_shared<MultigridCache>();  // solver.type = "multigrid": one setup for all source times
+  o.on_multigrid_setup = [&](const MultigridPreconditionerInfo& info) { log.line("# {}", info.summary()); };
   io::Hdf5Datasets file;
   std::vector<C> average(std::size_t(T) * N * N, C(0.0));
   for (int t0 : in.source_times) {

@@ -31,6 +31,8 @@ Perambulator perambulator(const DiracOperators& ops, bool even_odd, const Laplac
   tau.nt = nt;
   tau.data = Buffer<Complex<double>>(std::size_t(nt) * 16 * tau.block(), loc);
   Buffer<Complex<double>> gathered(std::size_t(nt) * 4 * kBlock * n, loc);
+  PropagatorOptions o = options;  // one multigrid setup (if any) for all 4 nv solves
+  if (!o.multigrid_cache) o.multigrid_cache = std::make_shared<MultigridCache>();
   for (int beta = 0; beta < 4; ++beta)
     for (int b0 = 0; b0 < nv; b0 += kBlock) {
       const int count = std::min(kBlock, nv - b0);
@@ -41,7 +43,7 @@ Perambulator perambulator(const DiracOperators& ops, bool even_odd, const Laplac
             for_each(loc, eta.sites(), SliceSourceKernel{eta.view(), slice, t0, beta, E.slice(t0) + (b0 + j) * n});
             return eta;
           },
-          options,
+          o,
           [&](int j, SpinorField<double>& psi) {
             for_each(loc, psi.sites(), SliceGatherKernel{psi.view(), slice, count, j, gathered.data()});
           },

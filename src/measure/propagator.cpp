@@ -105,7 +105,6 @@ void solve_in_block(const DiracOperators& ops, int count, const SourceMaker& mak
   if (!ops.even_odd_block || ops.even_odd_block->rhs() != 12)
     fail("internal: compute_propagator: multi_rhs needs the operators made with block_rhs = 12");
   const BlockOperator<double>& Mb = *ops.even_odd_block;
-  const Geometry& geom = M.geometry();
   constexpr std::size_t n = 12;
   std::vector<SpinorField<double>> eta, eta_even, x_even, r_even;
   std::vector<double> tolerance(n), residual(n, 1.0), b_norm(n), lag(n, kFirstLag);
@@ -224,19 +223,24 @@ void solve_sources(const DiracOperators& ops, bool even_odd, int count, const So
   }
   // The full system's solver: the Krylov solver asked for, or the multigrid (the full system whatever
   // even_odd says), set up once for the sources.
-  std::unique_ptr<MultigridPreconditioner<float>> mg_single;
-  std::unique_ptr<MultigridPreconditioner<double>> mg_double;
+  // One setup serves every solve of this call, and of later calls that pass the same cache.
+  MultigridCache local;
+  MultigridCache& mg = options.multigrid_cache ? *options.multigrid_cache : local;
   if (options.solver.type == SolverType::Multigrid) {
     schur = nullptr;
     if (options.solver.precision == SolverPrecision::Half)
       fail("solver.precision = \"half\": the multigrid cycle runs in double or single precision");
     if (options.solver.precision == SolverPrecision::Single) {
       if (!ops.full_single) fail("internal: compute_propagator: a single-precision multigrid needs ops.full_single");
-      mg_single = make_multigrid(*ops.full_single, options);
-    } else {
-      mg_double = make_multigrid(M, options);
+      if (!mg.single) mg.single = make_multigrid(*ops.full_single, options);
+    } else if (!mg.double_) {
+      mg.double_ = make_multigrid(M, options);
     }
   }
+  MultigridPreconditioner<float>* mg_single =
+      options.solver.type == SolverType::Multigrid && options.solver.precision == SolverPrecision::Single ? mg.single.get() : nullptr;
+  MultigridPreconditioner<double>* mg_double =
+      options.solver.type == SolverType::Multigrid && options.solver.precision != SolverPrecision::Single ? mg.double_.get() : nullptr;
   const auto solve_full = [&](SpinorField<double>& psi, const SpinorField<double>& eta) {
     if (mg_single) return solve_multigrid(M, *mg_single, psi, eta, options.solver);
     if (mg_double) return solve_multigrid(M, *mg_double, psi, eta, options.solver);

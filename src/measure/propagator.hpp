@@ -8,6 +8,7 @@
 // rank's box of the propagator.
 
 #include <functional>
+#include <memory>
 
 #include "dirac/gaussian_smearing.hpp"
 #include "dirac/dirac_operator_factory.hpp"
@@ -17,6 +18,13 @@
 #include "solvers/solver.hpp"
 
 namespace lqcd {
+
+// A multigrid set up by an earlier solve_sources call, for the next ones on the same operator (the
+// perambulators' 4 nv solves come in blocks of up to 12; one setup serves them all).
+struct MultigridCache {
+  std::unique_ptr<MultigridPreconditioner<float>> single;
+  std::unique_ptr<MultigridPreconditioner<double>> double_;
+};
 
 struct PropagatorOptions {
   SolverParams solver;
@@ -33,6 +41,8 @@ struct PropagatorOptions {
   // solved (even_odd is not used). on_multigrid_setup, when set, is told what the setup built and took.
   MultigridParams multigrid;
   std::function<void(const MultigridPreconditionerInfo&)> on_multigrid_setup;
+  // When set, the multigrid is taken from here (set up and kept here the first time).
+  std::shared_ptr<MultigridCache> multigrid_cache;
 };
 
 // What one of the 12 solves did, for the log.
