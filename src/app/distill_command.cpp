@@ -22,34 +22,64 @@ using C = Complex<double>;
 
 std::string slice_name(int t) { return fmt::format("eigenvectors/t_{:04d}", t); }
 
-// PREFIX.eigvecs.h5: the eigenvalues [T][nv] and per slice [nv][3 V3][2] with its CRC32.
-void save_eigenvectors(const std::string& path, const LaplacianEigenvectors& E, const std::string& links) {
+// PREFIX.eigvecs.h5: the eigenvalues [T][nv] and per slice [nv][3 V3][2] with its CRC32, written slice by
+// slice; root attributes name the lattice, the links (configuration, plaquette, smearing) they belong to.
+struct EigenvectorOrigin {
+  std::string config, links;
+  double plaquette = 0;
+};
+
+void save_eigenvectors(const std::string& path, const LaplacianEigenvectors& E, const EigenvectorOrigin& origin) {
   io::Hdf5Datasets f;
   f.string_attributes = {{"program", version_string()},
-                         {"links", links},
+                         {"gauge_config", origin.config},
+                         {"links", origin.links},
                          {"layout", "[v][3 * (x + Lx (y + Ly z)) + colour][re, im]; -Laplacian v = lambda v"}};
-  f.number_attributes = {{"nv", E.nv}, {"Lx", E.dims[0]}, {"Ly", E.dims[1]}, {"Lz", E.dims[2]}, {"Lt", E.dims[3]}};
+  f.number_attributes = {{"nv", E.nv},         {"Lx", E.dims[0]}, {"Ly", E.dims[1]},
+                         {"Lz", E.dims[2]},    {"Lt", E.dims[3]}, {"plaquette", origin.plaquette}};
   f.datasets.push_back({"eigenvalues", {std::uint64_t(E.dims[3]), std::uint64_t(E.nv)}, E.eigenvalues, {}, {}});
   const std::int64_t n = E.rows();
-  std::vector<C> h(std::size_t(n) * E.nv);
-  for (int t = 0; t < E.dims[3]; ++t) {
-    detail::copy_bytes(h.data(), Location::Host, E.slice(t), E.location(), h.size() * sizeof(C));
+  io::write_datasets_hdf5(path, f, std::size_t(E.dims[3]), [&](std::size_t t) {
+    std::vector<C> h(std::size_t(n) * E.nv);
+    detail::copy_bytes(h.data(), Location::Host, E.slice(int(t)), E.location(), h.size() * sizeof(C));
     std::vector<double> v(2 * h.size());
     for (std::size_t i = 0; i < h.size(); ++i) {
       v[2 * i] = h[i].re;
       v[2 * i + 1] = h[i].im;
     }
     const double crc = io::crc32(v.data(), v.size() * sizeof(double));
-    f.datasets.push_back({slice_name(t), {std::uint64_t(E.nv), std::uint64_t(n), 2}, std::move(v), {}, {{"crc32", crc}}});
-  }
-  io::write_datasets_hdf5(path, f);
+    return io::Hdf5Dataset{slice_name(int(t)), {std::uint64_t(E.nv), std::uint64_t(n), 2}, std::move(v), {}, {{"crc32", crc}}};
+  });
 }
 
-// The first nv eigenvectors of a file save_eigenvectors wrote, checked against the lattice and the CRC32s.
-LaplacianEigenvectors load_eigenvectors(const std::string& path, const Dims& dims, int nv, Location loc) {
+// The first nv eigenvectors of a file save_eigenvectors wrote, checked against the lattice, the links they
+// belong to and the CRC32s.
+LaplacianEigenvectors load_eigenvectors(const std::string& path, const Dims& dims, int nv, Location loc,
+                                        const EigenvectorOrigin& origin) {
+  const std::string key = "distillation.eigenvectors_in";
+  const io::Hdf5Datasets root = io::read_root_attributes_hdf5(path);
+  const auto number = [&](const char* k) {
+    const auto it = root.number_attributes.find(k);
+    if (it == root.number_attributes.end()) fail("{}: {}: not an lqcd eigenvector file (no attribute {})", key, path, k);
+    return it->second;
+  };
+  const auto text = [&](const char* k) {
+    const auto it = root.string_attributes.find(k);
+    if (it == root.string_attributes.end()) fail("{}: {}: not an lqcd eigenvector file (no attribute {})", key, path, k);
+    return it->second;
+  };
+  const Dims file_dims{int(number("Lx")), int(number("Ly")), int(number("Lz")), int(number("Lt"))};
+  if (file_dims != dims)
+    fail("{}: {} holds eigenvectors of a {}x{}x{}x{} lattice; this run's is {}x{}x{}x{}", key, path, file_dims[0],
+         file_dims[1], file_dims[2], file_dims[3], dims[0], dims[1], dims[2], dims[3]);
+  if (text("links") != origin.links)
+    fail("{}: {} was made with links \"{}\"; this run smears \"{}\"", key, path, text("links"), origin.links);
+  if (std::abs(number("plaquette") - origin.plaquette) > 1e-12)
+    fail("{}: {} belongs to a configuration of plaquette {:.12f} ({}); this run's is {:.12f}", key, path,
+         number("plaquette"), text("gauge_config"), origin.plaquette);
   const io::Hdf5Dataset lambda = io::read_dataset_hdf5(path, "eigenvalues");
   if (lambda.shape.size() != 2 || lambda.shape[0] != std::uint64_t(dims[3]) || lambda.shape[1] < std::uint64_t(nv))
-    fail("{}: distillation.eigenvectors_in: holds {} eigenvectors on {} time slices; this run needs {} on {}", path,
+    fail("{}: {} holds {} eigenvectors on {} time slices; this run needs {} on {}", key, path,
          lambda.shape.size() == 2 ? lambda.shape[1] : 0, lambda.shape.empty() ? 0 : lambda.shape[0], nv, dims[3]);
   LaplacianEigenvectors E;
   E.dims = dims;
@@ -60,10 +90,10 @@ LaplacianEigenvectors load_eigenvectors(const std::string& path, const Dims& dim
   for (int t = 0; t < dims[3]; ++t) {
     const io::Hdf5Dataset d = io::read_dataset_hdf5(path, slice_name(t));
     if (d.shape != std::vector<std::uint64_t>{file_nv, std::uint64_t(n), 2})
-      fail("{}: {} has the wrong shape for a {}x{}x{} slice", path, d.name, dims[0], dims[1], dims[2]);
+      fail("{}: {}: {} has the wrong shape for a {}x{}x{} slice", key, path, d.name, dims[0], dims[1], dims[2]);
     const auto crc = d.number_attributes.find("crc32");
     if (crc == d.number_attributes.end() || crc->second != double(io::crc32(d.values.data(), d.values.size() * sizeof(double))))
-      fail("{}: {}: CRC32 mismatch (the file is damaged)", path, d.name);
+      fail("{}: {}: {}: CRC32 mismatch (the file is damaged)", key, path, d.name);
     detail::copy_bytes(E.slice(t), loc, d.values.data(), Location::Host, std::size_t(n) * nv * sizeof(C));
     for (int v = 0; v < nv; ++v) {
       E.eigenvalues.push_back(lambda.values[std::size_t(t) * file_nv + std::size_t(v)]);
@@ -126,10 +156,11 @@ int run_distill(const DistillCommandOptions& opt) {
 
   // Eigenvectors.
   const std::string links = fmt::format("3D stout, {} steps, rho {}", in.stout.steps, in.stout.rho);
+  const EigenvectorOrigin origin{q.config, links, problem.observables().plaquette};
   const GaugeField<double> smeared = stout_smear(problem.links(), in.stout);
   LaplacianEigenvectors E;
   if (!in.eigenvectors_in.empty()) {
-    E = load_eigenvectors(in.eigenvectors_in, dims, in.eigen.nv, loc);
+    E = load_eigenvectors(in.eigenvectors_in, dims, in.eigen.nv, loc, origin);
     log.line("# eigenvectors: read from {} (CRC32 checked)", in.eigenvectors_in);
   } else {
     log.line("# eigenvectors of -Laplacian ({} links), Chebyshev-filtered subspace iteration, degree {}:", links,
@@ -143,7 +174,7 @@ int run_distill(const DistillCommandOptions& opt) {
     for (const auto& s : E.slices) eig_seconds += s.seconds;
     jsonl.write({{"record", "eigenvectors"}, {"nv", E.nv}, {"seconds", eig_seconds}, {"eigenvalues", E.eigenvalues}});
     if (in.save_eigenvectors) {
-      save_eigenvectors(q.prefix + ".eigvecs.h5", E, links);
+      save_eigenvectors(q.prefix + ".eigvecs.h5", E, origin);
       log.line("# eigenvectors written to {}.eigvecs.h5", q.prefix);
     }
   }

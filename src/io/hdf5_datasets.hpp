@@ -4,6 +4,7 @@
 // ("distillation/C"), made as needed; files are written atomically (io/hdf5_support.hpp).
 
 #include <cstdint>
+#include <functional>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -27,7 +28,16 @@ struct Hdf5Datasets {
 
 void write_datasets_hdf5(const std::filesystem::path& path, const Hdf5Datasets& file);
 
-// One dataset with its attributes; throws lqcd::Error naming the file and the dataset if it is missing.
+// The same with the datasets made one at a time by dataset(k), k = 0..count-1, after file's own (so
+// that large data are never all in memory at once).
+void write_datasets_hdf5(const std::filesystem::path& path, const Hdf5Datasets& file, std::size_t count,
+                         const std::function<Hdf5Dataset(std::size_t)>& dataset);
+
+// One dataset with its attributes (those that are single numbers or strings; others are skipped);
+// throws lqcd::Error naming the file and the dataset if it is missing or unreadable.
 Hdf5Dataset read_dataset_hdf5(const std::filesystem::path& path, const std::string& name);
+
+// The root group's attributes (single numbers and strings) as an Hdf5Datasets without datasets.
+Hdf5Datasets read_root_attributes_hdf5(const std::filesystem::path& path);
 
 }  // namespace lqcd::io

@@ -51,11 +51,19 @@ inline void write_number_attribute(hid_t obj, const std::string& key, double val
   check(H5Awrite(attr, H5T_NATIVE_DOUBLE, &value), path, "attribute " + key);
 }
 
-// Readers of the attributes above; throw lqcd::Error naming the file and key when one is missing.
+// Readers of the attributes above; throw lqcd::Error naming the file and key when one is missing or is
+// not a single value (an array attribute would not fit the one value read).
+inline hssize_t attribute_points(hid_t attr) {
+  Handle space(H5Aget_space(attr), H5Sclose);
+  return space.ok() ? H5Sget_simple_extent_npoints(space) : -1;
+}
+
 inline double read_number_attribute(hid_t obj, const char* key, const std::filesystem::path& path) {
   Handle attr(H5Aopen(obj, key, H5P_DEFAULT), H5Aclose);
+  if (!attr.ok()) fail("{}: no attribute {}", path.string(), key);
+  if (attribute_points(attr) != 1) fail("{}: attribute {} is not a single number", path.string(), key);
   double v = 0;
-  if (!attr.ok() || H5Aread(attr, H5T_NATIVE_DOUBLE, &v) < 0) fail("{}: no attribute {}", path.string(), key);
+  if (H5Aread(attr, H5T_NATIVE_DOUBLE, &v) < 0) fail("{}: attribute {} is not a number", path.string(), key);
   return v;
 }
 
@@ -63,6 +71,8 @@ inline std::string read_string_attribute(hid_t obj, const char* key, const std::
   Handle attr(H5Aopen(obj, key, H5P_DEFAULT), H5Aclose);
   Handle type(attr.ok() ? H5Aget_type(attr) : -1, H5Tclose);
   if (!attr.ok() || !type.ok()) fail("{}: no attribute {}", path.string(), key);
+  if (attribute_points(attr) != 1 || H5Tis_variable_str(type) != 0)
+    fail("{}: attribute {} is not a single fixed-length string", path.string(), key);
   std::string value(H5Tget_size(type), '\0');
   Handle mem(H5Tcopy(H5T_C_S1), H5Tclose);
   H5Tset_size(mem, value.size());

@@ -61,6 +61,7 @@ Elementals meson_elementals(const GaugeField<double>& links, const LaplacianEige
                             const std::vector<ElementalKind>& kinds) {
   if (links.geometry().global != E.dims || links.geometry().has_halo())
     fail("meson_elementals: the links' lattice differs from the eigenvectors' (or is decomposed)");
+  if (links.location() != E.location()) fail("internal: meson_elementals: links and eigenvectors in different places");
   const Location loc = E.location();
   const int nv = E.nv, nt = E.dims[3];
   const std::int64_t n = E.rows();
@@ -91,6 +92,8 @@ CorrelatorMatrix distillation_correlators(const Perambulator& tau, const Element
                                           const std::vector<DistillationOperator>& ops) {
   if (tau.nv != phi.nv || tau.nt != phi.nt) fail("distillation_correlators: perambulator and elementals differ in nv or T");
   if (ops.empty()) fail("distillation_correlators: no operators");
+  if (tau.data.location() != phi.data.location())
+    fail("internal: distillation_correlators: perambulator and elementals in different places");
   const auto start = std::chrono::steady_clock::now();
   const Location loc = tau.data.location();
   const int nv = tau.nv, nt = tau.nt, nops = int(ops.size()), nk = int(phi.kinds.size());

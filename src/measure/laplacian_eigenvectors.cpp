@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 #include <cmath>
 #include <random>
 #include <utility>
@@ -144,6 +145,9 @@ void check_laplacian_eigen_params(const LaplacianEigenParams& p, const Dims& dim
     fail("{}chebyshev_degree = {}: expected 1..200", prefix, p.chebyshev_degree);
   if (p.guard < 0) fail("{}guard = {}: expected >= 0 (0: automatic)", prefix, p.guard);
   if (p.max_iterations < 1) fail("{}max_iterations = {}: expected >= 1", prefix, p.max_iterations);
+  // The dense products index in 32 bits (BLAS): a slice's 3 V3 rows and the 16 nv^2 of a perambulator slice.
+  if (n > std::numeric_limits<int>::max() || 16 * std::int64_t(p.nv) * p.nv > std::numeric_limits<int>::max())
+    fail("{}nv = {}: the slice ({} colour components) or 16 nv^2 exceeds 2^31", prefix, p.nv, n);
 }
 
 void apply_negative_laplacian(const GaugeField<double>& U, int t, int columns, const C* in, C* out) {
@@ -229,8 +233,11 @@ LaplacianEigenvectors laplacian_eigenvectors(const GaugeField<double>& U, const 
       // The filter multiplies the low end by up to T_d((c - low) / e) relative to the cut. Beyond ~1e8 the
       // block's top vectors drown in the rounding of the recursion and the block loses rank, so the
       // degree is capped there (on 32^3 slices with nv = 64 at about 80).
-      const int degree =
-          std::max(1, std::min(p.chebyshev_degree, int(std::acosh(kMaxAmplification) / std::acosh((c - low) / e))));
+      if (!(e > 0))  // the block spans the spectrum's top: nothing to damp, and the Rayleigh-Ritz step is exact
+        fail("laplacian_eigenvectors: time slice {}: the block reaches the top of the spectrum ({:.6g}) without "
+             "converging (largest residual {:.3g}); lower guard or tolerance", t, cut, worst);
+      const double cap = std::acosh(kMaxAmplification) / std::max(std::acosh((c - low) / e), 1e-300);
+      const int degree = int(std::clamp(cap, 1.0, double(p.chebyshev_degree)));
       double sigma = e / (low - c);
       const double tau = 2 / sigma;
       Buffer<C>* y0 = &X;

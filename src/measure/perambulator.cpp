@@ -30,7 +30,10 @@ Perambulator perambulator(const DiracOperators& ops, bool even_odd, const Laplac
   tau.nv = nv;
   tau.nt = nt;
   tau.data = Buffer<Complex<double>>(std::size_t(nt) * 16 * tau.block(), loc);
-  Buffer<Complex<double>> gathered(std::size_t(nt) * 4 * kBlock * n, loc);
+  // One solution's time slices at a time ([t][spin][n], 4 T n numbers): its projection onto every
+  // slice's eigenvectors is one GEMM batched over t, V(t)^dag (n x 4) -> the column (beta, b) of all four
+  // tau(t)[alpha][beta] blocks (ldc 4 nv^2 steps from alpha to alpha + 1).
+  Buffer<Complex<double>> gathered(std::size_t(nt) * 4 * n, loc);
   PropagatorOptions o = options;  // one multigrid setup (if any) for all 4 nv solves
   if (!o.multigrid_cache) o.multigrid_cache = std::make_shared<MultigridCache>();
   for (int beta = 0; beta < 4; ++beta)
@@ -45,30 +48,26 @@ Perambulator perambulator(const DiracOperators& ops, bool even_odd, const Laplac
           },
           o,
           [&](int j, SpinorField<double>& psi) {
-            for_each(loc, psi.sites(), SliceGatherKernel{psi.view(), slice, count, j, gathered.data()});
+            for_each(loc, psi.sites(), SliceGatherKernel{psi.view(), slice, 1, 0, gathered.data()});
+            GemmBatch g;
+            g.op_a = MatrixOp::Adjoint;
+            g.m = nv;
+            g.n = 4;
+            g.k = int(n);
+            g.lda = g.ldb = int(n);
+            g.ldc = int(4 * tau.block());
+            g.stride_a = std::int64_t(nv) * n;
+            g.stride_b = 4 * n;
+            g.stride_c = 16 * tau.block();
+            g.batch = nt;
+            gemm_batched(loc, g, Complex<double>(1.0), E.vectors.data(), gathered.data(), Complex<double>(0.0),
+                         tau.data.data() + beta * tau.block() + std::int64_t(b0 + j) * nv);
           },
           [&](const PropagatorSolve& s) {
             ++tau.solves;
             tau.iterations += s.result.iterations;
             if (on_solve) on_solve(s);
           });
-      // tau(t)[alpha][beta](:, b0 .. b0 + count) = V(t)^dag psi_alpha(t), for every t at once.
-      for (int alpha = 0; alpha < 4; ++alpha) {
-        GemmBatch g;
-        g.op_a = MatrixOp::Adjoint;
-        g.m = nv;
-        g.n = count;
-        g.k = int(n);
-        g.lda = int(n);
-        g.ldb = int(n);
-        g.ldc = nv;
-        g.stride_a = std::int64_t(nv) * n;
-        g.stride_b = 4 * std::int64_t(count) * n;
-        g.stride_c = 16 * tau.block();
-        g.batch = nt;
-        gemm_batched(loc, g, Complex<double>(1.0), E.vectors.data(), gathered.data() + alpha * std::int64_t(count) * n,
-                     Complex<double>(0.0), tau.data.data() + (alpha * 4 + beta) * tau.block() + std::int64_t(b0) * nv);
-      }
     }
   if (loc == Location::Device) detail::device_synchronize();
   tau.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

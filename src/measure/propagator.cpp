@@ -183,7 +183,7 @@ void solve_in_block(const DiracOperators& ops, int count, const SourceMaker& mak
     PropagatorSolve& log = logs[j];
     log.spin = int(j) / 3;
     log.colour = int(j) % 3;
-    log.block_rhs = int(n);
+    log.block_rhs = count;  // the sources solved (a short block is padded with zero sources)
     log.block_rounds = rounds;
     SolverResult& r = log.result;
     r.type = SolverType::CG;
@@ -191,8 +191,8 @@ void solve_in_block(const DiracOperators& ops, int count, const SourceMaker& mak
     r.converged = true;
     r.corrections = corrections;
     r.true_residual = residual[j];
-    r.seconds = seconds / double(n);  // its share of the rounds' time and of the block solves' FLOPs
-    r.set_flops(flops / double(n));
+    r.seconds = seconds / double(count);  // its share of the rounds' time and of the block solves' FLOPs
+    r.set_flops(flops / double(count));
     SpinorField<double> psi = schur.reconstruct(x_even[j], eta[j]);
     finish_column(int(j), M, psi, eta[j], options, log, on_solution, on_solve);
   }

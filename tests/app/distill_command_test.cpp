@@ -74,6 +74,14 @@ TEST(DistillCommand, WritesCorrelatorsAndReusesItsEigenvectors) {
   const io::Hdf5Dataset cb = io::read_dataset_hdf5(dir.path() / "b.h5", "distillation/C");
   ASSERT_EQ(cb.values.size(), c.values.size());
   for (std::size_t k = 0; k < c.values.size(); ++k) EXPECT_NEAR(cb.values[k], c.values[k], 1e-12 * std::abs(c.values[0]));
+  // Eigenvectors of other links are refused (the file records the smearing and the plaquette).
+  std::string other = input("eigenvectors_in = 'a.eigvecs.h5'\n[output]\nprefix = 'd'\n");
+  other.replace(other.find("stout_steps = 2"), 15, "stout_steps = 3");
+  test::write_text(dir.path() / "d.toml", other);
+  const auto rd = run_lqcd("distill --quiet --device cpu d.toml", dir.path());
+  EXPECT_EQ(rd.exit_code, 1);
+  EXPECT_NE(test::error_line(rd.err).find("distillation.eigenvectors_in"), std::string::npos) << rd.err;
+  EXPECT_NE(test::error_line(rd.err).find("stout"), std::string::npos) << rd.err;
   // A damaged eigenvector file is refused (a byte in the middle of the last slice's data).
   const auto size = std::filesystem::file_size(dir.path() / "a.eigvecs.h5");
   {
