@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "app/device_choice.hpp"
+#include "app/json_values.hpp"
 #include "app/observables_json.hpp"
 #include "app/quark_input.hpp"
 #include "app/version.hpp"
@@ -111,12 +112,6 @@ io::Hdf5Dataset matrix_dataset(const std::string& name, const std::vector<C>& va
     d.values.push_back(c.im);
   }
   return d;
-}
-
-nlohmann::json finite_or_null(const std::vector<double>& v) {
-  nlohmann::json a = nlohmann::json::array();
-  for (double x : v) a.push_back(std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr));
-  return a;
 }
 
 }  // namespace

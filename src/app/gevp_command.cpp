@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "app/json_values.hpp"
 #include "core/error.hpp"
 #include "io/hdf5_datasets.hpp"
 #include "measure/gevp.hpp"
@@ -14,14 +15,17 @@
 namespace lqcd::app {
 
 namespace {
-std::vector<std::string> split_commas(const std::string& s) {
+// Operator names contain commas themselves ("g5_p0,0,0,gx_p0,0,1"): a comma starts a new name only where
+// the next piece has its own momentum tag "_p".
+std::vector<std::string> split_operator_names(const std::string& s) {
   std::vector<std::string> out;
   std::stringstream in(s);
-  for (std::string item; std::getline(in, item, ',');) out.push_back(item);
+  for (std::string piece; std::getline(in, piece, ',');) {
+    if (!out.empty() && piece.find("_p") == std::string::npos) out.back() += "," + piece;
+    else out.push_back(piece);
+  }
   return out;
 }
-
-nlohmann::json finite_or_null(double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr); }
 }  // namespace
 
 int run_gevp(const GevpCommandOptions& opt) {
@@ -30,25 +34,14 @@ int run_gevp(const GevpCommandOptions& opt) {
     fail("{}: {} is not a correlator matrix [T][N][N][re, im]", opt.file, opt.dataset);
   const auto names_attr = d.string_attributes.find("operators");
   if (names_attr == d.string_attributes.end()) fail("{}: {} has no \"operators\" attribute", opt.file, opt.dataset);
-  // Operator names contain commas themselves ("g5_p0,0,0"): split the attribute on the gamma prefixes.
-  const std::vector<std::string> parts = split_commas(names_attr->second);
-  std::vector<std::string> names;
-  for (const std::string& p : parts) {
-    if (!names.empty() && p.find("_p") == std::string::npos) names.back() += "," + p;
-    else names.push_back(p);
-  }
+  const std::vector<std::string> names = split_operator_names(names_attr->second);
   const int T = int(d.shape[0]), N = int(d.shape[1]);
   if (int(names.size()) != N) fail("{}: {} names {} operators for a {}x{} matrix", opt.file, opt.dataset, names.size(), N, N);
   std::vector<int> index;
   if (opt.operators.empty()) {
     for (int i = 0; i < N; ++i) index.push_back(i);
   } else {
-    std::vector<std::string> want;
-    for (const std::string& p : split_commas(opt.operators)) {
-      if (!want.empty() && p.find("_p") == std::string::npos) want.back() += "," + p;
-      else want.push_back(p);
-    }
-    for (const std::string& w : want) {
+    for (const std::string& w : split_operator_names(opt.operators)) {
       int found = -1;
       for (int i = 0; i < N; ++i)
         if (names[std::size_t(i)] == w) found = i;

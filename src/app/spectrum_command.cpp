@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "app/device_choice.hpp"
+#include "app/json_values.hpp"
 #include "app/observables_json.hpp"
 #include "app/quark_input.hpp"
 #include "app/spectrum_input.hpp"
@@ -27,13 +28,6 @@ std::vector<double> real_parts(const std::vector<Complex<double>>& c) {
   std::vector<double> r(c.size());
   for (std::size_t i = 0; i < c.size(); ++i) r[i] = c[i].re;
   return r;
-}
-
-// JSON array with null for non-finite entries (no NaN in JSON).
-nlohmann::json json_array(const std::vector<double>& v) {
-  nlohmann::json a = nlohmann::json::array();
-  for (double x : v) a.push_back(std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr));
-  return a;
 }
 
 // PCAC quark mass from the symmetric time derivative of the axial-pseudoscalar correlator,
@@ -186,13 +180,13 @@ int run_spectrum(const SpectrumCommandOptions& opt) {
                             {"momentum", momenta[p0]},
                             {"hdf5", h5},
                             {"seconds", clock.seconds()}};
-  summary["correlators"] = {{"pion", json_array(pion)},
-                            {"rho", json_array(rho)},
-                            {"a0", json_array(a0)},
-                            {"pcac_mass", json_array(pcac)}};
-  if (neutral) summary["correlators"]["pion0_connected"] = json_array(pion0);
-  summary["effective_masses"] = {{"pion", json_array(m_pion)}, {"rho", json_array(m_rho)}, {"a0", json_array(m_a0)}};
-  summary["pcac_mass_average"] = std::isfinite(pcac_avg) ? nlohmann::json(pcac_avg) : nlohmann::json(nullptr);
+  summary["correlators"] = {{"pion", finite_or_null(pion)},
+                            {"rho", finite_or_null(rho)},
+                            {"a0", finite_or_null(a0)},
+                            {"pcac_mass", finite_or_null(pcac)}};
+  if (neutral) summary["correlators"]["pion0_connected"] = finite_or_null(pion0);
+  summary["effective_masses"] = {{"pion", finite_or_null(m_pion)}, {"rho", finite_or_null(m_rho)}, {"a0", finite_or_null(m_a0)}};
+  summary["pcac_mass_average"] = finite_or_null(pcac_avg);
   jsonl.write(summary);
   if (opt.json && comm::rank() == 0) std::cout << summary.dump() << std::endl;
   log.line("# done in {}", format_duration(clock.seconds()));

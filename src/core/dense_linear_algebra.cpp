@@ -209,23 +209,32 @@ std::vector<double> hermitian_eigensystem(Location loc, int n, C* A, int lda) {
 #endif
 }
 
+int cholesky_lower(int n, C* A, int lda, double min_pivot, double& pivot) {
+  auto a = [&](int r, int c) -> C& { return A[r + std::int64_t(c) * lda]; };
+  for (int j = 0; j < n; ++j) {
+    double d = a(j, j).re;
+    for (int k = 0; k < j; ++k) d -= norm2(a(j, k));
+    pivot = d;
+    if (!(d > min_pivot)) return j;
+    const double l = std::sqrt(d);
+    a(j, j) = C(l);
+    for (int i = j + 1; i < n; ++i) {
+      C s = a(i, j);
+      for (int k = 0; k < j; ++k) s -= a(i, k) * conj(a(j, k));
+      a(i, j) = s * (1.0 / l);
+    }
+    for (int i = 0; i < j; ++i) a(i, j) = C(0.0);
+  }
+  return -1;
+}
+
 std::vector<double> generalized_hermitian_eigensystem(int n, C* A, C* B, const char* what) {
   auto a = [&](int r, int c) -> C& { return A[r + std::int64_t(c) * n]; };
   auto b = [&](int r, int c) -> C& { return B[r + std::int64_t(c) * n]; };
-  // Cholesky B = L L^dag (L lower, stored in B's lower triangle).
-  for (int j = 0; j < n; ++j) {
-    double d = b(j, j).re;
-    for (int k = 0; k < j; ++k) d -= norm2(b(j, k));
-    if (!(d > 0)) fail("{}: the matrix at the reference time is not positive definite (pivot {} = {:.3g})", what, j, d);
-    const double l = std::sqrt(d);
-    b(j, j) = C(l);
-    for (int i = j + 1; i < n; ++i) {
-      C s = b(i, j);
-      for (int k = 0; k < j; ++k) s -= b(i, k) * conj(b(j, k));
-      b(i, j) = s * (1.0 / l);
-    }
-    for (int i = 0; i < j; ++i) b(i, j) = C(0.0);
-  }
+  double pivot = 0;
+  const int bad = cholesky_lower(n, B, n, 0.0, pivot);
+  if (bad >= 0)
+    fail("{}: the matrix at the reference time is not positive definite (pivot {} = {:.3g})", what, bad, pivot);
   // A <- L^-1 A L^-dag: forward substitution on the columns, then on the rows.
   const auto solve_lower_columns = [&](auto&& x) {  // x(r, c) <- (L^-1 x)(r, c)
     for (int c = 0; c < n; ++c)

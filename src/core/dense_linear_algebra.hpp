@@ -56,6 +56,11 @@ inline double gemm_flops(const GemmBatch& g) { return 8.0 * g.m * double(g.n) * 
 // converge.
 std::vector<double> hermitian_eigensystem(Location loc, int n, Complex<double>* A, int lda);
 
+// The Cholesky factor L of the n x n Hermitian matrix A = L L^dag (host, column-major), written into A's
+// lower triangle, the strict upper triangle set to zero. Returns -1, or the first column whose pivot is not
+// above min_pivot (then A is partly overwritten and `pivot` holds that pivot).
+int cholesky_lower(int n, Complex<double>* A, int lda, double min_pivot, double& pivot);
+
 // The same for the generalised problem A x = lambda B x with B Hermitian positive definite (host
 // only, small matrices: the GEVP of measure/gevp). The eigenvectors are B-orthonormal
 // (x_i^dag B x_j = delta_ij) and overwrite A; B is overwritten by its Cholesky factor. Throws

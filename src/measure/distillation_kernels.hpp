@@ -31,6 +31,20 @@ LQCD_HOST_DEVICE inline ColorVector<double> load_colour(const Complex<double>* c
   return v;
 }
 
+// The two parallel transports to x along spatial direction k of the column f on x's slice: U_k(x) f(x + k)
+// and U_k(x - k)^dag f(x - k), the terms of the Laplacian and of the symmetric covariant derivative.
+struct CovariantHops {
+  ColorVector<double> forward, backward;
+};
+LQCD_HOST_DEVICE inline CovariantHops covariant_hops(const GaugeView<double>& U, const SliceIndexer& slice,
+                                                    const Complex<double>* f, const int x[4], int k) {
+  int y[4] = {x[0], x[1], x[2], x[3]};
+  U.idx.shift(y, k, +1);
+  int z[4] = {x[0], x[1], x[2], x[3]};
+  U.idx.shift(z, k, -1);
+  return {U.link(x, k) * load_colour(f, slice.index(y)), adj_mul(U.link(z, k), load_colour(f, slice.index(z)))};
+}
+
 // out = a (-Laplacian in) + b in + c extra, on the time slice t, for `columns` columns of length n,
 // where the gauge-covariant 3D Laplacian is
 //   (Laplacian f)(x) = sum_{k=1..3} [ U_k(x) f(x + k) + U_k(x - k)^dag f(x - k) - 2 f(x) ],
@@ -55,12 +69,9 @@ struct NegativeLaplacianKernel {
     ColorVector<double> hop{};
     LQCD_UNROLL
     for (int k = 0; k < 3; ++k) {
-      int y[4] = {x[0], x[1], x[2], x[3]};
-      U.idx.shift(y, k, +1);
-      hop += U.link(x, k) * load_colour(f, slice.index(y));
-      int z[4] = {x[0], x[1], x[2], x[3]};
-      U.idx.shift(z, k, -1);
-      hop += adj_mul(U.link(z, k), load_colour(f, slice.index(z)));
+      const CovariantHops h = covariant_hops(U, slice, f, x, k);
+      hop += h.forward;
+      hop += h.backward;
     }
     const ColorVector<double> here = load_colour(f, x3);
     Complex<double>* o = out + column * 3 * v3 + 3 * x3;
@@ -94,12 +105,8 @@ struct DisplacedPhaseKernel {
     if (direction < 0) {
       d = load_colour(f, x3);
     } else {
-      int y[4] = {x[0], x[1], x[2], x[3]};
-      U.idx.shift(y, direction, +1);
-      int z[4] = {x[0], x[1], x[2], x[3]};
-      U.idx.shift(z, direction, -1);
-      d = Complex<double>(0.5) * (U.link(x, direction) * load_colour(f, slice.index(y)) -
-                                  adj_mul(U.link(z, direction), load_colour(f, slice.index(z))));
+      const CovariantHops h = covariant_hops(U, slice, f, x, direction);
+      d = Complex<double>(0.5) * (h.forward - h.backward);
     }
     const double phase = -(p[0] * x[0] + p[1] * x[1] + p[2] * x[2]);
     const Complex<double> e(cos(phase), sin(phase));

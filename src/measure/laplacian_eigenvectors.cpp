@@ -47,10 +47,11 @@ class SliceBlock {
     for_each(loc_, n_ / 3 * m_, k);
     flops += kLaplacianFlops * double(n_ / 3) * m_;
   }
-  // out (n x cols) = X (n x m) S (m x cols), S a small host matrix (column-major, ld m).
-  void rotate(Buffer<C>& out, const Buffer<C>& X, const std::vector<C>& S, int cols) {
+  // out (n x cols) = X (n x m) S (m x cols) + beta out, S a small host matrix (column-major, ld m).
+  void rotate(Buffer<C>& out, const Buffer<C>& X, const std::vector<C>& S, int cols, double beta = 0) {
     const C* s = upload(S);
-    gemm(loc_, MatrixOp::None, MatrixOp::None, int(n_), cols, m_, X.data(), int(n_), s, m_, out.data(), int(n_));
+    gemm(loc_, MatrixOp::None, MatrixOp::None, int(n_), cols, m_, X.data(), int(n_), s, m_, out.data(), int(n_),
+         C(1.0), C(beta));
     flops += 8.0 * double(n_) * m_ * cols;
   }
   // The m x m matrix A^dag B on the host.
@@ -105,20 +106,9 @@ void orthonormalise(SliceBlock& B, Buffer<C>& X, Buffer<C>& work) {
     auto g = [&](int r, int c) -> C& { return G[std::size_t(r) + std::size_t(c) * m]; };
     for (int c = 0; c < m; ++c)
       for (int r = 0; r < m; ++r) g(r, c) *= d[std::size_t(r)] * d[std::size_t(c)];
-    // Cholesky G = L L^dag in the lower triangle.
-    for (int j = 0; j < m; ++j) {
-      double p = g(j, j).re;
-      for (int k = 0; k < j; ++k) p -= norm2(g(j, k));
-      if (!(p > 1e-14))
-        fail("laplacian_eigenvectors: the block lost rank (Cholesky pivot {:.3g}); lower chebyshev_degree", p);
-      const double l = std::sqrt(p);
-      g(j, j) = C(l);
-      for (int i = j + 1; i < m; ++i) {
-        C s = g(i, j);
-        for (int k = 0; k < j; ++k) s -= g(i, k) * conj(g(j, k));
-        g(i, j) = s * (1 / l);
-      }
-    }
+    double pivot = 0;
+    if (cholesky_lower(m, G.data(), m, 1e-14, pivot) >= 0)
+      fail("laplacian_eigenvectors: the block lost rank (Cholesky pivot {:.3g}); lower chebyshev_degree", pivot);
     // S = D L^-dag (upper triangular): solve L^dag S' = I column by column (back substitution).
     std::vector<C> S(std::size_t(m) * m, C(0.0));
     for (int c = 0; c < m; ++c)
@@ -200,20 +190,7 @@ LaplacianEigenvectors laplacian_eigenvectors(const GaugeField<double>& U, const 
       std::vector<C> D(std::size_t(m) * m, C(0.0));
       for (int i = 0; i < m; ++i) D[std::size_t(i) * m + i] = C(-lambda[std::size_t(i)]);
       W1.copy_from(LX);
-      {
-        const C* d = nullptr;
-        Buffer<C> dd;
-        if (loc == Location::Host) {
-          d = D.data();
-        } else {
-          dd = Buffer<C>(D.size(), loc);
-          detail::copy_bytes(dd.data(), loc, D.data(), Location::Host, D.size() * sizeof(C));
-          d = dd.data();
-        }
-        gemm(loc, MatrixOp::None, MatrixOp::None, int(n), m, m, X.data(), int(n), d, m, W1.data(), int(n), C(1.0),
-             C(1.0));
-        B.flops += 8.0 * double(n) * m * m;
-      }
+      B.rotate(W1, X, D, m, 1.0);
       const std::vector<C> R = B.inner(W1, W1);
       double worst = 0;
       for (int i = 0; i < m; ++i) {

@@ -226,6 +226,8 @@ void solve_sources(const DiracOperators& ops, bool even_odd, int count, const So
   // One setup serves every solve of this call, and of later calls that pass the same cache.
   MultigridCache local;
   MultigridCache& mg = options.multigrid_cache ? *options.multigrid_cache : local;
+  MultigridPreconditioner<float>* mg_single = nullptr;
+  MultigridPreconditioner<double>* mg_double = nullptr;
   if (options.solver.type == SolverType::Multigrid) {
     schur = nullptr;
     if (options.solver.precision == SolverPrecision::Half)
@@ -233,14 +235,12 @@ void solve_sources(const DiracOperators& ops, bool even_odd, int count, const So
     if (options.solver.precision == SolverPrecision::Single) {
       if (!ops.full_single) fail("internal: compute_propagator: a single-precision multigrid needs ops.full_single");
       if (!mg.single) mg.single = make_multigrid(*ops.full_single, options);
-    } else if (!mg.double_) {
-      mg.double_ = make_multigrid(M, options);
+      mg_single = mg.single.get();
+    } else {
+      if (!mg.double_) mg.double_ = make_multigrid(M, options);
+      mg_double = mg.double_.get();
     }
   }
-  MultigridPreconditioner<float>* mg_single =
-      options.solver.type == SolverType::Multigrid && options.solver.precision == SolverPrecision::Single ? mg.single.get() : nullptr;
-  MultigridPreconditioner<double>* mg_double =
-      options.solver.type == SolverType::Multigrid && options.solver.precision != SolverPrecision::Single ? mg.double_.get() : nullptr;
   const auto solve_full = [&](SpinorField<double>& psi, const SpinorField<double>& eta) {
     if (mg_single) return solve_multigrid(M, *mg_single, psi, eta, options.solver);
     if (mg_double) return solve_multigrid(M, *mg_double, psi, eta, options.solver);
