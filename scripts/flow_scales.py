@@ -5,7 +5,9 @@ The scales are defined on the ensemble average (M. Luscher, JHEP 1008 (2010) 071
 BMW, JHEP 1209 (2012) 010: t d/dt <t^2 E>(w0^2) = 0.3), so <t^2 E(t)> (clover E) is averaged over the
 configurations on their common flow times, the crossings found by linear interpolation (W from the
 difference quotient of neighbouring times, at their mid time), and the errors estimated by the
-jackknife over bins of BIN consecutive configurations. Also: <Q^2> at the flow time nearest t0.
+jackknife over bins of BIN consecutive configurations. Also: <Q^2> at the flow time nearest t0, and how far
+Q lies from the nearest integer there and at the end of the flow (<|Q - round Q|>, the clover charge and,
+when the flow measured it (lqcd flow --improved-charge), the O(a^2)-improved one).
 
     scripts/flow_scales.py FILE.jsonl [--bin 5] [--reference 0.3]
 """
@@ -55,6 +57,15 @@ def main():
     print(f"{len(curves)} configurations (bins of {a.bin}), flow to t = {ts[-1]:.3f}: "
           f"t0/a^2 = {t0:.4f} +- {err(0, t0):.4f}, w0/a = {w0:.4f} +- {err(1, w0):.4f}, "
           f"<Q^2> at t = {ts[k0]:.2f}: {q2:.3f}")
+    used = records[: nb * a.bin]
+    for key, name in (("Q", "clover"), ("Q_improved", "improved")):
+        if not all(key in r["history"][0] for r in used):
+            continue
+        for k in (k0, length - 1):
+            qs = [r["history"][k][key] for r in used]
+            off = sum(abs(q - round(q)) for q in qs) / len(qs)
+            print(f"  {name} Q at t = {ts[k]:.2f}: <|Q - round Q|> = {off:.4f} "
+                  f"(max {max(abs(q - round(q)) for q in qs):.4f}), <Q^2> = {sum(q * q for q in qs) / len(qs):.3f}")
 
 
 if __name__ == "__main__":

@@ -2,14 +2,15 @@
 """The static potential V(R) and the Sommer scale r0/a from `lqcd measure --json --loops RMAX,TMAX` output.
 
 Input: one JSON object per configuration with "wilson_loops" ([R-1][T-1], usually on spatially APE-smeared
-links: --ape-steps). From the ensemble averages <W(R, T)>:
+links: --ape-steps) and, with --off-axis, "wilson_loops_off_axis" (lqcd measure --off-axis: W(r, T) at the
+distances |r| of r = (a, b, c)). From the ensemble averages <W(R, T)>:
   V(R) a = log(<W(R, T)> / <W(R, T+1)>)                       at the chosen T (--t),
 fitted for R in [--rmin, --rmax] by the Cornell form V(R) = A - e / R + sigma R (weighted least squares,
 weights from the jackknife errors of V), and r0 from r^2 F(r) = 1.65 with F = dV/dR = e / R^2 + sigma
 (R. Sommer, Nucl. Phys. B 411 (1994) 839):  r0/a = sqrt((1.65 - e) / sigma).
 Errors: jackknife over bins of --bin consecutive configurations (the fit repeated on every sample).
 
-    scripts/static_potential.py FILE.jsonl [--t 4] [--rmin 2] [--rmax 6] [--bin 5]
+    scripts/static_potential.py FILE.jsonl [--t 4] [--rmin 2] [--rmax 6] [--bin 5] [--off-axis]
     scripts/static_potential.py --self-test     # synthetic loops with a known potential
 """
 import argparse
@@ -19,9 +20,9 @@ import random
 import sys
 
 
-def potential(loops, t, rs):
-    """V(R) for R in rs from averaged loops w[R-1][T-1]."""
-    return [math.log(loops[r - 1][t - 1] / loops[r - 1][t]) for r in rs]
+def potential(loops, t, rows):
+    """V at the rows (indices into the averaged loops, each W[T-1] at one distance)."""
+    return [math.log(loops[k][t - 1] / loops[k][t]) for k in rows]
 
 
 def solve3(m, v):
@@ -59,18 +60,20 @@ def average(samples):
     return [[sum(s[r][t] for s in samples) / n for t in range(len(samples[0][0]))] for r in range(len(samples[0]))]
 
 
-def analyse(records, t, rmin, rmax, binsize):
+def analyse(records, distances, t, rmin, rmax, binsize):
+    """records: per configuration the loops W[T-1] at each of `distances` (same order)."""
     nb = len(records) // binsize
     if nb < 2:
         sys.exit(f"static_potential: need at least 2 bins of {binsize} configurations, have {len(records)}")
     records = records[: nb * binsize]
-    rs = list(range(rmin, rmax + 1))
-    if rmax > len(records[0]) or t + 1 > len(records[0][0]):
-        sys.exit(f"static_potential: the loops reach R <= {len(records[0])}, T <= {len(records[0][0])}; "
+    rows = [k for k, d in enumerate(distances) if rmin - 1e-9 <= d <= rmax + 1e-9]
+    rs = [distances[k] for k in rows]
+    if rmax > max(distances) + 1e-9 or t + 1 > len(records[0][0]):
+        sys.exit(f"static_potential: the loops reach R <= {max(distances):g}, T <= {len(records[0][0])}; "
                  f"asked for R up to {rmax} and T + 1 = {t + 1}")
     jack = [average(records[: b * binsize] + records[(b + 1) * binsize:]) for b in range(nb)]
-    central = potential(average(records), t, rs)
-    jv = [potential(j, t, rs) for j in jack]
+    central = potential(average(records), t, rows)
+    jv = [potential(j, t, rows) for j in jack]
 
     def jerr(values, centre):
         m = sum(values) / nb
@@ -85,14 +88,14 @@ def analyse(records, t, rmin, rmax, binsize):
     return rs, central, verr, fit, errs, r0, r0_err, nb
 
 
-def report(records, a):
-    rs, v, verr, fit, errs, r0, r0_err, nb = analyse(records, a.t, a.rmin, a.rmax, a.bin)
+def report(records, distances, a):
+    rs, v, verr, fit, errs, r0, r0_err, nb = analyse(records, distances, a.t, a.rmin, a.rmax, a.bin)
     print(f"static potential from {nb * a.bin} configurations ({nb} bins of {a.bin}); "
-          f"V(R) a = log W(R,{a.t}) / W(R,{a.t + 1})")
+          f"V(R) a = log W(R,{a.t}) / W(R,{a.t + 1}){' (on- and off-axis)' if getattr(a, 'off_axis', False) else ''}")
     for r, x, s in zip(rs, v, verr):
-        print(f"  R = {r}:  V a = {x:.6f} +- {s:.6f}")
+        print(f"  R = {r:.4f}:  V a = {x:.6f} +- {s:.6f}")
     dof = len(rs) - 3
-    print(f"  Cornell fit R = {a.rmin}..{a.rmax}: A = {fit[0]:.5f}({errs[0]:.5f}), e = {fit[1]:.5f}({errs[1]:.5f}), "
+    print(f"  Cornell fit R = {a.rmin}..{a.rmax} ({len(rs)} distances): A = {fit[0]:.5f}({errs[0]:.5f}), e = {fit[1]:.5f}({errs[1]:.5f}), "
           f"sigma a^2 = {fit[2]:.5f}({errs[2]:.5f}), chi2/dof = {fit[3]:.2f}/{dof}")
     print(f"  r0/a = {r0:.4f} +- {r0_err:.4f}   (r^2 F(r0) = 1.65)")
     return r0, r0_err
@@ -103,14 +106,20 @@ def self_test():
     each configuration: the fit must return them, and r0 within its error (and within 1%)."""
     A, e, sigma = 0.62, 0.28, 0.048
     rng = random.Random(5)
+    # On-axis R = 1..8 and the off-axis distances sqrt(a^2 + b^2 + c^2) of a >= b >= 1.
+    distances = [float(r) for r in range(1, 9)]
+    distances += sorted({math.sqrt(a * a + b * b + c * c) for a in range(1, 8) for b in range(1, a + 1)
+                         for c in range(0, b + 1) if a * a + b * b + c * c <= 49})
     records = []
     for _ in range(40):
         records.append([[0.9 ** r * math.exp(-(A - e / r + sigma * r) * t) * (1 + 0.001 * rng.gauss(0, 1))
-                         for t in range(1, 9)] for r in range(1, 9)])
-    args = argparse.Namespace(t=3, rmin=2, rmax=7, bin=4)
-    r0, r0_err = report(records, args)
+                         for t in range(1, 9)] for r in distances])
     exact = r0_of(e, sigma)
-    ok = abs(r0 - exact) < max(3 * r0_err, 1e-9) and abs(r0 - exact) < 0.01 * exact
+    ok = True
+    for n in (8, len(distances)):
+        args = argparse.Namespace(t=3, rmin=2, rmax=7, bin=4, off_axis=n > 8)
+        r0, r0_err = report([rec[:n] for rec in records], distances[:n], args)
+        ok = ok and abs(r0 - exact) < max(3 * r0_err, 1e-9) and abs(r0 - exact) < 0.01 * exact
     print(f"self-test: exact r0/a = {exact:.4f}: {'ok' if ok else 'FAILED'}")
     return 0 if ok else 1
 
@@ -122,23 +131,35 @@ def main():
     ap.add_argument("--rmin", type=int, default=2)
     ap.add_argument("--rmax", type=int, default=6)
     ap.add_argument("--bin", type=int, default=5)
+    ap.add_argument("--off-axis", action="store_true", help="fit the off-axis distances as well")
     ap.add_argument("--self-test", action="store_true")
     a = ap.parse_args()
     if a.self_test:
         return self_test()
     if not a.file:
         ap.error("FILE.jsonl is required (or --self-test)")
-    records = []
+    records, distances = [], None
     for n, line in enumerate(open(a.file), 1):
         if not line.strip():
             continue
         try:
-            records.append(json.loads(line)["wilson_loops"])
+            j = json.loads(line)
+            rows = list(j["wilson_loops"])
+            d = [float(r) for r in range(1, len(rows) + 1)]
+            if a.off_axis:
+                for o in j["wilson_loops_off_axis"]:
+                    rows.append(o["W"])
+                    d.append(o["distance"])
         except (ValueError, KeyError) as err:
-            sys.exit(f"{a.file}:{n}: expected a JSON object with \"wilson_loops\" (lqcd measure --json --loops): {err}")
+            sys.exit(f"{a.file}:{n}: expected a JSON object with \"wilson_loops\" (lqcd measure --json --loops"
+                     f"{' --off-axis' if a.off_axis else ''}): {err}")
+        if distances is not None and d != distances:
+            sys.exit(f"{a.file}:{n}: the loops' distances differ from the first record's")
+        distances = d
+        records.append(rows)
     if a.rmax - a.rmin < 3:
         ap.error("--rmin..--rmax must hold at least 4 distances for a 3-parameter fit")
-    report(records, a)
+    report(records, distances, a)
     return 0
 
 

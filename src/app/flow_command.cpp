@@ -37,6 +37,7 @@ int run_flow(const FlowCommandOptions& opt) {
   params.t_max = opt.t_max;
   params.tolerance = opt.tolerance;
   params.measure_every = opt.measure_every;
+  params.improved_charge = opt.improved_charge;
   check_flow_params(params);  // the command line's checks (main.cpp) refuse these first
   LoadPolicy policy;
   policy.verify = !opt.no_verify;
@@ -57,14 +58,17 @@ int run_flow(const FlowCommandOptions& opt) {
       if (printer && !opt.json)
         std::cout << fmt::format(
             "{}\n  {} flow (Luscher RK3), {} (t/a^2); E a^4 from the plaquette and from the clover "
-            "field strength; Q clover\n  {:>9} {:>14} {:>14} {:>12} {:>12} {:>10}\n",
+            "field strength; Q clover{}\n  {:>9} {:>14} {:>14} {:>12} {:>12} {:>10}{}\n",
             file, flow_name(params.action),
             params.tolerance > 0 ? fmt::format("adaptive steps, error per step < {:g}, first eps = {}", params.tolerance, params.epsilon)
-                                 : fmt::format("eps = {}", params.epsilon), "t/a^2", "E_plaq", "E_clover", "t^2E_plaq", "t^2E_clover", "Q");
+                                 : fmt::format("eps = {}", params.epsilon),
+            params.improved_charge ? ", Q_imp O(a^2)-improved (1x1 and 1x2 leaves)" : "", "t/a^2", "E_plaq",
+            "E_clover", "t^2E_plaq", "t^2E_clover", "Q", params.improved_charge ? fmt::format(" {:>10}", "Q_imp") : "");
       const auto print = [&](const FlowMeasurement& m) {
         if (printer && !opt.json)
-          std::cout << fmt::format("  {:>9.4f} {:>14.8e} {:>14.8e} {:>12.6f} {:>12.6f} {:>10.5f}\n", m.t,
-                                   m.energy_plaquette, m.energy_clover, m.t2E_plaquette(), m.t2E_clover(), m.charge);
+          std::cout << fmt::format("  {:>9.4f} {:>14.8e} {:>14.8e} {:>12.6f} {:>12.6f} {:>10.5f}{}\n", m.t,
+                                   m.energy_plaquette, m.energy_clover, m.t2E_plaquette(), m.t2E_clover(), m.charge,
+                                   m.charge_improved ? fmt::format(" {:>10.5f}", *m.charge_improved) : "");
       };
       const std::vector<FlowMeasurement> history = run_gradient_flow(c.field, params, print);
       const FlowScales s = flow_scales(history);
@@ -73,9 +77,11 @@ int run_flow(const FlowCommandOptions& opt) {
         r.file = file;
         r.t0 = s.t0.value_or(std::nan(""));
         r.w0 = s.w0.value_or(std::nan(""));
-        for (const FlowMeasurement& m : history)
+        for (const FlowMeasurement& m : history) {
           r.rows.push_back({m.t, double(m.steps), m.energy_plaquette, m.energy_clover, m.t2E_plaquette(), m.t2E_clover(),
                             m.charge});
+          if (m.charge_improved) r.charge_improved.push_back(*m.charge_improved);
+        }
         h5.records.push_back(std::move(r));
       }
       if (!printer) continue;

@@ -13,6 +13,7 @@ struct FlowCommandOptions {
   double t_max = 0;
   double tolerance = 0;
   int measure_every = 1;
+  bool improved_charge = false;  // also Q from the O(a^2)-improved field strength (FlowParams::improved_charge)
   bool json = false;
   std::string hdf5;  // every history into this HDF5 file (io/hdf5_flow.hpp); empty: none
   bool force = false;  // replace an existing --hdf5 file

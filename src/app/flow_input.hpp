@@ -2,6 +2,7 @@
 // The [flow] block of lqcd heatbath and lqcd hmc (the Wilson flow of every N-th configuration after
 // thermalization, issue 29) and the JSON record of one flow, shared with lqcd flow.
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -15,15 +16,18 @@ namespace lqcd::app {
 struct FlowInput {
   int every = 0;  // configurations between flows after thermalization; 0: no flow
   FlowParams params;
+  bool hdf5 = false;  // at the end of the run, PREFIX.flow.jsonl also as PREFIX.flow.h5 (write_flow_history_hdf5)
 };
 
-// flow.every, flow.epsilon, flow.t_max, flow.measure_every with their defaults and help.
+// flow.every, flow.action, flow.epsilon, flow.tolerance, flow.t_max, flow.measure_every,
+// flow.improved_charge and flow.hdf5 with their defaults and help.
 std::vector<KeySpec> flow_schema(const std::string& unit);
 // Throws lqcd::Error naming the file and the key.
 FlowInput read_flow_input(const Config& c);
 
-// {"t0", "w0" (null when not reached), "epsilon", "history": [{"t", "E_plaquette", "E_clover",
-// "t2E_plaquette", "t2E_clover", "Q"}]} and the flow's description, in lattice units.
+// {"t0", "w0" (null when not reached), "epsilon", "history": [{"t", "steps", "E_plaquette", "E_clover",
+// "t2E_plaquette", "t2E_clover", "Q", and "Q_improved" when measured}]} and the flow's description, in
+// lattice units.
 nlohmann::json flow_json(const FlowParams& p, const std::vector<FlowMeasurement>& history, const FlowScales& s);
 // "t0/a^2 = 3.1977, w0/a = 1.8005, Q = 2.03 at t = 4.50" (or "not reached").
 std::string flow_summary(const std::vector<FlowMeasurement>& history, const FlowScales& s);
@@ -34,5 +38,14 @@ struct FlowOfConfiguration {
   std::string summary;
 };
 FlowOfConfiguration flow_configuration(const GaugeField<double>& U, const FlowParams& p);
+
+// flow.hdf5 of lqcd heatbath / lqcd hmc: the records of the JSON-lines history `jsonl` (every line with a
+// "history"; a resumed run's file holds the whole chain) written to `h5` in the format of lqcd flow --hdf5
+// (io/hdf5_flow.hpp), one group per record in file order, atomically (an existing file is replaced).
+// Each group's `file` attribute is the record's "file" (the configuration saved after that sweep or
+// trajectory) or else "COUNTER N" (counter: "sweep" or "trajectory"); the root attributes describe `p`.
+// Rank 0 writes; other ranks return at once. Returns the number of records written.
+std::size_t write_flow_history_hdf5(const std::filesystem::path& jsonl, const std::filesystem::path& h5,
+                                    const std::string& counter, const FlowParams& p);
 
 }  // namespace lqcd::app

@@ -163,8 +163,10 @@ int run_heatbath(const HeatbathCommandOptions& opt) {
   log.line("# conventions: plaquette = <Re tr U_p>/3 (1 for the unit field); polyakov = <tr prod_t U_t>/3");
   if (in.flow.every > 0)
     log.line("# flow: Wilson flow (Luscher's RK3, eps = {}) of one configuration in {} after thermalization into "
-             "{}.flow.jsonl; t0: t^2 E = 0.3, w0: t d/dt t^2 E = 0.3 (clover E), lattice units",
-             in.flow.params.epsilon, in.flow.every, in.prefix);
+             "{}.flow.jsonl{}; t0: t^2 E = 0.3, w0: t d/dt t^2 E = 0.3 (clover E){}, lattice units",
+             in.flow.params.epsilon, in.flow.every, in.prefix,
+             in.flow.hdf5 ? fmt::format(" (and {}.flow.h5 at the end)", in.prefix) : std::string(),
+             in.flow.params.improved_charge ? "; Q clover and O(a^2)-improved" : "");
   log.line("# input ({}):", config.source());
   std::istringstream lines(config.to_toml(false));
   for (std::string l; std::getline(lines, l);) log.line("#   {}", l);
@@ -185,10 +187,12 @@ int run_heatbath(const HeatbathCommandOptions& opt) {
     // unless configurations are saved (save_every) or measured (measure_every) further apart.
     const long unit = in.save_every > 0 ? in.save_every : in.measure_every;
     const bool flow = in.flow.every > 0 && n > in.thermalization && (n - in.thermalization) % (unit * in.flow.every) == 0;
+    const std::string saved_file = save_config ? fmt::format("{}.{:06d}.{}", in.prefix, n, in.format) : std::string();
     if (flow) {
       const FlowOfConfiguration f = flow_configuration(U, in.flow.params);
       log.line("# flow after sweep {}: {}", n, f.summary);
       nlohmann::json record = {{"sweep", n}};
+      if (save_config) record["file"] = saved_file;  // the flowed configuration, saved below (flow.hdf5 names it)
       record.update(f.record);
       flow_jsonl->write(record);
     }
@@ -207,9 +211,8 @@ int run_heatbath(const HeatbathCommandOptions& opt) {
       }
       if (save_config || checkpoint) {
         if (save_config) {
-          const std::string file = fmt::format("{}.{:06d}.{}", in.prefix, n, in.format);
-          save_configuration(file, in.format, U, write_options(in, o, n, in.precision));
-          log.line("# saved {}", file);
+          save_configuration(saved_file, in.format, U, write_options(in, o, n, in.precision));
+          log.line("# saved {}", saved_file);
         }
         if (checkpoint) save_configuration(checkpoint_path(in), "ildg", U, write_options(in, o, n, 64));
       }
@@ -230,6 +233,13 @@ int run_heatbath(const HeatbathCommandOptions& opt) {
     else
       log.line("# average plaquette after thermalization: {:.7f} ({} measurements; too few for an error)", e.mean,
                plaquettes.size());
+  }
+  if (in.flow.every > 0 && in.flow.hdf5) {
+    // From the JSON lines, not from this run's flows: a resumed run's file holds the whole chain.
+    const std::size_t records =
+        write_flow_history_hdf5(in.prefix + ".flow.jsonl", in.prefix + ".flow.h5", "sweep", in.flow.params);
+    log.line("# flow histories of {}.flow.jsonl written to {}.flow.h5 ({} configurations)", in.prefix, in.prefix,
+             records);
   }
   return 0;
 }

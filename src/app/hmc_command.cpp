@@ -513,20 +513,21 @@ int run_hmc(const HmcCommandOptions& opt) {
     if (!spectra.empty()) record["spectral_bounds_by_monomial"] = spectra;  // [smallest, largest] Ritz value
     record.update(observables_json(o));
     jsonl.write(record);
+    const bool save_config = in.save_every > 0 && n >= in.thermalization && (traj - in.thermalization) % in.save_every == 0;
+    const std::string saved_file = save_config ? fmt::format("{}.{:06d}.{}", in.prefix, traj, in.format) : std::string();
     if (in.flow.every > 0 && n >= in.thermalization && (traj - in.thermalization) % in.flow.every == 0) {
       const FlowOfConfiguration f = flow_configuration(U, in.flow.params);
       log.line("# flow after trajectory {}: {}", traj, f.summary);
       nlohmann::json flow_record = {{"trajectory", traj}};
+      if (save_config) flow_record["file"] = saved_file;  // the flowed configuration, saved below (flow.hdf5 names it)
       flow_record.update(f.record);
       flow_jsonl->write(flow_record);
     }
-    const bool save_config = in.save_every > 0 && n >= in.thermalization && (traj - in.thermalization) % in.save_every == 0;
     const bool write_checkpoint = in.checkpoint_every > 0 && (traj % in.checkpoint_every == 0 || traj == total);
     if (save_config || write_checkpoint) {
       if (save_config) {
-        const std::string file = fmt::format("{}.{:06d}.{}", in.prefix, traj, in.format);
-        save_configuration(file, in.format, U, write_options(in, o, traj, in.precision));
-        log.line("# saved {}", file);
+        save_configuration(saved_file, in.format, U, write_options(in, o, traj, in.precision));
+        log.line("# saved {}", saved_file);
       }
       if (write_checkpoint) save_configuration(checkpoint, "ildg", U, write_options(in, o, traj, 64));
     }
@@ -567,6 +568,13 @@ int run_hmc(const HmcCommandOptions& opt) {
                p.error, e.mean, e.error, p.bin_size);
     else
       log.line("# plaquette {:.7f}, <exp(-dH)> {:.4f} ({} trajectories: too few for errors)", p.mean, e.mean, counted);
+  }
+  if (in.flow.every > 0 && in.flow.hdf5) {
+    // From the JSON lines, not from this run's flows: a resumed run's file holds the whole chain.
+    const std::size_t records =
+        write_flow_history_hdf5(in.prefix + ".flow.jsonl", in.prefix + ".flow.h5", "trajectory", in.flow.params);
+    log.line("# flow histories of {}.flow.jsonl written to {}.flow.h5 ({} configurations)", in.prefix, in.prefix,
+             records);
   }
   return 0;
 }

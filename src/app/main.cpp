@@ -111,6 +111,13 @@ int main(int argc, char** argv) {
                       "overlap for the static potential; 20 is usual)")
       ->capture_default_str();
   measure->add_option("--ape-alpha", ms.ape_alpha, "with --ape-steps: the APE parameter")->capture_default_str();
+  measure->add_option("--hyp-steps", ms.hyp_steps,
+                      "with --loops: 3D-HYP-smear the spatial links of a copy this many times first (alpha = 0.75, "
+                      "0.6; instead of --ape-steps)")
+      ->capture_default_str();
+  measure->add_flag("--off-axis", ms.off_axis,
+                    "with --loops: also the off-axis loops W(r, T) for r = (a, b, c), a >= b >= 1, |r| <= RMAX (staircase "
+                    "paths averaged over the cubic images; JSON wilson_loops_off_axis)");
   measure->add_option("--grid", ms.grid, "processes per direction X,Y,Z,T (run under mpirun -np X*Y*Z*T, one GPU per rank; default: all along t)");
 
   FlowCommandOptions fl;
@@ -137,10 +144,15 @@ int main(int argc, char** argv) {
   flow->add_option("--every", fl.measure_every, "steps between measurements")
       ->capture_default_str()
       ->check(CLI::Range(1, 1 << 30));
+  flow->add_flag("--improved-charge", fl.improved_charge,
+                 "also the O(a^2)-improved topological charge Q_improved: the field strength 5/3 F(1x1) - 1/3 "
+                 "(F(1x2) + F(2x1)) from plaquette and rectangle clover leaves (Bilson-Thompson, Leinweber, Williams "
+                 "2003); several times the cost of the clover measurement");
   flow->add_flag("--json", fl.json, "one JSON object per file on stdout (the whole history, t0, w0)");
   flow->add_option("--hdf5", fl.hdf5,
                    "also every history into this HDF5 file: /flow/cfg_KKKKKK/history [n][7] (t, steps, E_plaq, "
-                   "E_clover, t2E_plaq, t2E_clover, Q) with attributes file, t0, w0");
+                   "E_clover, t2E_plaq, t2E_clover, Q; [n][8] with Q_improved under --improved-charge) with "
+                   "attributes file, t0, w0");
   flow->add_flag("--force", fl.force, "replace an existing --hdf5 file");
   flow->add_flag("--no-verify", fl.no_verify, "report checksum/header mismatches instead of failing");
   flow->add_option("--device", fl.device, "auto | cpu | gpu")->capture_default_str();
@@ -186,8 +198,10 @@ int main(int argc, char** argv) {
   smear->add_option("--alpha", sm.alpha, "ape: alpha (weight of the staples)")->capture_default_str();
   smear->add_option("--alpha1", sm.alpha1, "hyp: alpha1 (the outer level)")->capture_default_str();
   smear->add_option("--alpha2", sm.alpha2, "hyp: alpha2")->capture_default_str();
-  smear->add_option("--alpha3", sm.alpha3, "hyp: alpha3 (the inner level)")->capture_default_str();
-  smear->add_flag("--spatial", sm.spatial, "smear only the spatial links, with spatial staples (3D)");
+  smear->add_option("--alpha3", sm.alpha3, "hyp: alpha3 (the inner level; not used by 3D HYP)")->capture_default_str();
+  smear->add_flag("--spatial", sm.spatial,
+                  "smear only the spatial links, with spatial staples (3D; hyp: two levels within the cubes of a time "
+                  "slice)");
   smear->add_option("--format", sm.format, "ildg | nersc | openqcd")->capture_default_str();
   smear->add_flag("--force", sm.force, "replace OUTPUT if it exists");
   smear->add_flag("--no-verify", sm.no_verify, "report checksum/header mismatches of the input instead of failing");

@@ -1,6 +1,8 @@
 #include "app/measure_command.hpp"
 
+#include <cmath>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -10,6 +12,7 @@
 #include "app/observables_json.hpp"
 #include "comm/communicator.hpp"
 #include "gauge/ape_smearing.hpp"
+#include "gauge/hyp_smearing.hpp"
 #include "gauge/wilson_loops.hpp"
 #include "core/error.hpp"
 #include "measure/configuration.hpp"
@@ -62,10 +65,31 @@ int run_measure(const MeasureCommandOptions& opt) {
       fail("--loops: expected RMAX,TMAX with each in 1..8 (e.g. 6,6), got \"{}\"", opt.loops);
   }
   if (opt.ape_steps != 0 && opt.loops.empty()) fail("--ape-steps: smears the spatial links for --loops, which is not given");
+  if (opt.hyp_steps != 0 && opt.loops.empty()) fail("--hyp-steps: smears the spatial links for --loops, which is not given");
+  if (opt.off_axis && opt.loops.empty()) fail("--off-axis: adds off-axis loops to --loops, which is not given");
   if (opt.ape_steps < 0 || opt.ape_steps > 1000) fail("--ape-steps: expected 0 to 1000 steps, got {}", opt.ape_steps);
+  if (opt.hyp_steps < 0 || opt.hyp_steps > 1000) fail("--hyp-steps: expected 0 to 1000 steps, got {}", opt.hyp_steps);
+  if (opt.ape_steps > 0 && opt.hyp_steps > 0) fail("--hyp-steps: give either --ape-steps or --hyp-steps, not both");
   if (!(opt.ape_alpha >= 0 && opt.ape_alpha <= 1))
     fail("--ape-alpha: expected an APE parameter in [0, 1], got {}", opt.ape_alpha);
   const ApeParams ape{opt.ape_alpha, opt.ape_steps, true};
+  HypParams hyp;
+  hyp.steps = opt.hyp_steps;
+  hyp.spatial = true;
+  const std::vector<std::array<int, 3>> separations =
+      opt.off_axis ? off_axis_separations(r_max) : std::vector<std::array<int, 3>>{};
+  nlohmann::json smearing = nullptr;
+  std::string smearing_text;
+  if (ape.iterations > 0) {
+    smearing = {{"method", "ape"}, {"links", "spatial"}, {"steps", ape.iterations}, {"alpha", ape.alpha}};
+    smearing_text = fmt::format(" (spatial links APE-smeared, {} steps of alpha = {})", ape.iterations, ape.alpha);
+  } else if (hyp.steps > 0) {
+    smearing = {{"method", "hyp"}, {"links", "spatial"}, {"steps", hyp.steps}, {"alpha1", hyp.alpha1}, {"alpha2", hyp.alpha2}};
+    smearing_text = fmt::format(" (spatial links 3D-HYP-smeared, {} steps of alpha = ({}, {}))", hyp.steps, hyp.alpha1,
+                                hyp.alpha2);
+  } else {
+    smearing = {{"method", "none"}};
+  }
   LoadPolicy policy;
   policy.verify = !opt.no_verify;
   policy.location = choose_location(opt.device);
@@ -75,31 +99,48 @@ int run_measure(const MeasureCommandOptions& opt) {
     policy.decompose = [&](const Dims& global) { return decompose_over_run(global, opt.grid, file); };
     try {
       const LoadedConfiguration c = load_configuration(file, policy);
-      // The loops on spatially APE-smeared links (temporal links untouched: the transfer matrix, and so
-      // the T dependence, stays that of the action) when asked.
-      const std::vector<std::vector<double>> loops =
-          r_max == 0          ? std::vector<std::vector<double>>{}
-          : ape.iterations > 0 ? wilson_loops(ape_smear(c.field, ape), r_max, t_max)
-                              : wilson_loops(c.field, r_max, t_max);
+      // The loops on spatially APE- or HYP-smeared links (temporal links untouched: the transfer matrix,
+      // and so the T dependence, stays that of the action) when asked.
+      std::vector<std::vector<double>> loops, off_axis;
+      if (r_max > 0) {
+        std::optional<GaugeField<double>> smeared;
+        if (ape.iterations > 0) smeared = ape_smear(c.field, ape);
+        if (hyp.steps > 0) smeared = hyp_smear(c.field, hyp);
+        const GaugeField<double>& links = smeared ? *smeared : c.field;
+        loops = wilson_loops(links, r_max, t_max);
+        for (const auto& r : separations) off_axis.push_back(wilson_loops_along(links, r, t_max));
+      }
       if (comm::rank() != 0) continue;  // every rank has the same values; one prints
       if (opt.json) {
         nlohmann::json j = to_json(file, c);
         if (!loops.empty()) {
           j["wilson_loops"] = loops;  // [R-1][T-1]
-          j["wilson_loops_smearing"] = {{"method", "ape"}, {"links", "spatial"}, {"steps", ape.iterations}, {"alpha", ape.alpha}};
+          j["wilson_loops_smearing"] = smearing;
+        }
+        if (!separations.empty()) {
+          nlohmann::json list = nlohmann::json::array();
+          for (std::size_t k = 0; k < separations.size(); ++k) {
+            const auto& r = separations[k];
+            list.push_back({{"r", r}, {"distance", std::sqrt(double(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]))}, {"W", off_axis[k]}});
+          }
+          j["wilson_loops_off_axis"] = list;  // W[T-1] per separation
         }
         std::cout << j.dump() << std::endl;
       } else {
         print_human(file, c);
-        if (!loops.empty())
-          std::cout << fmt::format("  Wilson loops W(R, T) = <Re tr W>/3{}\n",
-                                   ape.iterations > 0 ? fmt::format(" (spatial links APE-smeared, {} steps of alpha = {})",
-                                                                    ape.iterations, ape.alpha)
-                                                      : "");
-        for (std::size_t r = 0; r < loops.size(); ++r) {
-          std::string row;
-          for (double w : loops[r]) row += fmt::format(" {:.8e}", w);
-          std::cout << fmt::format("  W(R = {}, T = 1..{}){}\n", r + 1, loops[r].size(), row);
+        if (!loops.empty()) std::cout << fmt::format("  Wilson loops W(R, T) = <Re tr W>/3{}\n", smearing_text);
+        const auto row = [](const std::vector<double>& w) {
+          std::string text;
+          for (double v : w) text += fmt::format(" {:.8e}", v);
+          return text;
+        };
+        for (std::size_t r = 0; r < loops.size(); ++r)
+          std::cout << fmt::format("  W(R = {}, T = 1..{}){}\n", r + 1, loops[r].size(), row(loops[r]));
+        for (std::size_t k = 0; k < separations.size(); ++k) {
+          const auto& r = separations[k];
+          std::cout << fmt::format("  W(r = ({},{},{}), |r| = {:.4f}, T = 1..{}){}\n", r[0], r[1], r[2],
+                                   std::sqrt(double(r[0] * r[0] + r[1] * r[1] + r[2] * r[2])), off_axis[k].size(),
+                                   row(off_axis[k]));
         }
       }
     } catch (const Error& e) {

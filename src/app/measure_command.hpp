@@ -15,6 +15,8 @@ struct MeasureCommandOptions {
   std::string loops;  // "RMAX,TMAX": the planar Wilson loops W(R, T) as well; empty: none
   int ape_steps = 0;       // spatial APE smearing of a copy before the loops (0: none)
   double ape_alpha = 0.5;
+  int hyp_steps = 0;      // spatial (3D) HYP smearing of a copy before the loops, default parameters (0: none)
+  bool off_axis = false;  // with loops: the off-axis W(r, T), |r| <= RMAX, as well
 };
 
 int run_measure(const MeasureCommandOptions& options);

@@ -55,10 +55,12 @@ int run_propagator(const PropagatorCommandOptions& opt) {
   prop.columns = gather_propagator_on_root(S);
   prop.file_xml = fmt::format(
       "<?xml version=\"1.0\"?><lqcd_propagator><program>{}</program><gauge>{}</gauge><quark>{}</quark>"
-      "<source type=\"{}\">{} {} {} {}</source><solver>{}</solver><tolerance>{:.3g}</tolerance>"
+      "<source type=\"{}\"{}>{} {} {} {}</source><solver>{}</solver><tolerance>{:.3g}</tolerance>"
       "<normalisation>hopping form M = 2 kappa (D_W + m0 + ...), solution of M psi = source</normalisation>"
       "</lqcd_propagator>",
-      version_string(), in.config, describe_fermion(in.fermion), config.string("source.type"), in.source.position[0],
+      version_string(), in.config, describe_fermion(in.fermion), config.string("source.type"),
+      in.source.type == SourceType::GaussianWavefunction ? fmt::format(" radius=\"{:.17g}\"", in.source.radius) : "",
+      in.source.position[0],
       in.source.position[1], in.source.position[2], in.source.position[3], solver_type_name(in.solver.type),
       in.solver.tolerance);
   if (comm::rank() == 0) io::write_propagator_lime(file, prop);

@@ -44,9 +44,12 @@ std::vector<KeySpec> quark_schema(const std::string& prefix) {
        "solve the 12 systems of a source together with the multi-RHS CG, each link loaded once for all 12 (cg, "
        "even-odd, wilson and twisted_mass, one process; the same tolerance on each ||b - M x|| / ||b||)"},
       {"source.type", "\"point\"",
-       "point | wall (1 on the time slice: needs gauge_fixing.gauge) | z2_wall | z4_wall (12 solves: every source "
-       "spin and colour)"},
-      {"source.position", "[0, 0, 0, 0]", "point: the site (x, y, z, t); walls: the time slice t"},
+       "point | wall (1 on the time slice: needs gauge_fixing.gauge) | gaussian_wavefunction (exp(-r^2/r0^2) "
+       "about source.position on its time slice, MILC's gaussian source: needs gauge_fixing.gauge) | z2_wall | "
+       "z4_wall (12 solves: every source spin and colour)"},
+      {"source.position", "[0, 0, 0, 0]",
+       "point: the site (x, y, z, t); gaussian_wavefunction: the centre; walls: the time slice t"},
+      {"source.radius", "2.0", "gaussian_wavefunction: r0 in lattice units (> 0; r the periodic spatial distance)"},
       {"source.seed", "1", "seed of the wall-source noise"},
       {"source.smearing", "\"none\"", "none | gaussian: Wuppertal smearing of the source"},
       {"source.smearing_kappa", "0.25",
@@ -199,6 +202,9 @@ QuarkInput read_quark_input(const Config& c) {
     in.source.position[std::size_t(mu)] = int(pos[mu]);
   }
   in.source.seed = std::uint64_t(read_integer(c, "source.seed", 0, std::numeric_limits<std::int64_t>::max()));
+  in.source.radius = c.real("source.radius");
+  if (!(std::isfinite(in.source.radius) && in.source.radius > 0))
+    c.fail_key("source.radius", fmt::format("expected a finite number > 0, got {}", in.source.radius));
   if (in.dims_set) {
     try {
       check_source_position(in.source, in.dims);
@@ -232,6 +238,12 @@ QuarkInput read_quark_input(const Config& c) {
   if (in.source.type == SourceType::Wall && !in.gauge_fixing)
     c.fail_key("source.type", "a wall source (1 on the time slice) is not gauge invariant: set gauge_fixing.gauge = "
                               "\"coulomb\" (or use z2_wall / z4_wall noise walls)");
+  // MILC uses its "gaussian" source in Coulomb gauge (quark_source.c): exp(-r^2/r0^2) weighs the sites of
+  // the slice with no links between them, so like the wall it depends on the gauge.
+  if (in.source.type == SourceType::GaussianWavefunction && !in.gauge_fixing)
+    c.fail_key("source.type", "a gaussian_wavefunction source (exp(-r^2/r0^2) on the time slice) is not gauge "
+                              "invariant: set gauge_fixing.gauge = \"coulomb\" (or, gauge covariant, use a point "
+                              "source with source.smearing = \"gaussian\")");
 
   const bool smear_source = gaussian(c, "source.smearing"), smear_sink = gaussian(c, "sink.smearing");
   const std::int64_t n = read_integer(c, "source.smearing_iterations", 0, 100000);

@@ -28,9 +28,8 @@ int run_smear(const SmearCommandOptions& opt) {
     fail("--rho: expected a finite non-negative stout parameter, got {}", opt.rho);
   if (opt.method == "ape" && !(opt.alpha >= 0 && opt.alpha <= 1))
     fail("--alpha: expected an APE parameter in [0, 1], got {}", opt.alpha);
-  const HypParams hyp{opt.alpha1, opt.alpha2, opt.alpha3, opt.steps};
+  const HypParams hyp{opt.alpha1, opt.alpha2, opt.alpha3, opt.steps, opt.spatial};
   if (opt.method == "hyp") {
-    if (opt.spatial) fail("--spatial: HYP smearing here is four-dimensional (use --method ape or stout for spatial links)");
     const double a[3] = {opt.alpha1, opt.alpha2, opt.alpha3};
     for (int k = 0; k < 3; ++k)
       if (!(a[k] >= 0 && a[k] <= 1)) fail("--alpha{}: expected a HYP parameter in [0, 1], got {}", k + 1, a[k]);
@@ -53,7 +52,8 @@ int run_smear(const SmearCommandOptions& opt) {
       opt.method == "stout"
           ? fmt::format("stout, rho = {}, {} steps, {}", opt.rho, opt.steps, opt.spatial ? "spatial links" : "4D")
       : opt.method == "hyp"
-          ? fmt::format("HYP, alpha = ({}, {}, {}), {} steps, 4D", opt.alpha1, opt.alpha2, opt.alpha3, opt.steps)
+          ? (opt.spatial ? fmt::format("HYP, alpha = ({}, {}), {} steps, spatial links (3D)", opt.alpha1, opt.alpha2, opt.steps)
+                         : fmt::format("HYP, alpha = ({}, {}, {}), {} steps, 4D", opt.alpha1, opt.alpha2, opt.alpha3, opt.steps))
           : fmt::format("APE, alpha = {}, {} steps, {}", opt.alpha, opt.steps, opt.spatial ? "spatial links" : "4D");
   io::WriteOptions w;
   // The input's precision (openQCD: always 64): links read from 32-bit storage are SU(3) only to the

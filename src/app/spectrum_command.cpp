@@ -146,6 +146,8 @@ int run_spectrum(const SpectrumCommandOptions& opt) {
   file.number_attributes = {{"kappa", w.kappa}, {"m0", w.mass()}, {"csw", in.fermion.csw}, {"mu", w.mu},
                             {"solver_tolerance", in.solver.tolerance},
                             {"plaquette", problem.observables().plaquette}};
+  // The wavefunction's width is part of what the correlators measure (the overlap with the ground state).
+  if (in.source.type == SourceType::GaussianWavefunction) file.number_attributes["source_radius"] = in.source.radius;
   const std::string h5 = in.prefix + ".h5";
   if (comm::rank() == 0) io::write_correlators_hdf5(h5, file);  // the correlators are global sums on every rank
 
@@ -184,6 +186,7 @@ int run_spectrum(const SpectrumCommandOptions& opt) {
                             {"rho", finite_or_null(rho)},
                             {"a0", finite_or_null(a0)},
                             {"pcac_mass", finite_or_null(pcac)}};
+  if (in.source.type == SourceType::GaussianWavefunction) summary["source"]["radius"] = in.source.radius;
   if (neutral) summary["correlators"]["pion0_connected"] = finite_or_null(pion0);
   summary["effective_masses"] = {{"pion", finite_or_null(m_pion)}, {"rho", finite_or_null(m_rho)}, {"a0", finite_or_null(m_a0)}};
   summary["pcac_mass_average"] = finite_or_null(pcac_avg);

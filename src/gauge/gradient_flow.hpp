@@ -4,7 +4,10 @@
 // what it measures: the energy density E(t) = (1/4) G^a_{mu nu} G^a_{mu nu} (from the plaquette and
 // from the clover field strength), t^2 E(t), W(t) = t d/dt t^2 E(t), the scales t0 (t^2 E(t0) = 0.3)
 // and w0 (W(w0^2) = 0.3; S. Borsanyi et al. (BMW), JHEP 1209 (2012) 010), and the topological charge Q(t)
-// from the clover field strength. Lattice units throughout: t/a^2, E a^4, w0/a.
+// from the clover field strength; on request (FlowParams::improved_charge) also Q from the O(a^2)-improved
+// field strength 5/3 F^{1x1} - 1/3 (F^{1x2} + F^{2x1}) (gauge/field_strength.hpp; S. Bilson-Thompson,
+// D. Leinweber, A. Williams, Ann. Phys. 304 (2003) 1), free of O(a^2) artefacts at tree level.
+// Lattice units throughout: t/a^2, E a^4, w0/a.
 //
 // Integrator: Luscher's third-order Runge-Kutta scheme (his appendix C, eqs. C.1-C.3),
 //   W_1 = exp(Z_0 / 4) V_t,   W_2 = exp(8/9 Z_1 - 17/36 Z_0) W_1,
@@ -20,7 +23,8 @@
 //   direction, which removes the flow's O(a^2) effects at tree level (A. Ramos, S. Sint, Eur. Phys. J. C 76
 //   (2016) 15, eq. 2.17), with nabla*_mu nabla_mu X_mu(x) = U_mu(x) X_mu(x+mu) U_mu(x)^dag
 //   + U_mu(x-mu)^dag X_mu(x-mu) U_mu(x-mu) - 2 X_mu(x).
-// The rectangles reach two sites: on a decomposed lattice they read halos of depth 2 (lqcd's default).
+// The rectangles (of the Symanzik and Zeuthen flows and of the improved charge) reach two sites: on a
+// decomposed lattice they read halos of depth 2 (lqcd's default, ProcessGrid::kHaloDepth).
 
 #include <functional>
 #include <optional>
@@ -38,11 +42,18 @@ struct FlowMeasurement {
   double energy_plaquette = 0;  // E a^4 = (2 / V) sum_x sum_{mu<nu} Re tr(1 - P_{mu nu}(x))
   double energy_clover = 0;     // E a^4 = -(1 / V) sum_x sum_{mu<nu} tr(G_{mu nu}(x)^2)
   double charge = 0;            // Q = sum_x q(x), clover definition (gradient_flow_kernels.hpp)
+  // Q from the O(a^2)-improved field strength (ImprovedChargeKernel), same normalisation and sign; only
+  // when FlowParams::improved_charge asked for it.
+  std::optional<double> charge_improved;
   double t2E_plaquette() const { return t * t * energy_plaquette; }
   double t2E_clover() const { return t * t * energy_clover; }
 };
 
-FlowMeasurement flow_measurement(const GaugeField<double>& V, double t);
+// E and Q of V (its halo exchanged); with improved_charge also charge_improved.
+FlowMeasurement flow_measurement(const GaugeField<double>& V, double t, bool improved_charge = false);
+// Q from the O(a^2)-improved field strength alone (global). Throws lqcd::Error when V's geometry has a
+// halo shallower than the rectangles' two sites.
+double improved_topological_charge(const GaugeField<double>& V);
 
 enum class FlowAction { Wilson, Symanzik, Zeuthen };
 std::string to_string(FlowAction a);  // "wilson", "symanzik", "zeuthen"
@@ -83,6 +94,9 @@ struct FlowParams {
   // (GradientFlow::step_with_error) is below `tolerance`, and the next step is
   // eps * min(5, 0.95 (tolerance / error)^(1/3)); epsilon is the first step. 0: fixed steps of epsilon.
   double tolerance = 0;
+  // Also measure the O(a^2)-improved topological charge (FlowMeasurement::charge_improved): off by default,
+  // since its rectangles cost several times the clover measurement.
+  bool improved_charge = false;
 };
 
 // Throws lqcd::Error naming flow.epsilon, flow.t_max, flow.measure_every or flow.tolerance.

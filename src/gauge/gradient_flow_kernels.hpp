@@ -162,4 +162,27 @@ struct FlowObservablesKernel {
   }
 };
 
+// Per site the O(a^2)-improved topological charge density (opt-in, FlowParams::improved_charge): q(x)
+// of FlowObservablesKernel, same normalisation and sign, from the improved field strength
+// F = 5/3 F^{1x1} - 1/3 (F^{1x2} + F^{2x1}) (gauge/field_strength.hpp; S. Bilson-Thompson,
+// D. Leinweber, A. Williams, Ann. Phys. 304 (2003) 1). A kernel of its own so that the default
+// measurement does not pay for the rectangles (52 SU(3) products per plane against the clover's 12). The pairs
+// (G_01, G_23), (G_02, G_13), (G_03, G_12) are formed one after the other: two field strengths live at a
+// time, not six. Reads links two sites away: V's halo (depth 2) exchanged.
+struct ImprovedChargeKernel {
+  GaugeView<double> V;
+  LQCD_HOST_DEVICE void operator()(std::int64_t i, Sums<1>& acc) const {
+    int x[4];
+    V.idx.coords_lex(i, x);
+    // eps_{mu nu rho sigma} over the pairs: +(01)(23), -(02)(13), +(03)(12).
+    const double sum = pair(x, 0, 1, 2, 3) - pair(x, 0, 2, 1, 3) + pair(x, 0, 3, 1, 2);
+    const double pi = 3.14159265358979323846;
+    acc[0] -= sum / (4 * pi * pi);
+  }
+  // Re tr(F_{mu nu}(x) F_{rho sigma}(x)), improved F.
+  LQCD_HOST_DEVICE double pair(const int x[4], int mu, int nu, int rho, int sigma) const {
+    return re_trace(improved_field_strength(V, x, mu, nu) * improved_field_strength(V, x, rho, sigma));
+  }
+};
+
 }  // namespace lqcd

@@ -38,11 +38,13 @@ GaugeField<double> hyp_smear(const GaugeField<double>& U, const HypParams& p) {
   U.exchange_halo();
   return repeated_smearing(U, p.steps, [&](const GaugeField<double>& in, GaugeField<double>& out) {
     const std::int64_t volume = g.volume();
-    for_each(loc, volume, HypLevel1Kernel{in.view(), level1.view(), p.alpha3});
-    level1.exchange_halo();
-    for_each(loc, volume, HypLevel2Kernel{in.view(), level1.view(), level2.view(), p.alpha2});
+    if (!p.spatial) {
+      for_each(loc, volume, HypLevel1Kernel{in.view(), level1.view(), p.alpha3});
+      level1.exchange_halo();
+    }
+    for_each(loc, volume, HypLevel2Kernel{in.view(), level1.view(), level2.view(), p.alpha2, p.spatial});
     level2.exchange_halo();
-    for_each(loc, volume, HypLevel3Kernel{in.view(), level2.view(), out.view(), p.alpha1});
+    for_each(loc, volume, HypLevel3Kernel{in.view(), level2.view(), out.view(), p.alpha1, p.spatial});
   });
 }
 

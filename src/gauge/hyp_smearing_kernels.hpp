@@ -68,55 +68,72 @@ struct HypLevel1Kernel {
 // Level 2: Vtilde_{mu;nu} for every mu and excluded nu != mu, from U and level 1 (halo exchanged). The
 // staple in direction rho (not mu, nu) uses Vbar_{rho;nu mu} and Vbar_{mu;rho nu}, both labelled by the
 // remaining direction sigma (their staple direction at level 1).
+// Spatial (3D) HYP: the cube attached to a spatial link has no level 1 (there is no fourth direction to
+// exclude); Vtilde_{i;j} = P[(1 - a2) U_i + a2/2 sum_{+-k, k != i, j} U_k U_i U_k^dag], k the one spatial
+// direction left, built from U, for spatial i, j only.
 struct HypLevel2Kernel {
   GaugeView<double> U;
   DecoratedLinks level1;
   DecoratedLinks out;
   double alpha2;
+  bool spatial = false;
   LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
     int x[4];
     U.idx.coords_lex(i, x);
     const int p = SiteIndexer::parity(x);
     const std::int64_t s = U.idx.cb_index(x);
-    for (int mu = 0; mu < 4; ++mu) {
+    const int dims = spatial ? 3 : 4;
+    for (int mu = 0; mu < dims; ++mu) {
       const SU3<double> u = U.load(mu, p, s);
-      for (int nu = 0; nu < 4; ++nu) {
+      for (int nu = 0; nu < dims; ++nu) {
         if (nu == mu) continue;
         SU3<double> staples = SU3<double>::zero();
-        for (int rho = 0; rho < 4; ++rho) {
+        for (int rho = 0; rho < dims; ++rho) {
           if (rho == mu || rho == nu) continue;
+          if (spatial) {
+            const auto side = [&](const int y[4]) { return U.link(y, rho); };
+            const auto along = [&](const int y[4]) { return U.link(y, mu); };
+            staples += hyp_staples(U.idx, x, mu, rho, side, along);
+            continue;
+          }
           const int sigma = 6 - mu - nu - rho;
           const auto side = [&](const int y[4]) { return level1.link(y, rho, sigma); };
           const auto along = [&](const int y[4]) { return level1.link(y, mu, sigma); };
           staples += hyp_staples(U.idx, x, mu, rho, side, along);
         }
-        out.f[other_index(mu, nu)].store(mu, p, s, hyp_mix(u, staples, alpha2, 4));
+        out.f[other_index(mu, nu)].store(mu, p, s, hyp_mix(u, staples, alpha2, spatial ? 2 : 4));
       }
     }
   }
 };
 
 // Level 3: V_mu from U and level 2 (halo exchanged): the staple in direction nu uses Vtilde_{nu;mu} and
-// Vtilde_{mu;nu}.
+// Vtilde_{mu;nu}. Spatial (3D) HYP: spatial mu and nu only (4 staples); the time links are copied.
 struct HypLevel3Kernel {
   GaugeView<double> U;
   DecoratedLinks level2;
   GaugeView<double> out;
   double alpha1;
+  bool spatial = false;
   LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
     int x[4];
     U.idx.coords_lex(i, x);
     const int p = SiteIndexer::parity(x);
     const std::int64_t s = U.idx.cb_index(x);
+    const int dims = spatial ? 3 : 4;
     for (int mu = 0; mu < 4; ++mu) {
+      if (mu >= dims) {
+        out.store(mu, p, s, U.load(mu, p, s));
+        continue;
+      }
       SU3<double> staples = SU3<double>::zero();
-      for (int nu = 0; nu < 4; ++nu) {
+      for (int nu = 0; nu < dims; ++nu) {
         if (nu == mu) continue;
         const auto side = [&](const int y[4]) { return level2.link(y, nu, mu); };
         const auto along = [&](const int y[4]) { return level2.link(y, mu, nu); };
         staples += hyp_staples(U.idx, x, mu, nu, side, along);
       }
-      out.store(mu, p, s, hyp_mix(U.load(mu, p, s), staples, alpha1, 6));
+      out.store(mu, p, s, hyp_mix(U.load(mu, p, s), staples, alpha1, 2 * (dims - 1)));
     }
   }
 };

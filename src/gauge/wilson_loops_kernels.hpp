@@ -42,26 +42,25 @@ struct WilsonLoopKernel {
 // The decomposed lattice's Wilson loops (wilson_loops.cpp) are built from path fields that move one
 // site per step, so that every read stays within the halo of depth 1. A path field holds one SU(3)
 // matrix per site in one of a GaugeField's four slots.
-// out[slot_out](x) = U_dir(x) in[slot_in](x + dir): a path from x + dir extended backwards by one link.
-// With `in` = nothing (in.data == nullptr) out = U_dir(x). Reads in's halo.
+// out[slot_out](x) = U_dir(x) in[slot_in](x + dir): a path from x + dir extended backwards by one link;
+// with `backward`, the step goes against dir: out(x) = U_dir(x - dir)^dag in(x - dir) (the off-axis
+// loops' staircases step both ways). With `in` = nothing (in.data == nullptr) out is the link alone.
+// Reads in's and U's halo.
 struct PathExtendKernel {
   GaugeView<double> U;
   GaugeView<double> in;
   GaugeView<double> out;
   int dir, slot_in, slot_out;
+  bool backward = false;
   LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
     int x[4];
     U.idx.coords_lex(i, x);
     const int p = SiteIndexer::parity(x);
     const std::int64_t s = U.idx.cb_index(x);
-    const SU3<double> u = U.load(dir, p, s);
-    if (!in.data) {
-      out.store(slot_out, p, s, u);
-      return;
-    }
     int y[4] = {x[0], x[1], x[2], x[3]};
-    U.idx.shift(y, dir, +1);
-    out.store(slot_out, p, s, u * in.link(y, slot_in));
+    U.idx.shift(y, dir, backward ? -1 : +1);
+    const SU3<double> u = backward ? dagger(U.link(y, dir)) : U.load(dir, p, s);
+    out.store(slot_out, p, s, in.data ? u * in.link(y, slot_in) : u);
   }
 };
 

@@ -1,5 +1,7 @@
 #include "io/hdf5_flow.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "io/hdf5_support.hpp"
@@ -24,12 +26,26 @@ void write_flow_hdf5(const std::filesystem::path& path, const FlowHistoryFile& f
       write_string_attribute(g, "file", r.file, path);
       write_number_attribute(g, "t0", r.t0, path);
       write_number_attribute(g, "w0", r.w0, path);
-      const hsize_t dims[2] = {hsize_t(r.rows.size()), hsize_t(kFlowColumns)};
+      const bool improved = !r.charge_improved.empty();
+      if (improved && r.charge_improved.size() != r.rows.size())
+        fail("{}: /flow/{}: {} improved charges for {} rows", path.string(), record_name(k), r.charge_improved.size(),
+             r.rows.size());
+      const int columns = kFlowColumns + (improved ? 1 : 0);
+      std::vector<double> data;
+      data.reserve(r.rows.size() * std::size_t(columns));
+      for (std::size_t i = 0; i < r.rows.size(); ++i) {
+        data.insert(data.end(), r.rows[i].begin(), r.rows[i].end());
+        if (improved) data.push_back(r.charge_improved[i]);
+      }
+      const hsize_t dims[2] = {hsize_t(r.rows.size()), hsize_t(columns)};
       Handle space(H5Screate_simple(2, dims, nullptr), H5Sclose);
       Handle ds(H5Dcreate2(g, "history", H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose);
       if (!ds.ok()) fail("{}: cannot create HDF5 dataset /flow/{}/history", path.string(), record_name(k));
-      write_string_attribute(ds, "columns", kFlowColumnNames, path);
-      check(H5Dwrite(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, r.rows.data()), path,
+      write_string_attribute(ds, "columns",
+                             improved ? fmt::format("{},{}", kFlowColumnNames, kFlowImprovedColumnName)
+                                      : std::string(kFlowColumnNames),
+                             path);
+      check(H5Dwrite(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()), path,
             "/flow/" + record_name(k) + "/history");
     }
   });
@@ -57,11 +73,19 @@ FlowHistoryFile read_flow_hdf5(const std::filesystem::path& path) {
     Handle ds(H5Dopen2(g, "history", H5P_DEFAULT), H5Dclose);
     Handle space(H5Dget_space(ds), H5Sclose);
     hsize_t dims[2] = {0, 0};
-    if (!ds.ok() || H5Sget_simple_extent_dims(space, dims, nullptr) != 2 || dims[1] != hsize_t(kFlowColumns))
-      fail("{}: /flow/{}/history: expected [n][{}] doubles", path.string(), name, kFlowColumns);
-    r.rows.resize(dims[0]);
-    if (H5Dread(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, r.rows.data()) < 0)
+    if (!ds.ok() || H5Sget_simple_extent_dims(space, dims, nullptr) != 2 ||
+        (dims[1] != hsize_t(kFlowColumns) && dims[1] != hsize_t(kFlowColumns + 1)))
+      fail("{}: /flow/{}/history: expected [n][{}] or [n][{}] doubles", path.string(), name, kFlowColumns,
+           kFlowColumns + 1);
+    const std::size_t columns = std::size_t(dims[1]);
+    std::vector<double> data(std::size_t(dims[0]) * columns);
+    if (H5Dread(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()) < 0)
       fail("{}: cannot read /flow/{}/history", path.string(), name);
+    r.rows.resize(dims[0]);
+    for (std::size_t i = 0; i < r.rows.size(); ++i) {
+      std::copy_n(data.begin() + std::ptrdiff_t(i * columns), kFlowColumns, r.rows[i].begin());
+      if (columns > std::size_t(kFlowColumns)) r.charge_improved.push_back(data[i * columns + kFlowColumns]);
+    }
     out.records.push_back(std::move(r));
   }
   return out;

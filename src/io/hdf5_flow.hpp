@@ -1,10 +1,14 @@
 #pragma once
-// Gradient-flow histories to HDF5 (lqcd flow --hdf5): per configuration k (in the order measured; a file
-// that fails is skipped, so its `file` attribute names each record) a group
-// /flow/cfg_KKKKKK with the dataset "history" of shape [n][7], columns t/a^2, steps, E_plaq a^4,
-// E_clover a^4, t^2 E_plaq, t^2 E_clover, Q (named in the dataset's "columns" attribute), and the
-// attributes "file", "t0" and "w0" (NaN where not reached); run parameters as attributes of the root
-// group. Written atomically.
+// Gradient-flow histories to HDF5 (lqcd flow --hdf5, and PREFIX.flow.h5 of lqcd heatbath / lqcd hmc with
+// flow.hdf5 = true): per configuration k (in the order measured; a file that fails is skipped, so its
+// `file` attribute names each record: the configuration file, or "sweep N" / "trajectory N" for a chain's
+// configuration that was not saved) a group /flow/cfg_KKKKKK with the dataset "history" of shape [n][7],
+// columns t/a^2, steps, E_plaq a^4, E_clover a^4, t^2 E_plaq, t^2 E_clover, Q, or [n][8] with the eighth
+// column Q_improved (the O(a^2)-improved charge, gauge/gradient_flow.hpp) when it was measured
+// (--improved-charge, flow.improved_charge); the columns are named in the dataset's "columns" attribute.
+// The group's attributes: "file", "t0" and "w0" (NaN where not reached); run parameters as attributes of
+// the root group. Written atomically (a temporary renamed onto the name: an existing file is replaced
+// whole or not at all).
 
 #include <array>
 #include <filesystem>
@@ -14,13 +18,16 @@
 
 namespace lqcd::io {
 
-inline constexpr int kFlowColumns = 7;
+inline constexpr int kFlowColumns = 7;  // without the optional Q_improved
 inline constexpr const char* kFlowColumnNames = "t,steps,E_plaquette,E_clover,t2E_plaquette,t2E_clover,Q";
+inline constexpr const char* kFlowImprovedColumnName = "Q_improved";
 
 struct FlowHistoryRecord {
   std::string file;
   double t0 = 0, w0 = 0;  // NaN: not reached
   std::vector<std::array<double, kFlowColumns>> rows;
+  // Empty, or Q_improved of each row (the dataset's eighth column).
+  std::vector<double> charge_improved;
 };
 
 struct FlowHistoryFile {

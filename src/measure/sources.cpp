@@ -1,5 +1,8 @@
 #include "measure/sources.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include "core/error.hpp"
 #include "core/site_random.hpp"
 #include "math/gamma.hpp"
@@ -11,12 +14,21 @@ SourceType source_type_from_name(const std::string& name, const std::string& key
   if (name == "z2_wall") return SourceType::Z2Wall;
   if (name == "z4_wall") return SourceType::Z4Wall;
   if (name == "wall") return SourceType::Wall;
-  fail("{}: unknown source type \"{}\" (expected \"point\", \"wall\", \"z2_wall\" or \"z4_wall\")", key, name);
+  if (name == "gaussian_wavefunction") return SourceType::GaussianWavefunction;
+  fail("{}: unknown source type \"{}\" (expected \"point\", \"wall\", \"gaussian_wavefunction\", \"z2_wall\" or "
+       "\"z4_wall\")",
+       key, name);
+}
+
+void check_source_radius(double radius, const std::string& key) {
+  if (!(std::isfinite(radius) && radius > 0)) fail("{}: expected a finite number > 0, got {}", key, radius);
 }
 
 void check_source_position(const SourceSpec& spec, const Dims& dims, const std::string& key) {
   for (int mu = 0; mu < 4; ++mu) {
-    if (spec.type != SourceType::Point && mu < 3) continue;
+    // The gaussian wavefunction's centre is a site, as a point source's.
+    const bool site = spec.type == SourceType::Point || spec.type == SourceType::GaussianWavefunction;
+    if (!site && mu < 3) continue;
     if (spec.position[std::size_t(mu)] < 0 || spec.position[std::size_t(mu)] >= dims[mu])
       fail("{}: [{}, {}, {}, {}] lies outside the {} lattice", key, spec.position[0], spec.position[1],
            spec.position[2], spec.position[3], dims_string(dims));
@@ -25,6 +37,7 @@ void check_source_position(const SourceSpec& spec, const Dims& dims, const std::
 
 SpinorField<double> make_source(const SourceSpec& spec, const Geometry& geom, Location loc, int spin, int colour) {
   check_source_position(spec, geom.global);
+  if (spec.type == SourceType::GaussianWavefunction) check_source_radius(spec.radius);
   // This process's box only: on a decomposed lattice the rank that owns the point (or the part of the
   // wall's time slice in its box) sets it; positions and noise keys are global coordinates.
   LexicographicSpinor v(std::size_t(geom.volume()));
@@ -41,7 +54,19 @@ SpinorField<double> make_source(const SourceSpec& spec, const Geometry& geom, Lo
     }
     if (!on_source) continue;
     Complex<double> value(1.0);
-    if (spec.type == SourceType::Z2Wall || spec.type == SourceType::Z4Wall) {
+    if (spec.type == SourceType::GaussianWavefunction) {
+      // MILC's "gaussian" source (generic/quark_source.c, gaussian_source), used in Coulomb gauge:
+      // exp(-r^2 / r0^2) with each d_i the minimal-image distance on the global periodic lattice, so a
+      // centre near a face reaches across it and every process grid sets the same values.
+      double r2 = 0;
+      for (int mu = 0; mu < 3; ++mu) {
+        const int n = geom.global[mu];
+        const int d = ((x[mu] + geom.offset[mu] - spec.position[std::size_t(mu)]) % n + n) % n;
+        const int dmin = std::min(d, n - d);
+        r2 += double(dmin) * dmin;
+      }
+      value = Complex<double>(std::exp(-r2 / (spec.radius * spec.radius)));
+    } else if (spec.type == SourceType::Z2Wall || spec.type == SourceType::Z4Wall) {
       // The noise depends on the global spatial site only (key: its lexicographic index at t = 0), so
       // every process grid draws the same wall whichever rank holds the time slice.
       const std::uint64_t gx = std::uint64_t(x[0] + geom.offset[0]), gy = std::uint64_t(x[1] + geom.offset[1]),

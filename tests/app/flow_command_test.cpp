@@ -4,17 +4,47 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "cli_support.hpp"
 #include "io/hdf5_flow.hpp"
+#include "io/hdf5_support.hpp"
 
 namespace lqcd {
 namespace {
 
 using test::run_lqcd;
+
+// The h5 records (io/hdf5_flow.hpp) equal the JSON-lines records: the same count, and per record the
+// rows (t, steps, E_clover, Q, and Q_improved when there) and t0.
+void expect_hdf5_equals_jsonl(const io::FlowHistoryFile& h5, const std::vector<nlohmann::json>& jsonl) {
+  ASSERT_EQ(h5.records.size(), jsonl.size());
+  for (std::size_t k = 0; k < jsonl.size(); ++k) {
+    SCOPED_TRACE(k);
+    const io::FlowHistoryRecord& r = h5.records[k];
+    const nlohmann::json& hist = jsonl[k]["history"];
+    ASSERT_EQ(r.rows.size(), hist.size());
+    const bool improved = hist[0].contains("Q_improved");
+    ASSERT_EQ(r.charge_improved.size(), improved ? hist.size() : 0u);
+    for (std::size_t i = 0; i < hist.size(); ++i) {
+      EXPECT_EQ(r.rows[i][0], hist[i]["t"].get<double>());
+      EXPECT_EQ(r.rows[i][1], hist[i]["steps"].get<double>());
+      EXPECT_EQ(r.rows[i][3], hist[i]["E_clover"].get<double>());
+      EXPECT_EQ(r.rows[i][6], hist[i]["Q"].get<double>());
+      if (improved) {
+        EXPECT_EQ(r.charge_improved[i], hist[i]["Q_improved"].get<double>());
+      }
+    }
+    if (jsonl[k]["t0"].is_null()) {
+      EXPECT_TRUE(std::isnan(r.t0));
+    } else {
+      EXPECT_EQ(r.t0, jsonl[k]["t0"].get<double>());
+    }
+  }
+}
 
 TEST(FlowCommand, MilcConfigurationFlowsFromItsKnownPlaquette) {
   test::TempDir dir;
@@ -85,12 +115,14 @@ TEST(FlowCommand, HeatbathFlowsItsSavedConfigurations) {
   EXPECT_NE(test::error_line(refused.err).find("flow.epsilon"), std::string::npos) << refused.err;
 }
 
-// lqcd hmc with [flow]: a record per trajectory after thermalization in PREFIX.flow.jsonl.
+// lqcd hmc with [flow]: a record per trajectory after thermalization in PREFIX.flow.jsonl, and with
+// flow.hdf5 = true the same records in PREFIX.flow.h5, named "trajectory N" (no configuration is saved);
+// without flow.improved_charge no Q_improved (JSON) and seven columns (HDF5).
 TEST(FlowCommand, HmcFlowsItsTrajectories) {
   test::TempDir dir;
   test::write_text(dir.path() / "in.toml", "[lattice]\ndims = [4, 4, 4, 4]\n[integrator]\nsteps = [4]\ntau = 0.5\n"
                                            "[hmc]\nthermalization = 1\ntrajectories = 2\n[output]\nprefix = \"h\"\n"
-                                           "[flow]\nevery = 1\nt_max = 0.1\nepsilon = 0.05\n"
+                                           "[flow]\nevery = 1\nt_max = 0.1\nepsilon = 0.05\nhdf5 = true\n"
                                            "[[monomial]]\ntype = \"gauge\"\nlevel = 0\n");
   const auto r = run_lqcd("hmc in.toml --device cpu --quiet", dir.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -99,7 +131,99 @@ TEST(FlowCommand, HmcFlowsItsTrajectories) {
   EXPECT_EQ(flows[0]["trajectory"].get<long>(), 2);
   EXPECT_EQ(flows[1]["trajectory"].get<long>(), 3);
   EXPECT_EQ(flows[1]["history"].size(), 3u) << "t = 0, 0.05, 0.1";
+  EXPECT_FALSE(flows[1]["history"][0].contains("Q_improved")) << "opt-in";
+  EXPECT_FALSE(flows[1].contains("file")) << "no configuration saved";
   EXPECT_NE(test::read_text(dir.path() / "h.log").find("# flow after trajectory 3: "), std::string::npos);
+  const io::FlowHistoryFile h = io::read_flow_hdf5(dir.path() / "h.flow.h5");
+  expect_hdf5_equals_jsonl(h, flows);
+  ASSERT_EQ(h.records.size(), 2u);
+  EXPECT_EQ(h.records[0].file, "trajectory 2");
+  EXPECT_EQ(h.records[1].file, "trajectory 3");
+  EXPECT_TRUE(h.records[1].charge_improved.empty());
+}
+
+// --improved-charge: Q_improved in every JSON history entry (absent without it), a column of the human
+// table, the eighth column of --hdf5 (named in its "columns" attribute) equal to the JSON; the clover
+// values are unchanged by the option.
+TEST(FlowCommand, ImprovedChargeIsOptIn) {
+  test::TempDir dir;
+  const std::string file = test::testdata("milc_l8888_b6.0.milc").string();
+  const std::string args = "flow --json --device cpu --epsilon 0.05 --t-max 0.2 --every 2 ";
+  const auto plain = run_lqcd(args + "'" + file + "'", dir.path());
+  const auto improved = run_lqcd(args + "--improved-charge --hdf5 f.h5 '" + file + "'", dir.path());
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  ASSERT_EQ(improved.exit_code, 0) << improved.err;
+  const nlohmann::json a = nlohmann::json::parse(plain.out), b = nlohmann::json::parse(improved.out);
+  ASSERT_EQ(a["history"].size(), 3u);
+  ASSERT_EQ(b["history"].size(), 3u);
+  for (std::size_t k = 0; k < 3; ++k) {
+    EXPECT_FALSE(a["history"][k].contains("Q_improved"));
+    ASSERT_TRUE(b["history"][k].contains("Q_improved"));
+    EXPECT_EQ(a["history"][k]["Q"], b["history"][k]["Q"]);
+    EXPECT_EQ(a["history"][k]["E_clover"], b["history"][k]["E_clover"]);
+    // Different discretisations of the same charge: close on the smoothed field, not equal.
+    EXPECT_NE(b["history"][k]["Q_improved"].get<double>(), b["history"][k]["Q"].get<double>());
+    EXPECT_LT(std::abs(b["history"][k]["Q_improved"].get<double>()), 1.0);
+  }
+  expect_hdf5_equals_jsonl(io::read_flow_hdf5(dir.path() / "f.h5"), {b});
+  {
+    io::Handle f(H5Fopen((dir.path() / "f.h5").c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+    io::Handle ds(H5Dopen2(f, "/flow/cfg_000000/history", H5P_DEFAULT), H5Dclose);
+    ASSERT_TRUE(ds.ok());
+    EXPECT_EQ(io::read_string_attribute(ds, "columns", dir.path() / "f.h5"),
+              "t,steps,E_plaquette,E_clover,t2E_plaquette,t2E_clover,Q,Q_improved");
+  }
+  const auto human = run_lqcd("flow --device cpu --epsilon 0.05 --t-max 0.1 --improved-charge '" + file + "'", dir.path());
+  ASSERT_EQ(human.exit_code, 0) << human.err;
+  EXPECT_NE(human.out.find("Q_imp"), std::string::npos) << human.out;
+  EXPECT_NE(human.out.find("(improved "), std::string::npos) << human.out;
+}
+
+// flow.hdf5 (and flow.improved_charge) in lqcd heatbath: PREFIX.flow.h5 at the end of the run holds the
+// records of PREFIX.flow.jsonl, each named by its saved configuration, with the Q_improved column; a
+// resumed run rewrites it from the whole JSON-lines history (the records of both runs). The old file is
+// replaced by a rename, never rewritten in place: a hard link to it keeps its bytes, and no temporary is
+// left behind.
+TEST(FlowCommand, HeatbathWritesTheFlowHistoryToHdf5AlsoWhenResumed) {
+  test::TempDir dir;
+  const std::string base = "[lattice]\ndims = [4, 4, 4, 8]\n[heatbath]\nthermalization = 5\nsweeps = 6\n"
+                           "[output]\nprefix = \"q\"\nsave_every = 2\ncheckpoint_every = 1\n[flow]\n"
+                           "every = 1\nt_max = 0.2\nepsilon = 0.05\nmeasure_every = 2\nhdf5 = true\n"
+                           "improved_charge = true\n";
+  std::string stopped = base;
+  stopped.replace(stopped.find("sweeps = 6"), 10, "sweeps = 2");
+  test::write_text(dir.path() / "stopped.toml", stopped);
+  test::write_text(dir.path() / "full.toml", base);
+  test::write_text(dir.path() / "q.flow.h5", "not an HDF5 file: a stale one, to be replaced\n");
+  std::filesystem::create_hard_link(dir.path() / "q.flow.h5", dir.path() / "old.h5");
+
+  const auto first = run_lqcd("heatbath stopped.toml --device cpu --quiet", dir.path());
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  const io::FlowHistoryFile h1 = io::read_flow_hdf5(dir.path() / "q.flow.h5");
+  const std::vector<nlohmann::json> j1 = test::read_jsonl(dir.path() / "q.flow.jsonl");
+  ASSERT_EQ(j1.size(), 1u) << "sweep 7";
+  expect_hdf5_equals_jsonl(h1, j1);
+  EXPECT_EQ(h1.records[0].file, "q.000007.ildg");
+  EXPECT_EQ(test::read_text(dir.path() / "old.h5"), "not an HDF5 file: a stale one, to be replaced\n");
+
+  const auto resumed = run_lqcd("heatbath full.toml --device cpu --quiet --resume", dir.path());
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+  const std::vector<nlohmann::json> flows = test::read_jsonl(dir.path() / "q.flow.jsonl");
+  ASSERT_EQ(flows.size(), 3u) << "sweeps 7, 9, 11";
+  const io::FlowHistoryFile h = io::read_flow_hdf5(dir.path() / "q.flow.h5");
+  expect_hdf5_equals_jsonl(h, flows);
+  for (std::size_t k = 0; k < 3; ++k) {
+    EXPECT_EQ(flows[k]["sweep"].get<long>(), long(7 + 2 * k));
+    EXPECT_EQ(flows[k]["file"].get<std::string>(), fmt::format("q.{:06d}.ildg", 7 + 2 * k));
+    EXPECT_EQ(h.records[k].file, fmt::format("q.{:06d}.ildg", 7 + 2 * k));
+    EXPECT_EQ(h.records[k].rows.size(), 3u) << "t = 0, 0.1, 0.2";
+    EXPECT_EQ(h.records[k].charge_improved.size(), 3u);
+  }
+  EXPECT_EQ(h.string_attributes.at("action"), "wilson");
+  EXPECT_EQ(h.number_attributes.at("epsilon"), 0.05);
+  EXPECT_NE(test::read_text(dir.path() / "q.log").find("written to q.flow.h5 (3 configurations)"), std::string::npos);
+  for (const auto& e : std::filesystem::directory_iterator(dir.path()))
+    EXPECT_EQ(e.path().filename().string().find(".tmp."), std::string::npos) << e.path();
 }
 
 // --action: the Symanzik and Zeuthen flows start from the same E(0) as the Wilson flow, flow differently,
@@ -190,7 +314,8 @@ TEST(SmearCommand, SmearsAndWritesAVerifiedConfiguration) {
   }
   double last = p0;
   for (const char* args : {"--method stout --rho 0.1 --steps 1", "--method stout --rho 0.1 --steps 3",
-                           "--method ape --alpha 0.5 --steps 3", "--method hyp --steps 1"}) {
+                           "--method ape --alpha 0.5 --steps 3", "--method hyp --steps 1",
+                           "--method hyp --spatial --steps 1"}) {
     SCOPED_TRACE(args);
     const auto r = run_lqcd(std::string("smear --device cpu --force ") + args + " '" + file + "' s.ildg", dir.path());
     ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -207,7 +332,7 @@ TEST(SmearCommand, SmearsAndWritesAVerifiedConfiguration) {
                                      {"--method ape --alpha 1.5", "--alpha"},
                                      {"--method hex", "--method"},
                                      {"--method hyp --alpha2 2", "--alpha2"},
-                                     {"--method hyp --spatial", "--spatial"},
+                                     {"--method hyp --spatial --alpha1 -1", "--alpha1"},
                                      {"", "s.ildg"}}) {
     SCOPED_TRACE(args);
     const auto r = run_lqcd("smear --device cpu " + args + " '" + file + "' s.ildg", dir.path());

@@ -2,6 +2,8 @@
 // ladder): the JSON contract, the README's values, corrupted inputs, conversions.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <nlohmann/json.hpp>
 
 #include "cli_support.hpp"
@@ -202,6 +204,45 @@ TEST(MeasureCommand, WilsonLoopsOnRequest) {
   for (const auto& [args, key] : {std::pair<std::string, std::string>{"--ape-steps 5", "--ape-steps"},
                                   {"--loops 2,2 --ape-steps -1", "--ape-steps"},
                                   {"--loops 2,2 --ape-steps 2 --ape-alpha 1.5", "--ape-alpha"}}) {
+    const auto e = run_lqcd("measure --device cpu " + args + " '" + file + "'", dir.path());
+    EXPECT_NE(e.exit_code, 0) << args;
+    EXPECT_NE(test::error_line(e.err).find(key), std::string::npos) << args << ": " << e.err;
+  }
+}
+
+// --off-axis: the separations a >= b >= 1 with |r| <= RMAX, in increasing |r|, each with T_max values;
+// on the MILC beta = 6.0 field the potential V(r) = log W(r, 2)/W(r, 3) (the time ratio cancels the
+// spatial lines' self-energy) rises with |r|: V(1) < V(sqrt 2) < V(sqrt 3), V(sqrt 2) < V(2); --hyp-steps
+// smooths the spatial links (W(R, 2) rises) and is recorded; bad combinations are one-line errors.
+TEST(MeasureCommand, OffAxisLoopsAndHypSmearing) {
+  test::TempDir dir;
+  const std::string file = test::testdata("milc_l8888_b6.0.milc").string();
+  const auto r = run_lqcd("measure --json --device cpu --loops 2,3 --off-axis '" + file + "'", dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  const nlohmann::json& off = j["wilson_loops_off_axis"];
+  ASSERT_EQ(off.size(), 2u) << "(1,1,0) and (1,1,1)";
+  EXPECT_EQ(off[0]["r"], nlohmann::json({1, 1, 0}));
+  EXPECT_NEAR(off[1]["distance"].get<double>(), std::sqrt(3.0), 1e-12);
+  ASSERT_EQ(off[0]["W"].size(), 3u);
+  const auto v = [](const nlohmann::json& w) { return std::log(w[1].get<double>() / w[2].get<double>()); };
+  const double v1 = v(j["wilson_loops"][0]), v2 = v(j["wilson_loops"][1]), v_sqrt2 = v(off[0]["W"]), v_sqrt3 = v(off[1]["W"]);
+  EXPECT_LT(v1, v_sqrt2);
+  EXPECT_LT(v_sqrt2, v_sqrt3);
+  EXPECT_LT(v_sqrt2, v2);
+  const auto human = run_lqcd("measure --device cpu --loops 2,2 --off-axis '" + file + "'", dir.path());
+  ASSERT_EQ(human.exit_code, 0) << human.err;
+  EXPECT_NE(human.out.find("W(r = (1,1,1), |r| = 1.7321, T = 1..2)"), std::string::npos) << human.out;
+  const auto h = run_lqcd("measure --json --device cpu --loops 2,3 --hyp-steps 2 '" + file + "'", dir.path());
+  ASSERT_EQ(h.exit_code, 0) << h.err;
+  const nlohmann::json k = nlohmann::json::parse(h.out);
+  EXPECT_EQ(k["wilson_loops_smearing"]["method"], "hyp");
+  EXPECT_EQ(k["wilson_loops_smearing"]["steps"].get<int>(), 2);
+  for (int R = 0; R < 2; ++R) EXPECT_GT(k["wilson_loops"][R][1].get<double>(), j["wilson_loops"][R][1].get<double>());
+  for (const auto& [args, key] : {std::pair<std::string, std::string>{"--off-axis", "--off-axis"},
+                                  {"--hyp-steps 2", "--hyp-steps"},
+                                  {"--loops 2,2 --hyp-steps -1", "--hyp-steps"},
+                                  {"--loops 2,2 --hyp-steps 1 --ape-steps 1", "--hyp-steps"}}) {
     const auto e = run_lqcd("measure --device cpu " + args + " '" + file + "'", dir.path());
     EXPECT_NE(e.exit_code, 0) << args;
     EXPECT_NE(test::error_line(e.err).find(key), std::string::npos) << args << ": " << e.err;

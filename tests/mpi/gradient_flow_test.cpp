@@ -1,6 +1,7 @@
 // The Wilson flow on a decomposed lattice (issue 29) against the single-process
 // flow: every stage reads staples across process boundaries, the measurement
-// the clover leaves. Run under mpirun -np 2 and 4 with the other distributed
+// the clover leaves and (the improved charge) the 2x1 and 1x2 rectangles, two
+// sites deep into the halo. Run under mpirun -np 2 and 4 with the other distributed
 // tests (distributed_test.cpp has the main).
 #include <gtest/gtest.h>
 
@@ -30,6 +31,7 @@ TEST_P(DistributedFlow, FlowedFieldAndMeasurementsEqualTheSingleProcessOnes) {
     p.epsilon = 0.05;
     p.t_max = 0.5;
     p.measure_every = 5;
+    p.improved_charge = true;
     const auto flow = [&](const Geometry &g, LexicographicGauge &out) {
       GaugeField<double> V = to_gauge_field(links, g, loc);
       const std::vector<FlowMeasurement> h = run_gradient_flow(V, p);
@@ -51,6 +53,8 @@ TEST_P(DistributedFlow, FlowedFieldAndMeasurementsEqualTheSingleProcessOnes) {
         EXPECT_NEAR(r[k].energy_clover, ref[k].energy_clover,
                     1e-12 * ref[k].energy_clover);
         EXPECT_NEAR(r[k].charge, ref[k].charge, 1e-12);
+        ASSERT_TRUE(r[k].charge_improved && ref[k].charge_improved);
+        EXPECT_NEAR(*r[k].charge_improved, *ref[k].charge_improved, 1e-12);
       }
       EXPECT_LT(test::max_link_difference(r_links, ref_links), 1e-13);
     }

@@ -22,10 +22,17 @@ TEST_P(DistributedHyp, EqualsTheSingleProcessSmearing) {
   p.steps = 2;
   const LexicographicGauge ref =
       to_lexicographic(hyp_smear(to_gauge_field(links, Geometry::single_process(global), loc), p));
+  HypParams spatial_ref = p;
+  spatial_ref.spatial = true;
+  const LexicographicGauge ref_spatial =
+      to_lexicographic(hyp_smear(to_gauge_field(links, Geometry::single_process(global), loc), spatial_ref));
   for (const Dims& grid : test::mpi_grids()) {
     SCOPED_TRACE(dims_string(grid));
     const GaugeField<double> U = to_gauge_field(links, ProcessGrid::of_run(grid).decompose(global), loc);
     EXPECT_LT(test::max_link_difference(to_lexicographic(hyp_smear(U, p)), ref), 1e-13);
+    HypParams spatial = p;
+    spatial.spatial = true;
+    EXPECT_LT(test::max_link_difference(to_lexicographic(hyp_smear(U, spatial)), ref_spatial), 1e-13) << "3D HYP";
   }
 }
 
