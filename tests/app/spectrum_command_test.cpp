@@ -212,6 +212,18 @@ TEST(SpectrumCommand, FreeFieldCorrelatorsMatchMomentumSpace) {
 // the p = 0 momentum-space correlator; on a pure gauge (the unit field randomly gauge transformed, written
 // as a file) the Coulomb gauge fixing brings back the same correlator; a wall source without gauge fixing
 // and a bad gauge_fixing key are one-line errors.
+// The input run on a pure gauge instead of the unit field: the unit field randomly gauge transformed
+// (seed), written as DIR/pure_gauge.ildg.
+std::string on_pure_gauge(const test::TempDir& dir, std::string input, const Dims& dims, std::uint64_t seed) {
+  GaugeField<double> U(Geometry::single_process(dims), Location::Host);
+  set_unit_gauge(U);
+  random_gauge_transformation(U, seed);
+  io::write_ildg(dir / "pure_gauge.ildg", to_lexicographic(U), io::WriteOptions{});
+  const std::string unit = "config = \"unit\"";
+  input.replace(input.find(unit), unit.size(), "config = \"pure_gauge.ildg\"");
+  return input;
+}
+
 TEST(SpectrumCommand, WallSourceInCoulombGaugeMatchesMomentumSpace) {
   test::TempDir dir;
   FreeQuark q{{4, 4, 4, 8}, 0.2, 0.0, {0, 0, 0, M_PI}};
@@ -223,13 +235,7 @@ TEST(SpectrumCommand, WallSourceInCoulombGaugeMatchesMomentumSpace) {
   ASSERT_TRUE(unit.contains("correlators"));
   // The source sits at t = 2: the correlator is reported relative to it.
   expect_close(unit["correlators"]["pion"], want, 1e-9, "wall pion, unit field");
-  GaugeField<double> U(Geometry::single_process({4, 4, 4, 8}), Location::Host);
-  set_unit_gauge(U);
-  random_gauge_transformation(U, 7);
-  io::write_ildg(dir / "pure_gauge.ildg", to_lexicographic(U), io::WriteOptions{});
-  std::string input = free_input(q, "wilson", wall);
-  input.replace(input.find("config = \"unit\""), std::string("config = \"unit\"").size(), "config = \"pure_gauge.ildg\"");
-  const auto pure = spectrum_json(dir, input);
+  const auto pure = spectrum_json(dir, on_pure_gauge(dir, free_input(q, "wilson", wall), q.dims, 7));
   ASSERT_TRUE(pure.contains("correlators"));
   expect_close(pure["correlators"]["pion"], want, 1e-8, "wall pion, pure gauge fixed to Coulomb gauge");
   for (const auto& [extra, key] :
@@ -271,13 +277,7 @@ TEST(SpectrumCommand, GaussianWavefunctionSourceInCoulombGauge) {
   EXPECT_EQ(unit["source"]["type"], "gaussian_wavefunction");
   EXPECT_EQ(unit["source"]["radius"].get<double>(), 1.5);
   EXPECT_EQ(io::read_correlators_hdf5(dir / "out/free.h5").number_attributes.at("source_radius"), 1.5);
-  GaugeField<double> U(Geometry::single_process({4, 4, 4, 8}), Location::Host);
-  set_unit_gauge(U);
-  random_gauge_transformation(U, 11);
-  io::write_ildg(dir / "pure_gauge.ildg", to_lexicographic(U), io::WriteOptions{});
-  std::string input = free_input(q, "wilson", gaussian);
-  input.replace(input.find("config = \"unit\""), std::string("config = \"unit\"").size(), "config = \"pure_gauge.ildg\"");
-  const auto pure = spectrum_json(dir, input);
+  const auto pure = spectrum_json(dir, on_pure_gauge(dir, free_input(q, "wilson", gaussian), q.dims, 11));
   ASSERT_TRUE(pure.contains("correlators"));
   const auto& unit_pion = unit["correlators"]["pion"];
   std::vector<double> unit_values;
