@@ -5,7 +5,8 @@
 # backend is built.
 set -euo pipefail
 packages=(g++ cmake ninja-build libtomlplusplus-dev libcli11-dev libfmt-dev nlohmann-json3-dev libgtest-dev libhdf5-dev libfftw3-dev python3
-          libopenmpi-dev openmpi-bin)
+          libopenmpi-dev openmpi-bin
+          python3-numpy python3-scipy python3-h5py python3-matplotlib python3-pytest)  # lqcd.analysis (python/)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")

@@ -206,6 +206,7 @@ int main(int argc, char** argv) {
   smear->add_flag("--force", sm.force, "replace OUTPUT if it exists");
   smear->add_flag("--no-verify", sm.no_verify, "report checksum/header mismatches of the input instead of failing");
   smear->add_option("--device", sm.device, "auto | cpu | gpu")->capture_default_str();
+  smear->add_option("--grid", sm.grid, "processes per direction X,Y,Z,T (run under mpirun -np X*Y*Z*T, one GPU per rank; default: all along t)");
 
   ConvertCommandOptions cv;
   CLI::App* convert = app.add_subcommand(

@@ -7,7 +7,9 @@
 #include <fmt/format.h>
 
 #include "app/device_choice.hpp"
+#include "app/input_values.hpp"
 #include "app/run_files.hpp"
+#include "comm/communicator.hpp"
 #include "core/error.hpp"
 #include "gauge/ape_smearing.hpp"
 #include "gauge/hyp_smearing.hpp"
@@ -43,6 +45,8 @@ int run_smear(const SmearCommandOptions& opt) {
   LoadPolicy policy;
   policy.verify = !opt.no_verify;
   policy.location = choose_location(opt.device);
+  // Every rank reads the file and keeps its part; the smearing kernels exchange halos; the write gathers.
+  policy.decompose = [&](const Dims& global) { return decompose_over_run(global, opt.grid, opt.input); };
   const LoadedConfiguration c = load_configuration(opt.input, policy);
   const GaugeField<double> V = opt.method == "stout" ? stout_smear(c.field, stout)
                                : opt.method == "hyp" ? hyp_smear(c.field, hyp)
@@ -63,6 +67,7 @@ int run_smear(const SmearCommandOptions& opt) {
   w.link_trace = o.link_trace;
   w.metadata = {{"lqcd.smeared_from", opt.input}, {"lqcd.smearing", what}};
   save_configuration(opt.output, opt.format, V, w);
+  if (comm::rank() != 0) return 0;
   std::cout << fmt::format("{} -> {} ({}; {}, {}-bit): plaquette {:.12f} -> {:.12f}\n", opt.input, opt.output, what,
                            opt.format, w.precision_bits, c.observables.plaquette, o.plaquette);
   return 0;

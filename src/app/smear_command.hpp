@@ -19,6 +19,7 @@ struct SmearCommandOptions {
   bool force = false;
   bool no_verify = false;
   std::string device = "auto";
+  std::string grid;  // processes per direction (mpirun); empty: all along t
 };
 
 int run_smear(const SmearCommandOptions& options);

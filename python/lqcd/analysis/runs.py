@@ -1,0 +1,57 @@
+"""A heatbath or HMC run's history (PREFIX.jsonl of lqcd heatbath / lqcd hmc): every scalar observable
+after thermalisation with its Gamma-method error and integrated autocorrelation time (in units of the
+measurement spacing), the acceptance, and <exp(-dH)>, which must be 1 within errors for a correct HMC
+(M. Creutz, Phys. Rev. D 38 (1988) 1228)."""
+import json
+
+import numpy as np
+
+from .autocorrelation import gamma_method
+
+# Bookkeeping, not observables.
+_SKIP = ("sweep", "trajectory", "seconds", "joules", "iterations", "thermalized", "max_su3", "reversibility")
+
+
+def read_jsonl(path):
+    """The records of a JSON-lines file; a line that is not JSON is an error naming the file and line."""
+    records = []
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                records.append(json.loads(line))
+            except ValueError as err:
+                raise ValueError(f"{path}:{n}: not a JSON object: {err}") from None
+    return records
+
+
+def _scalars(record):
+    out = {}
+    for key, value in record.items():
+        if any(s in key for s in _SKIP):
+            continue
+        if isinstance(value, bool):
+            out[key] = float(value)
+        elif isinstance(value, (int, float)):
+            out[key] = float(value)
+        elif isinstance(value, list) and len(value) == 2 and all(isinstance(v, (int, float)) for v in value):
+            out[key + ".re"], out[key + ".im"] = float(value[0]), float(value[1])  # complex [re, im]
+    return out
+
+
+def analyse_run(records, thermalization=None):
+    """{observable: GammaResult} over the thermalised records: those marked "thermalized" (lqcd's runs), or
+    all after the first `thermalization` records when given."""
+    if thermalization is not None:
+        kept = records[thermalization:]
+    else:
+        kept = [r for r in records if r.get("thermalized", True)]
+    rows = [_scalars(r) for r in kept]
+    names = sorted({k for r in rows for k in r})
+    out = {}
+    for name in names:
+        series = np.array([r[name] for r in rows if name in r])
+        if len(series) >= 4 and np.all(np.isfinite(series)):
+            out[name] = gamma_method(series)
+    return out
