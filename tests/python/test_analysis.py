@@ -148,3 +148,22 @@ def test_a_broken_history_names_the_line(tmp_path):
     path.write_text('{"plaquette": 0.5}\nnot json\n')
     with pytest.raises(ValueError, match=r"bad.jsonl:2"):
         read_jsonl(path)
+
+
+def test_plots_show_the_data_and_the_error_bands(tmp_path):
+    from lqcd.analysis.plots import autocorrelation_plot, effective_mass_plot, history_plot
+    series = 0.6 + 0.01 * ar1(0.7, 5000, seed=12)
+    r = gamma_method(series)
+    fig = history_plot(series, r, "plaquette", tmp_path / "h.png")
+    ax = fig.axes[0]
+    assert np.array_equal(ax.lines[0].get_ydata(), series)
+    band = ax.patches[0].get_xy()[:, 1]  # the mean +- error band (axhspan)
+    assert band.min() == pytest.approx(r.value - r.error) and band.max() == pytest.approx(r.value + r.error)
+    assert (tmp_path / "h.png").read_bytes()[:4] == b"\x89PNG"
+    fig = autocorrelation_plot(r, "plaquette", tmp_path / "a.pdf")
+    assert np.allclose(fig.axes[0].lines[0].get_ydata(), r.gamma)
+    assert (tmp_path / "a.pdf").read_bytes()[:4] == b"%PDF"
+    fig = effective_mass_plot(np.array([0.5, 0.41, 0.4, np.nan]), np.array([0.01, 0.01, 0.02, np.nan]), "pion",
+                              fit=(0.4, 0.005), fit_range=(1, 2))
+    verts = fig.axes[0].collections[-1].get_paths()[0].vertices
+    assert verts[:, 1].min() == pytest.approx(0.395) and verts[:, 1].max() == pytest.approx(0.405)

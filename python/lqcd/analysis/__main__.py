@@ -3,9 +3,13 @@
   run FILE.jsonl [--therm N]
       every scalar observable of a heatbath/HMC history after thermalisation: mean, Gamma-method error,
       tau_int; acceptance and <exp(-dH)> for HMC.
-  correlators FILE.h5 ... [--name g5_g5] [--momentum 0,0,0] [--fit T1,T2] [--states 1|2] [--bin B]
+  plot FILE.jsonl [--observables plaquette,dH] [--therm N] [--format png|pdf]
+      FILE.<observable>.history.png (history and histogram with the mean and its error) and
+      FILE.<observable>.autocorrelation.png for each observable (default: plaquette, and dH when present).
+  correlators FILE.h5 ... [--name g5_g5] [--momentum 0,0,0] [--fit T1,T2] [--states 1|2] [--bin B] [--plot OUT.png]
       the ensemble of lqcd spectrum outputs (one HDF5 file per configuration): folded correlator, cosh
-      effective mass with jackknife errors, a correlated fit over [T1, T2] with chi^2/dof.
+      effective mass with jackknife errors, a correlated fit over [T1, T2] with chi^2/dof; --plot draws the
+      effective masses with the fitted mass as a band.
   gevp FILE.h5 --t0 T0
       the GEVP of a distillation correlator matrix (/distillation/C of lqcd distill): effective energies.
 """
@@ -14,8 +18,8 @@ import sys
 
 import numpy as np
 
-from . import (analyse_run, correlated_fit, effective_mass, fold, gevp_effective_energies, jackknife, one_cosh,
-               read_jsonl, two_exponentials)
+from . import (analyse_run, correlated_fit, effective_mass, fold, gamma_method, gevp_effective_energies, jackknife,
+               one_cosh, read_jsonl, run_series, two_exponentials)
 
 
 def _run(a):
@@ -26,6 +30,23 @@ def _run(a):
     for name, r in results.items():
         print(f"  {name:<28} {r.value:.10g} +- {r.error:.3g}   tau_int = {r.tau_int:.3g} +- {r.tau_int_error:.2g}"
               f"   (N = {r.n}, W = {r.window})")
+    return 0
+
+
+def _plot(a):
+    from .plots import autocorrelation_plot, history_plot
+    series = run_series(read_jsonl(a.file), a.therm)
+    names = a.observables.split(",") if a.observables else [n for n in ("plaquette", "dH") if n in series]
+    stem = a.file[: -len(".jsonl")] if a.file.endswith(".jsonl") else a.file
+    for name in names:
+        if name not in series:
+            sys.exit(f"{a.file}: no thermalised series \"{name}\" (have: {', '.join(series) or 'none'})")
+        result = gamma_method(series[name])
+        for kind, draw in (("history", lambda p: history_plot(series[name], result, name, p)),
+                           ("autocorrelation", lambda p: autocorrelation_plot(result, name, p))):
+            path = f"{stem}.{name}.{kind}.{a.format}"
+            draw(path)
+            print(f"wrote {path}")
     return 0
 
 
@@ -54,9 +75,15 @@ def _correlators(a):
             model, p0 = one_cosh(T), [folded.mean(axis=0)[t1] * np.exp(value[t1] * t1), value[t1]]
         else:
             model, p0 = two_exponentials, [folded.mean(axis=0)[t1] * np.exp(value[t1] * t1), value[t1], 0.1, 0.0]
-        r = correlated_fit(model, t, folded[:, t1 : t2 + 1], p0, a.bin)
-        print(f"  fit t = {t1}..{t2} ({a.states} state{'s' if a.states > 1 else ''}): m = {r.params[1]:.6f} +- "
+        r = correlated_fit(model, t, folded[:, t1 : t2 + 1], p0, a.bin, correlated=not a.uncorrelated)
+        print(f"  fit t = {t1}..{t2} ({a.states} state{'s' if a.states > 1 else ''}"
+              f"{', uncorrelated' if a.uncorrelated else ''}): m = {r.params[1]:.6f} +- "
               f"{r.errors[1]:.6f}, chi2/dof = {r.chi2:.2f}/{r.dof}")
+    if a.plot:
+        from .plots import effective_mass_plot
+        fit = (r.params[1], r.errors[1]) if a.fit else None
+        effective_mass_plot(value, error, f"{a.name} p = {tuple(momentum)}", fit, (t1, t2) if a.fit else None, a.plot)
+        print(f"wrote {a.plot}")
     return 0
 
 
@@ -80,6 +107,11 @@ def main(argv=None):
     r = sub.add_parser("run", help="a heatbath/HMC history (PREFIX.jsonl)")
     r.add_argument("file")
     r.add_argument("--therm", type=int, default=None, help="records to drop (default: those not marked thermalized)")
+    p = sub.add_parser("plot", help="history, histogram and autocorrelation plots of a run")
+    p.add_argument("file")
+    p.add_argument("--observables", default=None, help="comma-separated (default: plaquette, and dH when present)")
+    p.add_argument("--therm", type=int, default=None)
+    p.add_argument("--format", choices=("png", "pdf"), default="png")
     c = sub.add_parser("correlators", help="lqcd spectrum HDF5 outputs, one per configuration")
     c.add_argument("files", nargs="+")
     c.add_argument("--name", default="g5_g5")
@@ -87,11 +119,15 @@ def main(argv=None):
     c.add_argument("--fit", default=None, help="T1,T2: a correlated fit over this range")
     c.add_argument("--states", type=int, choices=(1, 2), default=1)
     c.add_argument("--bin", type=int, default=1)
+    c.add_argument("--uncorrelated", action="store_true",
+                   help="fit with the diagonal of the covariance only (when too few configurations make the "
+                        "covariance ill-determined)")
+    c.add_argument("--plot", default=None, help="OUT.png|pdf: effective masses and the fit band")
     g = sub.add_parser("gevp", help="the correlator matrix of lqcd distill")
     g.add_argument("file")
     g.add_argument("--t0", type=int, default=1)
     a = ap.parse_args(argv)
-    return {"run": _run, "correlators": _correlators, "gevp": _gevp}[a.command](a)
+    return {"run": _run, "plot": _plot, "correlators": _correlators, "gevp": _gevp}[a.command](a)
 
 
 if __name__ == "__main__":

@@ -40,18 +40,22 @@ def _scalars(record):
     return out
 
 
-def analyse_run(records, thermalization=None):
-    """{observable: GammaResult} over the thermalised records: those marked "thermalized" (lqcd's runs), or
-    all after the first `thermalization` records when given."""
+def run_series(records, thermalization=None):
+    """{observable: array} over the thermalised records: those marked "thermalized" (lqcd's runs), or all
+    after the first `thermalization` records when given. Only finite series of at least 4 values."""
     if thermalization is not None:
         kept = records[thermalization:]
     else:
         kept = [r for r in records if r.get("thermalized", True)]
     rows = [_scalars(r) for r in kept]
-    names = sorted({k for r in rows for k in r})
     out = {}
-    for name in names:
+    for name in sorted({k for r in rows for k in r}):
         series = np.array([r[name] for r in rows if name in r])
         if len(series) >= 4 and np.all(np.isfinite(series)):
-            out[name] = gamma_method(series)
+            out[name] = series
     return out
+
+
+def analyse_run(records, thermalization=None):
+    """{observable: GammaResult} for every series of run_series."""
+    return {name: gamma_method(series) for name, series in run_series(records, thermalization).items()}
