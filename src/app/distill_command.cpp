@@ -161,7 +161,10 @@ int run_distill(const DistillCommandOptions& opt) {
     log.line("# eigenvectors of -Laplacian ({} links), Chebyshev-filtered subspace iteration, degree {}:", links,
              in.eigen.chebyshev_degree);
     log.line("# {:>3} {:>5} {:>12} {:>12} {:>12} {:>9}", "t", "iter", "lambda_min", "lambda_nv", "max_resid", "seconds");
+    CountProgress slices(!log.quiet(), "eigenvectors: time slices", T);
+    long slices_done = 0;
     E = laplacian_eigenvectors(smeared, in.eigen, [&](const LaplacianSliceInfo& s) {
+      slices.done(++slices_done);
       log.line("  {:>3} {:>5} {:12.6e} {:12.6e} {:12.3e} {:9.3f}", s.t, s.iterations, s.lambda_min, s.lambda_max,
                s.max_residual, s.seconds);
     });
@@ -189,6 +192,8 @@ int run_distill(const DistillCommandOptions& opt) {
   o.on_multigrid_setup = [&](const MultigridPreconditionerInfo& info) { log.line("# {}", info.summary()); };
   io::Hdf5Datasets file;
   std::vector<C> average(std::size_t(T) * N * N, C(0.0));
+  CountProgress source_times(!log.quiet(), "perambulators and contractions: source times", long(in.source_times.size()));
+  long source_times_done = 0;
   for (int t0 : in.source_times) {
     const Perambulator tau = perambulator(problem.operators(), q.even_odd, E, t0, o);
     const CorrelatorMatrix Cm = distillation_correlators(tau, phi, ops);
@@ -199,7 +204,9 @@ int run_distill(const DistillCommandOptions& opt) {
                  {"contraction_gflop", Cm.gemm_flops * 1e-9}});
     for (std::size_t k = 0; k < average.size(); ++k) average[k] += Cm.values[k] * (1.0 / double(in.source_times.size()));
     file.datasets.push_back(matrix_dataset(fmt::format("distillation/t0_{:04d}/C", t0), Cm.values, T, N));
+    source_times.done(++source_times_done);
   }
+  source_times.finish();
   std::string names;
   for (const auto& op : ops) {
     if (!names.empty()) names += ',';

@@ -1,5 +1,8 @@
 #include "app/output.hpp"
 
+#include <cstdlib>
+#include <string_view>
+
 #include <cstdio>
 #include <iostream>
 
@@ -75,19 +78,39 @@ OutputPrefixLock::OutputPrefixLock(const std::string& prefix, const std::string&
   if (!error.empty()) fail("{}", error);
 }
 
-ProgressLine::ProgressLine(bool enabled) : enabled_(enabled && comm::rank() == 0 && ::isatty(STDERR_FILENO)) {}
+namespace {
+bool progress_forced() {
+  const char* v = std::getenv("LQCD_PROGRESS");
+  return v && std::string_view(v) == "1";
+}
+}  // namespace
+
+ProgressLine::ProgressLine(bool enabled)
+    : enabled_(enabled && comm::rank() == 0 && (::isatty(STDERR_FILENO) || progress_forced())),
+      terminal_(::isatty(STDERR_FILENO)) {}
 ProgressLine::~ProgressLine() { finish(); }
 
 void ProgressLine::update(const std::string& text) {
   if (!enabled_) return;
-  std::fprintf(stderr, "\r\033[K%s", text.c_str());
+  if (terminal_) std::fprintf(stderr, "\r\033[K%s", text.c_str());
+  else std::fprintf(stderr, "%s\n", text.c_str());
   std::fflush(stderr);
-  dirty_ = true;
+  dirty_ = terminal_;
 }
 
 void ProgressLine::finish() {
   if (enabled_ && dirty_) std::fprintf(stderr, "\r\033[K");
   dirty_ = false;
+}
+
+CountProgress::CountProgress(bool enabled, std::string what, long total)
+    : line_(enabled), what_(std::move(what)), total_(total), start_(std::chrono::steady_clock::now()) {}
+
+void CountProgress::done(long count) {
+  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  const double rate = elapsed > 0 ? double(count) / elapsed : 0.0;
+  const std::string eta = count >= total_ ? "done" : rate > 0 ? "ETA " + format_duration(double(total_ - count) / rate) : "ETA ?";
+  line_.update(fmt::format("[{}] {}/{} | {:.3g}/s | {} | {}", what_, count, total_, rate, format_duration(elapsed), eta));
 }
 
 std::string format_duration(double s) {

@@ -3,6 +3,7 @@
 // machine-readable JSON-lines file (one object per line, written at once so a crash loses nothing),
 // and the claim on the output prefix that keeps two runs from writing the same files.
 
+#include <chrono>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -25,6 +26,8 @@ class RunLog {
     write(fmt::format(f, std::forward<Args>(args)...));
   }
   void write(const std::string& text);
+  // No echo on stdout (--quiet, --json, or not rank 0): progress lines stay off too.
+  bool quiet() const { return quiet_; }
 
  private:
   std::optional<io::AppendFile> file_;
@@ -60,7 +63,8 @@ class OutputPrefixLock {
   std::vector<std::filesystem::path> removed_;
 };
 
-// A one-line status on stderr, redrawn in place, only when stderr is a terminal.
+// A one-line status on stderr, redrawn in place, only when stderr is a terminal (or, with the
+// environment variable LQCD_PROGRESS=1, also when it is not: one line per update, for logs and tests).
 class ProgressLine {
  public:
   explicit ProgressLine(bool enabled);
@@ -70,7 +74,23 @@ class ProgressLine {
 
  private:
   bool enabled_;
+  bool terminal_ = false;
   bool dirty_ = false;
+};
+
+// Progress through a known number of steps of a long command (solves, time slices, source times,
+// configurations): "[what] done/total | rate per second | elapsed | ETA".
+class CountProgress {
+ public:
+  CountProgress(bool enabled, std::string what, long total);
+  void done(long count);  // `count` steps are finished
+  void finish() { line_.finish(); }
+
+ private:
+  ProgressLine line_;
+  std::string what_;
+  long total_;
+  std::chrono::steady_clock::time_point start_;
 };
 
 // "1h02m", "3m07s", "12.4s"

@@ -399,8 +399,12 @@ PointPropagator QuarkProblem::propagator(const QuarkInput& in, const DiracOperat
                  {"seconds_test_vectors", info.timings.setup_vectors},
                  {"seconds_coarse_operator", info.timings.setup_coarse}});
   };
+  // The 12 solves of the source (spin x colour) on the terminal while they run.
+  CountProgress progress(!log.quiet(), fmt::format("{} solves", label), 12);
+  long solved = 0;
   return compute_propagator(
       ops, in.even_odd, in.source, o, [&](const PropagatorSolve& s) {
+        progress.done(++solved);
         log.line("  {} spin {} colour {}: {}{}; full-operator residual {:.3e}", label, s.spin, s.colour,
                  s.result.summary(),
                  s.block_rhs ? fmt::format(" (in a block of {}, {} round{}: 1/{} of its time)", s.block_rhs,

@@ -100,6 +100,21 @@ TEST(DistillCommand, WritesCorrelatorsAndReusesItsEigenvectors) {
   EXPECT_FALSE(std::filesystem::exists(dir.path() / "c.h5"));
 }
 
+// Progress (issue 31): with LQCD_PROGRESS=1 (stderr not a terminal) the eigenvector slices, the source
+// times and the solves are counted on stderr; --json keeps stderr free of them.
+TEST(DistillCommand, ReportsProgressUnlessJson) {
+  test::TempDir dir;
+  test::write_text(dir.path() / "p.toml", input("[output]\nprefix = 'p'\n"));
+  const auto r = run_lqcd("distill --device cpu p.toml", dir.path(), "LQCD_PROGRESS=1");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("[eigenvectors: time slices] 8/8"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("[perambulators and contractions: source times] 1/1"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("[eigenvectors: time slices] 1/8"), std::string::npos) << "counted as they finish";
+  const auto j = run_lqcd("distill --json --device cpu p.toml", dir.path(), "LQCD_PROGRESS=1");
+  ASSERT_EQ(j.exit_code, 0) << j.err;
+  EXPECT_EQ(j.err.find("[eigenvectors"), std::string::npos) << j.err;
+}
+
 TEST(DistillCommand, BadKeysAreOneLineErrors) {
   test::TempDir dir;
   const std::vector<std::pair<std::string, std::string>> cases = {

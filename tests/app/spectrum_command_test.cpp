@@ -224,6 +224,24 @@ std::string on_pure_gauge(const test::TempDir& dir, std::string input, const Dim
   return input;
 }
 
+// Progress (issue 31): the 12 solves of the source counted on stderr as they finish (LQCD_PROGRESS=1 stands
+// for a terminal), with rate and ETA; nothing with --quiet or --json.
+TEST(SpectrumCommand, CountsItsSolvesUnlessQuiet) {
+  test::TempDir dir;
+  FreeQuark q{{4, 4, 4, 8}, 0.2, 0.0, {0, 0, 0, M_PI}};
+  test::write_text(dir / "in.toml", free_input(q, "wilson", ""));
+  const auto r = run_lqcd("spectrum in.toml", dir.path(), "LQCD_PROGRESS=1");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (int k : {1, 6, 12}) EXPECT_NE(r.err.find(fmt::format("[u solves] {}/12 |", k)), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("| ETA "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("12/12"), std::string::npos);
+  for (const char* quiet : {"--quiet", "--json"}) {
+    const auto s = run_lqcd(std::string("spectrum in.toml ") + quiet, dir.path(), "LQCD_PROGRESS=1");
+    ASSERT_EQ(s.exit_code, 0) << s.err;
+    EXPECT_EQ(s.err.find("solves]"), std::string::npos) << quiet << ": " << s.err;
+  }
+}
+
 TEST(SpectrumCommand, WallSourceInCoulombGaugeMatchesMomentumSpace) {
   test::TempDir dir;
   FreeQuark q{{4, 4, 4, 8}, 0.2, 0.0, {0, 0, 0, M_PI}};
