@@ -10,6 +10,7 @@
 # stages (default all but therm16/clover32/scaling): build test bench validate spectrum hmc dirac [therm16] [clover32] [ref32] [distill]
 # [scaling] [strong48] [resident2] [mpitest] [fast] [rhs] [sass] [solver] [resident] [blockcg] [ttile] [tune] [htile] [launch] [table] [extra] [pdltest] [quenched] [blockres] [propagators]
 # [flow] (issue 29: the gradient flow's GPU tests and t0/w0 runs) [gaugefix] [potential] (issue 29) [hmctests] (issue 28's GPU tests) [nf2p1] (issue 28's RHMC run) [mgtest] [mgscan] (issue 27: scripts/multigrid-scan.sh) [mgmpi] (the multigrid on two ranks; after mgscan)
+# [python] (issue 31: lqcd.core and the CuPy view, with the machine's Python)
 # [sanitize] (compute-sanitizer on the GPU tests; needs the build stage's build-gpu: `... OUT build sanitize`)
 set -uo pipefail
 export NCCL_NVLS_ENABLE=0  # NVLink multicast stays off on the shared multi-GPU hosts (device KINDS.md)
@@ -39,6 +40,33 @@ if has test; then
   (cd build-gpu && ctest --output-on-failure -j 4 --timeout 600) >"$out/ctest.log" 2>&1
   note "ctest: exit $? in $(( $(date +%s) - start )) s: $(grep -E 'tests passed|tests failed' "$out/ctest.log")"
   grep -E "\(Skipped\)|\*\*\*Failed|Not Run" "$out/ctest.log" | head -20 | tee -a "$summary"
+fi
+if has python; then  # issue 31: lqcd.core from the machine's own Python 3 (NumPy, CuPy) through liblqcd_capi.so:
+  # the CPU checks of tests/python/test_core.py and the CuPy view of a device field (no copy).
+  start=$(date +%s)
+  # pytest travels as Debian's pure-Python packages in .deps (bash ../shared/gpu/fetch-debs.sh python3-pytest
+  # python3-pluggy python3-iniconfig python3-packaging python3-attr python3-py python3-exceptiongroup
+  # python3-tomli python3-more-itertools), unpacked to /opt/deps by the build stage.
+  export LQCD=$PWD/build-gpu/lqcd LQCD_LIBRARY=$PWD/build-gpu/liblqcd_capi.so LQCD_TESTDATA=$PWD/.gpu-testdata \
+    PYTHONPATH=$PWD/python:/opt/deps/usr/lib/python3/dist-packages
+  if python3 -c "import pytest" 2>/dev/null; then
+    python3 -m pytest -q -p no:cacheprovider -rs tests/python/test_core.py >"$out/python.log" 2>&1
+  else  # no pytest there: the test functions called directly (fixtures by hand)
+    python3 - >"$out/python.log" 2>&1 <<'PY'
+import sys, tempfile, pathlib
+sys.path.insert(0, "tests/python")
+import test_core as t
+u = t.lq.load(t.MILC)
+t.test_plaquette_and_links_of_the_milc_configuration(u)
+t.test_wilson_operator_equals_the_numpy_hopping_term(u)
+t.test_solve_reaches_its_residual(u)
+t.test_pion_from_python_equals_lqcd_spectrum(u, pathlib.Path(tempfile.mkdtemp()))
+t.test_cupy_views_the_device_field_without_a_copy()
+print("5 passed (called directly)")
+PY
+  fi
+  note "python (tests/python/test_core.py): exit $?: $(tail -1 "$out/python.log")"
+  note "python: $(( $(date +%s) - start )) s"
 fi
 if has hmctests; then  # issue 28's GPU tests only: the inner solves' clover operator, reliable updates, HMC (the multigrid force solves, the stout-smeared fermion monomials), stout smearing
   start=$(date +%s)

@@ -157,7 +157,7 @@ def test_plots_show_the_data_and_the_error_bands(tmp_path):
     fig = history_plot(series, r, "plaquette", tmp_path / "h.png")
     ax = fig.axes[0]
     assert np.array_equal(ax.lines[0].get_ydata(), series)
-    band = ax.patches[0].get_xy()[:, 1]  # the mean +- error band (axhspan)
+    band = ax.collections[0].get_paths()[0].vertices[:, 1]  # the mean +- error band
     assert band.min() == pytest.approx(r.value - r.error) and band.max() == pytest.approx(r.value + r.error)
     assert (tmp_path / "h.png").read_bytes()[:4] == b"\x89PNG"
     fig = autocorrelation_plot(r, "plaquette", tmp_path / "a.pdf")

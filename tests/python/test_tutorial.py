@@ -29,7 +29,9 @@ def test_tutorial_runs_and_gives_a_pion_mass(tmp_path):
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     (bin_dir / "lqcd").symlink_to(os.environ["LQCD"])
-    (bin_dir / "python3").symlink_to(sys.executable)
+    # A wrapper, not a link: a virtual environment's python3 finds its packages through its own path.
+    (bin_dir / "python3").write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
+    (bin_dir / "python3").chmod(0o755)
     env = dict(os.environ, PATH=f"{bin_dir}:{os.environ['PATH']}", PYTHONPATH=str(ROOT / "python"),
                OMP_NUM_THREADS="1")
     work = tmp_path / "work"

@@ -26,11 +26,12 @@ def history_plot(series, result, name, path=None):
     """series: the thermalised measurements; result: their GammaResult."""
     series = np.asarray(series, dtype=float)
     fig, (ax_h, ax_d) = plt.subplots(1, 2, figsize=(10, 3.6), gridspec_kw={"width_ratios": [3, 1]}, sharey=True)
-    ax_h.plot(np.arange(len(series)), series, lw=0.7, label=name)
-    for ax in (ax_h,):
-        ax.axhline(result.value, color="k", lw=1)
-        ax.axhspan(result.value - result.error, result.value + result.error, color="orange", alpha=0.4,
-                   label=f"mean {result.value:.6g} ± {result.error:.2g} (τ_int = {result.tau_int:.2g})")
+    x = np.arange(len(series))
+    ax_h.plot(x, series, lw=0.7, label=name)
+    ax_h.axhline(result.value, color="k", lw=1)
+    ax_h.fill_between([0, max(len(series) - 1, 1)], result.value - result.error, result.value + result.error,
+                      color="orange", alpha=0.4,
+                      label=f"mean {result.value:.6g} ± {result.error:.2g} (τ_int = {result.tau_int:.2g})")
     ax_h.set_xlabel("measurement after thermalisation")
     ax_h.set_ylabel(name)
     ax_h.legend(loc="best", fontsize=8)
