@@ -46,10 +46,7 @@ int run_flow(const FlowCommandOptions& opt) {
   std::error_code ec;
   if (!opt.hdf5.empty() && std::filesystem::exists(std::filesystem::symlink_status(opt.hdf5, ec)) && !opt.force)
     fail("--hdf5: {} exists already (use --force to replace it)", opt.hdf5);
-  io::FlowHistoryFile h5;
-  h5.string_attributes = {{"action", to_string(params.action)}, {"integrator", "rk3"},
-                          {"units", "lattice: t/a^2, E a^4, w0/a"}, {"program", version_string()}};
-  h5.number_attributes = {{"epsilon", params.epsilon}, {"tolerance", params.tolerance}};
+  io::FlowHistoryFile h5 = flow_history_file(params);
   int failures = 0;
   for (const std::string& file : opt.files) {
     policy.decompose = [&](const Dims& global) { return decompose_over_run(global, opt.grid, file); };

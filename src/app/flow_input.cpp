@@ -106,14 +106,19 @@ FlowOfConfiguration flow_configuration(const GaugeField<double>& U, const FlowPa
   return {flow_json(p, history, scales), flow_summary(history, scales)};
 }
 
+io::FlowHistoryFile flow_history_file(const FlowParams& p) {
+  io::FlowHistoryFile f;
+  f.string_attributes = {{"action", to_string(p.action)}, {"integrator", "rk3"},
+                         {"units", "lattice: t/a^2, E a^4, w0/a"}, {"program", version_string()}};
+  f.number_attributes = {{"epsilon", p.epsilon}, {"tolerance", p.tolerance}};
+  return f;
+}
+
 std::size_t write_flow_history_hdf5(const std::filesystem::path& jsonl, const std::filesystem::path& h5,
                                     const std::string& counter, const FlowParams& p) {
   if (comm::rank() != 0) return 0;  // rank 0 writes the JSON lines (JsonLines), hence reads them
-  io::FlowHistoryFile out;
-  out.string_attributes = {{"action", to_string(p.action)}, {"integrator", "rk3"},
-                           {"units", "lattice: t/a^2, E a^4, w0/a"}, {"program", version_string()},
-                           {"source", jsonl.filename().string()}};
-  out.number_attributes = {{"epsilon", p.epsilon}, {"tolerance", p.tolerance}};
+  io::FlowHistoryFile out = flow_history_file(p);
+  out.string_attributes["source"] = jsonl.filename().string();
   std::ifstream in(jsonl);
   if (!in) fail("{}: cannot read the flow history for {}", jsonl.string(), h5.string());
   for (std::string line; std::getline(in, line);) {

@@ -10,6 +10,7 @@
 
 #include "app/config.hpp"
 #include "gauge/gradient_flow.hpp"
+#include "io/hdf5_flow.hpp"
 
 namespace lqcd::app {
 
@@ -45,6 +46,10 @@ FlowOfConfiguration flow_configuration(const GaugeField<double>& U, const FlowPa
 // Each group's `file` attribute is the record's "file" (the configuration saved after that sweep or
 // trajectory) or else "COUNTER N" (counter: "sweep" or "trajectory"); the root attributes describe `p`.
 // Rank 0 writes; other ranks return at once. Returns the number of records written.
+// An empty flow-history file whose root attributes describe the flow `p` (action, integrator, units,
+// program, epsilon, tolerance): lqcd flow --hdf5 and write_flow_history_hdf5 fill its records.
+io::FlowHistoryFile flow_history_file(const FlowParams& p);
+
 std::size_t write_flow_history_hdf5(const std::filesystem::path& jsonl, const std::filesystem::path& h5,
                                     const std::string& counter, const FlowParams& p);
 

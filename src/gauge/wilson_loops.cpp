@@ -70,6 +70,13 @@ std::vector<std::vector<double>> wilson_loops_by_paths(const GaugeField<double>&
   return w;
 }
 
+// T_max of either kind of loop: 1..8 and at most the time extent.
+void check_t_max(const Geometry& g, int t_max) {
+  if (t_max < 1 || t_max > kMaxWilsonLoopExtent || t_max > g.global[3])
+    fail("Wilson loops: T_max = {} out of range (1 to {} and the time extent {})", t_max, kMaxWilsonLoopExtent,
+         g.global[3]);
+}
+
 // The distinct images of a path under the 48 signed permutations of the spatial axes.
 std::vector<std::vector<int>> cubic_images(const std::vector<int>& path) {
   std::set<std::vector<int>> images;
@@ -133,18 +140,17 @@ std::vector<double> wilson_loops_along(const GaugeField<double>& U, std::array<i
     fail("Wilson loops: separation ({}, {}, {}) out of range (components at most {} and the smallest spatial "
          "extent {}, not all zero)",
          r[0], r[1], r[2], kMaxWilsonLoopExtent, l_min);
-  if (t_max < 1 || t_max > kMaxWilsonLoopExtent || t_max > g.global[3])
-    fail("Wilson loops: T_max = {} out of range (1 to {} and the time extent {})", t_max, kMaxWilsonLoopExtent,
-         g.global[3]);
+  check_t_max(g, t_max);
   const Location loc = U.location();
   const std::int64_t volume = g.volume();
   constexpr int t_dir = 3;
   const GaugeView<double> none{nullptr, 0, SiteIndexer::from(g)};
   const auto field = [](int t) { return std::size_t((t - 1) / 4); };
   const auto slot = [](int t) { return (t - 1) % 4; };
+  // One step of a path field (slot_out of `out`); the caller exchanges out's halo once all the slots it
+  // writes in this step are written.
   const auto extend = [&](const GaugeView<double>& in, GaugeField<double>& out, int step, int slot_in, int slot_out) {
     for_each(loc, volume, PathExtendKernel{U.view(), in, out.view(), std::abs(step) - 1, slot_in, slot_out, step < 0});
-    out.exchange_halo();
   };
   U.exchange_halo();
   // The time lines T_T, T = 1..t_max, four to a field.
@@ -154,9 +160,11 @@ std::vector<double> wilson_loops_along(const GaugeField<double>& U, std::array<i
     h.emplace_back(g, loc);
     h_next.emplace_back(g, loc);
   }
-  for (int t = 1; t <= t_max; ++t)
+  for (int t = 1; t <= t_max; ++t) {
     extend(t == 1 ? none : time_lines[field(t - 1)].view(), time_lines[field(t)], t_dir + 1, t == 1 ? 0 : slot(t - 1),
            slot(t));
+    time_lines[field(t)].exchange_halo();  // T_{t+1} reads T_t one site up
+  }
   GaugeField<double> line(g, loc), line_next(g, loc), g_cur(g, loc), g_next(g, loc);
   std::vector<double> w(std::size_t(t_max), 0.0);
   const std::vector<std::vector<int>> images = cubic_images(staircase_path(r));
@@ -166,12 +174,15 @@ std::vector<double> wilson_loops_along(const GaugeField<double>& U, std::array<i
         extend(k + 1 == path.size() ? time_lines[field(t)].view() : h[field(t)].view(), h_next[field(t)], path[k],
                slot(t), slot(t));
       std::swap(h, h_next);
+      for (auto& f : h) f.exchange_halo();  // once per field, all four slots written
       extend(k + 1 == path.size() ? none : line.view(), line_next, path[k], 0, 0);
       std::swap(line, line_next);
+      line.exchange_halo();
     }
     for (int t = 1; t <= t_max; ++t) {
       extend(t == 1 ? line.view() : g_cur.view(), g_next, t_dir + 1, 0, 0);
       std::swap(g_cur, g_next);
+      g_cur.exchange_halo();
       Sums<1> s = reduce<Sums<1>>(loc, volume, ClosedLoopKernel{h[field(t)].view(), g_cur.view(), slot(t), 0});
       comm::sum(g.grid, s.v);
       w[std::size_t(t - 1)] += s[0] / (3.0 * double(g.global_volume()) * double(images.size()));
@@ -186,9 +197,7 @@ std::vector<std::vector<double>> wilson_loops(const GaugeField<double>& U, int r
   if (r_max < 1 || r_max > kMaxWilsonLoopExtent || r_max > l_min)
     fail("Wilson loops: R_max = {} out of range (1 to {} and the smallest spatial extent {})", r_max,
          kMaxWilsonLoopExtent, l_min);
-  if (t_max < 1 || t_max > kMaxWilsonLoopExtent || t_max > g.global[3])
-    fail("Wilson loops: T_max = {} out of range (1 to {} and the time extent {})", t_max, kMaxWilsonLoopExtent,
-         g.global[3]);
+  check_t_max(g, t_max);
   // A decomposed lattice (or the test's request): the path fields; one process: the direct kernel.
   if (g.has_halo() || g.global != g.local || by_paths) return wilson_loops_by_paths(U, r_max, t_max);
   std::vector<std::vector<double>> w(static_cast<std::size_t>(r_max),
