@@ -6,6 +6,8 @@
 #include "app/input_values.hpp"
 #include "core/error.hpp"
 #include "fields/lexicographic_gauge.hpp"
+#include "gauge/observables.hpp"
+#include "gauge/updates.hpp"
 #include "measure/configuration.hpp"
 
 namespace lqcd::app {
@@ -23,24 +25,35 @@ int run_convert(const ConvertCommandOptions& opt) {
     fail("{}: exists already (use --force to replace it)", opt.output);
 
   const Dims copies = opt.tile.empty() ? Dims{1, 1, 1, 1} : parse_dims_option(opt.tile, "--tile");
-  const LoadedConfiguration c = load_configuration(opt.input);
+  LoadedConfiguration c = load_configuration(opt.input);
   io::WriteOptions w;
   w.precision_bits = opt.precision ? opt.precision : c.info.precision_bits;
   if (opt.format == "openqcd" && w.precision_bits != 64) {
     if (opt.precision == 32) fail("--precision 32: the openqcd format stores 64-bit reals only");
     w.precision_bits = 64;
   }
+  // Links from 32-bit storage are SU(3) only to ~1e-7; written as 64-bit numbers unchanged they would
+  // fail every 64-bit reader's unitarity check (lqcd's: 1e-10). Widening therefore projects them to
+  // SU(3) in double first (as lqcd gaugefix does), which moves the plaquette by ~1e-8: the header gets
+  // the projected field's values.
+  const bool projected = c.info.precision_bits == 32 && w.precision_bits == 64;
+  if (projected) {
+    reunitarize(c.field);
+    c.observables = gauge_observables(c.field);
+  }
   w.plaquette = c.observables.plaquette;
   w.link_trace = c.observables.link_trace;
   w.metadata = {{"lqcd.converted_from", opt.input}, {"lqcd.source_format", c.info.format}};
   if (!opt.tile.empty()) w.metadata["lqcd.tiled"] = dims_string(copies);
+  if (projected) w.metadata["lqcd.projected"] = "links from 32-bit storage projected to SU(3) in double";
   const LexicographicGauge lex = tile(to_lexicographic(c.field), copies);
   if (opt.format == "nersc") io::write_nersc(opt.output, lex, w);
   else if (opt.format == "openqcd") io::write_openqcd(opt.output, lex, w);
   else io::write_ildg(opt.output, lex, w);
-  std::cout << fmt::format("{} ({}, {}, {}-bit) -> {} ({}, {}, {}-bit); plaquette {:.12f}\n", opt.input,
+  std::cout << fmt::format("{} ({}, {}, {}-bit) -> {} ({}, {}, {}-bit{}); plaquette {:.12f}\n", opt.input,
                            dims_string(c.field.geometry().global), c.info.format, c.info.precision_bits, opt.output,
-                           dims_string(lex.dims), opt.format, w.precision_bits, c.observables.plaquette);
+                           dims_string(lex.dims), opt.format, w.precision_bits,
+                           projected ? ", projected to SU(3)" : "", c.observables.plaquette);
   return 0;
 }
 

@@ -149,6 +149,29 @@ TEST(ConvertCommand, ConversionsKeepTheFieldAndNeverClobber) {
   EXPECT_FALSE(std::filesystem::exists(dir / "out.ildg"));
 }
 
+// Widening 32-bit links to 64-bit storage (--precision 64, or the openqcd format) projects them to SU(3):
+// copied as read they are unitary only to ~1e-7, and every 64-bit reader (lqcd's checks 1e-10) refused
+// the file. The projection moves the plaquette by ~1e-8, and the header carries the projected value.
+TEST(ConvertCommand, WideningSinglePrecisionLinksProjectsThemToSu3) {
+  test::TempDir dir;
+  const std::string src = test::testdata("cl2qcd_conf.00200.ildg").string();
+  ASSERT_EQ(run_lqcd("convert '" + src + "' single.ildg --precision 32", dir.path()).exit_code, 0);
+  const double p32 = measure_json("single.ildg", dir.path())["plaquette"].get<double>();
+  for (const std::string& args : {std::string("double.ildg --precision 64"), std::string("double.nersc --format nersc --precision 64"),
+                                  std::string("double.openqcd --format openqcd")}) {
+    const auto r = run_lqcd("convert single.ildg " + args, dir.path());
+    ASSERT_EQ(r.exit_code, 0) << args << ": " << r.err;
+    EXPECT_NE(r.out.find("projected to SU(3)"), std::string::npos) << r.out;
+    const std::string out = args.substr(0, args.find(' '));
+    const auto m = run_lqcd("measure --json " + out, dir.path());
+    ASSERT_EQ(m.exit_code, 0) << out << ": " << m.err;
+    const auto j = nlohmann::json::parse(m.out);
+    EXPECT_EQ(j["precision"], "double") << out;
+    EXPECT_NEAR(j["plaquette"].get<double>(), p32, 1e-6) << out;
+    EXPECT_NE(j["plaquette"].get<double>(), p32) << out << ": the links were not projected";
+  }
+}
+
 TEST(ConvertCommand, TilingRepeatsTheLatticeAndKeepsLocalObservables) {
   test::TempDir dir;
   const std::string src = test::testdata("milc_l8888_b6.0.milc").string();
