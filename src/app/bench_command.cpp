@@ -1023,11 +1023,13 @@ nlohmann::json distill_bench(const BenchCommandOptions& opt, Location loc) {
   Perambulator tau;
   tau.nv = nv;
   tau.nt = nt;
+  tau.local_nt = nt;
   tau.data = Buffer<C>(std::size_t(nt) * 16 * nv * nv, loc);
   fill(tau.data, 3);
   Elementals phi;
   phi.nv = nv;
   phi.nt = nt;
+  phi.local_nt = nt;
   phi.kinds = {{{0, 0, 0}, -1}, {{1, 0, 0}, -1}, {{1, 1, 0}, -1}};
   phi.data = Buffer<C>(phi.kinds.size() * nt * std::size_t(nv) * nv, loc);
   fill(phi.data, 4);

@@ -2,12 +2,14 @@
 
 #include <cmath>
 #include <iostream>
+#include <span>
 
 #include "app/device_choice.hpp"
 #include "app/json_values.hpp"
 #include "app/observables_json.hpp"
 #include "app/quark_input.hpp"
 #include "app/version.hpp"
+#include "comm/communicator.hpp"
 #include "core/error.hpp"
 #include "core/timer.hpp"
 #include "io/crc32.hpp"
@@ -30,7 +32,27 @@ struct EigenvectorOrigin {
   double plaquette = 0;
 };
 
-void save_eigenvectors(const std::string& path, const LaplacianEigenvectors& E, const EigenvectorOrigin& origin) {
+// Slice t (global) of E as host numbers on every process of `grid`: from the process that holds it (a
+// sum with the others' zeros), or from here on one process.
+std::vector<C> slice_on_every_process(const LaplacianEigenvectors& E, int t, const Dims& grid) {
+  std::vector<C> h(std::size_t(E.rows()) * E.nv, C(0.0));
+  if (E.holds(t)) detail::copy_bytes(h.data(), Location::Host, E.slice(t - E.t_begin), E.location(), h.size() * sizeof(C));
+  if (process_count(grid) > 1) comm::sum(grid, std::span<double>(reinterpret_cast<double*>(h.data()), 2 * h.size()));
+  return h;
+}
+
+// The numbers per slice of all T slices on every process (each process knows its own slices').
+std::vector<double> on_every_process(const LaplacianEigenvectors& E, const std::vector<double>& local, std::size_t per_slice,
+                                     const Dims& grid) {
+  std::vector<double> all(std::size_t(E.dims[3]) * per_slice, 0.0);
+  std::copy(local.begin(), local.end(), all.begin() + std::ptrdiff_t(std::size_t(E.t_begin) * per_slice));
+  if (process_count(grid) > 1) comm::sum(grid, std::span<double>(all));
+  return all;
+}
+
+// Collective on a time-split lattice (every process sends its slices in turn); rank 0 writes.
+void save_eigenvectors(const std::string& path, const LaplacianEigenvectors& E, const EigenvectorOrigin& origin,
+                       const Dims& grid) {
   io::Hdf5Datasets f;
   f.string_attributes = {{"program", version_string()},
                          {"gauge_config", origin.config},
@@ -38,11 +60,11 @@ void save_eigenvectors(const std::string& path, const LaplacianEigenvectors& E, 
                          {"layout", "[v][3 * (x + Lx (y + Ly z)) + colour][re, im]; -Laplacian v = lambda v"}};
   f.number_attributes = {{"nv", E.nv},         {"Lx", E.dims[0]}, {"Ly", E.dims[1]},
                          {"Lz", E.dims[2]},    {"Lt", E.dims[3]}, {"plaquette", origin.plaquette}};
-  f.datasets.push_back({"eigenvalues", {std::uint64_t(E.dims[3]), std::uint64_t(E.nv)}, E.eigenvalues, {}, {}});
+  f.datasets.push_back({"eigenvalues", {std::uint64_t(E.dims[3]), std::uint64_t(E.nv)},
+                        on_every_process(E, E.eigenvalues, std::size_t(E.nv), grid), {}, {}});
   const std::int64_t n = E.rows();
-  io::write_datasets_hdf5(path, f, std::size_t(E.dims[3]), [&](std::size_t t) {
-    std::vector<C> h(std::size_t(n) * E.nv);
-    detail::copy_bytes(h.data(), Location::Host, E.slice(int(t)), E.location(), h.size() * sizeof(C));
+  const auto dataset = [&](std::size_t t) {
+    const std::vector<C> h = slice_on_every_process(E, int(t), grid);
     std::vector<double> v(2 * h.size());
     for (std::size_t i = 0; i < h.size(); ++i) {
       v[2 * i] = h[i].re;
@@ -50,13 +72,18 @@ void save_eigenvectors(const std::string& path, const LaplacianEigenvectors& E, 
     }
     const double crc = io::crc32(v.data(), v.size() * sizeof(double));
     return io::Hdf5Dataset{slice_name(int(t)), {std::uint64_t(E.nv), std::uint64_t(n), 2}, std::move(v), {}, {{"crc32", crc}}};
-  });
+  };
+  if (comm::rank() == 0) {
+    io::write_datasets_hdf5(path, f, std::size_t(E.dims[3]), dataset);
+  } else {
+    for (int t = 0; t < E.dims[3]; ++t) slice_on_every_process(E, t, grid);  // the same collective sums as rank 0's
+  }
 }
 
 // The first nv eigenvectors of a file save_eigenvectors wrote, checked against the lattice, the links they
-// belong to and the CRC32s.
-LaplacianEigenvectors load_eigenvectors(const std::string& path, const Dims& dims, int nv, Location loc,
-                                        const EigenvectorOrigin& origin) {
+// belong to and the CRC32s: the slices t_begin .. t_begin + local_nt - 1 (each process reads its own).
+LaplacianEigenvectors load_eigenvectors(const std::string& path, const Dims& dims, int t_begin, int local_nt, int nv,
+                                        Location loc, const EigenvectorOrigin& origin) {
   const std::string key = "distillation.eigenvectors_in";
   const io::Hdf5Datasets root = io::read_root_attributes_hdf5(path);
   const auto number = [&](const char* k) {
@@ -85,17 +112,19 @@ LaplacianEigenvectors load_eigenvectors(const std::string& path, const Dims& dim
   LaplacianEigenvectors E;
   E.dims = dims;
   E.nv = nv;
+  E.t_begin = t_begin;
+  E.local_nt = local_nt;
   const std::int64_t n = E.rows();
-  E.vectors = Buffer<C>(std::size_t(n) * nv * dims[3], loc);
+  E.vectors = Buffer<C>(std::size_t(n) * nv * local_nt, loc);
   const std::size_t file_nv = std::size_t(lambda.shape[1]);
-  for (int t = 0; t < dims[3]; ++t) {
+  for (int t = t_begin; t < t_begin + local_nt; ++t) {
     const io::Hdf5Dataset d = io::read_dataset_hdf5(path, slice_name(t));
     if (d.shape != std::vector<std::uint64_t>{file_nv, std::uint64_t(n), 2})
       fail("{}: {}: {} has the wrong shape for a {}x{}x{} slice", key, path, d.name, dims[0], dims[1], dims[2]);
     const auto crc = d.number_attributes.find("crc32");
     if (crc == d.number_attributes.end() || crc->second != double(io::crc32(d.values.data(), d.values.size() * sizeof(double))))
       fail("{}: {}: {}: CRC32 mismatch (the file is damaged)", key, path, d.name);
-    detail::copy_bytes(E.slice(t), loc, d.values.data(), Location::Host, std::size_t(n) * nv * sizeof(C));
+    detail::copy_bytes(E.slice(t - t_begin), loc, d.values.data(), Location::Host, std::size_t(n) * nv * sizeof(C));
     for (int v = 0; v < nv; ++v) {
       E.eigenvalues.push_back(lambda.values[std::size_t(t) * file_nv + std::size_t(v)]);
       E.residuals.push_back(std::nan(""));
@@ -126,12 +155,17 @@ int run_distill(const DistillCommandOptions& opt) {
   const DistillInput in = read_distill_input(config);
   const QuarkInput& q = in.quark;
   const Location loc = choose_location(opt.device);
-  check_quark_lattice_fits(q, config, loc, "");
+  check_quark_lattice_fits(q, config, loc, opt.grid);
   const OutputPrefixLock output_lock(q.prefix, "output.prefix");
   const Stopwatch clock;
-  const QuarkProblem problem(q, loc, "");
-  if (problem.links().geometry().distributed()) fail("lqcd distill runs on one process (one GPU): run it without mpirun");
-  const Dims dims = problem.links().geometry().global;
+  const QuarkProblem problem(q, loc, opt.grid);
+  const Geometry& geom = problem.links().geometry();
+  // Eigenvectors, elementals and the projections of the solutions are per time slice: each process
+  // keeps whole slices (the solves themselves are distributed as in every other command).
+  check_whole_time_slices(geom, opt.grid.empty() ? std::string("lqcd distill") : "lqcd distill --grid " + opt.grid);
+  const Dims& grid = geom.grid;
+  const bool split = geom.distributed();
+  const Dims dims = geom.global;
   const int T = dims[3];
   check_laplacian_eigen_params(in.eigen, dims, config.source() + ": distillation.");
   for (int t0 : in.source_times)
@@ -144,6 +178,9 @@ int run_distill(const DistillCommandOptions& opt) {
   log.line("# gauge: {}; plaquette {:.12f}", problem.gauge_description(), problem.observables().plaquette);
   log.line("# quark: {}", describe_fermion(q.fermion));
   log.line("# backend: {}", loc == Location::Device ? "CUDA, " + device_description() : "CPU (OpenMP)");
+  if (split)
+    log.line("# lattice split over {} MPI ranks along t, process grid {} (x,y,z,t): each holds {} time slices", geom.processes(),
+             dims_string(grid), geom.local[3]);
   log.line("# conventions: C_ij(t) = <O_i(t0 + t) O_j(t0)^dag>, O = dbar~ G D e^{{-i p.x}} u~ summed over the slice, "
            "q~ = V V^dag q; t relative to the source time, averaged over the source times; DeGrand-Rossi gammas "
            "named by their literal product; p = 2 pi n / L; D = 1 or the symmetric covariant derivative");
@@ -155,24 +192,37 @@ int run_distill(const DistillCommandOptions& opt) {
   const GaugeField<double> smeared = stout_smear(problem.links(), in.stout);
   LaplacianEigenvectors E;
   if (!in.eigenvectors_in.empty()) {
-    E = load_eigenvectors(in.eigenvectors_in, dims, in.eigen.nv, loc, origin);
+    E = load_eigenvectors(in.eigenvectors_in, dims, geom.offset[3], geom.local[3], in.eigen.nv, loc, origin);
     log.line("# eigenvectors: read from {} (CRC32 checked)", in.eigenvectors_in);
   } else {
     log.line("# eigenvectors of -Laplacian ({} links), Chebyshev-filtered subspace iteration, degree {}:", links,
              in.eigen.chebyshev_degree);
+    const auto row = [&](int t, double iterations, double lambda_min, double lambda_max, double residual, double seconds) {
+      log.line("  {:>3} {:>5} {:12.6e} {:12.6e} {:12.3e} {:9.3f}", t, iterations, lambda_min, lambda_max, residual, seconds);
+    };
     log.line("# {:>3} {:>5} {:>12} {:>12} {:>12} {:>9}", "t", "iter", "lambda_min", "lambda_nv", "max_resid", "seconds");
-    CountProgress slices(!log.quiet(), "eigenvectors: time slices", T);
+    CountProgress slices(!log.quiet(), split ? "eigenvectors: this rank's time slices" : "eigenvectors: time slices",
+                         geom.local[3]);
     long slices_done = 0;
+    const Stopwatch eigen_clock;
     E = laplacian_eigenvectors(smeared, in.eigen, [&](const LaplacianSliceInfo& s) {
       slices.done(++slices_done);
-      log.line("  {:>3} {:>5} {:12.6e} {:12.6e} {:12.3e} {:9.3f}", s.t, s.iterations, s.lambda_min, s.lambda_max,
-               s.max_residual, s.seconds);
+      if (!split) row(s.t, s.iterations, s.lambda_min, s.lambda_max, s.max_residual, s.seconds);
     });
-    double eig_seconds = 0;
-    for (const auto& s : E.slices) eig_seconds += s.seconds;
-    jsonl.write({{"record", "eigenvectors"}, {"nv", E.nv}, {"seconds", eig_seconds}, {"eigenvalues", E.eigenvalues}});
+    if (split) {  // every slice's row, from the process that computed it
+      std::vector<double> local;
+      for (const auto& s : E.slices)
+        local.insert(local.end(), {double(s.iterations), s.lambda_min, s.lambda_max, s.max_residual, s.seconds});
+      const std::vector<double> all = on_every_process(E, local, 5, grid);
+      for (int t = 0; t < T; ++t) {
+        const double* r = all.data() + 5 * std::size_t(t);
+        row(t, r[0], r[1], r[2], r[3], r[4]);
+      }
+    }
+    jsonl.write({{"record", "eigenvectors"}, {"nv", E.nv}, {"seconds", eigen_clock.seconds()},
+                 {"eigenvalues", on_every_process(E, E.eigenvalues, std::size_t(E.nv), grid)}});
     if (in.save_eigenvectors) {
-      save_eigenvectors(q.prefix + ".eigvecs.h5", E, origin);
+      save_eigenvectors(q.prefix + ".eigvecs.h5", E, origin, grid);
       log.line("# eigenvectors written to {}.eigvecs.h5", q.prefix);
     }
   }
@@ -216,7 +266,8 @@ int run_distill(const DistillCommandOptions& opt) {
   avg.string_attributes = {{"operators", names},
                            {"convention", "C[t][i][j] = <O_i(t0 + t) O_j(t0)^dag>, [re, im], averaged over the source times"}};
   file.datasets.push_back(std::move(avg));
-  file.datasets.push_back({"distillation/eigenvalues", {std::uint64_t(T), std::uint64_t(E.nv)}, E.eigenvalues, {}, {}});
+  file.datasets.push_back({"distillation/eigenvalues", {std::uint64_t(T), std::uint64_t(E.nv)},
+                           on_every_process(E, E.eigenvalues, std::size_t(E.nv), grid), {}, {}});
 
   // GEVP per channel and momentum, undisplaced operators.
   nlohmann::json gevp_json = nlohmann::json::array();
@@ -277,13 +328,13 @@ int run_distill(const DistillCommandOptions& opt) {
   file.number_attributes = {{"nv", E.nv}, {"kappa", q.fermion.wilson.kappa}, {"csw", q.fermion.csw},
                             {"plaquette", problem.observables().plaquette}};
   const std::string h5 = q.prefix + ".h5";
-  io::write_datasets_hdf5(h5, file);
+  if (comm::rank() == 0) io::write_datasets_hdf5(h5, file);  // the matrices are sums over the ranks, on every rank
   log.line("# correlator matrices ({} operators: {}) in {}", N, names, h5);
   nlohmann::json summary = {{"record", "distill"},   {"config", q.config}, {"dims", dims},
                             {"nv", E.nv},             {"operators", names}, {"source_times", in.source_times},
                             {"gevp", gevp_json},      {"hdf5", h5},         {"seconds", clock.seconds()}};
   jsonl.write(summary);
-  if (opt.json) std::cout << summary.dump() << std::endl;
+  if (opt.json && comm::rank() == 0) std::cout << summary.dump() << std::endl;
   log.line("# done in {}", format_duration(clock.seconds()));
   return 0;
 }

@@ -1,5 +1,6 @@
 #pragma once
-// lqcd distill: distillation on one configuration (one process, CPU or one GPU): Laplacian
+// lqcd distill: distillation on one configuration (one process, CPU or one GPU, or several split along
+// t with --grid 1,1,1,N): Laplacian
 // eigenvectors per time slice on 3D-stout-smeared links, perambulators for the source times, meson
 // elementals, correlator matrices of every operator pair (PREFIX.h5, /distillation/...), and the GEVP
 // of the requested channels with effective energies in the log, PREFIX.jsonl and (--json) on stdout.
@@ -13,6 +14,7 @@ namespace lqcd::app {
 struct DistillCommandOptions {
   std::string input;
   std::string device = "auto";
+  std::string grid;  // --grid X,Y,Z,T (only T > 1: whole time slices per process)
   bool print_config = false;
   bool json = false;
   bool quiet = false;

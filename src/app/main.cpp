@@ -277,6 +277,10 @@ int main(int argc, char** argv) {
   distill->add_flag("--print-config", ds.print_config, "print the full input with every key, its value and help");
   distill->add_flag("--json", ds.json, "print one JSON object (GEVP effective energies) on stdout");
   distill->add_option("--device", ds.device, "auto | cpu | gpu")->capture_default_str();
+  distill->add_option("--grid", ds.grid,
+                      "processes per direction 1,1,1,T (run under mpirun -np T, one GPU per rank): the time slices "
+                      "are shared out, each rank computes its slices' eigenvectors, elementals and sink times, the "
+                      "solves are distributed; default under mpirun: all along t");
   distill->add_flag("-q,--quiet", ds.quiet, "no log on stdout (files are still written)");
 
   GevpCommandOptions gv;

@@ -4,11 +4,13 @@
 #include <chrono>
 #include <cmath>
 #include <numbers>
+#include <span>
 
 #include <fmt/format.h>
 
 #include "core/dense_linear_algebra.hpp"
 #include "core/dispatch.hpp"
+#include "comm/communicator.hpp"
 #include "core/error.hpp"
 #include "math/gamma.hpp"
 #include "measure/distillation_kernels.hpp"
@@ -59,16 +61,20 @@ std::string operator_name(const DistillationOperator& op) {
 
 Elementals meson_elementals(const GaugeField<double>& links, const LaplacianEigenvectors& E,
                             const std::vector<ElementalKind>& kinds) {
-  if (links.geometry().global != E.dims || links.geometry().has_halo())
-    fail("meson_elementals: the links' lattice differs from the eigenvectors' (or is decomposed)");
+  const Geometry& g = links.geometry();
+  if (g.global != E.dims || g.offset[3] != E.t_begin || g.local[3] != E.local_nt)
+    fail("meson_elementals: the links' lattice (or this process's slices of it) differs from the eigenvectors'");
+  check_whole_time_slices(g, "meson_elementals");
   if (links.location() != E.location()) fail("internal: meson_elementals: links and eigenvectors in different places");
   const Location loc = E.location();
-  const int nv = E.nv, nt = E.dims[3];
+  const int nv = E.nv, nt = E.local_nt;
   const std::int64_t n = E.rows();
   const SliceIndexer slice{{E.dims[0], E.dims[1], E.dims[2]}};
   Elementals phi;
   phi.nv = nv;
-  phi.nt = nt;
+  phi.nt = E.dims[3];
+  phi.t_begin = E.t_begin;
+  phi.local_nt = nt;
   phi.kinds = kinds;
   phi.data = Buffer<C>(kinds.size() * nt * std::size_t(nv) * nv, loc);
   Buffer<C> w(std::size_t(n) * nv, loc);
@@ -90,18 +96,39 @@ Elementals meson_elementals(const GaugeField<double>& links, const LaplacianEige
 
 CorrelatorMatrix distillation_correlators(const Perambulator& tau, const Elementals& phi,
                                           const std::vector<DistillationOperator>& ops) {
-  if (tau.nv != phi.nv || tau.nt != phi.nt) fail("distillation_correlators: perambulator and elementals differ in nv or T");
+  if (tau.nv != phi.nv || tau.nt != phi.nt || tau.t_begin != phi.t_begin || tau.local_nt != phi.local_nt)
+    fail("distillation_correlators: perambulator and elementals differ in nv, T or the slices held");
   if (ops.empty()) fail("distillation_correlators: no operators");
   if (tau.data.location() != phi.data.location())
     fail("internal: distillation_correlators: perambulator and elementals in different places");
   const auto start = std::chrono::steady_clock::now();
   const Location loc = tau.data.location();
-  const int nv = tau.nv, nt = tau.nt, nops = int(ops.size()), nk = int(phi.kinds.size());
+  const int nv = tau.nv, nt = tau.local_nt, nops = int(ops.size()), nk = int(phi.kinds.size());
   const std::int64_t b = tau.block(), K = 16 * b;
+  const bool split = process_count(tau.grid) > 1;
   CorrelatorMatrix out;
   out.t0 = tau.t0;
-  out.nt = nt;
+  out.nt = tau.nt;
   out.ops = nops;
+  // The source time's elementals Phi_e(t0): here, or (time-split lattice) from the process that holds
+  // t0, as a sum over the processes of the one non-zero contribution.
+  const int t0_here = tau.t0 - tau.t_begin;
+  const bool have_t0 = t0_here >= 0 && t0_here < nt;
+  Buffer<C> source_phi;
+  const auto phi_t0 = [&](int e) {
+    return split ? source_phi.data() + std::int64_t(e) * b : phi.at(e, t0_here);
+  };
+  if (split) {
+    std::vector<C> h(std::size_t(nk) * b, C(0.0));
+    if (have_t0)
+      for (int e = 0; e < nk; ++e)
+        detail::copy_bytes(h.data() + std::int64_t(e) * b, Location::Host, phi.at(e, t0_here), loc, b * sizeof(C));
+    comm::sum(tau.grid, std::span<double>(reinterpret_cast<double*>(h.data()), 2 * h.size()));
+    source_phi = Buffer<C>(h.size(), loc);
+    detail::copy_bytes(source_phi.data(), loc, h.data(), Location::Host, source_phi.bytes());
+  } else if (!have_t0) {
+    fail("internal: distillation_correlators: the source time {} is not among the slices", tau.t0);
+  }
   // P_e(t) = Phi_e(t) tau(t) (nv x 16 nv: the 16 blocks side by side), stored [t][e][16 blocks] so that
   // the blocks of one t are the nv^2 x 16 nk columns of one matrix; R_e(t)[a][c] = tau(t)[a][c] Phi_e(t0),
   // stored [e][t][16 blocks] so that each kind is one GEMM over all 16 T blocks.
@@ -126,7 +153,7 @@ CorrelatorMatrix distillation_correlators(const Perambulator& tau, const Element
     h.stride_b = 0;
     h.stride_c = b;
     h.batch = 16 * nt;
-    gemm_batched(loc, h, C(1.0), tau.data.data(), phi.at(e, tau.t0), C(0.0), R.data() + std::int64_t(e) * nt * K);
+    gemm_batched(loc, h, C(1.0), tau.data.data(), phi_t0(e), C(0.0), R.data() + std::int64_t(e) * nt * K);
     out.gemm_flops += gemm_flops(h);
   }
   // Every block pair's trace at once: G(t)[(e', c), (e, a)] = Tr[P_e[a] R_e'[c]^dag], the trace folded into
@@ -172,10 +199,14 @@ CorrelatorMatrix distillation_correlators(const Perambulator& tau, const Element
   }
   Buffer<OperatorSpin> spin(spins.size(), loc);
   detail::copy_bytes(spin.data(), loc, spins.data(), Location::Host, spin.bytes());
-  Buffer<C> values(std::size_t(nt) * nops * nops, loc);
-  for_each(loc, std::int64_t(nt) * nops * nops, SpinTraceKernel{G.data(), spin.data(), values.data(), nops, nt, tau.t0, m});
+  const int T = tau.nt;
+  Buffer<C> values(std::size_t(T) * nops * nops, loc);
+  for_each(loc, std::int64_t(T) * nops * nops,
+           SpinTraceKernel{G.data(), spin.data(), values.data(), nops, T, tau.t0, tau.t_begin, nt, m});
   out.values.resize(values.size());
   detail::copy_bytes(out.values.data(), Location::Host, values.data(), loc, values.bytes());
+  // Each process has the sink times it holds (zero elsewhere).
+  if (split) comm::sum(tau.grid, std::span<double>(reinterpret_cast<double*>(out.values.data()), 2 * out.values.size()));
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;
 }

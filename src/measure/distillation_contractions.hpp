@@ -44,12 +44,14 @@ struct DistillationOperator {
 // e.g. "g5_p0,0,0", "gx_p0,0,1_dz"
 std::string operator_name(const DistillationOperator& op);
 
+// On the slices the eigenvectors' process holds (t_begin .. t_begin + local_nt - 1 of T; t local below).
 struct Elementals {
-  int nv = 0, nt = 0;
+  int nv = 0, nt = 0;  // nt: T, the global time extent
+  int t_begin = 0, local_nt = 0;
   std::vector<ElementalKind> kinds;
-  Buffer<Complex<double>> data;  // [kind][t] column-major nv x nv, where the eigenvectors live
+  Buffer<Complex<double>> data;  // [kind][local t] column-major nv x nv, where the eigenvectors live
   const Complex<double>* at(int kind, int t) const {
-    return data.data() + (std::int64_t(kind) * nt + t) * std::int64_t(nv) * nv;
+    return data.data() + (std::int64_t(kind) * local_nt + t) * std::int64_t(nv) * nv;
   }
 };
 
@@ -68,6 +70,9 @@ struct CorrelatorMatrix {
 };
 
 // Every operator's kind must be among phi's kinds. Throws lqcd::Error naming the operator otherwise.
+// On a time-split lattice (tau and phi hold the same local slices, tau.grid the process grid) every
+// process contracts its own sink times, and the matrix is summed over the processes: all of them
+// return the whole matrix. The elementals of the source time come from the process that holds it.
 CorrelatorMatrix distillation_correlators(const Perambulator& tau, const Elementals& phi,
                                           const std::vector<DistillationOperator>& ops);
 

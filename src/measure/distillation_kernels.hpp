@@ -52,7 +52,7 @@ LQCD_HOST_DEVICE inline CovariantHops covariant_hops(const GaugeView<double>& U,
 // unused). One thread per (site, column); the Chebyshev recursion of laplacian_eigenvectors.cpp is one
 // call per step. FLOPs per site and column: 6 x 66 (SU(3) x vector) + 6 x 6 (sums) + 4 x 6 = 456.
 struct NegativeLaplacianKernel {
-  GaugeView<double> U;  // single-process geometry
+  GaugeView<double> U;  // whole time slices on this process (check_whole_time_slices); t local
   SliceIndexer slice;
   int t;
   const Complex<double>* in;
@@ -114,8 +114,8 @@ struct DisplacedPhaseKernel {
   }
 };
 
-// The distillation source of spin `spin`: psi(x)_{spin, c} = column(3 x3 + c) on slice t0, zero
-// elsewhere (all sites of a full field).
+// The distillation source of spin `spin`: psi(x)_{spin, c} = column(3 x3 + c) on local slice t0, zero
+// elsewhere (all sites of a full field; t0 = -1 and no column: the source slice is on another process).
 struct SliceSourceKernel {
   SpinorView<double> psi;
   SliceIndexer slice;
@@ -167,17 +167,23 @@ struct OperatorSpin {
 
 // C_ij(dt) = - sum_{alpha, beta} sink_weight_i[alpha] source_weight_j[beta]
 //            G(t)[(kind_j, alpha, source_col_j[beta]), (kind_i, sink_col_i[alpha], beta)],
-// t = (t0 + dt) mod T, G(t) the 16 nk x 16 nk block traces of distillation_contractions.cpp (column-major).
+// t = (t0 + dt) mod T, G(t) the 16 nk x 16 nk block traces of distillation_contractions.cpp (column-major),
+// held for the local slices t_begin .. t_begin + local_nt - 1; zero for the other t (summed over the
+// processes of a time-split lattice afterwards).
 struct SpinTraceKernel {
   const Complex<double>* G;
   const OperatorSpin* ops;
-  Complex<double>* out;  // [dt][i][j]
-  int nops, nt, t0;
+  Complex<double>* out;  // [dt][i][j], dt = 0 .. T - 1
+  int nops, T, t0, t_begin, local_nt;
   std::int64_t m;  // 16 nk, G(t)'s size
 
   LQCD_HOST_DEVICE void operator()(std::int64_t n) const {
     const int j = int(n % nops), i = int((n / nops) % nops), dt = int(n / (std::int64_t(nops) * nops));
-    const int t = (t0 + dt) % nt;
+    const int t = (t0 + dt) % T - t_begin;
+    if (t < 0 || t >= local_nt) {
+      out[n] = Complex<double>(0.0);
+      return;
+    }
     const OperatorSpin& a = ops[i];
     const OperatorSpin& b = ops[j];
     const Complex<double>* g = G + std::int64_t(t) * m * m;

@@ -23,11 +23,6 @@ constexpr double kMaxAmplification = 1e8;
 
 SliceIndexer slice_of(const Dims& d) { return SliceIndexer{{d[0], d[1], d[2]}}; }
 
-void check_single_process(const GaugeField<double>& U, const char* what) {
-  if (U.geometry().has_halo() || U.geometry().local != U.geometry().global)
-    fail("{}: distillation runs on one process (one GPU); run without --grid", what);
-}
-
 // The block operations of one slice.
 class SliceBlock {
  public:
@@ -126,6 +121,14 @@ void orthonormalise(SliceBlock& B, Buffer<C>& X, Buffer<C>& work) {
 
 }  // namespace
 
+void check_whole_time_slices(const Geometry& g, const std::string& what) {
+  for (int mu = 0; mu < 3; ++mu)
+    if (g.grid[mu] != 1 || g.halo[mu] != 0 || g.local[mu] != g.global[mu])
+      fail("{}: distillation splits only the time direction over processes (whole time slices per process: "
+           "--grid 1,1,1,N); this process grid is {},{},{},{}",
+           what, g.grid[0], g.grid[1], g.grid[2], g.grid[3]);
+}
+
 void check_laplacian_eigen_params(const LaplacianEigenParams& p, const Dims& dims, const std::string& prefix) {
   const std::int64_t n = 3 * std::int64_t(dims[0]) * dims[1] * dims[2];
   if (p.nv < 1 || p.nv > n)
@@ -141,7 +144,7 @@ void check_laplacian_eigen_params(const LaplacianEigenParams& p, const Dims& dim
 }
 
 void apply_negative_laplacian(const GaugeField<double>& U, int t, int columns, const C* in, C* out) {
-  check_single_process(U, "apply_negative_laplacian");
+  check_whole_time_slices(U.geometry(), "apply_negative_laplacian");
   const SliceIndexer s = slice_of(U.geometry().global);
   NegativeLaplacianKernel k{U.view(), s, t, in, nullptr, out, 1.0, 0.0, 0.0};
   for_each(U.location(), s.volume() * columns, k);
@@ -149,24 +152,27 @@ void apply_negative_laplacian(const GaugeField<double>& U, int t, int columns, c
 
 LaplacianEigenvectors laplacian_eigenvectors(const GaugeField<double>& U, const LaplacianEigenParams& p,
                                              const std::function<void(const LaplacianSliceInfo&)>& on_slice) {
-  check_single_process(U, "laplacian_eigenvectors");
+  check_whole_time_slices(U.geometry(), "laplacian_eigenvectors");
   const Dims dims = U.geometry().global;
   check_laplacian_eigen_params(p, dims, "");
   LaplacianEigenvectors E;
   E.dims = dims;
   E.nv = p.nv;
+  E.t_begin = U.geometry().offset[3];
+  E.local_nt = U.geometry().local[3];
   const std::int64_t n = E.rows();
   const int m = int(std::min<std::int64_t>(n, p.nv + (p.guard > 0 ? p.guard : std::max(8, p.nv / 4))));
   const Location loc = U.location();
-  E.vectors = Buffer<C>(std::size_t(n) * p.nv * dims[3], loc);
-  E.eigenvalues.resize(std::size_t(p.nv) * dims[3]);
+  E.vectors = Buffer<C>(std::size_t(n) * p.nv * E.local_nt, loc);
+  E.eigenvalues.resize(std::size_t(p.nv) * E.local_nt);
   E.residuals.resize(E.eigenvalues.size());
-  for (int t = 0; t < dims[3]; ++t) {
+  for (int t = 0; t < E.local_nt; ++t) {  // local slice t, global E.t_begin + t
+    const int global_t = E.t_begin + t;
     const auto start = std::chrono::steady_clock::now();
     SliceBlock B(U, t, m);
     Buffer<C> X = B.make(), LX = B.make(), W1 = B.make(), W2 = B.make();
     {  // random start, the same on every backend
-      std::mt19937_64 rng(p.seed * 1000003ULL + std::uint64_t(t));
+      std::mt19937_64 rng(p.seed * 1000003ULL + std::uint64_t(global_t));
       std::uniform_real_distribution<double> u(-1.0, 1.0);
       std::vector<C> h(std::size_t(n) * m);
       for (C& z : h) z = C(u(rng), u(rng));
@@ -174,7 +180,7 @@ LaplacianEigenvectors laplacian_eigenvectors(const GaugeField<double>& U, const 
     }
     orthonormalise(B, X, W1);
     LaplacianSliceInfo info;
-    info.t = t;
+    info.t = global_t;
     std::vector<double> lambda, residual(static_cast<std::size_t>(m));
     for (;;) {
       // Rayleigh-Ritz: X <- X Q, LX <- LX Q with X^dag (-Laplacian) X = Q diag(lambda) Q^dag.
@@ -202,7 +208,7 @@ LaplacianEigenvectors laplacian_eigenvectors(const GaugeField<double>& U, const 
       if (info.iterations >= p.max_iterations)
         fail("laplacian_eigenvectors: time slice {} not converged in {} iterations (largest residual {:.3g}, "
              "tolerance {:.3g}); raise max_iterations or chebyshev_degree",
-             t, p.max_iterations, worst, p.tolerance);
+             global_t, p.max_iterations, worst, p.tolerance);
       // Chebyshev filter of degree d on [cut, 12], scaled so that the low end stays O(1) (Zhou-Saad,
       // Algorithm 3.2): Y_{j+1} = 2 s_{j+1} / e (L - c) Y_j - s_j s_{j+1} Y_{j-1}.
       const double cut = lambda.back(), low = std::min(lambda.front(), 0.0);
@@ -212,7 +218,7 @@ LaplacianEigenvectors laplacian_eigenvectors(const GaugeField<double>& U, const 
       // degree is capped there (on 32^3 slices with nv = 64 at about 80).
       if (!(e > 0))  // the block spans the spectrum's top: nothing to damp, and the Rayleigh-Ritz step is exact
         fail("laplacian_eigenvectors: time slice {}: the block reaches the top of the spectrum ({:.6g}) without "
-             "converging (largest residual {:.3g}); lower guard or tolerance", t, cut, worst);
+             "converging (largest residual {:.3g}); lower guard or tolerance", global_t, cut, worst);
       const double cap = std::acosh(kMaxAmplification) / std::max(std::acosh((c - low) / e), 1e-300);
       const int degree = int(std::clamp(cap, 1.0, double(p.chebyshev_degree)));
       double sigma = e / (low - c);

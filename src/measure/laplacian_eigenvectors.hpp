@@ -45,9 +45,13 @@ struct LaplacianSliceInfo {
   double flops = 0;     // Laplacian applications and matrix products
 };
 
+// The slices this process holds: all of them on one process; on a lattice split along t only (lqcd
+// distill --grid 1,1,1,P) the slices t_begin .. t_begin + local_nt - 1 of its local box. Slice
+// indices of the members below are local (0 .. local_nt - 1); LaplacianSliceInfo::t is global.
 struct LaplacianEigenvectors {
-  Dims dims{};
+  Dims dims{};  // the global lattice
   int nv = 0;
+  int t_begin = 0, local_nt = 0;
   std::vector<double> eigenvalues;  // [t * nv + v], ascending per slice
   std::vector<double> residuals;    // ||-Laplacian v - lambda v||, same order
   std::vector<LaplacianSliceInfo> slices;
@@ -55,16 +59,21 @@ struct LaplacianEigenvectors {
 
   std::int64_t rows() const { return 3 * std::int64_t(dims[0]) * dims[1] * dims[2]; }
   Location location() const { return vectors.location(); }
+  bool holds(int global_t) const { return global_t >= t_begin && global_t < t_begin + local_nt; }
   const Complex<double>* slice(int t) const { return vectors.data() + std::int64_t(t) * nv * rows(); }
   Complex<double>* slice(int t) { return vectors.data() + std::int64_t(t) * nv * rows(); }
 };
 
-// On every time slice of U (single process; where U lives). on_slice, when set, is told each slice's
+// Throws lqcd::Error naming `what` unless U's process grid splits only the time direction (whole
+// time slices on every process, periodic in space inside it).
+void check_whole_time_slices(const Geometry& g, const std::string& what);
+
+// On every time slice of U this process holds (check_whole_time_slices; where U lives). on_slice, when set, is told each slice's
 // numbers as it finishes. Throws lqcd::Error if a slice does not converge in max_iterations.
 LaplacianEigenvectors laplacian_eigenvectors(const GaugeField<double>& U, const LaplacianEigenParams& p,
                                              const std::function<void(const LaplacianSliceInfo&)>& on_slice = {});
 
-// -Laplacian applied to `columns` dense columns of slice t (out = -Laplacian in), for tests and checks.
+// -Laplacian applied to `columns` dense columns of local slice t (out = -Laplacian in), for tests and checks.
 void apply_negative_laplacian(const GaugeField<double>& U, int t, int columns, const Complex<double>* in,
                               Complex<double>* out);
 

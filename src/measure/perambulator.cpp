@@ -15,7 +15,9 @@ Perambulator perambulator(const DiracOperators& ops, bool even_odd, const Laplac
                           const std::function<void(const PropagatorSolve&)>& on_solve) {
   const LinearOperator<double>& M = *ops.full;
   const Geometry& geom = M.geometry();
-  if (geom.global != E.dims) fail("perambulator: the eigenvectors' lattice differs from the Dirac operator's");
+  if (geom.global != E.dims || geom.offset[3] != E.t_begin || geom.local[3] != E.local_nt)
+    fail("perambulator: the eigenvectors' lattice (or this process's slices of it) differs from the Dirac operator's");
+  check_whole_time_slices(geom, "perambulator");
   if (M.location() != E.location()) fail("internal: perambulator: eigenvectors and operator in different places");
   if (t0 < 0 || t0 >= E.dims[3]) fail("perambulator: source time {} outside 0..{}", t0, E.dims[3] - 1);
   if (options.sink_smearing.iterations > 0) fail("perambulator: sink smearing must be off (distillation smears)");
@@ -23,14 +25,20 @@ Perambulator perambulator(const DiracOperators& ops, bool even_odd, const Laplac
   const Location loc = E.location();
   const SliceIndexer slice{{E.dims[0], E.dims[1], E.dims[2]}};
   const std::int64_t n = E.rows();
-  const int nv = E.nv, nt = E.dims[3];
+  const int nv = E.nv, nt = E.local_nt;
   constexpr int kBlock = 12;
   Perambulator tau;
   tau.t0 = t0;
   tau.nv = nv;
-  tau.nt = nt;
+  tau.nt = E.dims[3];
+  tau.t_begin = E.t_begin;
+  tau.local_nt = nt;
+  tau.grid = geom.grid;
   tau.data = Buffer<Complex<double>>(std::size_t(nt) * 16 * tau.block(), loc);
-  // One solution's time slices at a time ([t][spin][n], 4 T n numbers): its projection onto every
+  // The source slice is on the process that holds t0; the others solve with it (collectively) and
+  // project the solution onto their own slices.
+  const int t0_here = E.holds(t0) ? t0 - E.t_begin : -1;
+  // One solution's (local) time slices at a time ([t][spin][n], 4 T n numbers): its projection onto every
   // slice's eigenvectors is one GEMM batched over t, V(t)^dag (n x 4) -> the column (beta, b) of all four
   // tau(t)[alpha][beta] blocks (ldc 4 nv^2 steps from alpha to alpha + 1).
   Buffer<Complex<double>> gathered(std::size_t(nt) * 4 * n, loc);
@@ -43,7 +51,8 @@ Perambulator perambulator(const DiracOperators& ops, bool even_odd, const Laplac
           ops, even_odd, count,
           [&](int j) {
             SpinorField<double> eta = M.make_field();
-            for_each(loc, eta.sites(), SliceSourceKernel{eta.view(), slice, t0, beta, E.slice(t0) + (b0 + j) * n});
+            for_each(loc, eta.sites(), SliceSourceKernel{eta.view(), slice, t0_here, beta,
+                                                               t0_here >= 0 ? E.slice(t0_here) + (b0 + j) * n : nullptr});
             return eta;
           },
           o,

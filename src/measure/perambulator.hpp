@@ -15,9 +15,13 @@
 namespace lqcd {
 
 struct Perambulator {
-  int t0 = 0, nv = 0, nt = 0;
-  // [t][alpha][beta]: 16 column-major nv x nv blocks per time slice t (absolute), block (alpha, beta)
-  // holding (a, b) -> tau(t, t0)_{alpha a, beta b}; where the eigenvectors lived.
+  int t0 = 0, nv = 0, nt = 0;  // nt: T, the global time extent
+  // The sink slices this process holds (all on one process; a time-split lattice: those of E) and the
+  // process grid, whose processes hold the other slices.
+  int t_begin = 0, local_nt = 0;
+  Dims grid{1, 1, 1, 1};
+  // [t][alpha][beta]: 16 column-major nv x nv blocks per local time slice t (global t_begin + t), block
+  // (alpha, beta) holding (a, b) -> tau(t, t0)_{alpha a, beta b}; where the eigenvectors lived.
   Buffer<Complex<double>> data;
   int solves = 0;
   std::int64_t iterations = 0;  // summed over the solves
@@ -27,7 +31,7 @@ struct Perambulator {
   const Complex<double>* slice(int t) const { return data.data() + std::int64_t(t) * 16 * block(); }
 };
 
-// ops on the lattice of E (single process, where E's vectors live); options as compute_propagator's
+// ops on the lattice of E (one process, or split along t as E is: collective then), where E's vectors live; options as compute_propagator's
 // (sink smearing must be off: the projection is the smearing). Throws SolverError when a solve fails.
 Perambulator perambulator(const DiracOperators& ops, bool even_odd, const LaplacianEigenvectors& E, int t0,
                           const PropagatorOptions& options,

@@ -32,7 +32,7 @@ void check_source_radius(double radius, const std::string& key = "source.radius"
 
 // The source of spin s and colour c: point: 1 at the site; wall: 1 on every site of the time slice
 // (not gauge invariant: meaningful in Coulomb gauge, as Chroma's and MILC's wall sources); noise walls:
-// the same noise eta(x_spatial) on every site of the time slice (Z2: +-1, Z4: +-1, +-i, each with probability 1/4 resp. 1/2, drawn
+// the same noise eta(x_spatial) on every site of the time slice (Z2: +-1, each with probability 1/2; Z4: +-1, +-i, each with probability 1/4; drawn
 // from the counter-based generator keyed by the seed, so every backend and process grid agrees);
 // gaussian wavefunction: exp(-r^2 / r0^2) on the time slice, r the periodic (minimal-image) spatial
 // distance from the centre, r0 = radius: MILC's "gaussian" source in Coulomb gauge, a smooth
