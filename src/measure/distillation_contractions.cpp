@@ -110,28 +110,27 @@ CorrelatorMatrix distillation_correlators(const Perambulator& tau, const Element
   out.t0 = tau.t0;
   out.nt = tau.nt;
   out.ops = nops;
-  // The source time's elementals Phi_e(t0): here, or (time-split lattice) from the process that holds
-  // t0, as a sum over the processes of the one non-zero contribution.
+  // The source time's elementals Phi_e(t0), side by side (nv x nk nv): copied from here, or (time-split
+  // lattice) from the process that holds t0, as a sum over the processes of the one non-zero contribution.
   const int t0_here = tau.t0 - tau.t_begin;
   const bool have_t0 = t0_here >= 0 && t0_here < nt;
-  Buffer<C> source_phi;
-  const auto phi_t0 = [&](int e) {
-    return split ? source_phi.data() + std::int64_t(e) * b : phi.at(e, t0_here);
-  };
+  if (!split && !have_t0) fail("internal: distillation_correlators: the source time {} is not among the slices", tau.t0);
+  Buffer<C> source_phi(std::size_t(nk) * b, loc);
   if (split) {
-    std::vector<C> h(std::size_t(nk) * b, C(0.0));
+    std::vector<C> h(source_phi.size(), C(0.0));
     if (have_t0)
       for (int e = 0; e < nk; ++e)
         detail::copy_bytes(h.data() + std::int64_t(e) * b, Location::Host, phi.at(e, t0_here), loc, b * sizeof(C));
     comm::sum(tau.grid, std::span<double>(reinterpret_cast<double*>(h.data()), 2 * h.size()));
-    source_phi = Buffer<C>(h.size(), loc);
     detail::copy_bytes(source_phi.data(), loc, h.data(), Location::Host, source_phi.bytes());
-  } else if (!have_t0) {
-    fail("internal: distillation_correlators: the source time {} is not among the slices", tau.t0);
+  } else {
+    for (int e = 0; e < nk; ++e)
+      detail::copy_bytes(source_phi.data() + std::int64_t(e) * b, loc, phi.at(e, t0_here), loc, b * sizeof(C));
   }
-  // P_e(t) = Phi_e(t) tau(t) (nv x 16 nv: the 16 blocks side by side), stored [t][e][16 blocks] so that
-  // the blocks of one t are the nv^2 x 16 nk columns of one matrix; R_e(t)[a][c] = tau(t)[a][c] Phi_e(t0),
-  // stored [e][t][16 blocks] so that each kind is one GEMM over all 16 T blocks.
+  // P_e(t) = Phi_e(t) tau(t) (nv x 16 nv: the 16 blocks side by side), stored [t][e][16 blocks]: one
+  // GEMM per kind over all t. R_e(t)[a][c] = tau(t)[a][c] Phi_e(t0) for every kind at once, tau's block
+  // times the elementals side by side, stored [t][16 blocks][e]: one GEMM over all 16 T blocks. Either
+  // way the 16 nk blocks of one t are the nv^2 x 16 nk columns of one matrix.
   const std::int64_t per_t = std::int64_t(nk) * K;
   Buffer<C> P(std::size_t(nt) * per_t, loc), R(std::size_t(nt) * per_t, loc);
   for (int e = 0; e < nk; ++e) {
@@ -146,34 +145,35 @@ CorrelatorMatrix distillation_correlators(const Perambulator& tau, const Element
     g.batch = nt;
     gemm_batched(loc, g, C(1.0), phi.at(e, 0), tau.data.data(), C(0.0), P.data() + std::int64_t(e) * K);
     out.gemm_flops += gemm_flops(g);
+  }
+  {
     GemmBatch h;
-    h.m = h.n = h.k = nv;
+    h.m = h.k = nv;
+    h.n = nk * nv;
     h.lda = h.ldb = h.ldc = nv;
     h.stride_a = b;
     h.stride_b = 0;
-    h.stride_c = b;
+    h.stride_c = std::int64_t(nk) * b;
     h.batch = 16 * nt;
-    gemm_batched(loc, h, C(1.0), tau.data.data(), phi_t0(e), C(0.0), R.data() + std::int64_t(e) * nt * K);
+    gemm_batched(loc, h, C(1.0), tau.data.data(), source_phi.data(), C(0.0), R.data());
     out.gemm_flops += gemm_flops(h);
   }
-  // Every block pair's trace at once: G(t)[(e', c), (e, a)] = Tr[P_e[a] R_e'[c]^dag], the trace folded into
-  // GEMMs: G(t) rows of kind e' = R_e'(t)^dag P(t) with the blocks as columns of length nv^2
-  // (16 x 16 nk per kind and t).
+  // Every block pair's trace at once, the trace folded into one GEMM per t: G(t) = R(t)^dag P(t) with the
+  // blocks as columns of length nv^2, G(t)[(c, e'), (e, a)] = Tr[P_e[a] R_e'[c]^dag] (row c nk + e',
+  // column 16 e + a; 16 nk x 16 nk).
   const int m = 16 * nk;
   Buffer<C> G(std::size_t(nt) * m * m, loc);
-  for (int e = 0; e < nk; ++e) {
+  {
     GemmBatch g;
     g.op_a = MatrixOp::Adjoint;
-    g.m = 16;
-    g.n = m;
+    g.m = g.n = m;
     g.k = int(b);
     g.lda = g.ldb = int(b);
     g.ldc = m;
-    g.stride_a = K;
-    g.stride_b = per_t;
+    g.stride_a = g.stride_b = per_t;
     g.stride_c = std::int64_t(m) * m;
     g.batch = nt;
-    gemm_batched(loc, g, C(1.0), R.data() + std::int64_t(e) * nt * K, P.data(), C(0.0), G.data() + 16 * e);
+    gemm_batched(loc, g, C(1.0), R.data(), P.data(), C(0.0), G.data());
     out.gemm_flops += gemm_flops(g);
   }
   // The spin algebra on the traces (module comment): with Gamma_i[alpha][pi(alpha)] = g_alpha and
@@ -202,7 +202,7 @@ CorrelatorMatrix distillation_correlators(const Perambulator& tau, const Element
   const int T = tau.nt;
   Buffer<C> values(std::size_t(T) * nops * nops, loc);
   for_each(loc, std::int64_t(T) * nops * nops,
-           SpinTraceKernel{G.data(), spin.data(), values.data(), nops, T, tau.t0, tau.t_begin, nt, m});
+           SpinTraceKernel{G.data(), spin.data(), values.data(), nops, nk, T, tau.t0, tau.t_begin, nt, m});
   out.values.resize(values.size());
   detail::copy_bytes(out.values.data(), Location::Host, values.data(), loc, values.bytes());
   // Each process has the sink times it holds (zero elsewhere).

@@ -13,10 +13,11 @@
 // the all-to-all correlator of the local operators.
 //
 // How it is computed: Gamma has one non-zero per row, so the spin algebra only permutes and weights
-// nv x nv blocks. Per elemental kind e = (p, D): P_e(t) = Phi_e(t) tau(t, t0) and R_e(t) = tau(t, t0)
-// Phi_e(t0) blockwise (strided batched GEMMs); the traces of every pair of blocks over colour and
-// distillation indices, Tr[P_e[a][b] R_e'[c][d]^dag], are one GEMM per t (the 16 nk blocks of P(t) and
-// R(t) as columns of length nv^2: G(t) = R(t)^dag P(t)); and each operator pair sums 16 of those traces
+// nv x nv blocks. Per elemental kind e = (p, D): P_e(t) = Phi_e(t) tau(t, t0) (a strided batched GEMM
+// per kind) and R_e(t) = tau(t, t0) Phi_e(t0) blockwise (one batched GEMM for all kinds); the traces of
+// every pair of blocks over colour and distillation indices, Tr[P_e[a][b] R_e'[c][d]^dag], are one GEMM
+// per t, batched over t (the 16 nk blocks of P(t) and R(t) as columns of length nv^2: G(t) = R(t)^dag
+// P(t)); and each operator pair sums 16 of those traces
 // with its gammas' permutations and phases. Leaving the gammas to the end makes the GEMMs 16 times
 // smaller than a trace GEMM over operators (sink and source vectors of length 16 nv^2 per operator)
 // would be, and nothing of size 16 nv^2 x operators is ever written.

@@ -166,7 +166,7 @@ struct OperatorSpin {
 };
 
 // C_ij(dt) = - sum_{alpha, beta} sink_weight_i[alpha] source_weight_j[beta]
-//            G(t)[(kind_j, alpha, source_col_j[beta]), (kind_i, sink_col_i[alpha], beta)],
+//            G(t)[(alpha, source_col_j[beta], kind_j), (kind_i, sink_col_i[alpha], beta)],
 // t = (t0 + dt) mod T, G(t) the 16 nk x 16 nk block traces of distillation_contractions.cpp (column-major),
 // held for the local slices t_begin .. t_begin + local_nt - 1; zero for the other t (summed over the
 // processes of a time-split lattice afterwards).
@@ -174,7 +174,7 @@ struct SpinTraceKernel {
   const Complex<double>* G;
   const OperatorSpin* ops;
   Complex<double>* out;  // [dt][i][j], dt = 0 .. T - 1
-  int nops, T, t0, t_begin, local_nt;
+  int nops, kinds, T, t0, t_begin, local_nt;
   std::int64_t m;  // 16 nk, G(t)'s size
 
   LQCD_HOST_DEVICE void operator()(std::int64_t n) const {
@@ -190,7 +190,7 @@ struct SpinTraceKernel {
     Complex<double> sum(0.0);
     for (int alpha = 0; alpha < 4; ++alpha)
       for (int beta = 0; beta < 4; ++beta) {
-        const std::int64_t row = b.kind * 16 + alpha * 4 + b.source_col[beta];
+        const std::int64_t row = (alpha * 4 + b.source_col[beta]) * kinds + b.kind;
         const std::int64_t col = a.kind * 16 + a.sink_col[alpha] * 4 + beta;
         sum += a.sink_weight[alpha] * b.source_weight[beta] * g[row + col * m];
       }
