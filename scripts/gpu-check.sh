@@ -137,7 +137,10 @@ fi
 if has distill; then  # issue 30: distillation's device tests, lqcd bench distill (contraction vs ZGEMM,
   # eigenvectors of 32^3 slices with nv 64 and 128), the whole pipeline on a 32^3 x 64 quenched beta 6.0
   # configuration (nv 64, 4 source times, 16 gammas, 3 momenta) and the example on 12^3 x 24.
-  # DISTILL_PARTS picks among: tests bench pipeline example (default all).
+  # DISTILL_PARTS picks among: tests bench pipeline example mpi grid (default the first four). mpi: the
+  # distributed distillation tests with device ranks (test_mpi on 2 and 4 ranks of the one GPU); grid:
+  # lqcd distill split along t (--grid 1,1,1,2) against one process on the example's configuration
+  # (after `example`, which makes it).
   parts=" ${DISTILL_PARTS:-tests bench pipeline example} "
   start=$(date +%s)
   if [[ $parts == *" tests "* ]]; then
@@ -197,6 +200,41 @@ TOML
     "$bin" spectrum runs/spectrum_b5.8.toml --device gpu --quiet >>"$out/distill.log" 2>&1
     note "example spectrum 12^3x24 (point source): exit $?"
     grep -A30 '^# correlators at' runs/spectrum_b5.8.log >>"$out/distill-example.log" 2>/dev/null
+  fi
+  if [[ $parts == *" mpi "* ]]; then
+    for np in 2 4; do
+      OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=4 mpiexec -np $np --oversubscribe \
+        --bind-to none -x OMP_NUM_THREADS build-gpu/tests/test_mpi --gtest_filter='*Distillation*' >"$out/distill-mpi.log" 2>&1
+      note "test_mpi distillation on $np ranks: exit $?: $(grep -E '^\[  (PASSED|FAILED)' "$out/distill-mpi.log" | sort -u | tr '\n' ' ')"
+    done
+  fi
+  if [[ $parts == *" grid "* ]]; then
+    for g in 1 2; do
+      sed -e 's/^multi_rhs = true.*/multi_rhs = false/' -e "s|^prefix = .*|prefix = \"runs/distill_grid$g\"|" \
+        -e 's/^source_times = .*/source_times = [0, 18]/' examples/distill_wilson_b5.8_12x12x12x24.toml >runs/distill_grid$g.toml
+    done
+    t1=$(date +%s)
+    "$bin" distill runs/distill_grid1.toml --device gpu --json >runs/distill_grid1.out 2>>"$out/distill.log"
+    note "distill 12^3x24 one process (multi_rhs off): exit $? in $(( $(date +%s) - t1 )) s"
+    t1=$(date +%s)
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=4 mpiexec -np 2 --oversubscribe --bind-to none \
+      -x OMP_NUM_THREADS "$bin" distill runs/distill_grid2.toml --device gpu --json --grid 1,1,1,2 >runs/distill_grid2.out 2>>"$out/distill.log"
+    note "distill 12^3x24 on 2 ranks --grid 1,1,1,2: exit $? in $(( $(date +%s) - t1 )) s"
+    cp runs/distill_grid2.log "$out/distill-grid2.log" 2>/dev/null
+    note "distill grid: $(python3 - <<'PY' 2>&1
+import json
+a, b = (json.loads([l for l in open(f"runs/distill_grid{g}.out") if l.startswith("{")][-1]) for g in (1, 2))
+worst, n = 0.0, 0
+for ca, cb in zip(a["gevp"], b["gevp"]):
+    for sa, sb in zip(ca["effective_energies"], cb["effective_energies"]):
+        for x, y in zip(sa, sb):
+            if x is None or y is None:
+                assert x is None and y is None
+                continue
+            worst, n = max(worst, abs(x - y) / max(abs(x), 1e-300)), n + 1
+print(f"{n} GEVP effective energies, largest relative difference 2 ranks vs 1: {worst:.2e}")
+PY
+)"
   fi
   note "distill: $(( $(date +%s) - start )) s"
 fi
