@@ -7,6 +7,12 @@ no compilation against Python, so any python3 with NumPy (Debian's python3-numpy
     psi = lq.point_source(U.dims, (0, 0, 0, 0), spin=0, colour=0)
     chi = lq.wilson_apply(U, 0.155, psi)          # M psi, M = 1 - kappa H (antiperiodic in time)
     x = lq.wilson_solve(U, 0.155, psi, 1e-12)     # M x = psi
+    clover = {"action": "clover", "kappa": 0.137, "csw": 1.0}
+    x, its, res = lq.dirac_solve(U, psi, fermion=clover, solver={"type": "bicgstab", "tolerance": 1e-10})
+    V = U.smear("stout", steps=5, parameter=0.1)  # a smeared copy (ape, stout, hyp; spatial=True: 3D)
+    history = V.flow(t_max=1.0, epsilon=0.01, every=10)   # in place; t, E (plaquette, clover), t^2 E, Q
+    W = lq.unit((8, 8, 8, 8)); W.heatbath(sweeps=20, beta=6.0)   # lqcd heatbath's updates, in place
+    W.save("w.ildg")                              # ildg (SciDAC checksums), nersc, openqcd; 32 or 64 bit
 
 Spinors are NumPy arrays of shape (T, Z, Y, X, 4, 3), complex128 (x fastest, as lqcd's lexicographic
 order; spins in the DeGrand-Rossi basis of docs/design.md); links (T, Z, Y, X, 4, 3, 3). On the GPU,
@@ -45,6 +51,22 @@ _lib.lqcd_gauge_storage.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_voi
 _lib.lqcd_wilson_apply.argtypes = [ctypes.c_void_p, ctypes.c_double, _c_double_p, _c_double_p]
 _lib.lqcd_wilson_solve.argtypes = [ctypes.c_void_p, ctypes.c_double, ctypes.c_double, _c_double_p, _c_double_p,
                                    ctypes.POINTER(ctypes.c_int)]
+_handle_p = ctypes.POINTER(ctypes.c_void_p)
+_lib.lqcd_gauge_unit.argtypes = [ctypes.c_int * 4, ctypes.c_int, _handle_p]
+_lib.lqcd_gauge_from_links.argtypes = [_c_double_p, ctypes.c_int * 4, ctypes.c_int, _handle_p]
+_lib.lqcd_gauge_copy.argtypes = [ctypes.c_void_p, _handle_p]
+_lib.lqcd_gauge_reunitarize.argtypes = [ctypes.c_void_p]
+_lib.lqcd_gauge_save.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int, ctypes.c_int]
+_lib.lqcd_gauge_observables.argtypes = [ctypes.c_void_p, _c_double_p]
+_lib.lqcd_gauge_smear.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int, ctypes.c_double, ctypes.c_int,
+                                  _handle_p]
+_lib.lqcd_gauge_flow.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_double, ctypes.c_double, ctypes.c_int,
+                                 _c_double_p, ctypes.c_int, ctypes.POINTER(ctypes.c_int)]
+_lib.lqcd_gauge_heatbath.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_double, ctypes.c_int, ctypes.c_int,
+                                     ctypes.c_ulonglong, ctypes.c_uint]
+_lib.lqcd_dirac_apply.argtypes = [ctypes.c_void_p, ctypes.c_char_p, _c_double_p, _c_double_p]
+_lib.lqcd_dirac_solve.argtypes = [ctypes.c_void_p, ctypes.c_char_p, _c_double_p, _c_double_p,
+                                  ctypes.POINTER(ctypes.c_int), ctypes.POINTER(ctypes.c_double)]
 
 
 class LqcdError(RuntimeError):
@@ -77,6 +99,57 @@ class GaugeField:
         """(T, Z, Y, X): the lattice in array order."""
         x, y, z, t = self.dims
         return (t, z, y, x)
+
+    def copy(self):
+        """An independent copy (same location)."""
+        handle = ctypes.c_void_p()
+        _check(_lib.lqcd_gauge_copy(self._handle, ctypes.byref(handle)))
+        return GaugeField(handle, self.dims, self.device)
+
+    def reunitarize(self):
+        """Projects every link to SU(3) in place (links read from 32-bit storage before a 64-bit save)."""
+        _check(_lib.lqcd_gauge_reunitarize(self._handle))
+
+    def save(self, path, format="ildg", precision=64, overwrite=False):
+        """Writes the field: format ildg (SciDAC checksums), nersc or openqcd; precision 32 or 64 bits
+        (openqcd: 64). An existing file is replaced only with overwrite=True. 64-bit files need links SU(3)
+        to 1e-10: links read from 32-bit storage are refused until reunitarize()."""
+        _check(_lib.lqcd_gauge_save(self._handle, str(path).encode(), format.encode(), int(precision),
+                                    int(bool(overwrite))))
+
+    def observables(self):
+        """The observables of `lqcd measure`, normalised to 1 for the unit field."""
+        out = (ctypes.c_double * 7)()
+        _check(_lib.lqcd_gauge_observables(self._handle, out))
+        return {"plaquette": out[0], "plaquette_spatial": out[1], "plaquette_temporal": out[2],
+                "rectangle": out[3], "link_trace": out[4], "polyakov_loop": complex(out[5], out[6])}
+
+    def smear(self, method, steps, parameter=0.0, spatial=False):
+        """A smeared copy: method "ape" (parameter = alpha), "stout" (rho) or "hyp" (alphas 0.75, 0.6, 0.3);
+        spatial=True smears only the spatial links."""
+        handle = ctypes.c_void_p()
+        _check(_lib.lqcd_gauge_smear(self._handle, method.encode(), int(steps), float(parameter), int(bool(spatial)),
+                                     ctypes.byref(handle)))
+        return GaugeField(handle, self.dims, self.device)
+
+    def flow(self, t_max, epsilon=0.01, every=10, action="wilson"):
+        """The gradient flow of this field in place (Luscher's RK3, fixed step epsilon, to t_max; action
+        wilson, symanzik or zeuthen), measured every `every` steps from t = 0: a dict of NumPy columns
+        t, E_plaquette, E_clover, t2E (clover) and Q (clover), as `lqcd flow` prints them."""
+        rows = int(round(t_max / epsilon)) // max(int(every), 1) + 3
+        out = np.empty((rows, 5))
+        n = ctypes.c_int()
+        _check(_lib.lqcd_gauge_flow(self._handle, action.encode(), float(epsilon), float(t_max), int(every),
+                                    out.ctypes.data_as(_c_double_p), rows, ctypes.byref(n)))
+        cols = out[: n.value]
+        return {"t": cols[:, 0], "E_plaquette": cols[:, 1], "E_clover": cols[:, 2], "t2E": cols[:, 3],
+                "Q": cols[:, 4]}
+
+    def heatbath(self, sweeps, beta, overrelaxation=4, seed=12345, action="wilson", first_sweep=0):
+        """Quenched updates in place, as `lqcd heatbath` makes them: per sweep one heatbath sweep (random
+        numbers keyed by seed and the sweep number, first_sweep upwards) and `overrelaxation` OR sweeps."""
+        _check(_lib.lqcd_gauge_heatbath(self._handle, action.encode(), float(beta), int(sweeps), int(overrelaxation),
+                                        int(seed), int(first_sweep)))
 
     def plaquette(self):
         p = ctypes.c_double()
@@ -119,6 +192,50 @@ def load(path, device=False):
     return GaugeField(handle, list(dims), bool(device))
 
 
+def _dims_array(dims):
+    if len(dims) != 4:
+        raise ValueError(f"dims: expected (x, y, z, t), got {dims}")
+    return (ctypes.c_int * 4)(*[int(d) for d in dims])
+
+
+def unit(dims, device=False):
+    """The unit gauge field (all links 1) of dims (x, y, z, t)."""
+    handle = ctypes.c_void_p()
+    _check(_lib.lqcd_gauge_unit(_dims_array(dims), int(bool(device)), ctypes.byref(handle)))
+    return GaugeField(handle, list(dims), bool(device))
+
+
+def from_links(links, device=False):
+    """A field from links of shape (T, Z, Y, X, 4, 3, 3), SU(3) to 1e-10 (as GaugeField.links() gives them)."""
+    a = np.ascontiguousarray(links, dtype=np.complex128)
+    if a.ndim != 7 or a.shape[4:] != (4, 3, 3):
+        raise ValueError(f"links: expected shape (T, Z, Y, X, 4, 3, 3), got {a.shape}")
+    dims = [a.shape[3], a.shape[2], a.shape[1], a.shape[0]]
+    handle = ctypes.c_void_p()
+    _check(_lib.lqcd_gauge_from_links(a.ctypes.data_as(_c_double_p), _dims_array(dims), int(bool(device)),
+                                      ctypes.byref(handle)))
+    return GaugeField(handle, dims, bool(device))
+
+
+def _toml_value(v):
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, str):
+        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    return repr(v)
+
+
+def quark_toml(fermion=None, solver=None, multigrid=None):
+    """TOML text of lqcd propagator's [fermion], [solver] and [multigrid] tables from dicts."""
+    text = ""
+    for name, table in (("fermion", fermion), ("solver", solver), ("multigrid", multigrid)):
+        if table:
+            text += f"[{name}]\n" + "".join(f"{k} = {_toml_value(v)}\n" for k, v in table.items())
+    return text
+
+
 def spinor_shape(dims):
     x, y, z, t = dims
     return (t, z, y, x, 4, 3)
@@ -156,3 +273,28 @@ def wilson_solve(U, kappa, b, tolerance=1e-12, return_iterations=False):
     _check(_lib.lqcd_wilson_solve(U._handle, float(kappa), float(tolerance), a.ctypes.data_as(_c_double_p),
                                   x.ctypes.data_as(_c_double_p), ctypes.byref(its)))
     return (x, its.value) if return_iterations else x
+
+
+def dirac_apply(U, psi, fermion):
+    """M psi for any quark action of lqcd's [fermion] table (a dict of its keys, e.g. {"action": "clover",
+    "kappa": 0.137, "csw": 1.0} or {"action": "twisted_mass", "kappa": 0.16, "mu": 0.01}): the full
+    operator in hopping form, with the input files' defaults (antiperiodic in time)."""
+    a = _spinor_in(U, psi)
+    out = np.empty_like(a)
+    _check(_lib.lqcd_dirac_apply(U._handle, quark_toml(fermion).encode(), a.ctypes.data_as(_c_double_p),
+                                 out.ctypes.data_as(_c_double_p)))
+    return out
+
+
+def dirac_solve(U, b, fermion, solver=None, multigrid=None):
+    """x with M x = b by any solver of lqcd's [solver] table (dicts of the input files' keys, e.g.
+    {"type": "bicgstab", "tolerance": 1e-10, "precision": "single"}; {"type": "multigrid"} with a
+    [multigrid] dict). Returns (x, iterations, residual), the residual ||b - M x|| / ||b|| of the full operator."""
+    a = _spinor_in(U, b)
+    x = np.empty_like(a)
+    its, res = ctypes.c_int(), ctypes.c_double()
+    _check(_lib.lqcd_dirac_solve(U._handle, quark_toml(fermion, solver, multigrid).encode(),
+                                 a.ctypes.data_as(_c_double_p), x.ctypes.data_as(_c_double_p), ctypes.byref(its),
+                                 ctypes.byref(res)))
+    return x, its.value, res.value
+

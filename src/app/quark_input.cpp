@@ -363,11 +363,15 @@ QuarkProblem::QuarkProblem(const QuarkInput& in, Location loc, const std::string
   }
   if (in.source_smearing.iterations > 0 || in.sink_smearing.iterations > 0)
     smeared_ = std::make_unique<GaugeField<double>>(ape_smear(*U_, in.ape));
-  sloppy_ = in.solver.precision == SolverPrecision::Single ? SloppyPrecision::Single
-            : in.solver.precision == SolverPrecision::Half ? SloppyPrecision::Half
-                                                           : SloppyPrecision::None;
+  sloppy_ = sloppy_precision_of(in.solver.precision);
   block_rhs_ = in.multi_rhs ? 12 : 0;
   ops_ = make_dirac_operators(*U_, fermion_, sloppy_, block_rhs_);
+}
+
+SloppyPrecision sloppy_precision_of(SolverPrecision p) {
+  return p == SolverPrecision::Single ? SloppyPrecision::Single
+         : p == SolverPrecision::Half ? SloppyPrecision::Half
+                                      : SloppyPrecision::None;
 }
 
 DiracOperators QuarkProblem::operators_with_mu(double mu) const {

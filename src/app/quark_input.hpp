@@ -42,6 +42,9 @@ struct QuarkInput {
 // Validates every key (errors name the input file and the key).
 QuarkInput read_quark_input(const Config& c);
 
+// The reduced precision of the operators' sloppy copies that solver.precision asks for.
+SloppyPrecision sloppy_precision_of(SolverPrecision p);
+
 // Refuses, before any file is written, a lattice given by lattice.dims (the unit field, or a file's dims
 // when set) that this process cannot hold (errors name the input file and lattice.dims).
 void check_quark_lattice_fits(const QuarkInput& in, const Config& c, Location loc, const std::string& grid);

@@ -11,6 +11,7 @@
 #include "app/run_files.hpp"
 #include "comm/communicator.hpp"
 #include "core/error.hpp"
+#include "gauge/updates.hpp"
 #include "gauge/ape_smearing.hpp"
 #include "gauge/hyp_smearing.hpp"
 #include "gauge/observables.hpp"
@@ -47,7 +48,14 @@ int run_smear(const SmearCommandOptions& opt) {
   policy.location = choose_location(opt.device);
   // Every rank reads the file and keeps its part; the smearing kernels exchange halos; the write gathers.
   policy.decompose = [&](const Dims& global) { return decompose_over_run(global, opt.grid, opt.input); };
-  const LoadedConfiguration c = load_configuration(opt.input, policy);
+  LoadedConfiguration c = load_configuration(opt.input, policy);
+  // The output keeps the input's precision, except openQCD's (64-bit only). Links read from 32-bit storage
+  // are SU(3) only to ~1e-7, and so are their smeared versions (stout keeps U's deviation, 3D smearing
+  // leaves the time links as read): for a 64-bit output they are projected to SU(3) in double first, as
+  // lqcd convert and gaugefix do, since every 64-bit reader (lqcd's: 1e-10) would refuse them.
+  const int bits = opt.format == "openqcd" ? 64 : c.info.precision_bits;
+  const bool projected = c.info.precision_bits == 32 && bits == 64;
+  if (projected) reunitarize(c.field);
   const GaugeField<double> V = opt.method == "stout" ? stout_smear(c.field, stout)
                                : opt.method == "hyp" ? hyp_smear(c.field, hyp)
                                                      : ape_smear(c.field, ape);
@@ -60,16 +68,16 @@ int run_smear(const SmearCommandOptions& opt) {
                          : fmt::format("HYP, alpha = ({}, {}, {}), {} steps, 4D", opt.alpha1, opt.alpha2, opt.alpha3, opt.steps))
           : fmt::format("APE, alpha = {}, {} steps, {}", opt.alpha, opt.steps, opt.spatial ? "spatial links" : "4D");
   io::WriteOptions w;
-  // The input's precision (openQCD: always 64): links read from 32-bit storage are SU(3) only to the
-  // rounding of 32 bits, and so are their smeared versions; 64-bit storage would claim more.
-  w.precision_bits = opt.format == "openqcd" ? 64 : c.info.precision_bits;
+  w.precision_bits = bits;
   w.plaquette = o.plaquette;
   w.link_trace = o.link_trace;
   w.metadata = {{"lqcd.smeared_from", opt.input}, {"lqcd.smearing", what}};
+  if (projected) w.metadata["lqcd.projected"] = "links from 32-bit storage projected to SU(3) in double before smearing";
   save_configuration(opt.output, opt.format, V, w);
   if (comm::rank() != 0) return 0;
-  std::cout << fmt::format("{} -> {} ({}; {}, {}-bit): plaquette {:.12f} -> {:.12f}\n", opt.input, opt.output, what,
-                           opt.format, w.precision_bits, c.observables.plaquette, o.plaquette);
+  std::cout << fmt::format("{} -> {} ({}; {}, {}-bit{}): plaquette {:.12f} -> {:.12f}\n", opt.input, opt.output, what,
+                           opt.format, w.precision_bits, projected ? ", input projected to SU(3)" : "",
+                           c.observables.plaquette, o.plaquette);
   return 0;
 }
 

@@ -1,0 +1,187 @@
+"""lqcd.core beyond the Wilson operator (issue 31): configurations written from Python in every format and
+read back, gauge observables, smearing, the gradient flow and quenched updates from Python, each equal to
+what the lqcd program computes for the same input (lqcd measure, smear, flow, heatbath); any quark action
+and solver of the input files' [fermion]/[solver]/[multigrid] tables: the twisted-mass term against its
+formula, a clover pion against lqcd spectrum's, and the residuals of BiCGStab, GCR and the multigrid."""
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+lq = pytest.importorskip("lqcd.core", reason="liblqcd_capi.so not built") if "LQCD_LIBRARY" not in os.environ \
+    else __import__("lqcd.core", fromlist=["core"])
+
+TESTDATA = Path(os.environ.get("LQCD_TESTDATA", Path(__file__).resolve().parents[3] / "shared" / "testdata"))
+MILC = TESTDATA / "milc_l8888_b6.0.milc"
+GAMMA5 = np.diag([1.0, 1.0, -1.0, -1.0]).astype(complex)  # DeGrand-Rossi gamma_5 (docs/conventions.md)
+
+
+def lqcd(*args, cwd=None):
+    run = subprocess.run([os.environ["LQCD"], *map(str, args)], capture_output=True, text=True, timeout=600, cwd=cwd)
+    assert run.returncode == 0, run.stderr
+    return run.stdout
+
+
+@pytest.fixture(scope="module")
+def milc():
+    return lq.load(MILC)
+
+
+@pytest.fixture(scope="module")
+def thermal():
+    """A 4^4 field of 64-bit precision: cold start and 3 heatbath sweeps at beta = 5.7 from Python."""
+    u = lq.unit((4, 4, 4, 4))
+    u.heatbath(3, beta=5.7, overrelaxation=1, seed=3)
+    return u
+
+
+def test_save_in_every_format_and_read_back(thermal, tmp_path):
+    links = thermal.links()
+    for fmt in ("ildg", "nersc", "openqcd"):
+        path = tmp_path / f"u.{fmt}"
+        thermal.save(path, format=fmt)
+        back = lq.load(path)
+        assert np.array_equal(back.links(), links), fmt  # 64-bit: the same numbers
+        assert json.loads(lqcd("measure", "--json", path))["format"] == fmt
+    thermal.save(tmp_path / "u32.ildg", precision=32)
+    assert lq.load(tmp_path / "u32.ildg").plaquette() == pytest.approx(thermal.plaquette(), abs=1e-6)
+    before = (tmp_path / "u.ildg").read_bytes()
+    with pytest.raises(lq.LqcdError, match="exists already"):
+        thermal.save(tmp_path / "u.ildg")
+    assert (tmp_path / "u.ildg").read_bytes() == before
+    with pytest.raises(lq.LqcdError, match="format"):
+        thermal.save(tmp_path / "u.milc", format="milc")
+
+
+def test_single_precision_links_need_projection_before_a_64_bit_save(milc, tmp_path):
+    with pytest.raises(lq.LqcdError, match="SU\\(3\\) only to"):
+        milc.save(tmp_path / "m.ildg")
+    assert not (tmp_path / "m.ildg").exists()
+    v = milc.copy()
+    v.reunitarize()
+    v.save(tmp_path / "m.ildg")
+    assert lq.load(tmp_path / "m.ildg").plaquette() == pytest.approx(milc.plaquette(), abs=1e-6)
+    assert milc.plaquette() == pytest.approx(0.593560240433, abs=1e-8)  # the copy was projected, not milc
+
+
+def test_links_round_trip_and_are_checked(thermal):
+    links = thermal.links()
+    v = lq.from_links(links)
+    assert v.dims == (4, 4, 4, 4)
+    assert v.plaquette() == thermal.plaquette()
+    bad = links.copy()
+    bad[0, 0, 0, 0, 1] *= 1.01
+    with pytest.raises(lq.LqcdError, match="not SU\\(3\\)"):
+        lq.from_links(bad)
+    assert lq.unit((4, 4, 4, 8)).observables()["plaquette"] == 1.0
+
+
+def test_observables_equal_lqcd_measure(milc):
+    want = json.loads(lqcd("measure", "--json", MILC))
+    got = milc.observables()
+    for key in ("plaquette", "plaquette_spatial", "plaquette_temporal", "rectangle", "link_trace"):
+        assert got[key] == pytest.approx(want[key], abs=1e-14), key
+    assert got["polyakov_loop"] == pytest.approx(complex(*want["polyakov_loop"]), abs=1e-14)
+
+
+@pytest.mark.parametrize("method,parameter,spatial", [("stout", 0.1, False), ("ape", 0.5, True), ("hyp", 0, False)])
+def test_smearing_equals_lqcd_smear(milc, tmp_path, method, parameter, spatial):
+    out = tmp_path / "s.openqcd"  # 64-bit output: lqcd smear projects the 32-bit input's links to SU(3) first
+    opt = {"stout": ["--rho", parameter], "ape": ["--alpha", parameter], "hyp": []}[method]
+    lqcd("smear", MILC, out, "--method", method, "--steps", 2, "--format", "openqcd", "--device", "cpu", *opt,
+         *(["--spatial"] if spatial else []))
+    projected = milc.copy()
+    projected.reunitarize()
+    got = projected.smear(method, steps=2, parameter=parameter, spatial=spatial)
+    assert np.abs(got.links() - lq.load(out).links()).max() < 1e-13
+    assert got.plaquette() > milc.plaquette()
+
+
+def test_flow_equals_lqcd_flow(milc):
+    want = json.loads(lqcd("flow", MILC, "--t-max", 0.2, "--every", 5, "--json", "--device", "cpu"))["history"]
+    v = milc.copy()
+    got = v.flow(t_max=0.2, epsilon=0.01, every=5)
+    assert len(got["t"]) == len(want) == 5
+    for k, row in enumerate(want):
+        assert got["t"][k] == pytest.approx(row["t"], abs=1e-12)
+        assert got["E_plaquette"][k] == pytest.approx(row["E_plaquette"], rel=1e-12)
+        assert got["E_clover"][k] == pytest.approx(row["E_clover"], rel=1e-12)
+        assert got["t2E"][k] == pytest.approx(row["t2E_clover"], rel=1e-12, abs=1e-15)
+        assert got["Q"][k] == pytest.approx(row["Q"], abs=1e-12)
+    assert v.plaquette() > milc.plaquette()  # flowed in place; milc itself untouched
+    assert milc.plaquette() == pytest.approx(0.593560240433, abs=1e-8)
+
+
+def test_heatbath_equals_lqcd_heatbath(tmp_path):
+    (tmp_path / "hb.toml").write_text(
+        '[lattice]\ndims = [4, 4, 4, 8]\n[gauge]\nbeta = 5.8\naction = "symanzik"\n[heatbath]\nstart = "cold"\n'
+        'seed = 99\nthermalization = 0\nsweeps = 4\noverrelaxation = 2\n[output]\nprefix = "hb"\n')
+    lqcd("heatbath", "hb.toml", "--quiet", "--device", "cpu", cwd=tmp_path)
+    records = [json.loads(line) for line in (tmp_path / "hb.jsonl").read_text().splitlines()]
+    want = [r["plaquette"] for r in records if "sweep" in r and "plaquette" in r]
+    assert len(want) == 4
+    u = lq.unit((4, 4, 4, 8))
+    for sweep, p in enumerate(want):
+        u.heatbath(1, beta=5.8, overrelaxation=2, seed=99, action="symanzik", first_sweep=sweep)
+        assert u.plaquette() == pytest.approx(p, abs=1e-13), sweep
+
+
+def random_spinor(dims, seed):
+    rng = np.random.default_rng(seed)
+    shape = lq.spinor_shape(dims)
+    return rng.normal(size=shape) + 1j * rng.normal(size=shape)
+
+
+def test_twisted_mass_adds_its_term(milc):
+    psi = random_spinor(milc.dims, 2)
+    kappa, mu = 0.16, 0.05
+    wilson = lq.dirac_apply(milc, psi, {"action": "wilson", "kappa": kappa})
+    assert np.abs(wilson - lq.wilson_apply(milc, kappa, psi)).max() < 1e-13
+    tm = lq.dirac_apply(milc, psi, {"action": "twisted_mass", "kappa": kappa, "mu": mu})
+    # M_tm = M_W + 2 i kappa mu gamma_5 (hopping form; docs/conventions.md)
+    want = wilson + 2j * kappa * mu * np.einsum("st,...tc->...sc", GAMMA5, psi)
+    assert np.abs(tm - want).max() < 1e-12 * np.abs(want).max()
+    with pytest.raises(lq.LqcdError, match="fermion.action"):
+        lq.dirac_apply(milc, psi, {"action": "overlap", "kappa": kappa})
+
+
+@pytest.mark.parametrize("solver", [{"type": "bicgstab", "tolerance": 1e-10},
+                                    {"type": "gcr", "tolerance": 1e-10},
+                                    {"type": "cg", "tolerance": 1e-10, "precision": "single"}])
+def test_solvers_reach_their_residual(milc, solver):
+    clover = {"action": "clover", "kappa": 0.12, "csw": 1.0}
+    b = random_spinor(milc.dims, 3)
+    x, its, res = lq.dirac_solve(milc, b, clover, solver)
+    r = b - lq.dirac_apply(milc, x, clover)
+    assert np.linalg.norm(r) / np.linalg.norm(b) < 1e-10
+    assert res == pytest.approx(np.linalg.norm(r) / np.linalg.norm(b), rel=1e-3)
+    assert its > 5
+
+
+def test_multigrid_solve(milc):
+    clover = {"action": "clover", "kappa": 0.1330, "csw": 1.0}
+    b = random_spinor(milc.dims, 4)
+    x, its, res = lq.dirac_solve(milc, b, clover, {"type": "multigrid", "tolerance": 1e-10},
+                                 {"block": [4, 4, 4, 4], "test_vectors": 8})
+    r = b - lq.dirac_apply(milc, x, clover)
+    assert np.linalg.norm(r) / np.linalg.norm(b) < 1e-10
+
+
+def test_clover_pion_equals_lqcd_spectrum(milc, tmp_path):
+    clover = {"action": "clover", "kappa": 0.12, "csw": 1.2}
+    T = milc.dims[3]
+    c = np.zeros(T)
+    for spin in range(4):
+        for colour in range(3):
+            x, _, _ = lq.dirac_solve(milc, lq.point_source(milc.dims, (0, 0, 0, 0), spin, colour), clover,
+                                     {"type": "bicgstab", "tolerance": 1e-12})
+            c += (np.abs(x) ** 2).sum(axis=(1, 2, 3, 4, 5))
+    (tmp_path / "p.toml").write_text(
+        f'[gauge]\nconfig = "{MILC}"\n[fermion]\naction = "clover"\nkappa = 0.12\ncsw = 1.2\n'
+        '[solver]\ntype = "bicgstab"\ntolerance = 1e-12\n[source]\ntype = "point"\nposition = [0, 0, 0, 0]\n'
+        f'[output]\nprefix = "{tmp_path / "p"}"\n')
+    pion = np.array(json.loads(lqcd("spectrum", tmp_path / "p.toml", "--json", "--device", "cpu"))["correlators"]["pion"])
+    assert np.abs(c - pion).max() < 1e-10 * np.abs(pion).max()
