@@ -2,6 +2,7 @@
 #include "app/multigrid_input.hpp"
 
 #include "app/input_values.hpp"
+#include "app/output.hpp"
 #include "app/run_files.hpp"
 
 #include <algorithm>
@@ -143,6 +144,25 @@ const char* timing_description(Location loc) {
   }
 }
 
+// Progress of a benchmark run (issue 31): one line per timed region, after its loop (never inside one),
+// on stderr when it is a terminal or LQCD_PROGRESS=1; not with --json. Set by run_bench for its duration.
+struct BenchProgress {
+  ProgressLine* line = nullptr;
+  std::string kernel;
+  int regions = 0;
+  Stopwatch clock;
+};
+BenchProgress bench_progress;
+
+void region_timed(int repetitions) {
+  if (!bench_progress.line) return;
+  ++bench_progress.regions;
+  bench_progress.line->update(fmt::format("[bench {}] {} timed region{} ({} calls each after a warm-up) | {}",
+                                          bench_progress.kernel, bench_progress.regions,
+                                          bench_progress.regions == 1 ? "" : "s", repetitions,
+                                          format_duration(bench_progress.clock.seconds())));
+}
+
 template <typename F>
 double median_seconds(Location loc, int repetitions, F&& f, RegionEnergy* energy = nullptr) {
   f();  // warm-up
@@ -180,6 +200,7 @@ double median_seconds(Location loc, int repetitions, F&& f, RegionEnergy* energy
     }
   }
   if (energy) finish_region_energy(*energy, metered, calls);
+  region_timed(repetitions);
   return median(t);
 }
 
@@ -1095,6 +1116,12 @@ nlohmann::json distill_bench(const BenchCommandOptions& opt, Location loc) {
 }  // namespace
 
 int run_bench(const BenchCommandOptions& opt) {
+  ProgressLine progress(!opt.json);
+  bench_progress.line = &progress;
+  bench_progress.kernel = opt.kernel;
+  struct Detach {
+    ~Detach() { bench_progress.line = nullptr; }
+  } detach;
   const std::vector<std::string> kernels = {"heatbath", "flow", "gaugefix", "distill", "copy", "dslash", "matpc", "solver"};
   if (std::find(kernels.begin(), kernels.end(), opt.kernel) == kernels.end())
     fail("lqcd bench: unknown benchmark \"{}\" (expected heatbath, flow, gaugefix, distill, copy, dslash, matpc or solver)",

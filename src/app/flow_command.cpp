@@ -1,4 +1,5 @@
 #include "app/flow_command.hpp"
+#include "app/output.hpp"
 
 #include <cmath>
 #include <filesystem>
@@ -48,6 +49,9 @@ int run_flow(const FlowCommandOptions& opt) {
     fail("--hdf5: {} exists already (use --force to replace it)", opt.hdf5);
   io::FlowHistoryFile h5 = flow_history_file(params);
   int failures = 0;
+  // Several configurations: how far through them (stderr; the measurements themselves go to stdout).
+  CountProgress progress(!opt.json && opt.files.size() > 1, "flow: configurations", long(opt.files.size()));
+  long files_done = 0;
   for (const std::string& file : opt.files) {
     policy.decompose = [&](const Dims& global) { return decompose_over_run(global, opt.grid, file); };
     try {
@@ -91,9 +95,12 @@ int run_flow(const FlowCommandOptions& opt) {
       }
     } catch (const Error& e) {
       ++failures;
+      progress.finish();
       if (printer) std::cerr << "lqcd flow: error: " << e.what() << std::endl;
     }
+    progress.done(++files_done);
   }
+  progress.finish();
   // The histories that were measured, also when another file failed (its error is printed above).
   if (!opt.hdf5.empty() && printer && !h5.records.empty()) io::write_flow_hdf5(opt.hdf5, h5);
   return failures == 0 ? 0 : 1;

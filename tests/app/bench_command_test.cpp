@@ -120,6 +120,21 @@ TEST(BenchCommand, FlowBenchmarkReportsStepAndMeasurement) {
   EXPECT_NEAR(d["flow_to_t3_s"].get<double>(), 300 * (t + d["measurement_s"].get<double>()), 1e-9);
 }
 
+// Progress (issue 31): a line per timed region on stderr (LQCD_PROGRESS=1 outside a terminal), never with
+// --json; the human report on stdout is unchanged.
+TEST(BenchCommand, ReportsProgressPerTimedRegionUnlessJson) {
+  test::TempDir dir;
+  const std::string args = "bench flow --device cpu --dims 4,4,4,4 --repetitions 2";
+  const auto r = run_lqcd(args, dir.path(), "LQCD_PROGRESS=1");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("[bench flow] 1 timed region (2 calls each"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("[bench flow] 2 timed regions"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find("[bench"), std::string::npos) << r.out;
+  const auto j = run_lqcd(args + " --json", dir.path(), "LQCD_PROGRESS=1");
+  ASSERT_EQ(j.exit_code, 0) << j.err;
+  EXPECT_EQ(j.err.find("[bench"), std::string::npos) << j.err;
+}
+
 // The gauge-fixing benchmark (issue 29): 2240 B per site and FFT iteration, 4464 per overrelaxation
 // iteration, the fractions of copy consistent with the times; with --config it fixes that configuration to
 // theta < 1e-14 in both gauges and reports the iterations.

@@ -72,6 +72,22 @@ TEST(FlowCommand, MilcConfigurationFlowsFromItsKnownPlaquette) {
   EXPECT_NE(human.out.find("E_clover"), std::string::npos) << human.out;
 }
 
+// Progress (issue 31): over several configurations, one count per configuration on stderr (with
+// LQCD_PROGRESS=1 outside a terminal); none with --json.
+TEST(FlowCommand, ReportsProgressOverConfigurationsUnlessJson) {
+  test::TempDir dir;
+  const std::string args =
+      fmt::format("--device cpu --epsilon 0.05 --t-max 0.1 '{0}' '{0}'", test::testdata("milc_l8888_b6.0.milc").string());
+  const auto r = run_lqcd("flow " + args, dir.path(), "LQCD_PROGRESS=1");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("[flow: configurations] 1/2"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("[flow: configurations] 2/2"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find("[flow:"), std::string::npos) << "progress stays off stdout";
+  const auto j = run_lqcd("flow --json " + args, dir.path(), "LQCD_PROGRESS=1");
+  ASSERT_EQ(j.exit_code, 0) << j.err;
+  EXPECT_EQ(j.err.find("[flow:"), std::string::npos) << j.err;
+}
+
 TEST(FlowCommand, BadOptionsAndFilesGiveOneLineErrors) {
   test::TempDir dir;
   const std::string file = test::testdata("milc_l8888_b6.0.milc").string();
