@@ -17,6 +17,7 @@
 #include "app/gaugefix_command.hpp"
 #include "app/propagator_command.hpp"
 #include "app/distill_command.hpp"
+#include "app/analysis_command.hpp"
 #include "app/gevp_command.hpp"
 #include "app/spectrum_command.hpp"
 #include "app/version.hpp"
@@ -295,6 +296,27 @@ int main(int argc, char** argv) {
   gevp->add_option("--dataset", gv.dataset, "the correlator matrix [T][N][N][re, im] in the file")->capture_default_str();
   gevp->add_flag("--json", gv.json, "one JSON object (lambda and effective energies per state) on stdout");
 
+  AnalysisCommandOptions an;
+  an.mode = "run";
+  CLI::App* analyse = app.add_subcommand(
+      "analyse",
+      "Error analysis of a heatbath or HMC run (PREFIX.jsonl): every scalar observable after thermalisation with\n"
+      "its Gamma-method error (Wolff 2004) and integrated autocorrelation time, the acceptance and <exp(-dH)>.\n"
+      "Runs python3 -m lqcd.analysis run (Debian's python3-numpy and python3-scipy).");
+  analyse->add_option("run", an.run, "PREFIX.jsonl of lqcd heatbath or lqcd hmc, or PREFIX")->required();
+  analyse->add_option("--therm", an.therm, "records to drop (default: those the run did not mark thermalised)");
+  AnalysisCommandOptions pl;
+  pl.mode = "plot";
+  CLI::App* plot = app.add_subcommand(
+      "plot",
+      "Plots of a heatbath or HMC run (PREFIX.jsonl), next to it: PREFIX.<observable>.history.png (history and\n"
+      "histogram with the mean and its error band) and PREFIX.<observable>.autocorrelation.png. Runs python3 -m\n"
+      "lqcd.analysis plot (Debian's python3-matplotlib).");
+  plot->add_option("run", pl.run, "PREFIX.jsonl of lqcd heatbath or lqcd hmc, or PREFIX")->required();
+  plot->add_option("--observables", pl.observables, "comma-separated (default: plaquette, and dH when present)");
+  plot->add_option("--therm", pl.therm, "records to drop (default: those the run did not mark thermalised)");
+  plot->add_option("--format", pl.format, "png | pdf")->capture_default_str();
+
   BenchCommandOptions bn;
   CLI::App* bench = app.add_subcommand(
       "bench", "Performance harness: measures the copy bandwidth, then the kernel; prints median times, GB/s and "
@@ -386,6 +408,8 @@ int main(int argc, char** argv) {
     if (*distill) return run_distill(ds);
     if (*gevp) return run_gevp(gv);
     if (*bench) return run_bench(bn);
+    if (*analyse) return run_analysis(an);
+    if (*plot) return run_analysis(pl);
   } catch (const lqcd::Error& e) {
     return report_error("error", e.what(), 1);
   } catch (const std::exception& e) {

@@ -127,7 +127,10 @@ def main(argv=None):
     g.add_argument("file")
     g.add_argument("--t0", type=int, default=1)
     a = ap.parse_args(argv)
-    return {"run": _run, "plot": _plot, "correlators": _correlators, "gevp": _gevp}[a.command](a)
+    try:
+        return {"run": _run, "plot": _plot, "correlators": _correlators, "gevp": _gevp}[a.command](a)
+    except (OSError, ValueError, KeyError) as e:  # one line naming the file, as lqcd's own errors
+        sys.exit(f"lqcd.analysis {a.command}: error: {e}")
 
 
 if __name__ == "__main__":
