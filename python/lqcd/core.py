@@ -13,6 +13,8 @@ no compilation against Python, so any python3 with NumPy (Debian's python3-numpy
     history = V.flow(t_max=1.0, epsilon=0.01, every=10)   # in place; t, E (plaquette, clover), t^2 E, Q
     W = lq.unit((8, 8, 8, 8)); W.heatbath(sweeps=20, beta=6.0)   # lqcd heatbath's updates, in place
     W.save("w.ildg")                              # ildg (SciDAC checksums), nersc, openqcd; 32 or 64 bit
+    hmc = lq.Hmc(open("examples/hmc_nf2_wilson_b5.6_k0.156_8x8x8x16.toml").read())
+    r = hmc.trajectory(W, 0)                      # dH, acceptance probability, accepted, seconds
 
 Spinors are NumPy arrays of shape (T, Z, Y, X, 4, 3), complex128 (x fastest, as lqcd's lexicographic
 order; spins in the DeGrand-Rossi basis of docs/design.md); links (T, Z, Y, X, 4, 3, 3). On the GPU,
@@ -64,6 +66,10 @@ _lib.lqcd_gauge_flow.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_doub
                                  _c_double_p, ctypes.c_int, ctypes.POINTER(ctypes.c_int)]
 _lib.lqcd_gauge_heatbath.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_double, ctypes.c_int, ctypes.c_int,
                                      ctypes.c_ulonglong, ctypes.c_uint]
+_lib.lqcd_hmc_new.argtypes = [ctypes.c_char_p, _handle_p]
+_lib.lqcd_hmc_free.argtypes = [ctypes.c_void_p]
+_lib.lqcd_hmc_free.restype = None
+_lib.lqcd_hmc_trajectory.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint, ctypes.c_int, _c_double_p]
 _lib.lqcd_dirac_apply.argtypes = [ctypes.c_void_p, ctypes.c_char_p, _c_double_p, _c_double_p]
 _lib.lqcd_dirac_solve.argtypes = [ctypes.c_void_p, ctypes.c_char_p, _c_double_p, _c_double_p,
                                   ctypes.POINTER(ctypes.c_int), ctypes.POINTER(ctypes.c_double)]
@@ -297,4 +303,94 @@ def dirac_solve(U, b, fermion, solver=None, multigrid=None):
                                  a.ctypes.data_as(_c_double_p), x.ctypes.data_as(_c_double_p), ctypes.byref(its),
                                  ctypes.byref(res)))
     return x, its.value, res.value
+
+
+class Hmc:
+    """Hybrid Monte Carlo from an `lqcd hmc` input (TOML text: [gauge], [integrator], [[monomial]], [solver],
+    [multigrid], [fermion_smearing], hmc.seed; lattice, start and output keys are not used), read and
+    checked by lqcd hmc's own input code. Trajectory n is trajectory n of `lqcd hmc` with that input (the
+    momenta, pseudofermions and accept/reject draw are keyed by seed and n). One lattice per Hmc."""
+
+    def __init__(self, toml):
+        handle = ctypes.c_void_p()
+        _check(_lib.lqcd_hmc_new(toml.encode(), ctypes.byref(handle)))
+        self._handle = handle
+
+    def __del__(self):
+        if getattr(self, "_handle", None):
+            _lib.lqcd_hmc_free(self._handle)
+            self._handle = None
+
+    def trajectory(self, U, n, metropolis=True):
+        """Trajectory n from U, in place (U is the new or the old configuration afterwards): a dict with
+        dH, acceptance_probability, accepted and seconds. metropolis=False keeps the new one always."""
+        out = (ctypes.c_double * 4)()
+        _check(_lib.lqcd_hmc_trajectory(self._handle, U._handle, int(n), int(bool(metropolis)), out))
+        return {"dH": out[0], "acceptance_probability": out[1], "accepted": bool(out[2]), "seconds": out[3]}
+
+
+# DeGrand-Rossi gamma matrices (src/math/gamma.hpp, docs/conventions.md), directions x, y, z, t.
+GAMMA = [np.array(g, dtype=complex) for g in (
+    [[0, 0, 0, 1j], [0, 0, 1j, 0], [0, -1j, 0, 0], [-1j, 0, 0, 0]],
+    [[0, 0, 0, -1], [0, 0, 1, 0], [0, 1, 0, 0], [-1, 0, 0, 0]],
+    [[0, 0, 1j, 0], [0, 0, 0, -1j], [-1j, 0, 0, 0], [0, 1j, 0, 0]],
+    [[0, 0, 1, 0], [0, 0, 0, 1], [1, 0, 0, 0], [0, 1, 0, 0]])]
+
+
+def gamma(structure):
+    """The spin matrix of lqcd's name for it ("1", "gx", "gxgt", ..., "g5" = gx gy gz gt) or of its index
+    n = sum n_k 2^k (the product gx^n0 gy^n1 gz^n2 gt^n3), as lqcd spectrum names its correlators."""
+    if isinstance(structure, str):
+        if structure == "1":
+            return np.eye(4, dtype=complex)
+        if structure == "g5":
+            structure = 15
+        else:
+            n, rest = 0, structure
+            for k, d in enumerate("xyzt"):
+                if rest.startswith("g" + d):
+                    n, rest = n | (1 << k), rest[2:]
+            if rest or n == 0:
+                raise ValueError(f"unknown gamma structure {structure!r} (1, gx, gy, gxgy, ..., gygzgt, g5)")
+            structure = n
+    m = np.eye(4, dtype=complex)
+    for k in range(4):
+        if int(structure) & (1 << k):
+            m = m @ GAMMA[k]
+    return m
+
+
+def point_propagator(U, position, fermion, solver=None, multigrid=None):
+    """The point-to-all propagator from the site position = (x, y, z, t): 12 solves (dirac_solve), as an
+    array (T, Z, Y, X, 4, 3, 4, 3): S[t, z, y, x, s', c', s, c] = solution for the source of spin s, colour c."""
+    shape = spinor_shape(U.dims)
+    S = np.empty(shape + (4, 3), dtype=np.complex128)
+    for spin in range(4):
+        for colour in range(3):
+            x, _, _ = dirac_solve(U, point_source(U.dims, position, spin, colour), fermion, solver, multigrid)
+            S[..., spin, colour] = x
+    return S
+
+
+def meson_correlator(S, source, g_sink, g_source, momenta=((0, 0, 0),)):
+    """lqcd's meson two-point function from a point propagator (src/measure/meson_correlator.hpp):
+    C(t, p) = - sum_x e^{-i p.(x - x0)} tr[G_snk S(x) Gbar_src g5 S(x)^dag g5], Gbar = gt G^dag gt, t relative
+    to the source's time slice, p in units of 2 pi / L; the pion is positive. Returns an array
+    (len(momenta), T), complex. S from point_propagator(U, source, ...)."""
+    g5 = gamma(15)
+    G = gamma(g_sink) if not isinstance(g_sink, np.ndarray) else g_sink
+    Gs = gamma(g_source) if not isinstance(g_source, np.ndarray) else g_source
+    gbar = GAMMA[3] @ Gs.conj().T @ GAMMA[3]
+    X = np.einsum("ab,...bkcm->...akcm", G, S)
+    Y = np.einsum("su,...vkum,va->...smak", gbar @ g5, np.conj(S), g5)
+    local = np.einsum("...akcm,...cmak->...", X, Y)  # (T, Z, Y, X)
+    T, Lz, Ly, Lx = local.shape
+    x0, y0, z0, t0 = source
+    out = np.empty((len(momenta), T), dtype=complex)
+    z, y, x = np.meshgrid(np.arange(Lz), np.arange(Ly), np.arange(Lx), indexing="ij")
+    for i, p in enumerate(momenta):
+        phase = np.exp(-2j * np.pi * (p[0] * (x - x0) / Lx + p[1] * (y - y0) / Ly + p[2] * (z - z0) / Lz))
+        per_t = -(local * phase).sum(axis=(1, 2, 3))
+        out[i] = np.roll(per_t, -t0)
+    return out
 

@@ -330,6 +330,12 @@ io::WriteOptions write_options(const HmcInput& in, const GaugeObservables& o, lo
 
 }  // namespace
 
+std::unique_ptr<Hmc> make_hmc(const Config& c) {
+  HmcInput in = read_input(c);
+  std::vector<std::unique_ptr<Monomial>> monomials = make_monomials(c, in);
+  return std::make_unique<Hmc>(std::move(monomials), in.integrator, in.seed);
+}
+
 void check_hmc_input(const Config& c) {
   HmcInput in = read_input(c);
   (void)make_monomials(c, in);  // builds the monomials' parameters only; no field is allocated

@@ -1,10 +1,12 @@
 #pragma once
 // lqcd hmc: dynamical-fermion ensembles by Hybrid Monte Carlo.
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "app/config.hpp"
+#include "hmc/hmc.hpp"
 
 namespace lqcd::app {
 
@@ -25,5 +27,9 @@ std::vector<RepeatedSection> hmc_repeated_sections();
 // fuzzer (fuzz/) calls it.
 void check_hmc_input(const Config& c);
 int run_hmc(const HmcCommandOptions& options);
+// The Hmc of a merged input (its [gauge], [integrator], [[monomial]], [solver], [multigrid],
+// [fermion_smearing] and hmc.seed), read and checked as run_hmc reads them, for other front ends (the C
+// interface, lqcd.core.Hmc): trajectory n of it is trajectory n of lqcd hmc with that input.
+std::unique_ptr<Hmc> make_hmc(const Config& c);
 
 }  // namespace lqcd::app

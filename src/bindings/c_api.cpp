@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "app/config.hpp"
+#include "app/hmc_command.hpp"
 #include "app/quark_input.hpp"
 #include "app/run_files.hpp"
 #include "core/error.hpp"
@@ -25,6 +26,10 @@
 
 struct lqcd_gauge {
   lqcd::LoadedConfiguration config;
+};
+
+struct lqcd_hmc {
+  std::unique_ptr<lqcd::Hmc> hmc;
 };
 
 namespace {
@@ -307,6 +312,27 @@ int lqcd_wilson_solve(const lqcd_gauge* u, double kappa, double tolerance, const
         [&](int, lqcd::SpinorField<double>& psi) { spinor_to(psi, x); },
         [&](const lqcd::PropagatorSolve& s) { its = s.result.iterations; });
     if (iterations) *iterations = its;
+  });
+}
+
+int lqcd_hmc_new(const char* toml, lqcd_hmc** out) {
+  return guarded([&] {
+    lqcd::app::Config c(lqcd::app::hmc_schema(), "hmc", lqcd::app::hmc_repeated_sections());
+    c.merge_text(toml ? toml : "", "lqcd.core Hmc");
+    *out = std::make_unique<lqcd_hmc>(lqcd_hmc{lqcd::app::make_hmc(c)}).release();
+  });
+}
+
+void lqcd_hmc_free(lqcd_hmc* h) { std::unique_ptr<lqcd_hmc>{h}; }
+
+int lqcd_hmc_trajectory(lqcd_hmc* h, lqcd_gauge* u, unsigned trajectory, int metropolis, double out[4]) {
+  return guarded([&] {
+    const lqcd::TrajectoryResult r = h->hmc->trajectory(u->config.field, std::uint32_t(trajectory), metropolis != 0);
+    out[0] = r.dH;
+    out[1] = r.acceptance_probability;
+    out[2] = r.accepted ? 1 : 0;
+    out[3] = r.seconds;
+    u->config.observables = lqcd::gauge_observables(u->config.field);
   });
 }
 

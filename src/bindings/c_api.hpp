@@ -16,6 +16,7 @@
 extern "C" {
 
 typedef struct lqcd_gauge lqcd_gauge;  // a gauge configuration on the host (device = 0) or the GPU (1)
+typedef struct lqcd_hmc lqcd_hmc;      // a Hybrid Monte Carlo set up from an lqcd hmc input
 
 const char* lqcd_last_error(void);
 int lqcd_has_device(void);  // 1 when a CUDA device is usable
@@ -69,6 +70,15 @@ int lqcd_wilson_apply(const lqcd_gauge* u, double kappa, const double* in, doubl
 // residual `tolerance` of the full operator; iterations (may be NULL) receives the CG iterations.
 int lqcd_wilson_solve(const lqcd_gauge* u, double kappa, double tolerance, const double* b, double* x,
                       int* iterations);
+// The HMC of an lqcd hmc input given as TOML text ([gauge], [integrator], [[monomial]], [solver],
+// [multigrid], [fermion_smearing], hmc.seed; the lattice, start and output keys are not used), checked as
+// lqcd hmc checks it.
+int lqcd_hmc_new(const char* toml, lqcd_hmc** out);
+void lqcd_hmc_free(lqcd_hmc* h);
+// Trajectory number `trajectory` (it keys the momenta, pseudofermions and the accept/reject draw, as in
+// lqcd hmc) from u, in place (u is the new or the old configuration on return); metropolis = 0 keeps the
+// new one always. out: dH, min(1, exp(-dH)), accepted (1 or 0), seconds.
+int lqcd_hmc_trajectory(lqcd_hmc* h, lqcd_gauge* u, unsigned trajectory, int metropolis, double out[4]);
 // Any quark action of [fermion] (toml: see above): out = M in, M the full operator in hopping form.
 int lqcd_dirac_apply(const lqcd_gauge* u, const char* toml, const double* in, double* out);
 // M x = b with the solver of [solver] (and [multigrid]); iterations and residual (the full operator's

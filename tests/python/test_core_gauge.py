@@ -129,6 +129,51 @@ def test_heatbath_equals_lqcd_heatbath(tmp_path):
         assert u.plaquette() == pytest.approx(p, abs=1e-13), sweep
 
 
+HMC_TOML = """
+[lattice]
+dims = [4, 4, 4, 4]
+[gauge]
+beta = 5.6
+[hmc]
+start = "cold"
+seed = 11
+thermalization = 1
+trajectories = 3
+[integrator]
+type = "omelyan2"
+tau = 0.5
+steps = [4, 2]
+[[monomial]]
+type = "gauge"
+level = 1
+[[monomial]]
+type = "wilson"
+level = 0
+kappa = 0.12
+[solver]
+tolerance = 1e-12
+[output]
+prefix = "hmc"
+"""
+
+
+def test_hmc_trajectories_equal_lqcd_hmc(tmp_path):
+    (tmp_path / "hmc.toml").write_text(HMC_TOML)
+    lqcd("hmc", "hmc.toml", "--quiet", "--device", "cpu", cwd=tmp_path)
+    records = [json.loads(line) for line in (tmp_path / "hmc.jsonl").read_text().splitlines()]
+    want = [r for r in records if "dH" in r]
+    assert len(want) == 4
+    hmc = lq.Hmc(HMC_TOML)
+    u = lq.unit((4, 4, 4, 4))
+    for n, rec in enumerate(want):
+        r = hmc.trajectory(u, n, metropolis=n >= 1)  # hmc.accept_thermalization: the first is always kept
+        assert r["dH"] == pytest.approx(rec["dH"], rel=1e-9, abs=1e-12), n
+        assert r["accepted"] == rec["accepted"], n
+        assert u.plaquette() == pytest.approx(rec["plaquette"], abs=1e-12), n
+    with pytest.raises(lq.LqcdError, match="integrator"):
+        lq.Hmc(HMC_TOML.replace('type = "omelyan2"', 'type = "euler"'))
+
+
 def random_spinor(dims, seed):
     rng = np.random.default_rng(seed)
     shape = lq.spinor_shape(dims)
@@ -185,3 +230,32 @@ def test_clover_pion_equals_lqcd_spectrum(milc, tmp_path):
         f'[output]\nprefix = "{tmp_path / "p"}"\n')
     pion = np.array(json.loads(lqcd("spectrum", tmp_path / "p.toml", "--json", "--device", "cpu"))["correlators"]["pion"])
     assert np.abs(c - pion).max() < 1e-10 * np.abs(pion).max()
+
+
+def test_propagator_and_all_correlators_equal_lqcd_spectrum(milc, tmp_path):
+    """All 16 Gamma-Gamma correlators and A0-P at two momenta, from Python's propagator and contraction,
+    against lqcd spectrum's HDF5 file (twisted mass: no symmetry hides a sign or a conjugation)."""
+    h5py = pytest.importorskip("h5py")
+    quark = {"action": "twisted_mass", "kappa": 0.125, "mu": 0.02}
+    source = (1, 2, 3, 5)
+    S = lq.point_propagator(milc, source, quark, {"type": "bicgstab", "tolerance": 1e-12})
+    (tmp_path / "s.toml").write_text(
+        f'[gauge]\nconfig = "{MILC}"\n[fermion]\naction = "twisted_mass"\nkappa = 0.125\nmu = 0.02\n'
+        '[solver]\ntype = "bicgstab"\ntolerance = 1e-12\n[source]\ntype = "point"\nposition = [1, 2, 3, 5]\n'
+        f'[spectrum]\nmomenta = [[0, 0, 0], [1, 0, 0]]\n[output]\nprefix = "{tmp_path / "s"}"\n')
+    lqcd("spectrum", tmp_path / "s.toml", "--quiet", "--device", "cpu")
+    names = ["1", "gx", "gy", "gxgy", "gz", "gxgz", "gygz", "gxgygz", "gt", "gxgt", "gygt", "gxgygt", "gzgt", "gxgzgt",
+             "gygzgt", "g5"]
+    pairs = [(n, n) for n in names] + [("gtg5", "g5")]
+    momenta = [(0, 0, 0), (1, 0, 0)]
+    with h5py.File(tmp_path / "s.h5", "r") as f:
+        for snk, src in pairs:
+            g_snk = lq.GAMMA[3] @ lq.gamma("g5") if snk == "gtg5" else lq.gamma(snk)
+            got = lq.meson_correlator(S, source, g_snk, src, momenta)
+            for i, p in enumerate(momenta):
+                raw = np.asarray(f[f"correlators/{snk}_{src}/p{p[0]}_{p[1]}_{p[2]}"])
+                want = raw[:, 0] + 1j * raw[:, 1]
+                assert np.abs(got[i] - want).max() < 1e-10 * np.abs(want).max(), (snk, src, p)
+    with pytest.raises(ValueError, match="gamma"):
+        lq.gamma("gq")
+
