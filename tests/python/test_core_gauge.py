@@ -259,3 +259,25 @@ def test_propagator_and_all_correlators_equal_lqcd_spectrum(milc, tmp_path):
     with pytest.raises(ValueError, match="gamma"):
         lq.gamma("gq")
 
+
+
+def test_device_fields_give_the_host_results(milc):
+    """The same calls on a field held on the GPU (device=True) give the host's numbers."""
+    if not lq.has_device():
+        pytest.skip("no CUDA device")
+    dev = lq.load(MILC, device=True)
+    for key, value in milc.observables().items():
+        assert dev.observables()[key] == pytest.approx(value, abs=1e-13), key
+    assert np.abs(dev.smear("stout", 2, 0.1).links() - milc.smear("stout", 2, 0.1).links()).max() < 1e-13
+    h_host, h_dev = milc.copy().flow(0.2, 0.01, 5), dev.copy().flow(0.2, 0.01, 5)
+    for key in ("E_plaquette", "E_clover", "Q"):
+        assert np.abs(h_dev[key] - h_host[key]).max() < 1e-11, key
+    u_host, u_dev = lq.unit((4, 4, 4, 4)), lq.unit((4, 4, 4, 4), device=True)
+    u_host.heatbath(2, beta=6.0, seed=5)
+    u_dev.heatbath(2, beta=6.0, seed=5)
+    assert u_dev.plaquette() == pytest.approx(u_host.plaquette(), abs=1e-12)
+    clover = {"action": "clover", "kappa": 0.12, "csw": 1.0}
+    psi = random_spinor(milc.dims, 6)
+    assert np.abs(lq.dirac_apply(dev, psi, clover) - lq.dirac_apply(milc, psi, clover)).max() < 1e-12
+    x, _, res = lq.dirac_solve(dev, psi, clover, {"type": "bicgstab", "tolerance": 1e-10})
+    assert res < 1e-10
