@@ -24,6 +24,7 @@ The library: $LQCD_LIBRARY, else liblqcd_capi.so next to this file (cmake --inst
 source tree.
 """
 import ctypes
+import numbers
 import os
 from pathlib import Path
 
@@ -224,13 +225,17 @@ def from_links(links, device=False):
 
 
 def _toml_value(v):
-    if isinstance(v, bool):
+    if isinstance(v, (bool, np.bool_)):
         return "true" if v else "false"
     if isinstance(v, str):
         return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    if isinstance(v, (list, tuple)):
+    if isinstance(v, (list, tuple, np.ndarray)):
         return "[" + ", ".join(_toml_value(x) for x in v) + "]"
-    return repr(v)
+    if isinstance(v, numbers.Integral):
+        return str(int(v))
+    if isinstance(v, numbers.Real):  # NumPy scalars too (their repr is "np.float64(...)" under NumPy 2)
+        return repr(float(v))
+    raise TypeError(f"a TOML value must be a bool, number, string or list, not {type(v).__name__}")
 
 
 def quark_toml(fermion=None, solver=None, multigrid=None):

@@ -32,12 +32,15 @@ struct EigenvectorOrigin {
   double plaquette = 0;
 };
 
-// Slice t (global) of E as host numbers on every process of `grid`: from the process that holds it (a
-// sum with the others' zeros), or from here on one process.
+// Slice t (global) of E as host numbers on every process of `grid`: broadcast from the process that holds
+// it (found as the largest rank that holds it, the only one), or from here on one process.
 std::vector<C> slice_on_every_process(const LaplacianEigenvectors& E, int t, const Dims& grid) {
   std::vector<C> h(std::size_t(E.rows()) * E.nv, C(0.0));
   if (E.holds(t)) detail::copy_bytes(h.data(), Location::Host, E.slice(t - E.t_begin), E.location(), h.size() * sizeof(C));
-  if (process_count(grid) > 1) comm::sum(grid, std::span<double>(reinterpret_cast<double*>(h.data()), 2 * h.size()));
+  if (process_count(grid) > 1) {
+    const int owner = int(comm::max(grid, E.holds(t) ? double(comm::rank()) : -1.0));
+    comm::broadcast(grid, h.data(), h.size() * sizeof(C), owner);
+  }
   return h;
 }
 

@@ -55,7 +55,10 @@ int run_smear(const SmearCommandOptions& opt) {
   // lqcd convert and gaugefix do, since every 64-bit reader (lqcd's: 1e-10) would refuse them.
   const int bits = opt.format == "openqcd" ? 64 : c.info.precision_bits;
   const bool projected = c.info.precision_bits == 32 && bits == 64;
-  if (projected) reunitarize(c.field);
+  if (projected) {
+    reunitarize(c.field);
+    c.observables = gauge_observables(c.field);  // the "before" plaquette printed is the projected field's
+  }
   const GaugeField<double> V = opt.method == "stout" ? stout_smear(c.field, stout)
                                : opt.method == "hyp" ? hyp_smear(c.field, hyp)
                                                      : ape_smear(c.field, ape);

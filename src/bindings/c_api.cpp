@@ -350,6 +350,7 @@ int lqcd_dirac_solve(const lqcd_gauge* u, const char* toml, const double* b, dou
                      double* residual) {
   return guarded([&] {
     const lqcd::app::QuarkInput in = quark_input(u, toml);
+    if (in.multi_rhs) lqcd::fail("lqcd.core dirac_solve: solver.multi_rhs = true: one right-hand side here (not used)");
     const lqcd::DiracOperators ops = quark_operators(u, in);
     lqcd::PropagatorOptions o;
     o.solver = in.solver;

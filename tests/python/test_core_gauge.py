@@ -191,6 +191,10 @@ def test_twisted_mass_adds_its_term(milc):
     assert np.abs(tm - want).max() < 1e-12 * np.abs(want).max()
     with pytest.raises(lq.LqcdError, match="fermion.action"):
         lq.dirac_apply(milc, psi, {"action": "overlap", "kappa": kappa})
+    # NumPy scalars (np.linspace, arithmetic on arrays) are numbers in the TOML too
+    numpy_kappa = lq.dirac_apply(milc, psi, {"action": "twisted_mass", "kappa": np.float64(kappa), "mu": np.float32(mu)})
+    assert np.abs(numpy_kappa - lq.dirac_apply(milc, psi, {"action": "twisted_mass", "kappa": kappa,
+                                                           "mu": float(np.float32(mu))})).max() == 0
 
 
 @pytest.mark.parametrize("solver", [{"type": "bicgstab", "tolerance": 1e-10},
