@@ -4,10 +4,9 @@
 #include <iostream>
 
 #include "app/input_values.hpp"
+#include "app/run_files.hpp"
 #include "core/error.hpp"
 #include "fields/lexicographic_gauge.hpp"
-#include "gauge/observables.hpp"
-#include "gauge/updates.hpp"
 #include "measure/configuration.hpp"
 
 namespace lqcd::app {
@@ -32,15 +31,8 @@ int run_convert(const ConvertCommandOptions& opt) {
     if (opt.precision == 32) fail("--precision 32: the openqcd format stores 64-bit reals only");
     w.precision_bits = 64;
   }
-  // Links from 32-bit storage are SU(3) only to ~1e-7; written as 64-bit numbers unchanged they would
-  // fail every 64-bit reader's unitarity check (lqcd's: 1e-10). Widening therefore projects them to
-  // SU(3) in double first (as lqcd gaugefix does), which moves the plaquette by ~1e-8: the header gets
-  // the projected field's values.
-  const bool projected = c.info.precision_bits == 32 && w.precision_bits == 64;
-  if (projected) {
-    reunitarize(c.field);
-    c.observables = gauge_observables(c.field);
-  }
+  // Widening 32-bit links projects them to SU(3) first; the header gets the projected field's values.
+  const bool projected = project_for_wider_output(c, w.precision_bits);
   w.plaquette = c.observables.plaquette;
   w.link_trace = c.observables.link_trace;
   w.metadata = {{"lqcd.converted_from", opt.input}, {"lqcd.source_format", c.info.format}};

@@ -6,9 +6,18 @@
 
 #include "comm/communicator.hpp"
 #include "core/error.hpp"
+#include "gauge/observables.hpp"
+#include "gauge/updates.hpp"
 #include "io/atomic_file.hpp"
 
 namespace lqcd::app {
+
+bool project_for_wider_output(LoadedConfiguration& c, int output_bits) {
+  if (c.info.precision_bits != 32 || output_bits != 64) return false;
+  reunitarize(c.field);
+  c.observables = gauge_observables(c.field);
+  return true;
+}
 
 void save_configuration(const std::filesystem::path& file, const std::string& format, const GaugeField<double>& U,
                         const io::WriteOptions& w) {

@@ -19,6 +19,12 @@ namespace lqcd::app {
 // decomposed run calls it. ILDG and NERSC are written in parallel (each rank its part with MPI-IO, no
 // rank holds the whole lattice); openQCD keeps the gather path (the whole lattice is assembled on every
 // rank and rank 0 writes it).
+// Links read from 32-bit storage are SU(3) only to ~1e-7, which every 64-bit reader refuses (lqcd's
+// check: 1e-10). Before a 64-bit output of them (lqcd convert, lqcd smear) they are projected to SU(3) in
+// double, which moves the plaquette by ~1e-8, and c.observables become the projected field's. Returns
+// whether it projected (nothing is done for 64-bit input or a 32-bit output).
+bool project_for_wider_output(LoadedConfiguration& c, int output_bits);
+
 void save_configuration(const std::filesystem::path& file, const std::string& format, const GaugeField<double>& U,
                         const io::WriteOptions& w);
 

@@ -11,7 +11,6 @@
 #include "app/run_files.hpp"
 #include "comm/communicator.hpp"
 #include "core/error.hpp"
-#include "gauge/updates.hpp"
 #include "gauge/ape_smearing.hpp"
 #include "gauge/hyp_smearing.hpp"
 #include "gauge/observables.hpp"
@@ -49,16 +48,11 @@ int run_smear(const SmearCommandOptions& opt) {
   // Every rank reads the file and keeps its part; the smearing kernels exchange halos; the write gathers.
   policy.decompose = [&](const Dims& global) { return decompose_over_run(global, opt.grid, opt.input); };
   LoadedConfiguration c = load_configuration(opt.input, policy);
-  // The output keeps the input's precision, except openQCD's (64-bit only). Links read from 32-bit storage
-  // are SU(3) only to ~1e-7, and so are their smeared versions (stout keeps U's deviation, 3D smearing
-  // leaves the time links as read): for a 64-bit output they are projected to SU(3) in double first, as
-  // lqcd convert and gaugefix do, since every 64-bit reader (lqcd's: 1e-10) would refuse them.
+  // The output keeps the input's precision, except openQCD's (64-bit only). Smearing keeps 32-bit links'
+  // distance from SU(3) (stout multiplies U, 3D smearing leaves the time links as read), so a 64-bit output
+  // gets the input projected first; the "before" plaquette printed is then the projected field's.
   const int bits = opt.format == "openqcd" ? 64 : c.info.precision_bits;
-  const bool projected = c.info.precision_bits == 32 && bits == 64;
-  if (projected) {
-    reunitarize(c.field);
-    c.observables = gauge_observables(c.field);  // the "before" plaquette printed is the projected field's
-  }
+  const bool projected = project_for_wider_output(c, bits);
   const GaugeField<double> V = opt.method == "stout" ? stout_smear(c.field, stout)
                                : opt.method == "hyp" ? hyp_smear(c.field, hyp)
                                                      : ape_smear(c.field, ape);

@@ -56,10 +56,15 @@ lqcd::Location location_of(int device) {
   return device ? lqcd::Location::Device : lqcd::Location::Host;
 }
 
-// A handle for a field made here (not read from a file: no file information).
+// A handle for a field made here (not read from a file: no file information). The handle's stored
+// observables are not used: every query measures the field as it is now.
 lqcd_gauge* handle_of(lqcd::GaugeField<double>&& U) {
-  const lqcd::GaugeObservables o = lqcd::gauge_observables(U);
-  return std::make_unique<lqcd_gauge>(lqcd_gauge{lqcd::LoadedConfiguration{{}, std::move(U), o, 0}}).release();
+  return std::make_unique<lqcd_gauge>(lqcd_gauge{lqcd::LoadedConfiguration{{}, std::move(U), {}, 0}}).release();
+}
+
+// Offset in doubles of link (site, mu) entry (i, j) in the caller's [T][Z][Y][X][4][3][3] complex array.
+std::size_t link_offset(std::int64_t site, int mu, int i, int j) {
+  return ((std::size_t(site) * 4 + std::size_t(mu)) * 9 + std::size_t(3 * i + j)) * 2;
 }
 
 lqcd::Geometry geometry_of(const int dims[4]) {
@@ -142,7 +147,7 @@ int lqcd_gauge_from_links(const double* links, const int dims[4], int device, lq
       for (int mu = 0; mu < 4; ++mu)
         for (int i = 0; i < 3; ++i)
           for (int j = 0; j < 3; ++j) {
-            const std::size_t k = ((std::size_t(s) * 4 + std::size_t(mu)) * 9 + std::size_t(3 * i + j)) * 2;
+            const std::size_t k = link_offset(s, mu, i, j);
             lex(s, mu).m[i][j] = lqcd::Complex<double>(links[k], links[k + 1]);
           }
     lqcd::GaugeField<double> U = lqcd::to_gauge_field(lex, g, location_of(device));
@@ -161,7 +166,6 @@ int lqcd_gauge_copy(const lqcd_gauge* u, lqcd_gauge** out) {
 int lqcd_gauge_reunitarize(lqcd_gauge* u) {
   return guarded([&] {
     lqcd::reunitarize(u->config.field);
-    u->config.observables = lqcd::gauge_observables(u->config.field);
   });
 }
 
@@ -244,7 +248,6 @@ int lqcd_gauge_flow(lqcd_gauge* u, const char* action, double epsilon, double t_
       std::copy(v, v + 5, out + 5 * k);
     }
     *rows = int(h.size());
-    u->config.observables = lqcd::gauge_observables(u->config.field);
   });
 }
 
@@ -258,7 +261,6 @@ int lqcd_gauge_heatbath(lqcd_gauge* u, const char* action, double beta, int swee
       lqcd::heatbath_sweep(u->config.field, a, seed, std::uint32_t(first_sweep + unsigned(s)));
       for (int k = 0; k < overrelaxation; ++k) lqcd::overrelaxation_sweep(u->config.field, a);
     }
-    u->config.observables = lqcd::gauge_observables(u->config.field);
   });
 }
 
@@ -273,7 +275,7 @@ int lqcd_gauge_links(const lqcd_gauge* u, double* out) {
       for (int mu = 0; mu < 4; ++mu)
         for (int i = 0; i < 3; ++i)
           for (int j = 0; j < 3; ++j) {
-            const std::size_t k = ((std::size_t(s) * 4 + std::size_t(mu)) * 9 + std::size_t(3 * i + j)) * 2;
+            const std::size_t k = link_offset(s, mu, i, j);
             out[k] = lex(s, mu).m[i][j].re;
             out[k + 1] = lex(s, mu).m[i][j].im;
           }
@@ -332,7 +334,6 @@ int lqcd_hmc_trajectory(lqcd_hmc* h, lqcd_gauge* u, unsigned trajectory, int met
     out[1] = r.acceptance_probability;
     out[2] = r.accepted ? 1 : 0;
     out[3] = r.seconds;
-    u->config.observables = lqcd::gauge_observables(u->config.field);
   });
 }
 

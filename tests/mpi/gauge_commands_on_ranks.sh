@@ -10,18 +10,12 @@
 set -euo pipefail
 lqcd=$1
 mpiexec=$2
-source "$(dirname "${BASH_SOURCE[0]}")/json_compare.sh"  # tokens, same
+source "$(dirname "${BASH_SOURCE[0]}")/json_compare.sh"  # tokens, same, on
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 cd "$dir"
 "$lqcd" convert "$3/milc_l4448.scidac" big.ildg --tile 2,2,2,1 >/dev/null
 
-on() {  # NP GRID COMMAND...: one process without mpiexec, else NP ranks with --grid GRID
-  local np=$1 grid=$2
-  shift 2
-  if [ "$np" = 1 ]; then "$lqcd" "$@"
-  else "$mpiexec" -np "$np" --oversubscribe "$lqcd" "$@" --grid "$grid"; fi
-}
 # The JSON lines alone (an MPI library may print start-up warnings on stdout), without file names and
 # timings (and the units string, whose spaces the token comparison would split).
 json() { grep '^{' | sed -E 's/"(file|input|output|seconds|units)":("[^"]*"|[^,}]*),?//g'; }

@@ -1,4 +1,13 @@
-# Sourced by the *_on_ranks.sh tests: JSON output of two runs compared number by number.
+# Sourced by the *_on_ranks.sh tests: a command on N ranks, and JSON output of two runs compared number by
+# number.
+
+# Needs $lqcd and $mpiexec from the sourcing script.
+on() {  # NP GRID COMMAND...: one process without mpiexec, else NP ranks with --grid GRID
+  local np=$1 grid=$2
+  shift 2
+  if [ "$np" = 1 ]; then "$lqcd" "$@"
+  else "$mpiexec" -np "$np" --oversubscribe "$lqcd" "$@" --grid "$grid"; fi
+}
 
 # Splits JSON into one token per line (keys, numbers, strings, null) for a numerical comparison.
 tokens() { tr -s '{}[],:' '\n\n\n\n\n\n' <"$1" | sed '/^$/d'; }

@@ -9,17 +9,10 @@ set -euo pipefail
 lqcd=$1
 mpiexec=$2
 config=$3/milc_l4448.scidac
-source "$(dirname "${BASH_SOURCE[0]}")/json_compare.sh"  # tokens, same
+source "$(dirname "${BASH_SOURCE[0]}")/json_compare.sh"  # tokens, same, on
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 cd "$dir"
-
-on() {  # NP GRID COMMAND...: one process without mpiexec, else NP ranks with --grid GRID
-  local np=$1 grid=$2
-  shift 2
-  if [ "$np" = 1 ]; then "$lqcd" "$@"
-  else "$mpiexec" -np "$np" --oversubscribe "$lqcd" "$@" --grid "$grid"; fi
-}
 
 cat >in.toml <<EOT
 [gauge]
