@@ -11,6 +11,10 @@
 #   scripts/fuzz.sh --from DIR SECONDS [TARGET...]
 #                                            run a package made by --package; nothing is built
 #   scripts/fuzz.sh --list                  the targets
+#   scripts/fuzz.sh --smoke BIN_DIR SECONDS  CI's check (ctest fuzz_harnesses_on_seeds): the harnesses built
+#                                            without libFuzzer (fuzz/standalone_driver.cpp; BIN_DIR holds
+#                                            <target>_fuzzer and make_seeds), each run on its seeds and
+#                                            SECONDS of random mutations of them
 #
 # Targets: lime ildg nersc milc openqcd propagator checkpoint toml.
 # Environment: FUZZ_OUT (results; default build-fuzz/run-DATE, or DIR/run-DATE with --from),
@@ -32,7 +36,7 @@ all_targets=(lime ildg nersc milc openqcd propagator checkpoint toml)
 build_dir="$root/build-fuzz"
 testdata="${LQCD_TESTDATA:-$root/../shared/testdata}"
 
-usage() { sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-2}"; }
+usage() { sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-2}"; }
 
 # Clang 16 or newer (fuzz/CMakeLists.txt says why 14 will not do); Debian 12: clang-16 libclang-rt-16-dev.
 build_fuzzers() {
@@ -163,6 +167,16 @@ case "${1:-}" in
   --package) [ $# -eq 2 ] || usage; package "$(realpath -m "$2")"; exit 0 ;;
   --from) [ $# -ge 3 ] || usage; from=$(realpath "$2"); shift 2 ;;
   --list) echo "${all_targets[*]}"; exit 0 ;;
+  --smoke)
+    [ $# -eq 3 ] || usage
+    build_dir=$(realpath "$2")
+    seeds=$(mktemp -d)
+    trap 'rm -rf "$seeds"' EXIT
+    prepare_seeds "$seeds/seeds"
+    for t in "${all_targets[@]}"; do
+      "$build_dir/${t}_fuzzer" "$3" "$seeds/seeds/$t" || { echo "fuzz.sh: $t: the harness failed on its seeds" >&2; exit 1; }
+    done
+    exit 0 ;;
   -h | --help) usage 0 ;;
   "") usage ;;
 esac

@@ -41,39 +41,58 @@ if has test; then
   note "ctest: exit $? in $(( $(date +%s) - start )) s: $(grep -E 'tests passed|tests failed' "$out/ctest.log")"
   grep -E "\(Skipped\)|\*\*\*Failed|Not Run" "$out/ctest.log" | head -20 | tee -a "$summary"
 fi
-if has python; then  # issue 31: lqcd.core from the machine's own Python 3 (NumPy, CuPy) through liblqcd_capi.so:
-  # the CPU checks of tests/python/test_core.py and the CuPy view of a device field (no copy).
+if has python; then  # issues 31 and 47: lqcd.core in the machine's own Python (a venv with NumPy 2.5, SciPy, CuPy,
+  # torch wheels) with no LD_PRELOAD: the whole of tests/python, the CuPy view of a device field included, and
+  # lqcd.core loaded after every wheel library the venv has (the order that crashed before issue 47).
   start=$(date +%s)
   # pytest travels as Debian's pure-Python packages in .deps (bash ../shared/gpu/fetch-debs.sh python3-pytest
   # python3-pluggy python3-iniconfig python3-packaging python3-attr python3-py python3-exceptiongroup
   # python3-tomli python3-more-itertools), unpacked to /opt/deps by the build stage.
   export LQCD=$PWD/build-gpu/lqcd LQCD_LIBRARY=$PWD/build-gpu/liblqcd_capi.so LQCD_TESTDATA=$PWD/.gpu-testdata \
     PYTHONPATH=$PWD/python:/opt/deps/usr/lib/python3/dist-packages PYTEST_DISABLE_PLUGIN_AUTOLOAD=1  # the venv's own pytest plugins need a newer pytest
-  # liblqcd_capi.so preloaded: in this machine's venv (NumPy 2.5 wheels, Ubuntu), a process that imported
-  # NumPy before loading the library crashes in the library's first TOML parse, while loading the library
-  # first (or a C program, or Python without NumPy) works (session 27's probes; docs/user-guide.md).
-  export LD_PRELOAD=$LQCD_LIBRARY
-  if python3 -c "import pytest" 2>/dev/null; then
-    # (the HDF5 comparison with lqcd spectrum is left to the CPU suite: the preloaded library's HDF5 and the
-    # venv h5py's own differ, and h5py cannot start next to it)
-    python3 -m pytest -q -p no:cacheprovider -rs tests/python/test_core.py tests/python/test_core_gauge.py \
-      -k "not propagator_and_all_correlators" >"$out/python.log" 2>&1
-  else  # no pytest there: the test functions called directly (fixtures by hand)
-    python3 - >"$out/python.log" 2>&1 <<'PY'
-import sys, tempfile, pathlib
-sys.path.insert(0, "tests/python")
-import test_core as t
-u = t.lq.load(t.MILC)
-t.test_plaquette_and_links_of_the_milc_configuration(u)
-t.test_wilson_operator_equals_the_numpy_hopping_term(u)
-t.test_solve_reaches_its_residual(u)
-t.test_pion_from_python_equals_lqcd_spectrum(u, pathlib.Path(tempfile.mkdtemp()))
-t.test_cupy_views_the_device_field_without_a_copy()
-print("5 passed (called directly)")
+  {
+    echo "== python: $(command -v python3) $(python3 -V 2>&1)"
+    python3 - <<'PY'
+import importlib
+for m in ("numpy", "scipy", "h5py", "matplotlib", "cupy", "torch", "pytest"):
+    try:
+        mod = importlib.import_module(m)
+        print(f"   {m} {getattr(mod, '__version__', '?')} {getattr(mod, '__file__', '')}")
+    except Exception as e:
+        print(f"   {m}: not importable ({type(e).__name__}: {e})")
 PY
+    echo "== exported symbols: $(nm -D --defined-only "$LQCD_LIBRARY" | wc -l), not lqcd_*: $(nm -D --defined-only "$LQCD_LIBRARY" | awk '{print $NF}' | grep -vc '^lqcd_')"
+    echo "== ldd:"; ldd "$LQCD_LIBRARY" | sed 's/^/   /'
+    echo "== every wheel first, then lqcd.core: an HMC trajectory and a clover solve"
+    python3 - <<'PY'
+import importlib, os, sys
+loaded = []
+for m in ("numpy", "scipy", "scipy.linalg", "h5py", "matplotlib.pyplot", "cupy", "torch"):
+    try:
+        importlib.import_module(m); loaded.append(m)
+    except Exception:
+        pass
+print("   imported first:", " ".join(loaded))
+sys.path.insert(0, "tests/python")
+import numpy as np
+import lqcd.core as lq
+u = lq.load(os.path.join(os.environ["LQCD_TESTDATA"], "milc_l8888_b6.0.milc"))
+print("   plaquette", u.plaquette())
+import test_core_gauge as t
+x, its, res = lq.dirac_solve(u, t.random_spinor(u.dims, 3), {"action": "clover", "kappa": 0.12, "csw": 1.0})
+print("   clover solve:", its, "iterations, residual", res)
+hmc = lq.Hmc(t.HMC_TOML)
+v = lq.unit((4, 4, 4, 4))
+print("   HMC trajectory:", hmc.trajectory(v, 0, metropolis=False))
+PY
+    echo "   exit $?"
+  } >"$out/python-env.log" 2>&1
+  if python3 -c "import pytest" 2>/dev/null; then
+    python3 -m pytest -q -p no:cacheprovider -rs tests/python >"$out/python.log" 2>&1
+  else
+    echo "no pytest in this Python (carry the .deps of the comment above)" >"$out/python.log"; false
   fi
-  note "python (tests/python/test_core.py, test_core_gauge.py): exit $?: $(tail -1 "$out/python.log")"
-  unset LD_PRELOAD
+  note "python (tests/python, no LD_PRELOAD): exit $?: $(tail -1 "$out/python.log")"
   note "python: $(( $(date +%s) - start )) s"
 fi
 if has hmctests; then  # issue 28's GPU tests only: the inner solves' clover operator, reliable updates, HMC (the multigrid force solves, the stout-smeared fermion monomials), stout smearing

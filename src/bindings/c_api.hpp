@@ -14,6 +14,9 @@
 #include <stddef.h>
 
 extern "C" {
+// The interface is what liblqcd_capi.so exports; the library is compiled with hidden visibility and a
+// version script (src/bindings/c_api.map) so that nothing else is.
+#pragma GCC visibility push(default)
 
 typedef struct lqcd_gauge lqcd_gauge;  // a gauge configuration on the host (device = 0) or the GPU (1)
 typedef struct lqcd_hmc lqcd_hmc;      // a Hybrid Monte Carlo set up from an lqcd hmc input
@@ -85,4 +88,5 @@ int lqcd_dirac_apply(const lqcd_gauge* u, const char* toml, const double* in, do
 // ||b - M x|| / ||b||) may be NULL.
 int lqcd_dirac_solve(const lqcd_gauge* u, const char* toml, const double* b, double* x, int* iterations,
                      double* residual);
+#pragma GCC visibility pop
 }

@@ -7,12 +7,16 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sched.h>
 #include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
+#include <cstdio>
+#include <cstring>
 #include <map>
 #include <optional>
 #include <regex>
@@ -319,30 +323,75 @@ TEST(FaultTolerance, ReadOnlyOutputDirectoryGivesAClearErrorAndKeepsTheFiles) {
   if (!root) fs::permissions(dir / "ro", fs::perms::owner_all);
 }
 
+// Runs `body` with a tmpfs of `size` mounted on `mount_point`. Root with mount rights mounts it here.
+// Anyone else (CI runners, developers) gets it in a child process that enters a user and mount namespace
+// of its own (unprivileged, as `unshare -rm` does): the child maps its user to root inside the namespace,
+// mounts the tmpfs (visible to the lqcd processes it starts, which inherit the namespace, and gone with
+// it), runs `body` and exits with 0 or 1 as the body's expectations held; gtest's failure messages are
+// printed by the child as they happen. A child is single-threaded after fork(), as unshare(CLONE_NEWUSER)
+// requires. Skips only where neither way exists (a kernel or container without user namespaces).
+template <typename Body>
+void with_small_disk(const fs::path& mount_point, const std::string& size, Body&& body) {
+  {
+    Tmpfs mount(mount_point, size);
+    if (mount.mounted()) {
+      body();
+      return;
+    }
+  }
+  std::fflush(nullptr);
+  const uid_t uid = ::geteuid();
+  const gid_t gid = ::getegid();
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0) << "fork: " << std::strerror(errno);
+  if (child == 0) {
+    const auto write_file = [](const char* file, const std::string& text) {
+      const int fd = ::open(file, O_WRONLY);
+      const bool ok = fd >= 0 && ::write(fd, text.data(), text.size()) == ssize_t(text.size());
+      if (fd >= 0) ::close(fd);
+      return ok;
+    };
+    if (::unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0) ::_exit(77);
+    if (!write_file("/proc/self/setgroups", "deny") || !write_file("/proc/self/uid_map", fmt::format("0 {} 1", uid)) ||
+        !write_file("/proc/self/gid_map", fmt::format("0 {} 1", gid)))
+      ::_exit(77);
+    Tmpfs mount(mount_point, size);
+    if (!mount.mounted()) ::_exit(77);
+    body();
+    std::fflush(nullptr);
+    ::_exit(::testing::Test::HasFailure() ? 1 : 0);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status)) << "the child with the small disk died (status " << status << ")";
+  if (WEXITSTATUS(status) == 77) GTEST_SKIP() << "no tmpfs: neither mount rights nor user namespaces here";
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "expectations failed with the small disk (messages above)";
+}
+
 TEST(FaultTolerance, FullDiskGivesAClearErrorKeepsTheFilesAndResumes) {
   test::TempDir dir;
-  // Room for about three 4^4 configurations (147 KiB each in double precision) besides log and JSON lines.
-  Tmpfs mount(dir / "small", "480k");
-  if (!mount.mounted()) GTEST_SKIP() << "no tmpfs (needs root with mount rights): cannot fill a disk here";
   write_text(dir / "in.toml", heatbath_input("small/run", 10));
-  const auto r = run_lqcd("heatbath in.toml --quiet", dir.path());
-  EXPECT_NE(r.exit_code, 0);
-  const std::string line = error_line(r.err);
-  EXPECT_TRUE(std::regex_search(line, std::regex("^lqcd: error: small/\\S*run\\.\\S+: .*\\(No space left on device\\)$")))
-      << r.err;
-  // What was written before the disk filled reads back: saved configurations, the checkpoint, the records.
-  expect_configurations_valid(dir.path(), "small");
-  expect_whole_json_lines(dir / "small/run.jsonl");
-  EXPECT_TRUE(fs::exists(dir / "small/run.checkpoint.ildg"));
-  // With room made (the saved configurations moved away, no more saves), --resume runs to the end.
-  for (const auto& e : fs::directory_iterator(dir / "small"))
-    if (std::regex_search(e.path().filename().string(), std::regex("^run\\.[0-9]{6}\\.ildg$"))) fs::remove(e.path());
-  std::string no_saves = read_text(dir / "in.toml");
-  no_saves.replace(no_saves.find("save_every = 1"), 14, "save_every = 0");
-  write_text(dir / "resume.toml", no_saves);
-  const auto resumed = run_lqcd("heatbath resume.toml --resume --quiet", dir.path());
-  EXPECT_EQ(resumed.exit_code, 0) << resumed.err;
-  EXPECT_EQ(test::read_jsonl(dir / "small/run.jsonl").size(), 10u);
+  // Room for about three 4^4 configurations (147 KiB each in double precision) besides log and JSON lines.
+  with_small_disk(dir / "small", "480k", [&] {
+    const auto r = run_lqcd("heatbath in.toml --quiet", dir.path());
+    EXPECT_NE(r.exit_code, 0);
+    const std::string line = error_line(r.err);
+    EXPECT_TRUE(std::regex_search(line, std::regex("^lqcd: error: small/\\S*run\\.\\S+: .*\\(No space left on device\\)$")))
+        << r.err;
+    // What was written before the disk filled reads back: saved configurations, the checkpoint, the records.
+    expect_configurations_valid(dir.path(), "small");
+    expect_whole_json_lines(dir / "small/run.jsonl");
+    EXPECT_TRUE(fs::exists(dir / "small/run.checkpoint.ildg"));
+    // With room made (the saved configurations moved away, no more saves), --resume runs to the end.
+    for (const auto& e : fs::directory_iterator(dir / "small"))
+      if (std::regex_search(e.path().filename().string(), std::regex("^run\\.[0-9]{6}\\.ildg$"))) fs::remove(e.path());
+    std::string no_saves = read_text(dir / "in.toml");
+    no_saves.replace(no_saves.find("save_every = 1"), 14, "save_every = 0");
+    write_text(dir / "resume.toml", no_saves);
+    const auto resumed = run_lqcd("heatbath resume.toml --resume --quiet", dir.path());
+    EXPECT_EQ(resumed.exit_code, 0) << resumed.err;
+    EXPECT_EQ(test::read_jsonl(dir / "small/run.jsonl").size(), 10u);
+  });
 }
 
 TEST(FaultTolerance, FileSizeLimitGivesAClearErrorAndKeepsTheFiles) {

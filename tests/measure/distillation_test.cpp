@@ -256,7 +256,10 @@ TEST(Distillation, FullSpaceEqualsAllToAllFromPointPropagators) {
   ASSERT_EQ(gamma_name(gx), "gx");
   const std::vector<DistillationOperator> ops = operators(kinds, {g5, gx});
   const CorrelatorMatrix Cd = distil(U, 192, t0, kinds, ops, kappa);
-  // All-to-all from 64 point sources.
+  // All-to-all from 64 point sources. O_i(x) carries e^{-ip_i.x} at the sink and O_j(y)^dag e^{+ip_j.y} at
+  // the source (docs/conventions.md), so the source y's point-to-all correlator at the sink momentum
+  // p_i (e^{-ip_i.(x - y)}) enters with the weight e^{-i(p_i - p_j).y}: the entries with p_i != p_j are
+  // the ones that test the source elementals' phases.
   const DiracOperators D = make_dirac_operators(U, wilson(kappa), SloppyPrecision::None, 12);
   PropagatorOptions o;
   o.solver.tolerance = 1e-12;
@@ -267,27 +270,32 @@ TEST(Distillation, FullSpaceEqualsAllToAllFromPointPropagators) {
     for (int y = 0; y < 4; ++y)
       for (int x = 0; x < 4; ++x) {
         const PointPropagator S = compute_propagator(D, true, SourceSpec{SourceType::Point, {x, y, z, t0}, 1}, o);
+        const int yv[3] = {x, y, z};
         for (int i = 0; i < nops; ++i)
           for (int j = 0; j < nops; ++j) {
-            if (ops[std::size_t(i)].kind.momentum != ops[std::size_t(j)].kind.momentum) continue;
+            const auto& pi = ops[std::size_t(i)].kind.momentum;
+            const auto& pj = ops[std::size_t(j)].kind.momentum;
+            double phase = 0;
+            for (int d = 0; d < 3; ++d) phase -= 2 * M_PI * (pi[std::size_t(d)] - pj[std::size_t(d)]) * yv[d] / dims[d];
             const auto c = meson_correlator(S, SpinMatrix::basis(ops[std::size_t(i)].gamma),
-                                            SpinMatrix::basis(ops[std::size_t(j)].gamma),
-                                            {ops[std::size_t(i)].kind.momentum});
-            for (int t = 0; t < dims[3]; ++t) all[(std::size_t(t) * nops + i) * nops + j] += c[0][std::size_t(t)];
+                                            SpinMatrix::basis(ops[std::size_t(j)].gamma), {pi});
+            for (int t = 0; t < dims[3]; ++t)
+              all[(std::size_t(t) * nops + i) * nops + j] += C(std::cos(phase), std::sin(phase)) * c[0][std::size_t(t)];
           }
       }
   double largest = 0;
   for (const C& c : all) largest = std::max(largest, abs(c));
   ASSERT_GT(largest, 0);
+  double mixed = 0;  // the largest entry with p_i != p_j: not zero on one configuration
   for (int t = 0; t < dims[3]; ++t)
     for (int i = 0; i < nops; ++i)
       for (int j = 0; j < nops; ++j) {
-        const C want = ops[std::size_t(i)].kind.momentum == ops[std::size_t(j)].kind.momentum
-                           ? all[(std::size_t(t) * nops + i) * nops + j]
-                           : Cd.at(t, i, j);  // different momenta: no point-source reference
+        const C want = all[(std::size_t(t) * nops + i) * nops + j];
+        if (ops[std::size_t(i)].kind.momentum != ops[std::size_t(j)].kind.momentum) mixed = std::max(mixed, abs(want));
         EXPECT_NEAR(abs(Cd.at(t, i, j) - want), 0.0, 1e-10 * largest)
             << "t " << t << " " << operator_name(ops[std::size_t(i)]) << " x " << operator_name(ops[std::size_t(j)]);
       }
+  EXPECT_GT(mixed, 1e-6 * largest) << "the p_i != p_j entries vanish: they would test nothing";
   // The pion is positive and the p = 0 pion falls with t towards the middle of the lattice.
   for (int t = 0; t < dims[3]; ++t) EXPECT_GT(Cd.at(t, 0, 0).re, 0.0);
   EXPECT_GT(Cd.at(0, 0, 0).re, Cd.at(2, 0, 0).re);

@@ -12,12 +12,17 @@
       effective masses with the fitted mass as a band.
   gevp FILE.h5 --t0 T0
       the GEVP of a distillation correlator matrix (/distillation/C of lqcd distill): effective energies.
+  flow-scales FILE.jsonl [--bin 5] [--reference 0.3]
+      t0/a^2 and w0/a of an ensemble of lqcd flow --json records, jackknife errors (= scripts/flow_scales.py).
+  static-potential FILE.jsonl [--t 4] [--rmin 2] [--rmax 6] [--bin 5] [--off-axis] | --self-test
+      V(R) and r0/a from lqcd measure --json --loops records (= scripts/static_potential.py).
 """
 import argparse
 import sys
 
 import numpy as np
 
+from . import flow_scales, static_potential
 from . import (analyse_run, correlated_fit, effective_mass, fold, gamma_method, gevp_effective_energies, jackknife,
                one_cosh, read_jsonl, run_series, two_exponentials)
 
@@ -101,7 +106,14 @@ def _gevp(a):
     return 0
 
 
+# Subcommands with their own command line (each module's main, as the scripts/ wrappers call it).
+_FORWARDED = {"flow-scales": flow_scales.main, "static-potential": static_potential.main}
+
+
 def main(argv=None):
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv and argv[0] in _FORWARDED:
+        return _FORWARDED[argv[0]](argv[1:])
     ap = argparse.ArgumentParser(prog="python3 -m lqcd.analysis", description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="command", required=True)
     r = sub.add_parser("run", help="a heatbath/HMC history (PREFIX.jsonl)")
@@ -126,6 +138,8 @@ def main(argv=None):
     g = sub.add_parser("gevp", help="the correlator matrix of lqcd distill")
     g.add_argument("file")
     g.add_argument("--t0", type=int, default=1)
+    for name, module in (("flow-scales", flow_scales), ("static-potential", static_potential)):
+        sub.add_parser(name, add_help=False, help=module.__doc__.splitlines()[0])  # dispatched above
     a = ap.parse_args(argv)
     try:
         return {"run": _run, "plot": _plot, "correlators": _correlators, "gevp": _gevp}[a.command](a)
