@@ -22,6 +22,10 @@ cd "$(dirname "$0")/.."
 summary="$out/summary.txt"
 note() { echo "$*" | tee -a "$summary"; }
 has() { [[ " $stages " == *" $1 "* ]]; }
+# The machine's own Python (a venv: NumPy, SciPy, h5py, matplotlib, CuPy, torch wheels) runs the Python tests,
+# in ctest's python_analysis too; only pytest is missing there and comes from Debian's pure-Python packages in
+# .deps (unpacked to /opt/deps by the build stage; the venv's own pytest plugins would need a newer pytest).
+export PYTHONPATH=/opt/deps/usr/lib/python3/dist-packages${PYTHONPATH:+:$PYTHONPATH} PYTEST_DISABLE_PLUGIN_AUTOLOAD=1
 
 if has build; then
   for f in .deps/*.deb; do [ -e "$f" ] && dpkg -x "$f" /opt/deps; done
