@@ -78,6 +78,17 @@ const BadInput kCases[] = {
     // The fuzzer's finding: toml++ 3.3 reaches __builtin_unreachable() on U+FCB6..U+FEFE (src/app/config.cpp).
     {"heatbath", "U+FCBF, which toml++ 3.3 mishandles", Kind::Toml, " \xef\xb2\xbf", "bad.toml:1:2"},
     {"heatbath", "U+FEFE in a key", Kind::Toml, "[heatbath]\nsw\xef\xbb\xbe" "eps = 3\n", "bad.toml:2:3"},
+    // Issue 47's fuzzing (toml, 620 s on the GPU machine): the same undefined behaviour for U+00A1..U+0499 and
+    // U+2C8E..U+3087 wherever whitespace may stand; the five inputs it kept had U+00EB, U+0113, U+0222, U+03DA
+    // and U+048B before a key. Each must be one syntax error with its line and column.
+    {"heatbath", "U+00EB before a key", Kind::Toml, "[heatbath]\n\xc3\xab sweeps = 3\n", "bad.toml:2:1"},
+    {"heatbath", "U+0113 after a value", Kind::Toml, "[heatbath]\nsweeps = 3 \xc4\x93\n", "bad.toml:2:12"},
+    {"heatbath", "U+0222 in a table header", Kind::Toml, "[heat\xc8\xa2" "bath]\n", "bad.toml:1:6"},
+    {"heatbath", "U+03DA in an array", Kind::Toml, "[lattice]\ndims = [4, \xcf\x9a 4, 4, 4]\n", "bad.toml:2:12"},
+    {"heatbath", "U+048B at the start", Kind::Toml, "\xd2\x8b", "bad.toml:1:1"},
+    {"heatbath", "U+2C90 before a key", Kind::Toml, "\xe2\xb2\x90sweeps = 3\n", "bad.toml:1:1"},
+    {"heatbath", "U+03B2 after a multi-line string's line-ending backslash", Kind::Toml,
+     "[output]\nprefix = \"\"\"run\\\n  \xce\xb2\"\"\"\n", "bad.toml:3:3"},
     {"heatbath", "unknown output format", Kind::Toml, "[output]\nformat = \"hdf5\"\n", "output.format"},
     {"heatbath", "precision 16", Kind::Toml, "[output]\nprecision = 16\n", "output.precision"},
     {"heatbath", "openqcd in 32 bits", Kind::Toml, "[output]\nformat = \"openqcd\"\nprecision = 32\n", "output.precision"},
@@ -314,6 +325,18 @@ TEST(BadInputs, EachGivesOneLineNamingTheKeyAndWritesNothing) {
     if (c.kind == Kind::Toml) std::filesystem::remove(dir / "bad.toml");
   }
   EXPECT_EQ(n, int(std::size(kCases)));
+}
+
+// The characters that toml++ 3.3 mishandles outside strings are ordinary text in comments and strings:
+// Greek and accented letters there are accepted (src/app/config.cpp refuses them only where TOML has none).
+TEST(BadInputs, GreekLettersInCommentsAndStringsAreAccepted) {
+  test::TempDir dir;
+  test::write_text(dir / "in.toml",
+                   "# \xce\xb2 = 6.0, \xce\xba = 0.157 (\xc3\xa9t\xc3\xa9)\n[lattice]\ndims = [4, 4, 4, 4]  # L\xe2\xb2\x90\n"
+                   "[heatbath]\nsweeps = 1\nthermalization = 0\n[output]\nprefix = \"\xce\xb2run\"\n");
+  const auto r = test::run_lqcd("heatbath in.toml --quiet", dir.path());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(std::filesystem::exists(dir / "\xce\xb2run.log")) << r.err;
 }
 
 }  // namespace
