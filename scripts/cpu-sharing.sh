@@ -46,16 +46,22 @@ kappa = 0.15
 level = 0
 TOML
 
-# name: command (seconds = the median the benchmark prints, else the command's wall time / divisor)
+# run_case NAME KEYS COMMAND...: the command (at most 600 s) with --json where KEYS names fields of its JSON
+# object (comma-separated; printed as key=value), else its wall time in seconds.
 run_case() {
-  local name=$1
-  shift
-  local t0 t1
+  local name=$1 keys=$2
+  shift 2
+  local t0 t1 rc=0
   rm -rf hmc
   t0=$(date +%s.%N)
-  "$@" >"$name.out" 2>"$name.err" || { echo "FAILED"; return; }
+  timeout 600 "$@" >"$name.out" 2>"$name.err" || rc=$?
   t1=$(date +%s.%N)
-  echo "$t1 - $t0" | bc
+  [ "$rc" -eq 0 ] || { echo "FAILED($rc) after $(echo "$t1 - $t0" | bc) s"; return; }
+  if [ "$keys" = "-" ]; then
+    printf 'wall=%.3f\n' "$(echo "$t1 - $t0" | bc)"
+  else
+    python3 -c "import json,sys; j=json.loads(open('$name.out').read()); print(' '.join('%s=%.4g' % (k, j[k]) for k in '$keys'.split(',')))"
+  fi
 }
 
 env_of() {
@@ -74,18 +80,18 @@ for l in 0 "$load"; do
   for ((i = 0; i < l; ++i)); do (while :; do :; done) & pids+=($!); done
   for s in $settings; do
     e=$(env_of "$s")
-    runit() { env -u OMP_WAIT_POLICY -u GOMP_SPINCOUNT -u OMP_NUM_THREADS $e "$@"; }
+    runit=(env -u OMP_WAIT_POLICY -u GOMP_SPINCOUNT -u OMP_NUM_THREADS $e)
     printf '%-8s %-5s %-22s %s\n' "$s" "$l" "heatbath 8^4 x 20" \
-      "$(run_case hb_${s}_$l runit "$lqcd" bench heatbath --dims 8,8,8,8 --device cpu --repetitions 20)"
+      "$(run_case hb_${s}_$l heatbath_sweep_s,overrelaxation_sweep_s "${runit[@]}" "$lqcd" bench heatbath --dims 8,8,8,8 --device cpu --repetitions 20 --json)"
     printf '%-8s %-5s %-22s %s\n' "$s" "$l" "bicgstab 8^4 clover" \
-      "$(run_case bicg_${s}_$l runit "$lqcd" bench solver --dims 8,8,8,8 --device cpu --config "$config" --action clover \
-          --csw 1.769 --kappa 0.1330 --system matpc --solver bicgstab --tolerance 1e-10 --repetitions 3)"
+      "$(run_case bicg_${s}_$l seconds_per_solve,iterations "${runit[@]}" "$lqcd" bench solver --dims 8,8,8,8 --device cpu --config "$config" --action clover \
+          --csw 1.769 --kappa 0.1330 --system matpc --solver bicgstab --tolerance 1e-10 --repetitions 3 --json)"
     printf '%-8s %-5s %-22s %s\n' "$s" "$l" "multigrid 8^4 clover" \
-      "$(run_case mg_${s}_$l runit "$lqcd" bench solver --dims 8,8,8,8 --device cpu --config "$config" --action clover \
+      "$(run_case mg_${s}_$l seconds_per_solve,seconds_setup,iterations "${runit[@]}" "$lqcd" bench solver --dims 8,8,8,8 --device cpu --config "$config" --action clover \
           --csw 1.769 --kappa 0.1330 --solver multigrid --precision single --tolerance 1e-10 --repetitions 3 \
-          --multigrid block=[4,4,4,4] --multigrid test_vectors=12)"
+          --multigrid block=[4,4,4,4] --multigrid test_vectors=12 --json)"
     printf '%-8s %-5s %-22s %s\n' "$s" "$l" "hmc 8^4 2 traj" \
-      "$(run_case hmc_${s}_$l runit "$lqcd" hmc hmc.toml --device cpu --quiet)"
+      "$(run_case hmc_${s}_$l - "${runit[@]}" "$lqcd" hmc hmc.toml --device cpu --quiet)"
   done
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
   wait 2>/dev/null

@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "app/bench_command.hpp"
+#include "app/openmp_defaults.hpp"
 #include "app/convert_command.hpp"
 #include "app/heatbath_command.hpp"
 #include "app/hmc_command.hpp"
@@ -66,6 +67,8 @@ bool wants_mpi(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   using namespace lqcd::app;
+  // Sleeping OpenMP waits where the cores are shared (may run the program again: first of all).
+  choose_openmp_wait_policy(argv);
   // A write beyond the file-size limit (ulimit -f, batch systems) would otherwise kill the program with
   // SIGXFSZ in the middle of a file; ignored, the write fails with EFBIG and the writer reports it
   // naming the file, with the previous files intact (issue 26), like a full disk.
