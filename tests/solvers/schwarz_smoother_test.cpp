@@ -38,28 +38,33 @@ struct Case {
   FermionAction action;
   double mu, csw;
   Dims dims, block;
+  DiracOperators operators(const GaugeField<double>& U) const {
+    FermionParams fp;
+    fp.action = action;
+    fp.wilson.kappa = 0.124;
+    fp.wilson.mu = mu;
+    fp.csw = csw;
+    return make_dirac_operators(U, fp);
+  }
+};
+
+// Wilson, twisted mass, clover and twisted clover, on blocks of different shapes.
+const Case kCases[] = {
+    {FermionAction::Wilson, 0.0, 0.0, {8, 8, 8, 8}, {2, 2, 2, 2}},
+    {FermionAction::TwistedMass, 0.05, 0.0, {8, 4, 4, 8}, {2, 2, 2, 4}},
+    {FermionAction::Clover, 0.0, 1.7, {8, 8, 4, 8}, {4, 2, 2, 2}},
+    {FermionAction::Clover, 0.04, 1.3, {4, 8, 8, 4}, {2, 4, 2, 2}},  // twisted clover
 };
 
 class SchwarzSmootherTest : public ::testing::TestWithParam<Location> {};
 
 TEST_P(SchwarzSmootherTest, BlockOperatorsFromTheLinksEqualTheMaskedOperator) {
   const Location loc = GetParam();
-  const Case cases[] = {
-      {FermionAction::Wilson, 0.0, 0.0, {8, 8, 8, 8}, {2, 2, 2, 2}},
-      {FermionAction::TwistedMass, 0.05, 0.0, {8, 4, 4, 8}, {2, 2, 2, 4}},
-      {FermionAction::Clover, 0.0, 1.7, {8, 8, 4, 8}, {4, 2, 2, 2}},
-      {FermionAction::Clover, 0.04, 1.3, {4, 8, 8, 4}, {2, 4, 2, 2}},  // twisted clover
-  };
-  for (const Case& c : cases) {
+  for (const Case& c : kCases) {
     SCOPED_TRACE(std::to_string(int(c.action)) + " mu " + std::to_string(c.mu));
     const Geometry geom = Geometry::single_process(c.dims);
     const GaugeField<double> U = test::rough_gauge(geom, loc);
-    FermionParams fp;
-    fp.action = c.action;
-    fp.wilson.kappa = 0.124;
-    fp.wilson.mu = c.mu;
-    fp.csw = c.csw;
-    const DiracOperators ops = make_dirac_operators(U, fp);
+    const DiracOperators ops = c.operators(U);
     const LinearOperator<double>& D = *ops.full;
     ASSERT_TRUE(D.hopping_part().has_value());
     const OpaqueOperator opaque(D);
@@ -82,23 +87,12 @@ TEST_P(SchwarzSmootherTest, BlockOperatorsFromTheLinksEqualTheMaskedOperator) {
 // sign, a block solve that is not D_B's, one colour skipped) fails it.
 TEST_P(SchwarzSmootherTest, EverySweepReducesTheResidualByAFactor) {
   const Location loc = GetParam();
-  const Case cases[] = {
-      {FermionAction::Wilson, 0.0, 0.0, {8, 8, 8, 8}, {2, 2, 2, 2}},
-      {FermionAction::TwistedMass, 0.05, 0.0, {8, 4, 4, 8}, {2, 2, 2, 4}},
-      {FermionAction::Clover, 0.0, 1.7, {8, 8, 4, 8}, {4, 2, 2, 2}},
-      {FermionAction::Clover, 0.04, 1.3, {4, 8, 8, 4}, {2, 4, 2, 2}},  // twisted clover
-  };
   constexpr double kMaxFactorPerSweep = 0.4;
-  for (const Case& c : cases) {
+  for (const Case& c : kCases) {
     SCOPED_TRACE(std::to_string(int(c.action)) + " mu " + std::to_string(c.mu));
     const Geometry geom = Geometry::single_process(c.dims);
     const GaugeField<double> U = test::rough_gauge(geom, loc);
-    FermionParams fp;
-    fp.action = c.action;
-    fp.wilson.kappa = 0.124;
-    fp.wilson.mu = c.mu;
-    fp.csw = c.csw;
-    const DiracOperators ops = make_dirac_operators(U, fp);
+    const DiracOperators ops = c.operators(U);
     const LinearOperator<double>& D = *ops.full;
     const AggregationTables tables(Aggregation::make(geom, c.block, "block"), loc);
     SchwarzSmoother<double> sap(D, tables.aggregation(), 3);

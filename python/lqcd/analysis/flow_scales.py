@@ -20,6 +20,11 @@ import math
 import sys
 from dataclasses import dataclass, field
 
+try:  # in the package, or loaded as a top-level module beside jsonl.py (scripts/flow_scales.py, no NumPy)
+    from .jsonl import read_jsonl
+except ImportError:
+    from jsonl import read_jsonl
+
 
 def crossing(ts, ys, ref):
     """The first t where ys crosses ref upwards (ys[k-1] < ref <= ys[k]), linear between the points; NaN if none."""
@@ -101,16 +106,7 @@ def ensemble_scales(records, binsize=5, reference=0.3):
 
 
 def read_records(path):
-    records = []
-    with open(path) as f:
-        for n, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                records.append(json.loads(line))
-            except ValueError as err:
-                raise ValueError(f"line {n}: not a JSON object: {err}") from None
-    return records
+    return read_jsonl(path)
 
 
 def report(records, binsize=5, reference=0.3, out=sys.stdout):

@@ -2,28 +2,14 @@
 after thermalisation with its Gamma-method error and integrated autocorrelation time (in units of the
 measurement spacing), the acceptance, and <exp(-dH)>, which must be 1 within errors for a correct HMC
 (M. Creutz, Phys. Rev. D 38 (1988) 1228)."""
-import json
 
 import numpy as np
 
 from .autocorrelation import gamma_method
+from .jsonl import read_jsonl  # noqa: F401 (part of the package's interface)
 
 # Bookkeeping, not observables.
 _SKIP = ("sweep", "trajectory", "seconds", "joules", "iterations", "thermalized", "max_su3", "reversibility")
-
-
-def read_jsonl(path):
-    """The records of a JSON-lines file; a line that is not JSON is an error naming the file and line."""
-    records = []
-    with open(path) as f:
-        for n, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                records.append(json.loads(line))
-            except ValueError as err:
-                raise ValueError(f"{path}:{n}: not a JSON object: {err}") from None
-    return records
 
 
 def _scalars(record):
