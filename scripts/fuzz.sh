@@ -68,6 +68,10 @@ prepare_seeds() {
   done
   cp "$testdata"/*.milc "$seeds/milc/"
   cp examples/*.toml "$seeds/toml/"
+  # Every input a campaign found a bug with (fuzz/regressions/<target>/), replayed first by each run.
+  for t in "${all_targets[@]}"; do
+    [ -d "fuzz/regressions/$t" ] && cp fuzz/regressions/"$t"/* "$seeds/$t/"
+  done
   mkdir -p "$seeds/../dict"
   cp fuzz/*.dict "$seeds/../dict/"
   rm -rf "$generated"

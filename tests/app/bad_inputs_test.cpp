@@ -327,6 +327,25 @@ TEST(BadInputs, EachGivesOneLineNamingTheKeyAndWritesNothing) {
   EXPECT_EQ(n, int(std::size(kCases)));
 }
 
+// The inputs with which the toml fuzzer found undefined behaviour in toml++ 3.3 (fuzz/regressions/toml/,
+// issue 47): each is one syntax error naming the file, line and column, and the run writes nothing.
+TEST(BadInputs, TomlFuzzerFindingsAreSyntaxErrors) {
+  const std::filesystem::path dir = std::filesystem::path(LQCD_SOURCE_DIR) / "fuzz" / "regressions" / "toml";
+  int n = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    test::TempDir work;
+    const auto r = test::run_lqcd("heatbath " + e.path().string(), work.path());
+    const auto lines = test::program_lines(r.err);
+    EXPECT_NE(r.exit_code, 0) << e.path();
+    ASSERT_EQ(lines.size(), 1u) << r.err;
+    EXPECT_NE(lines[0].find(e.path().filename().string() + ":"), std::string::npos) << lines[0];
+    EXPECT_NE(lines[0].find("TOML syntax error"), std::string::npos) << lines[0];
+    EXPECT_TRUE(snapshot(work.path()).empty()) << "a refused input wrote a file";
+    ++n;
+  }
+  EXPECT_GE(n, 5);
+}
+
 // The characters that toml++ 3.3 mishandles outside strings are ordinary text in comments and strings:
 // Greek and accented letters there are accepted (src/app/config.cpp refuses them only where TOML has none).
 TEST(BadInputs, GreekLettersInCommentsAndStringsAreAccepted) {
