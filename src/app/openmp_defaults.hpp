@@ -4,9 +4,9 @@
 
 namespace lqcd::app {
 
-// Where other processes run on at least half of the cores this process may use and the user has set
-// neither OMP_WAIT_POLICY nor GOMP_SPINCOUNT: executes the program again with OMP_WAIT_POLICY=passive
-// (argv as main received it). Otherwise returns at once. Call first in main().
+// Where the cores this process may use were busy half of the time or more (30 ms of /proc/stat) and the
+// user has set neither OMP_WAIT_POLICY nor GOMP_SPINCOUNT: executes the program again with
+// OMP_WAIT_POLICY=passive (argv as main received it). Otherwise returns at once. Call first in main().
 void choose_openmp_wait_policy(char** argv);
 
 }  // namespace lqcd::app

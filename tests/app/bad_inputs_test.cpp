@@ -87,6 +87,14 @@ const BadInput kCases[] = {
     {"heatbath", "U+03DA in an array", Kind::Toml, "[lattice]\ndims = [4, \xcf\x9a 4, 4, 4]\n", "bad.toml:2:12"},
     {"heatbath", "U+048B at the start", Kind::Toml, "\xd2\x8b", "bad.toml:1:1"},
     {"heatbath", "U+2C90 before a key", Kind::Toml, "\xe2\xb2\x90sweeps = 3\n", "bad.toml:1:1"},
+    // toml++'s groups exactly (the review of issue 47): U+2C5E..U+3057 and U+FB26..U+FEFE, the character after
+    // a backslash in a multi-line string, and code after a multi-line string closed by four quotes.
+    {"heatbath", "U+2C60 after a value", Kind::Toml, "[heatbath]\nsweeps = 3\xe2\xb1\xa0\n", "bad.toml:2:11"},
+    {"heatbath", "U+FB50 after a value", Kind::Toml, "[heatbath]\nsweeps = 3\xef\xad\x90\n", "bad.toml:2:11"},
+    {"heatbath", "U+00B5 escaped in a multi-line string", Kind::Toml, "[output]\nprefix = \"\"\"a\\\xc2\xb5\"\"\"\n",
+     "bad.toml:2:15"},
+    {"heatbath", "U+00B5 after a four-quote close", Kind::Toml, "[output]\nprefix = \"\"\"a\"\"\"\" \xc2\xb5\n",
+     "bad.toml:2:19"},
     {"heatbath", "U+03B2 after a multi-line string's line-ending backslash", Kind::Toml,
      "[output]\nprefix = \"\"\"run\\\n  \xce\xb2\"\"\"\n", "bad.toml:3:3"},
     {"heatbath", "unknown output format", Kind::Toml, "[output]\nformat = \"hdf5\"\n", "output.format"},
@@ -351,7 +359,7 @@ TEST(BadInputs, TomlFuzzerFindingsAreSyntaxErrors) {
 TEST(BadInputs, GreekLettersInCommentsAndStringsAreAccepted) {
   test::TempDir dir;
   test::write_text(dir / "in.toml",
-                   "# \xce\xb2 = 6.0, \xce\xba = 0.157 (\xc3\xa9t\xc3\xa9)\n[lattice]\ndims = [4, 4, 4, 4]  # L\xe2\xb2\x90\n"
+                   "# \xce\xb2 = 6.0, \xce\xba = 0.157 (\xc3\xa9t\xc3\xa9) \xe2\x9a\xa0\xef\xb8\x8f \xef\xad\x90\n[lattice]\ndims = [4, 4, 4, 4]  # L\xe2\xb2\x90\n"
                    "[heatbath]\nsweeps = 1\nthermalization = 0\n[output]\nprefix = \"\xce\xb2run\"\n");
   const auto r = test::run_lqcd("heatbath in.toml --quiet", dir.path());
   EXPECT_EQ(r.exit_code, 0) << r.err;
