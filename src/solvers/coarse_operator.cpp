@@ -86,6 +86,14 @@ void CoarseOperator<Real>::apply_dagger(CoarseField<Real>& out, const CoarseFiel
   run(out, in, 1);
 }
 
+template <typename Real>
+void CoarseOperator<Real>::apply(CoarseBlockField<Real>& out, const CoarseBlockField<Real>& in) const {
+  if (in.dof() != dof_ || out.dof() != dof_ || in.sites() != lattice_.sites || out.sites() != lattice_.sites ||
+      in.rhs() != out.rhs() || in.location() != location() || out.location() != location())
+    fail("internal: the coarse operator applied to a block of fields of another shape");
+  for_each(location(), out.size(), CoarseApplyBlockKernel<Real>{view(), in.view(), out.view()});
+}
+
 template class CoarseOperator<double>;
 template class CoarseOperator<float>;
 

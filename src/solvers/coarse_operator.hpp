@@ -14,6 +14,7 @@
 // A third level's operator is the Galerkin product of the second's, formed from its blocks directly.
 
 #include "dirac/linear_operator.hpp"
+#include "fields/coarse_block_field.hpp"
 #include "fields/coarse_field.hpp"
 #include "solvers/coarse_operator_kernels.hpp"
 #include "solvers/coarse_transfer.hpp"
@@ -40,6 +41,8 @@ class CoarseOperator {
 
   void apply(CoarseField<Real>& out, const CoarseField<Real>& in) const;         // D_c in
   void apply_dagger(CoarseField<Real>& out, const CoarseField<Real>& in) const;  // D_c^dag in
+  // D_c on every right-hand side of a block at once, each link word read once for all of them (issue 46).
+  void apply(CoarseBlockField<Real>& out, const CoarseBlockField<Real>& in) const;
 
   const CoarseLattice& lattice() const { return lattice_; }
   int dof() const { return dof_; }
@@ -49,7 +52,9 @@ class CoarseOperator {
   // FLOPs of one application per coarse site: 9 blocks of dof^2 complex multiply-adds.
   double flops_per_site() const { return 9.0 * dof_ * dof_ * 8.0; }
   // Bytes of one application per coarse site: the blocks, read once, and the vectors in and out.
-  double bytes_per_site() const { return (9.0 * dof_ * dof_ + 2.0 * dof_) * sizeof(Complex<Real>); }
+  double bytes_per_site() const { return bytes_per_site(1); }
+  // The same for `rhs` right-hand sides in one application (blocks read once, every vector in and out).
+  double bytes_per_site(int rhs) const { return (9.0 * dof_ * dof_ + 2.0 * dof_ * rhs) * sizeof(Complex<Real>); }
 
  private:
   void run(CoarseField<Real>& out, const CoarseField<Real>& in, int dagger) const;
