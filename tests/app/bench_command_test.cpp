@@ -244,6 +244,13 @@ TEST(BenchCommand, MultigridSolverReportsSetupSolveAndTheirParts) {
   EXPECT_GT(parts, 0);
   EXPECT_GT(s["coarse_operator_GBps"].get<double>(), 0);
   EXPECT_GT(s["fine_operator_GBps"].get<double>(), 0);
+  // The 12-RHS block of the coarse operator: 12 times the FLOPs of one application in its time.
+  const double block = s["coarse_operator_block12_seconds"].get<double>();
+  EXPECT_GT(block, 0);
+  EXPECT_NEAR(s["coarse_operator_block12_speedup_per_rhs"].get<double>(),
+              12 * s["coarse_operator_seconds"].get<double>() / block, 1e-9);
+  EXPECT_NEAR(s["coarse_operator_block12_GFLOPS"].get<double>() * block,
+              12 * s["coarse_operator_GFLOPS"].get<double>() * s["coarse_operator_seconds"].get<double>(), 1e-9);
 }
 
 // A lattice whose links and spinors fit this machine but whose multigrid (the default [multigrid], single
