@@ -8,7 +8,9 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/site_random.hpp"
 #include "dirac/linear_operator.hpp"
+#include "fields/coarse_field.hpp"
 #include "fields/spinor_blas.hpp"
 #include "fields/spinor_field.hpp"
 #include "gauge/update_kernels.hpp"
@@ -113,6 +115,16 @@ inline double relative_difference(const SpinorField<double>& a, const SpinorFiel
   SpinorField<double> d = a.clone(a.location());
   axpy(Complex<double>(-1.0), b, d);
   return std::sqrt(norm2(d) / norm2(b));
+}
+
+// A coarse field with Gaussian random components (host-generated, copied to loc).
+inline CoarseField<double> random_coarse(const CoarseLattice& lat, int dof, Location loc, std::uint64_t seed) {
+  CoarseField<double> h(lat, dof, Location::Host);
+  for (std::int64_t i = 0; i < h.size(); ++i) {
+    SiteRandom rng(seed, std::uint64_t(i), RngPurpose::Test, 3, 0);
+    h.view().data[i] = Complex<double>(rng.gaussian(), rng.gaussian());
+  }
+  return h.clone(loc);
 }
 
 }  // namespace lqcd::test

@@ -16,14 +16,7 @@
 namespace lqcd {
 namespace {
 
-CoarseField<double> random_coarse(const CoarseLattice& lat, int dof, Location loc, std::uint64_t seed) {
-  CoarseField<double> h(lat, dof, Location::Host);
-  for (std::int64_t i = 0; i < h.size(); ++i) {
-    SiteRandom rng(seed, std::uint64_t(i), RngPurpose::Test, 3, 0);
-    h.view().data[i] = Complex<double>(rng.gaussian(), rng.gaussian());
-  }
-  return h.clone(loc);
-}
+using test::random_coarse;
 
 // Largest |a - b| over the components (0 when equal bit for bit up to the sign of zero).
 double largest_difference(const CoarseField<double>& a, const CoarseField<double>& b) {

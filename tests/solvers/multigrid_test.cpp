@@ -41,15 +41,7 @@ FermionParams fermion(FermionAction action, double kappa, double mu, double csw)
   return p;
 }
 
-// A coarse field with Gaussian random components (host-generated, copied to loc).
-CoarseField<double> random_coarse(const CoarseLattice& lat, int dof, Location loc, std::uint64_t seed) {
-  CoarseField<double> h(lat, dof, Location::Host);
-  for (std::int64_t i = 0; i < h.size(); ++i) {
-    SiteRandom rng(seed, std::uint64_t(i), RngPurpose::Test, 3, 0);
-    h.view().data[i] = Complex<double>(rng.gaussian(), rng.gaussian());
-  }
-  return h.clone(loc);
-}
+using test::random_coarse;
 
 double coarse_difference(const CoarseField<double>& a, const CoarseField<double>& b) {
   CoarseField<double> d = a.clone(a.location());
