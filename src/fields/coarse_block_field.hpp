@@ -11,6 +11,9 @@
 
 namespace lqcd {
 
+// The widest block the multigrid's coarse levels take (issue 46: 1 to 64 right-hand sides).
+constexpr int kMaxCoarseBlockRhs = 64;
+
 template <typename Real>
 struct CoarseBlockView {
   Complex<Real>* data;
@@ -38,6 +41,9 @@ class CoarseBlockField {
   // Complex components: sites() * dof() * rhs().
   std::int64_t size() const { return std::int64_t(data_.size()); }
   CoarseBlockView<Real> view() const { return {data_.data(), lattice_.sites, dof_, rhs_}; }
+  // Every element of `src` (same shape).
+  void copy_from(const CoarseBlockField& src) { data_.copy_from(src.data_); }
+  CoarseBlockField like() const { return CoarseBlockField(lattice_, dof_, rhs_, location()); }
 
  private:
   CoarseLattice lattice_;

@@ -11,3 +11,19 @@
 LQCD_INSTANTIATE_COARSE_BLOCK_KERNELS(double)
 LQCD_INSTANTIATE_COARSE_BLOCK_KERNELS(float)
 #undef LQCD_INSTANTIATE_COARSE_BLOCK_KERNELS
+
+// The multi-RHS coarse GCR (coarse_block_gcr_kernels.hpp).
+#include "solvers/coarse_block_gcr_kernels.hpp"
+#define LQCD_INSTANTIATE_COARSE_BLOCK_GCR(Real)                                        \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseBlockZeroKernel<Real>)                  \
+  LQCD_INSTANTIATE_DEVICE_REDUCE_EACH(lqcd::CoarseBlockNorm2Kernel<Real>)              \
+  LQCD_INSTANTIATE_DEVICE_REDUCE_EACH(lqcd::CoarseBlockMultiDotKernel<Real>)           \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseBlockGcrMultiAxpyKernel<Real>)          \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseBlockGcrNormaliseKernel<Real>)          \
+  LQCD_INSTANTIATE_DEVICE_REDUCE_EACH(lqcd::CoarseBlockGcrUpdateKernel<Real>)          \
+  LQCD_INSTANTIATE_DEVICE_REDUCE_EACH(lqcd::CoarseBlockGcrResidualKernel<Real>)
+LQCD_INSTANTIATE_COARSE_BLOCK_GCR(double)
+LQCD_INSTANTIATE_COARSE_BLOCK_GCR(float)
+#undef LQCD_INSTANTIATE_COARSE_BLOCK_GCR
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseBlockGcrInverseNormKernel)
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseBlockGcrResidualStateKernel)

@@ -31,15 +31,17 @@ struct CoarseStencilView {
 };
 
 // sum_{d in [d_first, d_end)} sum_col A_d(Y)[row, col] in(neighbour_d(Y), col): one row of the stencil.
+// On a block of n right-hand sides (fields/coarse_block_field.hpp) `in` holds component (Z, col) of
+// right-hand side j at (Z * dof + col) * n + j; single fields are n = 1, j = 0.
 template <typename Real>
 LQCD_HOST_DEVICE Complex<Real> stencil_row(const CoarseStencilView<Real>& A, const Complex<Real>* in, std::int64_t Y,
-                                           int row, int d_first, int d_end) {
+                                           int row, int d_first, int d_end, int j = 0, int n = 1) {
   const int dof = A.dof;
   Complex<Real> acc;
   for (int d = d_first; d < d_end; ++d) {
-    const Complex<Real>* v = in + A.neighbour(Y, d) * dof;
+    const Complex<Real>* v = in + A.neighbour(Y, d) * dof * n + j;
     const Complex<Real>* m = &A.at(d, Y, row, 0);
-    for (int col = 0; col < dof; ++col) acc = multiply_add(m[std::int64_t(col) * dof], v[col], acc);
+    for (int col = 0; col < dof; ++col) acc = multiply_add(m[std::int64_t(col) * dof], v[std::int64_t(col) * n], acc);
   }
   return acc;
 }
@@ -82,19 +84,10 @@ struct CoarseApplyBlockKernel {
   CoarseStencilView<Real> A;
   CoarseBlockView<Real> in, out;
   LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
-    const int dof = A.dof, n = in.rhs;
+    const int n = in.rhs;
     const std::int64_t site_row = i / n;
-    const int j = int(i - site_row * n);
-    const std::int64_t Y = site_row / dof;
-    const int row = int(site_row - Y * dof);
-    Complex<Real> acc;
-    for (int d = 0; d < kStencilDirections; ++d) {
-      const Complex<Real>* v = in.data + A.neighbour(Y, d) * dof * n + j;
-      const Complex<Real>* m = &A.at(d, Y, row, 0);
-      for (int col = 0; col < dof; ++col)
-        acc = multiply_add(m[std::int64_t(col) * dof], v[std::int64_t(col) * n], acc);
-    }
-    out.data[i] = acc;
+    const std::int64_t Y = site_row / A.dof;
+    out.data[i] = stencil_row(A, in.data, Y, int(site_row - Y * A.dof), 0, kStencilDirections, int(i - site_row * n), n);
   }
 };
 

@@ -62,30 +62,56 @@ void CoarseSchurComplement<Real>::update() {
   }
 }
 
+namespace {
+// The field's components, its right-hand sides.
+template <typename Real>
+int rhs_of(const CoarseField<Real>&) {
+  return 1;
+}
+template <typename Real>
+int rhs_of(const CoarseBlockField<Real>& f) {
+  return f.rhs();
+}
+}  // namespace
+
+template <typename Real>
+template <typename Field>
+void CoarseSchurComplement<Real>::prepare_any(Field& rhs, const Field& b, Field& bhat) const {
+  const int n = rhs_of(b);
+  for_each(Dc_.location(), b.size(), CoarseSelfInverseApplyKernel<Real>{view(), b.view().data, bhat.view().data, n});
+  // The even sites' neighbours are odd: H-hat_eo b-hat reads b-hat_o only.
+  pass(CoarseHopRows<Real>{view()}, bhat.view().data, bhat.view().data, rhs.view().data, rhs.size(), n, 0, -1.0, true);
+}
+
 template <typename Real>
 void CoarseSchurComplement<Real>::prepare(CoarseField<Real>& rhs, const CoarseField<Real>& b) {
-  const Location loc = Dc_.location();
-  for_each(loc, b.size(), CoarseSelfInverseApplyKernel<Real>{view(), b.view().data, bhat_.view().data});
-  // The even sites' neighbours are odd: H-hat_eo b-hat reads b-hat_o only.
-  pass(CoarseHopRows<Real>{view()}, bhat_, &bhat_, rhs, 0, -1.0, true);
+  prepare_any(rhs, b, bhat_);
+}
+
+template <typename Real>
+void CoarseSchurComplement<Real>::prepare(CoarseBlockField<Real>& rhs, const CoarseBlockField<Real>& b) {
+  ensure_block(b.rhs());
+  prepare_any(rhs, b, *bhat_block_);
 }
 
 // One parity pass: out = x + sign H-hat in on the sites of `parity` (CoarseParityHopKernel).
 template <typename Real>
 template <typename Rows>
-void CoarseSchurComplement<Real>::pass(const Rows& rows, const CoarseField<Real>& in, const CoarseField<Real>* x,
-                                       CoarseField<Real>& out, int parity, double sign, bool zero_other) const {
-  for_each(Dc_.location(), out.size() / 2,
-           CoarseParityHopKernel<Real, Rows>{rows, in.view().data, x ? x->view().data : nullptr, out.view().data, parity,
-                                             Real(sign), zero_other ? 1 : 0});
+void CoarseSchurComplement<Real>::pass(const Rows& rows, const Complex<Real>* in, const Complex<Real>* x,
+                                       Complex<Real>* out, std::int64_t size, int n, int parity, double sign,
+                                       bool zero_other) const {
+  for_each(Dc_.location(), size / 2,
+           CoarseParityHopKernel<Real, Rows>{rows, in, x, out, parity, Real(sign), zero_other ? 1 : 0, n});
 }
 
 template <typename Real>
-void CoarseSchurComplement<Real>::apply(CoarseField<Real>& out, const CoarseField<Real>& in) const {
-  // odd_ = H-hat_oe in_e, then out_e = in_e - H-hat_eo odd_o, out_o = 0.
+template <typename Field>
+void CoarseSchurComplement<Real>::apply_any(Field& out, const Field& in, Field& odd) const {
+  // odd = H-hat_oe in_e, then out_e = in_e - H-hat_eo odd_o, out_o = 0.
+  const int n = rhs_of(in);
   const auto both = [&](const auto& rows) {
-    pass(rows, in, nullptr, odd_, 1, 1.0, false);
-    pass(rows, odd_, &in, out, 0, -1.0, true);
+    pass(rows, in.view().data, nullptr, odd.view().data, odd.size(), n, 1, 1.0, false);
+    pass(rows, odd.view().data, in.view().data, out.view().data, out.size(), n, 0, -1.0, true);
   };
   if (half_enabled_)
     both(CoarseHalfHopRows<Real>{half_view()});
@@ -94,8 +120,33 @@ void CoarseSchurComplement<Real>::apply(CoarseField<Real>& out, const CoarseFiel
 }
 
 template <typename Real>
+void CoarseSchurComplement<Real>::apply(CoarseField<Real>& out, const CoarseField<Real>& in) const {
+  apply_any(out, in, odd_);
+}
+
+template <typename Real>
+void CoarseSchurComplement<Real>::apply(CoarseBlockField<Real>& out, const CoarseBlockField<Real>& in) const {
+  ensure_block(in.rhs());
+  apply_any(out, in, *odd_block_);
+}
+
+template <typename Real>
 void CoarseSchurComplement<Real>::reconstruct(CoarseField<Real>& x) const {
-  pass(CoarseHopRows<Real>{view()}, x, &bhat_, x, 1, -1.0, false);
+  pass(CoarseHopRows<Real>{view()}, x.view().data, bhat_.view().data, x.view().data, x.size(), 1, 1, -1.0, false);
+}
+
+template <typename Real>
+void CoarseSchurComplement<Real>::reconstruct(CoarseBlockField<Real>& x) const {
+  ensure_block(x.rhs());
+  pass(CoarseHopRows<Real>{view()}, x.view().data, bhat_block_->view().data, x.view().data, x.size(), x.rhs(), 1, -1.0,
+       false);
+}
+
+template <typename Real>
+void CoarseSchurComplement<Real>::ensure_block(int rhs) const {
+  if (bhat_block_ && bhat_block_->rhs() == rhs) return;
+  bhat_block_ = std::make_unique<CoarseBlockField<Real>>(Dc_.lattice(), Dc_.dof(), rhs, Dc_.location());
+  odd_block_ = std::make_unique<CoarseBlockField<Real>>(Dc_.lattice(), Dc_.dof(), rhs, Dc_.location());
 }
 
 template class CoarseSchurComplement<double>;

@@ -8,6 +8,9 @@
 // S is better conditioned than D_c (Krylov iterations roughly halved) and one application costs about
 // one of D_c. The fields are full coarse fields whose odd sites are kept at zero in the Schur system.
 
+#include <memory>
+
+#include "fields/coarse_block_field.hpp"
 #include "fields/coarse_field.hpp"
 #include "solvers/coarse_schur_kernels.hpp"
 #include "solvers/coarse_operator.hpp"
@@ -32,12 +35,24 @@ class CoarseSchurComplement {
   void apply(CoarseField<Real>& out, const CoarseField<Real>& in) const;
   // x_o <- b-hat_o - H-hat_oe x_e, with x_e the Schur system's solution and b-hat from prepare().
   void reconstruct(CoarseField<Real>& x) const;
+  // The same on every right-hand side of a block at once (issue 46), each block element read once for
+  // all of them; the work fields of the block are allocated at the first call with its width.
+  void prepare(CoarseBlockField<Real>& rhs, const CoarseBlockField<Real>& b);
+  void apply(CoarseBlockField<Real>& out, const CoarseBlockField<Real>& in) const;
+  void reconstruct(CoarseBlockField<Real>& x) const;
 
  private:
   CoarseStencilView<Real> view() const { return {ahat_.data(), Dc_.lattice(), Dc_.dof()}; }
+  // One parity pass over fields of `n` right-hand sides with `size` components in all.
   template <typename Rows>
-  void pass(const Rows& rows, const CoarseField<Real>& in, const CoarseField<Real>* x, CoarseField<Real>& out, int parity,
-            double sign, bool zero_other) const;
+  void pass(const Rows& rows, const Complex<Real>* in, const Complex<Real>* x, Complex<Real>* out, std::int64_t size,
+            int n, int parity, double sign, bool zero_other) const;
+  template <typename Field>
+  void apply_any(Field& out, const Field& in, Field& odd) const;
+  template <typename Field>
+  void prepare_any(Field& rhs, const Field& b, Field& bhat) const;
+  // The block work fields for `rhs` right-hand sides (made, or made again for another width).
+  void ensure_block(int rhs) const;
   CoarseHalfStencilView half_view() const { return {half_.data(), half_scale_.data(), Dc_.lattice(), Dc_.dof()}; }
   const CoarseOperator<Real>& Dc_;
   Buffer<Complex<Real>> ahat_;
@@ -46,6 +61,7 @@ class CoarseSchurComplement {
   Buffer<float> half_scale_;
   CoarseField<Real> bhat_;
   mutable CoarseField<Real> odd_;
+  mutable std::unique_ptr<CoarseBlockField<Real>> bhat_block_, odd_block_;
 };
 
 }  // namespace lqcd

@@ -143,15 +143,18 @@ struct CoarseLeftInverseKernel {
   }
 };
 
-// out = A-hat_0 in (= A_0^{-1} in) on every site; one thread per component.
+// out = A-hat_0 in (= A_0^{-1} in) on every site; one thread per component (of each of the n
+// right-hand sides of a block: fields/coarse_block_field.hpp).
 template <typename Real>
 struct CoarseSelfInverseApplyKernel {
   CoarseStencilView<Real> Ahat;
   const Complex<Real>* in;
   Complex<Real>* out;
+  int n = 1;
   LQCD_HOST_DEVICE void operator()(std::int64_t t) const {
-    const std::int64_t Y = t / Ahat.dof;
-    out[t] = stencil_row(Ahat, in, Y, int(t - Y * Ahat.dof), 0, 1);
+    const std::int64_t kr = t / n;
+    const std::int64_t Y = kr / Ahat.dof;
+    out[t] = stencil_row(Ahat, in, Y, int(kr - Y * Ahat.dof), 0, 1, int(t - kr * n), n);
   }
 };
 
@@ -204,14 +207,15 @@ struct CoarseHalfPackKernel {
   }
 };
 
-// The hopping part sum_{d > 0} A-hat_d(Y) in(neighbour_d(Y)) of one row, from the blocks in Real ...
+// The hopping part sum_{d > 0} A-hat_d(Y) in(neighbour_d(Y)) of one row (of right-hand side j of n:
+// stencil_row), from the blocks in Real ...
 template <typename Real>
 struct CoarseHopRows {
   CoarseStencilView<Real> A;
   LQCD_HOST_DEVICE const CoarseLattice& lattice() const { return A.lattice; }
   LQCD_HOST_DEVICE int dof() const { return A.dof; }
-  LQCD_HOST_DEVICE Complex<Real> row(const Complex<Real>* in, std::int64_t Y, int r) const {
-    return stencil_row(A, in, Y, r, 1, kStencilDirections);
+  LQCD_HOST_DEVICE Complex<Real> row(const Complex<Real>* in, std::int64_t Y, int r, int j, int n) const {
+    return stencil_row(A, in, Y, r, 1, kStencilDirections, j, n);
   }
 };
 
@@ -221,16 +225,16 @@ struct CoarseHalfHopRows {
   CoarseHalfStencilView H;
   LQCD_HOST_DEVICE const CoarseLattice& lattice() const { return H.lattice; }
   LQCD_HOST_DEVICE int dof() const { return H.dof; }
-  LQCD_HOST_DEVICE Complex<Real> row(const Complex<Real>* in, std::int64_t Y, int r) const {
+  LQCD_HOST_DEVICE Complex<Real> row(const Complex<Real>* in, std::int64_t Y, int r, int j, int n) const {
     const int dof = H.dof;
     Complex<Real> h;
     for (int d = 1; d < kStencilDirections; ++d) {
-      const Complex<Real>* v = in + H.lattice.neighbour(Y, (d - 1) / 2, (d - 1) % 2 == 0 ? 1 : -1) * dof;
+      const Complex<Real>* v = in + H.lattice.neighbour(Y, (d - 1) / 2, (d - 1) % 2 == 0 ? 1 : -1) * dof * n + j;
       const Complex<std::int16_t>* m = &H.at(d, Y, r, 0);
       Complex<Real> acc;
       for (int col = 0; col < dof; ++col) {
         const Complex<float> q = fixed_values(m[std::int64_t(col) * dof]);
-        acc = multiply_add(Complex<Real>(Real(q.re), Real(q.im)), v[col], acc);
+        acc = multiply_add(Complex<Real>(Real(q.re), Real(q.im)), v[std::int64_t(col) * n], acc);
       }
       const Real unit = Real(H.scale[H.block(d, Y)]) * (Real(1) / Real(kFixedPointMax));
       h += Complex<Real>(acc.re * unit, acc.im * unit);
@@ -241,7 +245,8 @@ struct CoarseHalfHopRows {
 
 // On the sites of `parity`: out = x + sign sum_{d > 0} A-hat_d in(neighbour) (x == nullptr: 0); on the
 // other sites out = 0 where zero_other, else unchanged. One thread per component of `parity`
-// (sites / 2 x dof threads). Rows: CoarseHopRows or CoarseHalfHopRows.
+// (sites / 2 x dof threads), times n for a block of n right-hand sides (fields/coarse_block_field.hpp).
+// Rows: CoarseHopRows or CoarseHalfHopRows.
 template <typename Real, typename Rows>
 struct CoarseParityHopKernel {
   Rows rows;
@@ -251,15 +256,18 @@ struct CoarseParityHopKernel {
   int parity;
   Real sign;
   int zero_other;
+  int n = 1;
   LQCD_HOST_DEVICE void operator()(std::int64_t t) const {
     const int dof = rows.dof();
-    const std::int64_t k = t / dof;
-    const int row = int(t - k * dof);
+    const std::int64_t kr = t / n;
+    const int j = int(t - kr * n);
+    const std::int64_t k = kr / dof;
+    const int row = int(kr - k * dof);
     std::int64_t other;
     const std::int64_t Y = coarse_site_of_parity(rows.lattice(), parity, k, other);
-    if (zero_other) out[other * dof + row] = Complex<Real>();
-    const std::int64_t i = Y * dof + row;
-    Complex<Real> h = rows.row(in, Y, row);
+    if (zero_other) out[(other * dof + row) * n + j] = Complex<Real>();
+    const std::int64_t i = (Y * dof + row) * n + j;
+    Complex<Real> h = rows.row(in, Y, row, j, n);
     h = Complex<Real>(sign * h.re, sign * h.im);
     out[i] = x ? x[i] + h : h;
   }
