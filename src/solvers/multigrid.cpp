@@ -7,15 +7,11 @@
 #include "core/timer.hpp"
 #include "fields/spinor_blas.hpp"
 #include "solvers/multigrid_level_steps.hpp"
+#include "solvers/multigrid_section.hpp"
 
 namespace lqcd {
 
 namespace {
-// Device work finished, so that a stopwatch around it measures it.
-void synchronise(Location loc) {
-  if (loc == Location::Device) detail::device_synchronize();
-}
-
 // x = A^{-1} b by `gcr` to c: in even-odd form through `schur` where A has one (schur_rhs: its work
 // field), else on A itself. The coarse solves of two levels and the third level's solves.
 template <typename Real>
@@ -44,22 +40,6 @@ void with_memory_advice(const MultigridParams& p, const F& f) {
   }
 }
 
-// Times a stretch of work into `seconds` (device work included).
-class Section {
- public:
-  Section(double& seconds, Location loc) : seconds_(seconds), loc_(loc) { synchronise(loc_); }
-  ~Section() {
-    synchronise(loc_);
-    seconds_ += watch_.seconds();
-  }
-  Section(const Section&) = delete;
-  Section& operator=(const Section&) = delete;
-
- private:
-  double& seconds_;
-  Location loc_;
-  Stopwatch watch_;
-};
 }  // namespace
 
 void check_multigrid_params(const MultigridParams& p) {
@@ -295,6 +275,7 @@ void MultigridPreconditioner<Real>::setup_hierarchy() {
       t_.cycles = before.cycles;
       t_.coarse_iterations = before.coarse_iterations;
       t_.coarsest_iterations = before.coarsest_iterations;
+      t_.coarse_block_solves = before.coarse_block_solves;
     }
     rebuild();
   }
@@ -321,7 +302,7 @@ void MultigridPreconditioner<Real>::refresh(int iterations) {
 template <typename Real>
 void MultigridPreconditioner<Real>::reset_solve_timings() {
   t_.smoother = t_.transfer = t_.coarse_solve = 0;
-  t_.cycles = t_.coarse_iterations = t_.coarsest_iterations = 0;
+  t_.cycles = t_.coarse_iterations = t_.coarsest_iterations = t_.coarse_block_solves = 0;
 }
 
 template <typename Real>
@@ -389,8 +370,7 @@ void MultigridPreconditioner<Real>::coarse_cycle(CoarseField<Real>& z, const Coa
 }
 
 template <typename Real>
-void MultigridPreconditioner<Real>::apply(SpinorField<Real>& z, const SpinorField<Real>& r) {
-  if (!ready_) fail("internal: multigrid cycle before setup()");
+void MultigridPreconditioner<Real>::cycle_start(SpinorField<Real>& z, const SpinorField<Real>& r) {
   const Location loc = D_.location();
   ++t_.cycles;
   {
@@ -405,14 +385,13 @@ void MultigridPreconditioner<Real>::apply(SpinorField<Real>& z, const SpinorFiel
       set_zero(z);
     }
   }
-  {
-    Section s(t_.transfer, loc);
-    restrict_to_coarse(rc_, p_.pre_smoothing > 0 ? res_ : r);
-  }
-  {
-    Section s(t_.coarse_solve, loc);
-    solve_coarse();
-  }
+  Section s(t_.transfer, loc);
+  restrict_to_coarse(rc_, p_.pre_smoothing > 0 ? res_ : r);
+}
+
+template <typename Real>
+void MultigridPreconditioner<Real>::cycle_finish(SpinorField<Real>& z, const SpinorField<Real>& r) {
+  const Location loc = D_.location();
   {
     Section s(t_.transfer, loc);
     prolong_add_from_coarse(z, ec_);
@@ -428,6 +407,17 @@ void MultigridPreconditioner<Real>::apply(SpinorField<Real>& z, const SpinorFiel
   }
 }
 
+template <typename Real>
+void MultigridPreconditioner<Real>::apply(SpinorField<Real>& z, const SpinorField<Real>& r) {
+  if (!ready_) fail("internal: multigrid cycle before setup()");
+  cycle_start(z, r);
+  {
+    Section s(t_.coarse_solve, D_.location());
+    solve_coarse();
+  }
+  cycle_finish(z, r);
+}
+
 template struct ThirdLevel<double>;
 template struct ThirdLevel<float>;
 template class MultigridPreconditioner<double>;
@@ -435,51 +425,81 @@ template class MultigridPreconditioner<float>;
 
 namespace {
 template <typename Sloppy>
-SolverResult run_multigrid_solve(const LinearOperator<double>& D, MultigridPreconditioner<Sloppy>& K,
-                                 SpinorField<double>& x, const SpinorField<double>& b, const SolverParams& p) {
+std::vector<SolverResult> run_multigrid_solve(const LinearOperator<double>& D, MultigridPreconditioner<Sloppy>& K,
+                                              const std::vector<SpinorField<double>*>& x,
+                                              const std::vector<const SpinorField<double>*>& b, const SolverParams& p) {
   Stopwatch watch;
+  const std::size_t n = x.size();
+  if (n == 0 || b.size() != n) fail("internal: a multigrid solve of {} solutions for {} sources", n, b.size());
   const MultigridParams& mp = K.params();
   GcrControl c;
   c.tolerance = p.tolerance;
   c.max_iterations = p.max_iterations;
   c.restart = mp.outer_restart;
-  c.zero_guess = !(norm2(x) > 0);
-  GcrWorkspace<SpinorField<double>> work(b, std::min(mp.outer_restart, std::max(1, p.max_iterations)));
-  SolverResult res;
-  res.type = SolverType::Multigrid;
-  res.precision = std::is_same_v<Sloppy, double> ? SolverPrecision::Double : SolverPrecision::Single;
-  res.residual_history.push_back(1.0);
-  const auto apply_fine = [&D](SpinorField<double>& out, const SpinorField<double>& in) { D.apply(out, in); };
-  const auto record = [&res](int, double r) { res.residual_history.push_back(r); };
-  GcrOutcome o;
-  const long long cycles_before = K.timings().cycles;
-  if constexpr (std::is_same_v<Sloppy, double>) {
-    const auto precondition = [&K](SpinorField<double>& z, const SpinorField<double>& r) { K.apply(z, r); };
-    o = flexible_gcr(apply_fine, precondition, x, b, c, work, true, record);
-  } else {
-    SpinorField<Sloppy> r_s(b.geometry(), b.location()), z_s(b.geometry(), b.location());
-    const auto precondition = [&](SpinorField<double>& z, const SpinorField<double>& r) {
-      convert_precision(r_s, r);
-      K.apply(z_s, r_s);
-      convert_precision(z, z_s);
-    };
-    o = flexible_gcr(apply_fine, precondition, x, b, c, work, true, record);
+  std::vector<GcrWorkspace<SpinorField<double>>> work;
+  for (std::size_t i = 0; i < n; ++i)
+    work.emplace_back(*b[i], std::min(mp.outer_restart, std::max(1, p.max_iterations)));
+  std::vector<SolverResult> res(n);
+  for (SolverResult& r : res) {
+    r.type = SolverType::Multigrid;
+    r.precision = std::is_same_v<Sloppy, double> ? SolverPrecision::Double : SolverPrecision::Single;
+    r.residual_history.push_back(1.0);
   }
-  synchronise(b.location());
-  res.seconds = watch.seconds();
-  res.iterations = o.iterations;
-  res.true_residual = o.relative_residual;
-  res.converged = o.converged;
-  const double sites = double(b.sites());
-  res.set_flops(sites * D.flops_per_site() * double(o.iterations + 1) +
-                sites * D.flops_per_site() * double(K.timings().cycles - cycles_before) *
-                    double(mp.pre_smoothing + mp.post_smoothing + 1));
-  if (!o.converged)
-    throw SolverError(fmt::format("multigrid: {} after {} outer iterations, true residual {:.3g} > tolerance {:.3g}; "
-                                  "try more test_vectors or setup_iterations, or a smaller coarse_tolerance",
-                                  o.breakdown ? "breakdown" : "no convergence", o.iterations, o.relative_residual,
-                                  p.tolerance),
-                      res);
+  // The initial guess is used where every x is nonzero (callers zero them).
+  bool guess = true;
+  for (std::size_t i = 0; i < n; ++i) guess = guess && norm2(*x[i]) > 0;
+  c.zero_guess = !guess;
+  const auto apply_fine = [&D](SpinorField<double>& out, const SpinorField<double>& in) { D.apply(out, in); };
+  const auto record = [&res](int i, int, double r) { res[std::size_t(i)].residual_history.push_back(r); };
+  std::vector<GcrOutcome> o;
+  if constexpr (std::is_same_v<Sloppy, double>) {
+    const auto precondition = [&K](std::vector<SpinorField<double>*>& z, std::vector<const SpinorField<double>*>& r) {
+      K.apply(z, r);
+    };
+    o = flexible_gcr_lockstep(apply_fine, precondition, x, b, c, work, true, record);
+  } else {
+    // The residuals in the cycle's precision, one pair of fields per right-hand side in the step.
+    std::vector<SpinorField<Sloppy>> r_s, z_s;
+    for (std::size_t i = 0; i < n; ++i) {
+      r_s.emplace_back(b[0]->geometry(), b[0]->location());
+      z_s.emplace_back(b[0]->geometry(), b[0]->location());
+    }
+    std::vector<SpinorField<Sloppy>*> zp;
+    std::vector<const SpinorField<Sloppy>*> rp;
+    const auto precondition = [&](std::vector<SpinorField<double>*>& z, std::vector<const SpinorField<double>*>& r) {
+      zp.clear();
+      rp.clear();
+      for (std::size_t i = 0; i < z.size(); ++i) {
+        convert_precision(r_s[i], *r[i]);
+        zp.push_back(&z_s[i]);
+        rp.push_back(&r_s[i]);
+      }
+      K.apply(zp, rp);
+      for (std::size_t i = 0; i < z.size(); ++i) convert_precision(*z[i], z_s[i]);
+    };
+    o = flexible_gcr_lockstep(apply_fine, precondition, x, b, c, work, true, record);
+  }
+  synchronise(b[0]->location());
+  const double seconds = watch.seconds();
+  const double sites = double(b[0]->sites());
+  for (std::size_t i = 0; i < n; ++i) {
+    SolverResult& r = res[i];
+    r.seconds = seconds;
+    r.iterations = o[i].iterations;
+    r.true_residual = o[i].relative_residual;
+    r.converged = o[i].converged;
+    // One cycle per outer iteration: its smoothing and residuals, plus the outer operator.
+    r.set_flops(sites * D.flops_per_site() * double(o[i].iterations + 1) +
+                sites * D.flops_per_site() * double(o[i].iterations) * double(mp.pre_smoothing + mp.post_smoothing + 1));
+  }
+  for (std::size_t i = 0; i < n; ++i)
+    if (!o[i].converged)
+      throw SolverError(fmt::format("multigrid: {}{} after {} outer iterations, true residual {:.3g} > tolerance {:.3g}; "
+                                    "try more test_vectors or setup_iterations, or a smaller coarse_tolerance",
+                                    o[i].breakdown ? "breakdown" : "no convergence",
+                                    n > 1 ? fmt::format(" for right-hand side {} of {}", i, n) : std::string(),
+                                    o[i].iterations, o[i].relative_residual, p.tolerance),
+                        res[i]);
   return res;
 }
 
@@ -489,13 +509,27 @@ template <typename Sloppy>
 SolverResult solve_multigrid(const LinearOperator<double>& D, MultigridPreconditioner<Sloppy>& K,
                              SpinorField<double>& x, const SpinorField<double>& b, const SolverParams& p) {
   SolverResult r;
+  with_memory_advice(K.params(), [&] { r = run_multigrid_solve(D, K, {&x}, {&b}, p)[0]; });
+  return r;
+}
+
+template <typename Sloppy>
+std::vector<SolverResult> solve_multigrid(const LinearOperator<double>& D, MultigridPreconditioner<Sloppy>& K,
+                                          const std::vector<SpinorField<double>*>& x,
+                                          const std::vector<const SpinorField<double>*>& b, const SolverParams& p) {
+  std::vector<SolverResult> r;
   with_memory_advice(K.params(), [&] { r = run_multigrid_solve(D, K, x, b, p); });
   return r;
 }
 
-template SolverResult solve_multigrid<double>(const LinearOperator<double>&, MultigridPreconditioner<double>&,
-                                              SpinorField<double>&, const SpinorField<double>&, const SolverParams&);
-template SolverResult solve_multigrid<float>(const LinearOperator<double>&, MultigridPreconditioner<float>&,
-                                             SpinorField<double>&, const SpinorField<double>&, const SolverParams&);
+#define LQCD_INSTANTIATE(Sloppy)                                                                                   \
+  template SolverResult solve_multigrid<Sloppy>(const LinearOperator<double>&, MultigridPreconditioner<Sloppy>&,   \
+                                                SpinorField<double>&, const SpinorField<double>&, const SolverParams&); \
+  template std::vector<SolverResult> solve_multigrid<Sloppy>(                                                      \
+      const LinearOperator<double>&, MultigridPreconditioner<Sloppy>&, const std::vector<SpinorField<double>*>&,    \
+      const std::vector<const SpinorField<double>*>&, const SolverParams&);
+LQCD_INSTANTIATE(double)
+LQCD_INSTANTIATE(float)
+#undef LQCD_INSTANTIATE
 
 }  // namespace lqcd

@@ -34,6 +34,7 @@
 
 #include "dirac/linear_operator.hpp"
 #include "solvers/coarse_agglomeration.hpp"
+#include "solvers/coarse_block_gcr.hpp"
 #include "solvers/coarse_gcr.hpp"
 #include "solvers/coarse_operator.hpp"
 #include "solvers/coarse_schur.hpp"
@@ -93,6 +94,7 @@ struct MultigridTimings {
   long long cycles = 0;
   long long coarse_iterations = 0;
   long long coarsest_iterations = 0;  // third-level GCR iterations (3 levels)
+  long long coarse_block_solves = 0;  // coarse solves of several right-hand sides together (block cycles)
   long long fine_applications = 0;  // of the fine operator inside cycles and the setup
   double setup() const { return setup_vectors + setup_coarse; }
 };
@@ -150,6 +152,12 @@ class MultigridPreconditioner {
   void refresh(int iterations);
   // z = K r (one cycle); z and r are full fields of D's shape.
   void apply(SpinorField<Real>& z, const SpinorField<Real>& r);
+  // *z[i] = K *r[i] for N right-hand sides at once (issue 46; solvers/multigrid_block_cycle.cpp): the
+  // fine-level steps one field at a time, the coarse solve of all N together (CoarseBlockGcr, the coarse
+  // operator read once per iteration for all of them). Two levels on one process; otherwise, or for
+  // N = 1, one cycle after the other. The same cycle as apply() for each right-hand side, up to the
+  // coarse solve's rounding and its columns' own stopping.
+  void apply(const std::vector<SpinorField<Real>*>& z, const std::vector<const SpinorField<Real>*>& r);
 
   const MultigridParams& params() const { return p_; }
   const TransferOperator<Real>& transfer() const { return transfer_; }
@@ -173,6 +181,11 @@ class MultigridPreconditioner {
   void prolong_add_from_coarse(SpinorField<Real>& f, const CoarseField<Real>& c);  // f += P c
   void coarse_cycle(CoarseField<Real>& z, const CoarseField<Real>& r);  // z = K_c r (3 levels)
   void solve_coarsest();  // third level: L.e = D_cc^{-1} L.r to coarsest_tolerance
+  // One field's smoothing and restriction (z = S r when pre-smoothing, the restricted residual in rc_),
+  // and its prolongation and post-smoothing after the coarse solve left e_c in ec_.
+  void cycle_start(SpinorField<Real>& z, const SpinorField<Real>& r);
+  void cycle_finish(SpinorField<Real>& z, const SpinorField<Real>& r);
+  void make_block(int rhs);  // the block coarse fields and GCR for at least `rhs` columns
   const LinearOperator<Real>& D_;
   MultigridParams p_;
   TransferOperator<Real> transfer_;
@@ -191,6 +204,9 @@ class MultigridPreconditioner {
   std::unique_ptr<CoarseSchurComplement<Real>> schur_;  // null: the coarse solves on the whole lattice
   CoarseField<Real> schur_rhs_;
   std::unique_ptr<ThirdLevel<Real>> third_;  // null: two levels
+  // The block cycle's coarse fields and solver (made at the first block cycle, wide enough for it).
+  std::unique_ptr<CoarseBlockField<Real>> rc_block_, ec_block_, schur_rhs_block_;
+  std::unique_ptr<CoarseBlockGcr<Real>> block_gcr_;
   GcrWorkspace<CoarseField<Real>> coarse_work_;  // 3 levels: the coarse flexible GCR
   CoarseGcr<Real> coarse_gcr_;                   // 2 levels: the coarse GCR
   GcrWorkspace<SpinorField<Real>> setup_work_;  // the setup's GCR on D x = 0 (empty outside setup)
@@ -206,5 +222,14 @@ class MultigridPreconditioner {
 template <typename Sloppy>
 SolverResult solve_multigrid(const LinearOperator<double>& D, MultigridPreconditioner<Sloppy>& K,
                              SpinorField<double>& x, const SpinorField<double>& b, const SolverParams& p);
+// The same for N right-hand sides together (issue 46): N flexible GCRs in lockstep
+// (flexible_gcr_lockstep), each stopping at its own tolerance, their cycles run as one block cycle.
+// Holds 2 outer_restart + 1 double fields per right-hand side. One result per right-hand side; its
+// seconds are those of the whole block. Throws SolverError (with the first failing result) when a
+// right-hand side misses the tolerance.
+template <typename Sloppy>
+std::vector<SolverResult> solve_multigrid(const LinearOperator<double>& D, MultigridPreconditioner<Sloppy>& K,
+                                          const std::vector<SpinorField<double>*>& x,
+                                          const std::vector<const SpinorField<double>*>& b, const SolverParams& p);
 
 }  // namespace lqcd
