@@ -341,7 +341,8 @@ int main(int argc, char** argv) {
   bench->add_option("--reconstruct", bn.reconstruct, "reals stored per link: 18 | 12 | 8 (12 and 8: Wilson and twisted mass; half: 12 or 8)")->capture_default_str();
   bench->add_option("--rhs", bn.rhs,
                     "right-hand sides per call (dslash: 1 to 64, one kernel for all; solver: 2 to 32, the multi-RHS "
-                    "CG against the same solves one at a time)")
+                    "CG against the same solves one at a time; solver --solver multigrid: 2 to 64 solved together "
+                    "through block cycles, against one at a time)")
       ->capture_default_str();
   bench->add_option("--kappa", bn.kappa, "hopping parameter of the Dirac benchmarks")->capture_default_str();
   bench->add_option("--mu", bn.mu, "twisted mass (twisted_mass)")->capture_default_str();

@@ -73,13 +73,16 @@ void check_multigrid_params(const MultigridParams& p) {
     fail("multigrid.coarsest_max_iterations = {}: expected >= 1", p.coarsest_max_iterations);
 }
 
-double multigrid_bytes_per_site(const MultigridParams& p, int real_bytes, int processes) {
+double multigrid_bytes_per_site(const MultigridParams& p, int real_bytes, int processes, int rhs) {
   const double spinor = 24.0 * real_bytes, spinor_double = 24.0 * 8;
   const double block_sites = double(p.block[0]) * p.block[1] * p.block[2] * p.block[3];
   const double dof = 2.0 * p.test_vectors;
   const double vectors = 2.0 * p.test_vectors * spinor;
   const double work = 10.0 * spinor;  // the cycle's residual, smoother and precision-conversion fields
-  const double outer = (2.0 * p.outer_restart + 2) * spinor_double;
+  // Each further right-hand side solved together adds its outer GCR's fields, its solution and source,
+  // and its residual and correction in the cycle's precision.
+  const double outer = (2.0 * p.outer_restart + 2) * spinor_double +
+                       (rhs - 1) * ((2.0 * p.outer_restart + 3) * spinor_double + 2.0 * spinor);
   // D_c and the even-odd form's blocks (A_0^{-1} and the eight A-hat blocks, these also in 16 bits with
   // coarse_half): 18 dof^2 complex numbers per coarse site (+ 8 dof^2 x 4 bytes), whole on every process.
   const double coarse =

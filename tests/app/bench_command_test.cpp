@@ -253,6 +253,25 @@ TEST(BenchCommand, MultigridSolverReportsSetupSolveAndTheirParts) {
               12 * s["coarse_operator_GFLOPS"].get<double>() * s["coarse_operator_seconds"].get<double>(), 1e-9);
 }
 
+// --rhs N with the multigrid: the N sources solved together, each to the tolerance, the block's time
+// split into its parts and compared with N single solves.
+TEST(BenchCommand, MultigridOnSeveralRightHandSidesSolvesThemTogether) {
+  test::TempDir dir;
+  const auto s = bench("solver --solver multigrid --action clover --kappa 0.11 --precision single --rhs 3 "
+                       "--multigrid block=[2,2,2,2] --multigrid test_vectors=4",
+                       dir);
+  EXPECT_EQ(s["rhs"].get<int>(), 3);
+  EXPECT_LE(s["block_true_residual_max"].get<double>(), 1e-10);
+  EXPECT_GT(s["block_iterations_min"].get<int>(), 0);
+  EXPECT_LE(s["block_iterations_min"].get<int>(), s["block_iterations_max"].get<int>());
+  const double t = s["seconds_block_solve"].get<double>();
+  EXPECT_NEAR(s["seconds_per_rhs_block"].get<double>() * 3, t, 1e-12);
+  EXPECT_NEAR(s["seconds_setup_plus_rhs_block"].get<double>(), s["seconds_setup"].get<double>() + t, 1e-9);
+  EXPECT_NEAR(s["block_speedup_per_rhs"].get<double>(), 3 * s["seconds_per_solve"].get<double>() / t, 1e-9);
+  EXPECT_GT(s["seconds_per_block_solve_coarse_solves"].get<double>(), 0);
+  EXPECT_GT(s["block_coarse_iterations_per_cycle"].get<double>(), 0);
+}
+
 // A lattice whose links and spinors fit this machine but whose multigrid (the default [multigrid], single
 // precision) does not: refused before anything is allocated, the message naming the keys that shrink it.
 TEST(BenchCommand, MultigridThatCannotFitIsRefusedNamingItsKeys) {
@@ -379,7 +398,7 @@ TEST(BenchCommand, UnimplementedOptionsAreErrors) {
                                   {"solver --solver bicgstab", "--system matpc"},
                                   {"solver --solver minres --system matpc", "--solver"},
                                   {"dslash --timing cpu", "--timing"},
-                                  {"solver --solver multigrid --rhs 2", "--rhs"},
+                                  {"solver --solver multigrid --rhs 65", "--rhs"},
                                   {"solver --solver multigrid --precision half --reconstruct 12", "--precision half"},
                                   {"solver --solver multigrid --multigrid vectors=3", "multigrid.vectors"},
                                   {"solver --solver multigrid --multigrid test_vectors", "KEY=VALUE"},
