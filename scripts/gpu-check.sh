@@ -279,7 +279,7 @@ if has potential; then  # issue 29: the static potential and r0/a on the quenche
 fi
 if has mgtest; then  # the multigrid's tests only (CPU and GPU cases)
   start=$(date +%s)
-  (cd build-gpu && ctest --output-on-failure -R "Multigrid|CoarseOperator|Schwarz" --timeout 600) >"$out/ctest-mg.log" 2>&1
+  (cd build-gpu && ctest --output-on-failure -R "Multigrid|CoarseOperator|CoarseBlock|Schwarz" --timeout 600) >"$out/ctest-mg.log" 2>&1
   note "ctest multigrid: exit $? in $(( $(date +%s) - start )) s: $(grep -E 'tests passed|tests failed' "$out/ctest-mg.log")"
 fi
 if has mgscan; then  # issue 27's mass scan: MGSCAN_L (32), MGSCAN_KAPPAS, MGSCAN_SETTINGS (multigrid KEY=VALUE ...)

@@ -1022,7 +1022,10 @@ nlohmann::json solver_bench(const BenchCommandOptions& opt, const Geometry& geom
   p.inner_tolerance = opt.inner_tolerance;
   p.precision = solver_precision_from_name(opt.precision, "--precision");
   p.hermitian = opt.system == "normal";
-  if (p.type == SolverType::Multigrid) return multigrid_solver_bench(opt, U, f, p, copy_gbps, meter);
+  if (p.type == SolverType::Multigrid) {
+    p.max_iterations = 1000;  // a multigrid that needs more has failed: its error then says so
+    return multigrid_solver_bench(opt, U, f, p, copy_gbps, meter);
+  }
   if (opt.rhs > 1) return multi_rhs_solver_bench(opt, U, f, p, meter);
   const SpinorField<double> b = gaussian_spinor(geom, loc, 9).parity_part(0);
   SpinorField<double> x(geom, loc, Subset::Even);

@@ -41,8 +41,9 @@ std::vector<KeySpec> quark_schema(const std::string& prefix) {
        "full system)"},
       {"solver.gcr_restart", "16", "GCR restart length"},
       {"solver.multi_rhs", "false",
-       "solve the 12 systems of a source together with the multi-RHS CG, each link loaded once for all 12 (cg, "
-       "even-odd, wilson and twisted_mass, one process; the same tolerance on each ||b - M x|| / ||b||)"},
+       "solve the 12 systems of a source together: with cg the multi-RHS CG, each link loaded once for all 12 "
+       "(even-odd, wilson and twisted_mass, one process); with multigrid one setup and block cycles, the coarse "
+       "grid solved for all 12 at once; the same tolerance on each ||b - M x|| / ||b||"},
       {"source.type", "\"point\"",
        "point | wall (1 on the time slice: needs gauge_fixing.gauge) | gaussian_wavefunction (exp(-r^2/r0^2) "
        "about source.position on its time slice, MILC's gaussian source: needs gauge_fixing.gauge) | z2_wall | "
@@ -171,9 +172,10 @@ QuarkInput read_quark_input(const Config& c) {
                fmt::format("expected a number in [1e-7, 1) (single precision), got {}", in.solver.inner_tolerance));
   in.even_odd = c.boolean("solver.even_odd");
   in.multi_rhs = c.boolean("solver.multi_rhs");
-  if (in.multi_rhs && in.solver.type != SolverType::CG)
-    c.fail_key("solver.multi_rhs", fmt::format("the multi-RHS solver is CG; set solver.type = \"cg\" (got \"{}\")",
-                                               solver_type_name(in.solver.type)));
+  if (in.multi_rhs && in.solver.type != SolverType::CG && in.solver.type != SolverType::Multigrid)
+    c.fail_key("solver.multi_rhs",
+               fmt::format("the multi-RHS solvers are cg and multigrid; set solver.type to one of them (got \"{}\")",
+                           solver_type_name(in.solver.type)));
   if (in.solver.type == SolverType::Multigrid) {
     // The multigrid solves the full system (solver.even_odd is not used): its smoother and coarse grid
     // do what even-odd preconditioning does for the Krylov solvers.
@@ -183,8 +185,8 @@ QuarkInput read_quark_input(const Config& c) {
     in.multigrid = read_multigrid_params(c);
     if (in.dims_set) check_multigrid_blocks(c, in.dims, in.multigrid);
   }
-  if (in.multi_rhs && !in.even_odd)
-    c.fail_key("solver.multi_rhs", "the multi-RHS solver works on the even-odd system; set solver.even_odd = true");
+  if (in.multi_rhs && in.solver.type == SolverType::CG && !in.even_odd)
+    c.fail_key("solver.multi_rhs", "the multi-RHS CG works on the even-odd system; set solver.even_odd = true");
 
   try {
     in.source.type = source_type_from_name(c.string("source.type"));
@@ -304,7 +306,10 @@ void check_quark_fits(const QuarkInput& in, const Geometry& g, Location loc, con
     return;
   }
   const int real_bytes = in.solver.precision == SolverPrecision::Double ? 8 : 4;
-  check_lattice_fits(g, kQuarkBytesPerSite + multigrid_bytes_per_site(in.multigrid, real_bytes, g.processes()), loc,
+  check_lattice_fits(g,
+                     kQuarkBytesPerSite +
+                         multigrid_bytes_per_site(in.multigrid, real_bytes, g.processes(), in.multi_rhs ? 12 : 1),
+                     loc,
                      where,
                      "the gauge field, the propagator and the multigrid: " + multigrid_memory_summary(in.multigrid),
                      "use fewer multigrid.test_vectors, a smaller multigrid.outer_restart (8 fits a 48^4 lattice on "
@@ -364,7 +369,7 @@ QuarkProblem::QuarkProblem(const QuarkInput& in, Location loc, const std::string
   if (in.source_smearing.iterations > 0 || in.sink_smearing.iterations > 0)
     smeared_ = std::make_unique<GaugeField<double>>(ape_smear(*U_, in.ape));
   sloppy_ = sloppy_precision_of(in.solver.precision);
-  block_rhs_ = in.multi_rhs ? 12 : 0;
+  block_rhs_ = in.multi_rhs && in.solver.type == SolverType::CG ? 12 : 0;  // the block operators of the multi-RHS CG
   ops_ = make_dirac_operators(*U_, fermion_, sloppy_, block_rhs_);
 }
 

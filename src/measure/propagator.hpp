@@ -33,8 +33,9 @@ struct PropagatorOptions {
   const GaugeField<double>* smearing_links = nullptr;
   GaussianParams source_smearing;
   GaussianParams sink_smearing;
-  // Solve the 12 even-odd systems together with the multi-RHS CG (solvers/multi_rhs_cg.hpp); needs
-  // even_odd, solver.type CG and the operators made with block_rhs = 12 (make_dirac_operators).
+  // Solve the sources together: with solver.type CG the 12 even-odd systems by the multi-RHS CG
+  // (solvers/multi_rhs_cg.hpp; needs even_odd and the operators made with block_rhs = 12,
+  // make_dirac_operators); with Multigrid the full systems by the block solve (solve_multigrid on N).
   bool multi_rhs = false;
   // solver.type = Multigrid: the multigrid's parameters (solvers/multigrid.hpp). One setup serves the
   // 12 solves; solver.precision double or single is the precision of its cycle. The full system is

@@ -12,7 +12,6 @@
 #include <cmath>
 #include <algorithm>
 #include <functional>
-#include <utility>
 #include <vector>
 
 #include "math/complex.hpp"
@@ -70,12 +69,14 @@ void gcr_orthogonalise(std::vector<Field>& q, std::vector<Field>& z, int k) {
 // them through its coarse levels together. precondition(z, r): *z[i] = K *r[i] for the listed pairs
 // (z[i] overwritten). apply(out, in): out = A in, one field. w: one workspace per right-hand side.
 // on_iteration(i, k, relative residual estimate) after every iteration of right-hand side i when set.
+// tolerances: one per right-hand side in place of c.tolerance (empty: c.tolerance for all).
 template <typename Field, typename Apply, typename PreconditionAll>
 std::vector<GcrOutcome> flexible_gcr_lockstep(const Apply& apply, const PreconditionAll& precondition,
                                               const std::vector<Field*>& x, const std::vector<const Field*>& b,
-                                              const GcrControl& c, std::vector<GcrWorkspace<Field>>& w,
+                                              const GcrControl& c, const std::vector<GcrWorkspace<Field>*>& w,
                                               bool check_true_at_end = true,
-                                              const std::function<void(int, int, double)>& on_iteration = {}) {
+                                              const std::function<void(int, int, double)>& on_iteration = {},
+                                              const std::vector<double>& tolerances = {}) {
   const std::size_t n = x.size();
   std::vector<GcrOutcome> out(n);
   struct State {
@@ -88,7 +89,7 @@ std::vector<GcrOutcome> flexible_gcr_lockstep(const Apply& apply, const Precondi
     State& s = st[i];
     GcrOutcome& o = out[i];
     Field& xi = *x[i];
-    GcrWorkspace<Field>& wi = w[i];
+    GcrWorkspace<Field>& wi = *w[i];
     s.bn = std::sqrt(norm2(*b[i]));
     o.true_residual = true;
     if (!(s.bn > 0)) {  // b = 0: x = 0
@@ -107,7 +108,7 @@ std::vector<GcrOutcome> flexible_gcr_lockstep(const Apply& apply, const Precondi
       r.copy_from(*b[i]);
       s.r2 = axpy_norm2(Complex<double>(-1.0), wi.q[0], r);
     }
-    s.target = c.tolerance * s.bn;
+    s.target = (tolerances.empty() ? c.tolerance : tolerances[i]) * s.bn;
     o.relative_residual = std::sqrt(s.r2) / s.bn;
     if (std::sqrt(s.r2) <= s.target) {
       o.converged = true;
@@ -119,7 +120,7 @@ std::vector<GcrOutcome> flexible_gcr_lockstep(const Apply& apply, const Precondi
   const auto end_cycle = [&](std::size_t i) {
     State& s = st[i];
     GcrOutcome& o = out[i];
-    GcrWorkspace<Field>& wi = w[i];
+    GcrWorkspace<Field>& wi = *w[i];
     const int k = s.k;
     s.k = 0;
     if (o.breakdown && k == 0) {
@@ -159,15 +160,15 @@ std::vector<GcrOutcome> flexible_gcr_lockstep(const Apply& apply, const Precondi
     for (std::size_t i = 0; i < n; ++i)
       if (!st[i].done) {
         active.push_back(i);
-        zs.push_back(&w[i].z[std::size_t(st[i].k)]);
-        rs.push_back(&w[i].r.at(0));
+        zs.push_back(&w[i]->z[std::size_t(st[i].k)]);
+        rs.push_back(&w[i]->r.at(0));
       }
     if (active.empty()) break;
     precondition(zs, rs);
     for (const std::size_t i : active) {
       State& s = st[i];
       GcrOutcome& o = out[i];
-      GcrWorkspace<Field>& wi = w[i];
+      GcrWorkspace<Field>& wi = *w[i];
       const int m = std::min(c.restart, wi.restart());
       const int k = s.k;
       Field& zk = wi.z[std::size_t(k)];
@@ -205,23 +206,13 @@ template <typename Field, typename Apply, typename Precondition>
 GcrOutcome flexible_gcr(const Apply& apply, const Precondition& precondition, Field& x, const Field& b,
                         const GcrControl& c, GcrWorkspace<Field>& w, bool check_true_at_end = true,
                         const std::function<void(int, double)>& on_iteration = {}) {
-  std::vector<GcrWorkspace<Field>> ws;
-  ws.push_back(std::move(w));
   const auto precondition_one = [&precondition](std::vector<Field*>& z, std::vector<const Field*>& r) {
     precondition(*z[0], *r[0]);
   };
   std::function<void(int, int, double)> each;
   if (on_iteration) each = [&on_iteration](int, int k, double r) { on_iteration(k, r); };
-  GcrOutcome o;
-  try {
-    o = flexible_gcr_lockstep(apply, precondition_one, std::vector<Field*>{&x}, std::vector<const Field*>{&b}, c, ws,
-                              check_true_at_end, each)[0];
-  } catch (...) {
-    w = std::move(ws[0]);
-    throw;
-  }
-  w = std::move(ws[0]);
-  return o;
+  return flexible_gcr_lockstep(apply, precondition_one, std::vector<Field*>{&x}, std::vector<const Field*>{&b}, c,
+                               std::vector<GcrWorkspace<Field>*>{&w}, check_true_at_end, each)[0];
 }
 
 }  // namespace lqcd

@@ -7,7 +7,7 @@
 #include "core/timer.hpp"
 #include "fields/spinor_blas.hpp"
 #include "solvers/multigrid_level_steps.hpp"
-#include "solvers/multigrid_section.hpp"
+#include "solvers/multigrid_support.hpp"
 
 namespace lqcd {
 
@@ -25,19 +25,6 @@ GcrOutcome solve_coarse_system(CoarseGcr<Real>& gcr, const CoarseOperator<Real>&
       gcr.solve([schur](CoarseField<Real>& out, const CoarseField<Real>& in) { schur->apply(out, in); }, x, schur_rhs, c);
   schur->reconstruct(x);
   return o;
-}
-
-// f(), with an allocation failure's message completed by what the multigrid holds and the keys that
-// make it smaller (the fields are allocated in setup and in the solve).
-template <typename F>
-void with_memory_advice(const MultigridParams& p, const F& f) {
-  try {
-    f();
-  } catch (const OutOfMemory& e) {
-    throw OutOfMemory(fmt::format("multigrid: {} (it holds {}); lower multigrid.outer_restart (8 fits a 48^4 lattice "
-                                  "in 80 GB) or multigrid.test_vectors, or split the lattice over more processes (--grid)",
-                                  e.what(), multigrid_memory_summary(p)));
-  }
 }
 
 }  // namespace
@@ -425,114 +412,5 @@ template struct ThirdLevel<double>;
 template struct ThirdLevel<float>;
 template class MultigridPreconditioner<double>;
 template class MultigridPreconditioner<float>;
-
-namespace {
-template <typename Sloppy>
-std::vector<SolverResult> run_multigrid_solve(const LinearOperator<double>& D, MultigridPreconditioner<Sloppy>& K,
-                                              const std::vector<SpinorField<double>*>& x,
-                                              const std::vector<const SpinorField<double>*>& b, const SolverParams& p) {
-  Stopwatch watch;
-  const std::size_t n = x.size();
-  if (n == 0 || b.size() != n) fail("internal: a multigrid solve of {} solutions for {} sources", n, b.size());
-  const MultigridParams& mp = K.params();
-  GcrControl c;
-  c.tolerance = p.tolerance;
-  c.max_iterations = p.max_iterations;
-  c.restart = mp.outer_restart;
-  std::vector<GcrWorkspace<SpinorField<double>>> work;
-  for (std::size_t i = 0; i < n; ++i)
-    work.emplace_back(*b[i], std::min(mp.outer_restart, std::max(1, p.max_iterations)));
-  std::vector<SolverResult> res(n);
-  for (SolverResult& r : res) {
-    r.type = SolverType::Multigrid;
-    r.precision = std::is_same_v<Sloppy, double> ? SolverPrecision::Double : SolverPrecision::Single;
-    r.residual_history.push_back(1.0);
-  }
-  // The initial guess is used where every x is nonzero (callers zero them).
-  bool guess = true;
-  for (std::size_t i = 0; i < n; ++i) guess = guess && norm2(*x[i]) > 0;
-  c.zero_guess = !guess;
-  const auto apply_fine = [&D](SpinorField<double>& out, const SpinorField<double>& in) { D.apply(out, in); };
-  const auto record = [&res](int i, int, double r) { res[std::size_t(i)].residual_history.push_back(r); };
-  std::vector<GcrOutcome> o;
-  if constexpr (std::is_same_v<Sloppy, double>) {
-    const auto precondition = [&K](std::vector<SpinorField<double>*>& z, std::vector<const SpinorField<double>*>& r) {
-      K.apply(z, r);
-    };
-    o = flexible_gcr_lockstep(apply_fine, precondition, x, b, c, work, true, record);
-  } else {
-    // The residuals in the cycle's precision, one pair of fields per right-hand side in the step.
-    std::vector<SpinorField<Sloppy>> r_s, z_s;
-    for (std::size_t i = 0; i < n; ++i) {
-      r_s.emplace_back(b[0]->geometry(), b[0]->location());
-      z_s.emplace_back(b[0]->geometry(), b[0]->location());
-    }
-    std::vector<SpinorField<Sloppy>*> zp;
-    std::vector<const SpinorField<Sloppy>*> rp;
-    const auto precondition = [&](std::vector<SpinorField<double>*>& z, std::vector<const SpinorField<double>*>& r) {
-      zp.clear();
-      rp.clear();
-      for (std::size_t i = 0; i < z.size(); ++i) {
-        convert_precision(r_s[i], *r[i]);
-        zp.push_back(&z_s[i]);
-        rp.push_back(&r_s[i]);
-      }
-      K.apply(zp, rp);
-      for (std::size_t i = 0; i < z.size(); ++i) convert_precision(*z[i], z_s[i]);
-    };
-    o = flexible_gcr_lockstep(apply_fine, precondition, x, b, c, work, true, record);
-  }
-  synchronise(b[0]->location());
-  const double seconds = watch.seconds();
-  const double sites = double(b[0]->sites());
-  for (std::size_t i = 0; i < n; ++i) {
-    SolverResult& r = res[i];
-    r.seconds = seconds;
-    r.iterations = o[i].iterations;
-    r.true_residual = o[i].relative_residual;
-    r.converged = o[i].converged;
-    // One cycle per outer iteration: its smoothing and residuals, plus the outer operator.
-    r.set_flops(sites * D.flops_per_site() * double(o[i].iterations + 1) +
-                sites * D.flops_per_site() * double(o[i].iterations) * double(mp.pre_smoothing + mp.post_smoothing + 1));
-  }
-  for (std::size_t i = 0; i < n; ++i)
-    if (!o[i].converged)
-      throw SolverError(fmt::format("multigrid: {}{} after {} outer iterations, true residual {:.3g} > tolerance {:.3g}; "
-                                    "try more test_vectors or setup_iterations, or a smaller coarse_tolerance",
-                                    o[i].breakdown ? "breakdown" : "no convergence",
-                                    n > 1 ? fmt::format(" for right-hand side {} of {}", i, n) : std::string(),
-                                    o[i].iterations, o[i].relative_residual, p.tolerance),
-                        res[i]);
-  return res;
-}
-
-}  // namespace
-
-template <typename Sloppy>
-SolverResult solve_multigrid(const LinearOperator<double>& D, MultigridPreconditioner<Sloppy>& K,
-                             SpinorField<double>& x, const SpinorField<double>& b, const SolverParams& p) {
-  SolverResult r;
-  with_memory_advice(K.params(), [&] { r = run_multigrid_solve(D, K, {&x}, {&b}, p)[0]; });
-  return r;
-}
-
-template <typename Sloppy>
-std::vector<SolverResult> solve_multigrid(const LinearOperator<double>& D, MultigridPreconditioner<Sloppy>& K,
-                                          const std::vector<SpinorField<double>*>& x,
-                                          const std::vector<const SpinorField<double>*>& b, const SolverParams& p) {
-  std::vector<SolverResult> r;
-  with_memory_advice(K.params(), [&] { r = run_multigrid_solve(D, K, x, b, p); });
-  return r;
-}
-
-#define LQCD_INSTANTIATE(Sloppy)                                                                                   \
-  template SolverResult solve_multigrid<Sloppy>(const LinearOperator<double>&, MultigridPreconditioner<Sloppy>&,   \
-                                                SpinorField<double>&, const SpinorField<double>&, const SolverParams&); \
-  template std::vector<SolverResult> solve_multigrid<Sloppy>(                                                      \
-      const LinearOperator<double>&, MultigridPreconditioner<Sloppy>&, const std::vector<SpinorField<double>*>&,    \
-      const std::vector<const SpinorField<double>*>&, const SolverParams&);
-LQCD_INSTANTIATE(double)
-LQCD_INSTANTIATE(float)
-#undef LQCD_INSTANTIATE
 
 }  // namespace lqcd

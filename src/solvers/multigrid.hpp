@@ -161,6 +161,7 @@ class MultigridPreconditioner {
   void apply(const std::vector<SpinorField<Real>*>& z, const std::vector<const SpinorField<Real>*>& r);
 
   const MultigridParams& params() const { return p_; }
+  const LinearOperator<Real>& fine_operator() const { return D_; }  // D in the cycle's precision
   const TransferOperator<Real>& transfer() const { return transfer_; }
   // The coarse operator on the whole coarse lattice (on every process).
   const CoarseOperator<Real>& coarse_operator() const { return coarse_; }

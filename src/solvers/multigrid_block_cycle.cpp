@@ -6,7 +6,7 @@
 #include "solvers/multigrid.hpp"
 
 #include "core/error.hpp"
-#include "solvers/multigrid_section.hpp"
+#include "solvers/multigrid_support.hpp"
 
 namespace lqcd {
 

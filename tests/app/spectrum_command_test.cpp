@@ -517,8 +517,9 @@ TEST(SpectrumCommand, MultiRhsSolvesGiveTheOneAtATimeCorrelators) {
 
 // solver.type = "multigrid" (solvers/multigrid.hpp): the full system to the same tolerance, so the
 // correlators are those of the Krylov solvers: exactly the momentum-space ones for a free twisted-mass
-// quark, and on the beta = 6.0 configuration those of BiCGStab, with the cycle in single precision;
-// one setup for the 12 solves, recorded in the log and the JSON lines.
+// quark, and on the beta = 6.0 configuration those of BiCGStab, with the cycle in single precision,
+// one at a time and with solver.multi_rhs (the 12 together, issue 46); one setup for the 12 solves,
+// recorded in the log and the JSON lines.
 TEST(SpectrumCommand, MultigridSolvesGiveTheKrylovCorrelators) {
   test::TempDir dir;
   const FreeQuark q{{4, 4, 4, 8}, 0.15, 0.3, {0, 0, 0, M_PI}};
@@ -528,16 +529,18 @@ TEST(SpectrumCommand, MultigridSolvesGiveTheKrylovCorrelators) {
   expect_close(tm["correlators"]["pion"], free_correlator(q, g5, g5), 1e-9, "twisted-mass charged pion, multigrid");
 
   const std::string milc = test::testdata("milc_l8888_b6.0.milc").string();
-  const auto input = [&](const char* type, const char* precision) {
+  const auto input = [&](const char* type, const char* precision, bool together) {
     return fmt::format("[gauge]\nconfig = \"{}\"\n[fermion]\naction = \"clover\"\nkappa = 0.1330\ncsw = 1.769\n"
-                       "[solver]\ntype = \"{}\"\nprecision = \"{}\"\n[multigrid]\nblock = [4, 4, 4, 4]\n"
+                       "[solver]\ntype = \"{}\"\nprecision = \"{}\"\nmulti_rhs = {}\n[multigrid]\nblock = [4, 4, 4, 4]\n"
                        "test_vectors = 8\nsetup_iterations = 20\nadaptive_cycles = 0\n[output]\nprefix = \"milc\"\n",
-                       milc, type, precision);
+                       milc, type, precision, together);
   };
-  const auto krylov = spectrum_json(dir, input("bicgstab", "double"));
-  for (const char* precision : {"single"}) {  // the double-precision cycle: tests/solvers/multigrid_test.cpp
-    SCOPED_TRACE(precision);
-    const auto mg = spectrum_json(dir, input("multigrid", precision));
+  const auto krylov = spectrum_json(dir, input("bicgstab", "double", false));
+  // The double-precision cycle: tests/solvers/multigrid_test.cpp. multi_rhs: the 12 solved together.
+  for (const bool together : {false, true}) {
+    const char* precision = "single";
+    SCOPED_TRACE(together ? "multi_rhs" : "one at a time");
+    const auto mg = spectrum_json(dir, input("multigrid", precision, together));
     for (const char* c : {"pion", "rho", "a0"}) {
       std::vector<double> want;
       for (const auto& v : krylov["correlators"][c]) want.push_back(v.get<double>());
@@ -548,8 +551,10 @@ TEST(SpectrumCommand, MultigridSolvesGiveTheKrylovCorrelators) {
     for (const auto& r : solves) {
       EXPECT_EQ(r["solver"], "multigrid");
       EXPECT_EQ(r["even_odd"], false);
+      EXPECT_EQ(r["multi_rhs"], together);
       EXPECT_LE(r["full_residual"].get<double>(), 1e-10);
     }
+    EXPECT_EQ(test::read_text(dir / "milc.log").find("in a block of 12") != std::string::npos, together);
     int setups = 0;
     for (const auto& r : test::read_jsonl(dir / "milc.jsonl"))
       if (r["record"] == "multigrid_setup") {

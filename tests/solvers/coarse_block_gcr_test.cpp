@@ -49,6 +49,7 @@ class CoarseBlockGcrTest : public ::testing::TestWithParam<Location> {
     mg_->setup();
   }
   const CoarseOperator<double>& Dc() const { return mg_->coarse_operator(); }
+  void every_column_gets_its_own_solve(int n);
   Location loc_{};
   std::unique_ptr<GaugeField<double>> U_;
   std::unique_ptr<DiracOperators> ops_;
@@ -85,7 +86,11 @@ TEST_P(CoarseBlockGcrTest, EvenOddBlockEqualsSingleApplications) {
 }
 
 TEST_P(CoarseBlockGcrTest, EveryColumnGetsItsOwnSolve) {
-  const int n = 5;
+  for (const int n : {5, 12}) every_column_gets_its_own_solve(n);
+}
+
+void CoarseBlockGcrTest::every_column_gets_its_own_solve(int n) {
+  SCOPED_TRACE(std::to_string(n) + " columns");
   const double tol = 1e-10;
   CoarseBlockField<double> b(Dc().lattice(), Dc().dof(), n, loc_), x = b.like();
   std::vector<CoarseField<double>> u;

@@ -45,7 +45,7 @@ void block_equals_single(Location loc) {
   sp.tolerance = 1e-10;
   sp.max_iterations = 200;
 
-  const int n = 4;
+  const int n = loc == Location::Device ? 12 : 4;  // 12: a point source's spins and colours
   std::vector<SpinorField<double>> b, x;
   for (int i = 0; i < n; ++i) {
     b.push_back(to_spinor_field(test::random_spinor(geom, 40 + std::uint64_t(i)), geom, loc));
@@ -102,7 +102,7 @@ void block_cycle_equals_single_cycles(Location loc) {
   mp.coarse_max_iterations = 500;
   MultigridPreconditioner<double> mg(*ops.full, mp);
   mg.setup();
-  const int n = 3;
+  const int n = loc == Location::Device ? 12 : 3;
   std::vector<SpinorField<double>> r, z;
   std::vector<SpinorField<double>*> zp;
   std::vector<const SpinorField<double>*> rp;
