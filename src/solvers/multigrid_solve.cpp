@@ -3,6 +3,7 @@
 // correction around single-precision GCR cycles.
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <functional>
 #include <type_traits>
 
@@ -147,7 +148,14 @@ std::vector<SolverResult> run_multigrid_solve(const LinearOperator<double>& D, M
   bool guess = true;
   for (std::size_t i = 0; i < n; ++i) guess = guess && norm2(*x[i]) > 0;
   c.zero_guess = !guess;
-  const auto record = [&res](int i, int, double r) { res[std::size_t(i)].residual_history.push_back(r); };
+  // LQCD_MULTIGRID_TRACE set: every outer iteration of every right-hand side on stderr (its residual
+  // estimate and the seconds since the solve began), to see which one stalls and where the time goes.
+  const bool trace = std::getenv("LQCD_MULTIGRID_TRACE") != nullptr;
+  const auto record = [&res, &watch, trace](int i, int k, double r) {
+    res[std::size_t(i)].residual_history.push_back(r);
+    if (trace) fmt::print(stderr, "multigrid: right-hand side {} iteration {} residual {:.3e} at {:.3f} s\n", i, k, r,
+                          watch.seconds());
+  };
   std::vector<GcrOutcome> o;
   if constexpr (std::is_same_v<Sloppy, double>)
     o = outer_double(D, K, x, b, c, record);
