@@ -38,6 +38,16 @@ constexpr int kReduceBlocks = 1024;
 // hopping term on the same sites with 8192 blocks; docs/performance.md).
 constexpr std::int64_t kReduceEachMaxBlocks = std::int64_t(1) << 20;
 
+// reduce_each's grid cap for a functor: F::kReduceEachMaxBlocks where it sets one. Reductions with many
+// sums over many small elements (the multi-RHS coarse GCR's Gram-Schmidt: 2 N nb sums) would otherwise
+// write as many partial sums as elements; with the cap each thread takes a stretch of them in a grid-
+// stride loop (still a fixed order: the grid depends on the count alone).
+template <typename F>
+constexpr std::int64_t reduce_each_max_blocks() {
+  if constexpr (requires { F::kReduceEachMaxBlocks; }) return F::kReduceEachMaxBlocks;
+  else return kReduceEachMaxBlocks;
+}
+
 // Blocks of kBlock threads that a kernel asks to fit on one SM at once (F::kMinBlocksPerSM, default 1):
 // ptxas then caps the registers per thread (65536 / (kBlock x blocks)). Bandwidth-bound kernels whose
 // register count would leave too few warps to hide memory latency set it (the hopping kernel).
@@ -365,7 +375,7 @@ struct DeviceExec {
     if (n < 1 || n > cuda_detail::kBlock) throw Error("internal: reduce_each: 1 to 256 sums");
     const int width = n * (cuda_detail::kBlock / n);
     std::int64_t blocks = (count + width - 1) / width;
-    if (blocks > cuda_detail::kReduceEachMaxBlocks) blocks = cuda_detail::kReduceEachMaxBlocks;
+    if (blocks > cuda_detail::reduce_each_max_blocks<F>()) blocks = cuda_detail::reduce_each_max_blocks<F>();
     if (blocks < 1) blocks = 1;
     double* partial = static_cast<double*>(cuda_detail::reduce_scratch(std::size_t(blocks) * n * sizeof(double)));
     cuda_detail::launch(cuda_detail::reduce_each_kernel<F>, blocks, width, "reduce_each", count, n, f, partial);

@@ -14,6 +14,11 @@
 
 namespace lqcd {
 
+// The grid cap of these reductions on the device (core/exec_cuda.cuh, reduce_each_max_blocks): their
+// elements are single complex numbers, so one element per thread would write as many partial sums as
+// elements (37 million for the Gram-Schmidt of 12 right-hand sides on an 8^4 x 48 coarse lattice).
+constexpr std::int64_t kCoarseBlockReduceBlocks = 2048;
+
 // The state of one right-hand side's GCR, read by the host once per iteration.
 struct CoarseBlockGcrState {
   double r2 = 0;        // ||r||^2
@@ -33,6 +38,7 @@ struct CoarseBlockZeroKernel {
 // Per right-hand side: ||x||^2 (n = N sums).
 template <typename Real>
 struct CoarseBlockNorm2Kernel {
+  static constexpr std::int64_t kReduceEachMaxBlocks = kCoarseBlockReduceBlocks;
   const Complex<Real>* x;
   LQCD_HOST_DEVICE void operator()(std::int64_t i, double& acc) const {
     acc += double(x[i].re) * double(x[i].re) + double(x[i].im) * double(x[i].im);
@@ -42,6 +48,7 @@ struct CoarseBlockNorm2Kernel {
 // Per right-hand side: <x_b, y> for b < nb (n = 2 N nb sums, element e = 2 (i nb + b) + part).
 template <typename Real>
 struct CoarseBlockMultiDotKernel {
+  static constexpr std::int64_t kReduceEachMaxBlocks = kCoarseBlockReduceBlocks;
   const Complex<Real>* x[kCoarseBatch];
   const Complex<Real>* y;
   int nb;
@@ -116,6 +123,7 @@ struct CoarseBlockGcrNormaliseKernel {
 // x += alpha z_k, r -= alpha q_k, summing ||r||^2 per right-hand side (n = N sums).
 template <typename Real>
 struct CoarseBlockGcrUpdateKernel {
+  static constexpr std::int64_t kReduceEachMaxBlocks = kCoarseBlockReduceBlocks;
   Complex<Real>* x;
   const Complex<Real>* z;
   Complex<Real>* r;
@@ -139,6 +147,7 @@ struct CoarseBlockGcrUpdateKernel {
 // r = b - A x, summing ||r||^2 per right-hand side.
 template <typename Real>
 struct CoarseBlockGcrResidualKernel {
+  static constexpr std::int64_t kReduceEachMaxBlocks = kCoarseBlockReduceBlocks;
   const Complex<Real>* b;
   const Complex<Real>* Ax;
   Complex<Real>* r;
