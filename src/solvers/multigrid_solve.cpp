@@ -39,9 +39,10 @@ std::vector<GcrOutcome> outer_double(const LinearOperator<double>& D, MultigridP
 // With a single-precision cycle: defect correction in double around cycles of flexible GCR(outer_restart)
 // in single precision (the Krylov vectors in float: half the memory of a double GCR, so that N right-
 // hand sides with GCR(16) fit one GPU; QUDA keeps its outer Krylov space in the sloppy precision too).
-// Each cycle solves D_float e = r (r = b - D x in double, rounded) from e = 0 for at most outer_restart
-// iterations, or until its residual has dropped to what right-hand side i still needs (never below
-// kSingleCycleFloor); then x += e and r = b - D x in double, on which alone the tolerance is tested.
+// Each cycle solves D_float e = r / ||r|| (r = b - D x in double, rounded) from e = 0 for at most
+// outer_restart iterations, or until its residual has dropped to what right-hand side i still needs
+// (never below kSingleCycleFloor); then x += ||r|| e and r = b - D x in double, on which alone the
+// tolerance is tested.
 std::vector<GcrOutcome> outer_mixed(const LinearOperator<double>& D, MultigridPreconditioner<float>& K,
                                     const std::vector<SpinorField<double>*>& x,
                                     const std::vector<const SpinorField<double>*>& b, const GcrControl& c,
@@ -94,6 +95,9 @@ std::vector<GcrOutcome> outer_mixed(const LinearOperator<double>& D, MultigridPr
     std::vector<double> tol;
     int left = c.max_iterations;
     for (const std::size_t i : act) {
+      // The cycle solves for r / ||r||, whose float rounding is scale-free (no underflow near
+      // convergence of a small source); r itself is recomputed after the cycle.
+      scale(Complex<double>(1.0 / rn[i]), r[i]);
       convert_precision(r_s[i], r[i]);
       ep.push_back(&e_s[i]);
       rp.push_back(&r_s[i]);
@@ -114,7 +118,7 @@ std::vector<GcrOutcome> outer_mixed(const LinearOperator<double>& D, MultigridPr
       GcrOutcome& o = out[i];
       o.iterations += cycle[j].iterations;
       convert_precision(e, e_s[i]);
-      axpy(Complex<double>(1.0), e, *x[i]);
+      axpy(Complex<double>(rn[i]), e, *x[i]);
       const double before = rn[i];
       rn[i] = residual(i, false);
       o.relative_residual = rn[i] / bn[i];
