@@ -834,22 +834,16 @@ nlohmann::json multigrid_block_bench(const BenchCommandOptions& opt, const Dirac
   const Geometry& geom = ops.full->geometry();
   const Location loc = ops.full->location();
   std::vector<SpinorField<double>> b, x;
-  std::vector<SpinorField<double>*> xp;
-  std::vector<const SpinorField<double>*> bp;
   for (int j = 0; j < n; ++j) {
     b.push_back(gaussian_spinor(geom, loc, 9 + std::uint64_t(j)));
     x.push_back(ops.full->make_field());
-  }
-  for (int j = 0; j < n; ++j) {
-    xp.push_back(&x[std::size_t(j)]);
-    bp.push_back(&b[std::size_t(j)]);
   }
   std::vector<SolverResult> last;
   mg.reset_solve_timings();
   int solves = 0;
   const double t = median_seconds(loc, opt.repetitions, [&] {
     for (SpinorField<double>& xj : x) set_zero(xj);
-    last = solve_multigrid(*ops.full, mg, xp, bp, p);
+    last = solve_multigrid(*ops.full, mg, x, b, p);
     ++solves;
   });
   const MultigridTimings& s = mg.timings();

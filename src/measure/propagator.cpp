@@ -215,20 +215,14 @@ void solve_multigrid_together(const LinearOperator<double>& M, MultigridPrecondi
                               const PropagatorOptions& options, const SolutionSink& on_solution,
                               const std::function<void(const PropagatorSolve&)>& on_solve) {
   std::vector<SpinorField<double>> eta, psi;
-  std::vector<SpinorField<double>*> xp;
-  std::vector<const SpinorField<double>*> bp;
   for (int j = 0; j < count; ++j) {
     eta.push_back(make(j));
     smear(eta.back(), options, options.source_smearing);
     psi.push_back(M.make_field());
     set_zero(psi.back());
   }
-  for (int j = 0; j < count; ++j) {
-    xp.push_back(&psi[std::size_t(j)]);
-    bp.push_back(&eta[std::size_t(j)]);
-  }
-  const std::vector<SolverResult> results = mg_single ? solve_multigrid(M, *mg_single, xp, bp, options.solver)
-                                                      : solve_multigrid(M, *mg_double, xp, bp, options.solver);
+  const std::vector<SolverResult> results = mg_single ? solve_multigrid(M, *mg_single, psi, eta, options.solver)
+                                                      : solve_multigrid(M, *mg_double, psi, eta, options.solver);
   for (int j = 0; j < count; ++j) {
     PropagatorSolve log;
     log.spin = j / 3;

@@ -117,8 +117,8 @@ void check_multigrid_params(const MultigridParams& p);
 
 // A lower bound of the bytes the multigrid holds per site of this process's fine box while it solves,
 // beyond the operator and the solution and source: the test vectors twice (as the setup made them and
-// block-orthonormalised), the cycle's fine work fields, the outer flexible GCR(outer_restart) in double
-// and the coarse operator with its even-odd blocks (held whole by each of `processes`).
+// block-orthonormalised), the cycle's fine work fields, the outer flexible GCR(outer_restart) counted in
+// double (an upper bound with a single-precision cycle, whose GCR keeps float vectors) and the coarse operator with its even-odd blocks (held whole by each of `processes`).
 // real_bytes: 4 or 8, the cycle's precision; rhs: right-hand sides solved together (each with its
 // own outer GCR). For refusing, before anything is allocated, a lattice that cannot fit (the commands'
 // input checks).
@@ -226,12 +226,24 @@ SolverResult solve_multigrid(const LinearOperator<double>& D, MultigridPrecondit
                              SpinorField<double>& x, const SpinorField<double>& b, const SolverParams& p);
 // The same for N right-hand sides together (issue 46): N flexible GCRs in lockstep
 // (flexible_gcr_lockstep), each stopping at its own tolerance, their cycles run as one block cycle.
-// Holds 2 outer_restart + 1 double fields per right-hand side. One result per right-hand side; its
+// Holds per right-hand side 2 outer_restart + 1 fields of the outer GCR (double with a double cycle,
+// single inside double defect correction with a single one). One result per right-hand side; its
 // seconds are those of the whole block. Throws SolverError (with the first failing result) when a
 // right-hand side misses the tolerance.
 template <typename Sloppy>
 std::vector<SolverResult> solve_multigrid(const LinearOperator<double>& D, MultigridPreconditioner<Sloppy>& K,
                                           const std::vector<SpinorField<double>*>& x,
                                           const std::vector<const SpinorField<double>*>& b, const SolverParams& p);
+// The same for fields held in vectors: x[i] solves b[i].
+template <typename Sloppy>
+std::vector<SolverResult> solve_multigrid(const LinearOperator<double>& D, MultigridPreconditioner<Sloppy>& K,
+                                          std::vector<SpinorField<double>>& x, const std::vector<SpinorField<double>>& b,
+                                          const SolverParams& p) {
+  std::vector<SpinorField<double>*> xp;
+  std::vector<const SpinorField<double>*> bp;
+  for (SpinorField<double>& f : x) xp.push_back(&f);
+  for (const SpinorField<double>& f : b) bp.push_back(&f);
+  return solve_multigrid(D, K, xp, bp, p);
+}
 
 }  // namespace lqcd

@@ -53,14 +53,8 @@ void block_equals_single(Location loc) {
     set_zero(x.back());
   }
   set_zero(b[2]);
-  std::vector<SpinorField<double>*> xp;
-  std::vector<const SpinorField<double>*> bp;
-  for (int i = 0; i < n; ++i) {
-    xp.push_back(&x[std::size_t(i)]);
-    bp.push_back(&b[std::size_t(i)]);
-  }
   mg.reset_solve_timings();
-  const std::vector<SolverResult> got = solve_multigrid(*ops.full, mg, xp, bp, sp);
+  const std::vector<SolverResult> got = solve_multigrid(*ops.full, mg, x, b, sp);
   ASSERT_EQ(got.size(), std::size_t(n));
   EXPECT_GT(mg.timings().coarse_block_solves, 0) << "the coarse systems were not solved as blocks";
   for (int i = 0; i < n; ++i) {
