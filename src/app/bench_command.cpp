@@ -919,6 +919,14 @@ nlohmann::json multigrid_solver_bench(const BenchCommandOptions& opt, const Gaug
     CoarseBlockField<Real> bin(Dc.lattice(), Dc.dof(), kBlockRhs, loc), bout(Dc.lattice(), Dc.dof(), kBlockRhs, loc);
     for (int j = 0; j < kBlockRhs; ++j) pack_rhs(bin, j, cin);
     const double t_coarse_block = median_seconds(loc, opt.repetitions, [&] { Dc.apply(bout, bin); });
+    // The even-odd coarse operator that the coarse solves apply, likewise (0 where they run on the whole
+    // coarse lattice); its traffic floor is its hopping blocks (CoarseSchurComplement::hop_bytes).
+    const CoarseSchurComplement<Real>* schur = mg.coarse_schur();
+    double t_schur = 0, t_schur_block = 0;
+    if (schur != nullptr) {
+      t_schur = median_seconds(loc, opt.repetitions, [&] { schur->apply(cout, cin); });
+      t_schur_block = median_seconds(loc, opt.repetitions, [&] { schur->apply(bout, bin); });
+    }
     const double t_fine = median_seconds(loc, opt.repetitions, [&] { D.apply(fout, fin); });
     const double coarse_bytes = Dc.bytes_per_site() * double(Dc.lattice().sites);
     // The fine operator's minimal traffic: 8 links (18 reals), input and output spinors, and with a
@@ -984,6 +992,17 @@ nlohmann::json multigrid_solver_bench(const BenchCommandOptions& opt, const Gaug
         {"coarse_operator_block12_GFLOPS",
          kBlockRhs * Dc.flops_per_site() * double(Dc.lattice().sites) / t_coarse_block * 1e-9},
         {"coarse_operator_block12_speedup_per_rhs", kBlockRhs * t_coarse / t_coarse_block},
+        {"coarse_schur_seconds", t_schur},
+        {"coarse_schur_block12_seconds", t_schur_block},
+        {"coarse_schur_block12_speedup_per_rhs", schur != nullptr ? kBlockRhs * t_schur / t_schur_block : 0.0},
+        {"coarse_schur_fraction_of_copy", schur != nullptr ? schur->hop_bytes() / t_schur * 1e-9 / copy_gbps : 0.0},
+        {"coarse_schur_block12_fraction_of_copy",
+         schur != nullptr ? schur->hop_bytes() / t_schur_block * 1e-9 / copy_gbps : 0.0},
+        {"coarse_schur_block12_GFLOPS",
+         // two passes over half the sites, 8 FLOPs per complex multiply-add
+         schur != nullptr ? kBlockRhs * 8.0 * (kStencilDirections - 1) * Dc.dof() * Dc.dof() *
+                                double(Dc.lattice().sites) / t_schur_block * 1e-9
+                          : 0.0},
         {"fine_operator_seconds", t_fine},
         {"fine_operator_GBps", fine_bytes / t_fine * 1e-9},
         {"fine_operator_fraction_of_copy", fine_bytes / t_fine * 1e-9 / copy_gbps},

@@ -1,16 +1,29 @@
-// Device instantiations of the multi-RHS coarse kernels (fields/coarse_block_kernels.hpp and the
-// block apply of solvers/coarse_operator_kernels.hpp; issue 46).
+// Device instantiations of the multi-RHS coarse kernels (fields/coarse_block_kernels.hpp, and the
+// tiled passes of solvers/coarse_operator_kernels.hpp and coarse_schur_kernels.hpp for every tile of
+// kRhsTiles; the single-field tile T = 1 of the Schur passes is in multigrid_kernels.cu, the block
+// transfer in transfer_block_kernels.cu; issue 46).
 #include "core/exec_cuda.cuh"
 #include "fields/coarse_block_kernels.hpp"
 #include "solvers/coarse_operator_kernels.hpp"
+#include "solvers/coarse_schur_kernels.hpp"
 
-#define LQCD_INSTANTIATE_COARSE_BLOCK_KERNELS(Real)                    \
-  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarsePackRhsKernel<Real>)    \
-  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseUnpackRhsKernel<Real>)  \
-  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseApplyBlockKernel<Real>)
+#define LQCD_INSTANTIATE_COARSE_TILE(Real, T)                                                              \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseApplyBlockKernel<Real, T>)                                  \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseSelfInverseApplyKernel<Real, T>)                            \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseParityHopKernel<Real, lqcd::CoarseHopRows<Real>, T>)        \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseParityHopKernel<Real, lqcd::CoarseHalfHopRows<Real>, T>)
+#define LQCD_INSTANTIATE_COARSE_BLOCK_KERNELS(Real)                   \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarsePackRhsKernel<Real>)   \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseUnpackRhsKernel<Real>) \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseApplyBlockKernel<Real, 1>) \
+  LQCD_INSTANTIATE_COARSE_TILE(Real, 4)                               \
+  LQCD_INSTANTIATE_COARSE_TILE(Real, 8)                               \
+  LQCD_INSTANTIATE_COARSE_TILE(Real, 12)                              \
+  LQCD_INSTANTIATE_COARSE_TILE(Real, 16)
 LQCD_INSTANTIATE_COARSE_BLOCK_KERNELS(double)
 LQCD_INSTANTIATE_COARSE_BLOCK_KERNELS(float)
 #undef LQCD_INSTANTIATE_COARSE_BLOCK_KERNELS
+#undef LQCD_INSTANTIATE_COARSE_TILE
 
 // The multi-RHS coarse GCR (coarse_block_gcr_kernels.hpp).
 #include "solvers/coarse_block_gcr_kernels.hpp"

@@ -1,9 +1,31 @@
 #include "solvers/coarse_operator.hpp"
 
+#include <cstdlib>
+
 #include "core/dispatch.hpp"
 #include "core/error.hpp"
 
 namespace lqcd {
+
+int coarse_rhs_tile(int n) {
+  static const int forced = [] {
+    const char* v = std::getenv("LQCD_COARSE_RHS_TILE");
+    if (v == nullptr || *v == '\0') return 0;
+    const int t = std::atoi(v);
+    for (int allowed : kRhsTiles)
+      if (t == allowed) return t;
+    fail("LQCD_COARSE_RHS_TILE: expected 1, 4, 8, 12 or 16, got \"{}\"", v);
+  }();
+  if (n <= 1) return 1;
+  if (forced > 0) return forced;
+  int best = 1;
+  for (int T : kRhsTiles) {
+    if (T == 1) continue;
+    const int lanes = rhs_tiles(n, T) * T, best_lanes = rhs_tiles(n, best) * best;
+    if (best == 1 || lanes < best_lanes || (lanes == best_lanes && T > best)) best = T;
+  }
+  return best;
+}
 
 template <typename Real>
 CoarseOperator<Real>::CoarseOperator(const CoarseLattice& lattice, int dof, Location loc)
@@ -91,7 +113,11 @@ void CoarseOperator<Real>::apply(CoarseBlockField<Real>& out, const CoarseBlockF
   if (in.dof() != dof_ || out.dof() != dof_ || in.sites() != lattice_.sites || out.sites() != lattice_.sites ||
       in.rhs() != out.rhs() || in.location() != location() || out.location() != location())
     fail("internal: the coarse operator applied to a block of fields of another shape");
-  for_each(location(), out.size(), CoarseApplyBlockKernel<Real>{view(), in.view(), out.view()});
+  with_rhs_tile(in.rhs(), [&](auto tile) {
+    constexpr int T = decltype(tile)::value;
+    for_each(location(), rhs_tile_threads(lattice_.sites, dof_, in.rhs(), T),
+             CoarseApplyBlockKernel<Real, T>{view(), in.view(), out.view()});
+  });
 }
 
 template class CoarseOperator<double>;

@@ -3,7 +3,9 @@
 // as a 9-point stencil of dense dof x dof blocks.
 
 #include <cstdint>
+#include <type_traits>
 
+#include "core/macros.hpp"
 #include "fields/coarse_block_field.hpp"
 #include "fields/coarse_field.hpp"
 
@@ -30,18 +32,17 @@ struct CoarseStencilView {
   }
 };
 
-// sum_{d in [d_first, d_end)} sum_col A_d(Y)[row, col] in(neighbour_d(Y), col): one row of the stencil.
-// On a block of n right-hand sides (fields/coarse_block_field.hpp) `in` holds component (Z, col) of
-// right-hand side j at (Z * dof + col) * n + j; single fields are n = 1, j = 0.
+// sum_{d in [d_first, d_end)} sum_col A_d(Y)[row, col] in(neighbour_d(Y), col): one row of the stencil,
+// summed over d and then col in this order (stencil_rows below, on blocks of right-hand sides, keeps it).
 template <typename Real>
 LQCD_HOST_DEVICE Complex<Real> stencil_row(const CoarseStencilView<Real>& A, const Complex<Real>* in, std::int64_t Y,
-                                           int row, int d_first, int d_end, int j = 0, int n = 1) {
+                                           int row, int d_first, int d_end) {
   const int dof = A.dof;
   Complex<Real> acc;
   for (int d = d_first; d < d_end; ++d) {
-    const Complex<Real>* v = in + A.neighbour(Y, d) * dof * n + j;
+    const Complex<Real>* v = in + A.neighbour(Y, d) * dof;
     const Complex<Real>* m = &A.at(d, Y, row, 0);
-    for (int col = 0; col < dof; ++col) acc = multiply_add(m[std::int64_t(col) * dof], v[std::int64_t(col) * n], acc);
+    for (int col = 0; col < dof; ++col) acc = multiply_add(m[std::int64_t(col) * dof], v[col], acc);
   }
   return acc;
 }
@@ -74,20 +75,91 @@ struct CoarseApplyKernel {
   }
 };
 
-// The same stencil on N right-hand sides at once (fields/coarse_block_field.hpp, issue 46): thread
-// i = (Y * dof + row) * N + j computes out(Y, row, j). The N threads of one (Y, row) read the same block
-// elements, so each link word comes from memory once for all N (the others hit the cache), and they
-// read consecutive words of `in`. The sum runs in stencil_row's order, so each right-hand side equals
-// its single application bit for bit. FLOPs per element: 9 * dof * 8.
-template <typename Real>
+// Multi-RHS passes over a block of n right-hand sides (fields/coarse_block_field.hpp, issue 46) give
+// each thread one row of one site for a tile of T right-hand sides j0 .. j0 + T - 1: the thread reads
+// each coupling-block element once and applies it to all T vectors from registers, so that a block
+// element comes from memory once per tile instead of once per right-hand side (the threads of one site
+// and row, T = 1, each read it again). Thread t = ((k * tiles) + tile) * dof + row: consecutive threads
+// take consecutive rows (consecutive block words), and the tiles of one site run side by side, so a
+// block element read by the first tile is still in cache for the next. Tiles past n are clamped: lane
+// j >= n reads right-hand side n - 1 and is not written.
+struct RhsTile {
+  std::int64_t k;  // the site (or the k-th site of a parity)
+  int row, j0;
+};
+LQCD_HOST_DEVICE inline int rhs_tiles(int n, int T) { return (n + T - 1) / T; }
+LQCD_HOST_DEVICE inline RhsTile rhs_tile(std::int64_t t, int dof, int n, int T) {
+  const int tiles = rhs_tiles(n, T);
+  const std::int64_t kc = t / dof;
+  const std::int64_t k = kc / tiles;
+  return {k, int(t - kc * dof), int(kc - k * tiles) * T};
+}
+// Threads of a tiled pass over `sites` sites.
+inline std::int64_t rhs_tile_threads(std::int64_t sites, int dof, int n, int T) {
+  return sites * dof * rhs_tiles(n, T);
+}
+
+// stencil_row for the T right-hand sides j0 .. j0 + T - 1 of a block of n (fields/coarse_block_field.hpp:
+// component (Z, col) of right-hand side j at (Z * dof + col) * n + j; clamped to n - 1): acc[t]
+// is right-hand side j0 + t's row, summed in stencil_row's order, so it equals stencil_row bit for bit.
+template <int T, typename Real>
+LQCD_HOST_DEVICE void stencil_rows(const CoarseStencilView<Real>& A, const Complex<Real>* in, std::int64_t Y, int row,
+                                   int d_first, int d_end, int j0, int n, Complex<Real> (&acc)[T]) {
+  const int dof = A.dof;
+  int lane[T];
+LQCD_UNROLL
+  for (int t = 0; t < T; ++t) {
+    acc[t] = Complex<Real>();
+    lane[t] = j0 + t < n ? j0 + t : n - 1;
+  }
+  for (int d = d_first; d < d_end; ++d) {
+    const Complex<Real>* v = in + A.neighbour(Y, d) * dof * n;
+    const Complex<Real>* m = &A.at(d, Y, row, 0);
+    for (int col = 0; col < dof; ++col) {
+      const Complex<Real> a = m[std::int64_t(col) * dof];
+      const Complex<Real>* vc = v + std::int64_t(col) * n;
+LQCD_UNROLL
+      for (int t = 0; t < T; ++t) acc[t] = multiply_add(a, vc[lane[t]], acc[t]);
+    }
+  }
+}
+
+// The tiles the multi-RHS coarse passes use (instantiated for the device in coarse_block_kernels.cu
+// and multigrid_kernels.cu): 1 for a single field.
+constexpr int kRhsTiles[] = {1, 4, 8, 12, 16};
+
+// The tile for n right-hand sides: the one of kRhsTiles with the fewest lanes in all (tiles x T), the
+// larger on a tie (fewer reads of the blocks); LQCD_COARSE_RHS_TILE = 1, 4, 8, 12 or 16 forces one
+// (for measuring the choice). Defined in coarse_operator.cpp.
+int coarse_rhs_tile(int n);
+
+// f(std::integral_constant<int, T>{}) for T = coarse_rhs_tile(n).
+template <typename F>
+void with_rhs_tile(int n, F&& f) {
+  switch (coarse_rhs_tile(n)) {
+    case 4: f(std::integral_constant<int, 4>{}); break;
+    case 8: f(std::integral_constant<int, 8>{}); break;
+    case 12: f(std::integral_constant<int, 12>{}); break;
+    case 16: f(std::integral_constant<int, 16>{}); break;
+    default: f(std::integral_constant<int, 1>{}); break;
+  }
+}
+
+// The stencil on a block of right-hand sides, one thread per site, row and tile (rhs_tile).
+// FLOPs per element: 9 * dof * 8.
+template <typename Real, int T>
 struct CoarseApplyBlockKernel {
   CoarseStencilView<Real> A;
   CoarseBlockView<Real> in, out;
-  LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
+  LQCD_HOST_DEVICE void operator()(std::int64_t t) const {
     const int n = in.rhs;
-    const std::int64_t site_row = i / n;
-    const std::int64_t Y = site_row / A.dof;
-    out.data[i] = stencil_row(A, in.data, Y, int(site_row - Y * A.dof), 0, kStencilDirections, int(i - site_row * n), n);
+    const RhsTile r = rhs_tile(t, A.dof, n, T);
+    Complex<Real> acc[T];
+    stencil_rows<T>(A, in.data, r.k, r.row, 0, kStencilDirections, r.j0, n, acc);
+    Complex<Real>* o = &out.at(r.k, r.row, 0);
+LQCD_UNROLL
+    for (int j = 0; j < T; ++j)
+      if (r.j0 + j < n) o[r.j0 + j] = acc[j];
   }
 };
 

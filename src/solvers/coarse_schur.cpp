@@ -78,7 +78,11 @@ template <typename Real>
 template <typename Field>
 void CoarseSchurComplement<Real>::prepare_any(Field& rhs, const Field& b, Field& bhat) const {
   const int n = rhs_of(b);
-  for_each(Dc_.location(), b.size(), CoarseSelfInverseApplyKernel<Real>{view(), b.view().data, bhat.view().data, n});
+  with_rhs_tile(n, [&](auto tile) {
+    constexpr int T = decltype(tile)::value;
+    for_each(Dc_.location(), rhs_tile_threads(Dc_.lattice().sites, Dc_.dof(), n, T),
+             CoarseSelfInverseApplyKernel<Real, T>{view(), b.view().data, bhat.view().data, n});
+  });
   // The even sites' neighbours are odd: H-hat_eo b-hat reads b-hat_o only.
   pass(CoarseHopRows<Real>{view()}, bhat.view().data, bhat.view().data, rhs.view().data, rhs.size(), n, 0, -1.0, true);
 }
@@ -100,8 +104,12 @@ template <typename Rows>
 void CoarseSchurComplement<Real>::pass(const Rows& rows, const Complex<Real>* in, const Complex<Real>* x,
                                        Complex<Real>* out, std::int64_t size, int n, int parity, double sign,
                                        bool zero_other) const {
-  for_each(Dc_.location(), size / 2,
-           CoarseParityHopKernel<Real, Rows>{rows, in, x, out, parity, Real(sign), zero_other ? 1 : 0, n});
+  if (size != Dc_.lattice().sites * Dc_.dof() * n) fail("internal: a coarse parity pass over a field of another shape");
+  with_rhs_tile(n, [&](auto tile) {
+    constexpr int T = decltype(tile)::value;
+    for_each(Dc_.location(), rhs_tile_threads(Dc_.lattice().sites / 2, Dc_.dof(), n, T),
+             CoarseParityHopKernel<Real, Rows, T>{rows, in, x, out, parity, Real(sign), zero_other ? 1 : 0, n});
+  });
 }
 
 template <typename Real>

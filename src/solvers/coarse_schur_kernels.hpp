@@ -143,18 +143,22 @@ struct CoarseLeftInverseKernel {
   }
 };
 
-// out = A-hat_0 in (= A_0^{-1} in) on every site; one thread per component (of each of the n
-// right-hand sides of a block: fields/coarse_block_field.hpp).
-template <typename Real>
+// out = A-hat_0 in (= A_0^{-1} in) on every site; one thread per site, row and tile of T of the n
+// right-hand sides of a block (fields/coarse_block_field.hpp; rhs_tile), n = T = 1 for a single field.
+template <typename Real, int T = 1>
 struct CoarseSelfInverseApplyKernel {
   CoarseStencilView<Real> Ahat;
   const Complex<Real>* in;
   Complex<Real>* out;
   int n = 1;
   LQCD_HOST_DEVICE void operator()(std::int64_t t) const {
-    const std::int64_t kr = t / n;
-    const std::int64_t Y = kr / Ahat.dof;
-    out[t] = stencil_row(Ahat, in, Y, int(kr - Y * Ahat.dof), 0, 1, int(t - kr * n), n);
+    const RhsTile r = rhs_tile(t, Ahat.dof, n, T);
+    Complex<Real> acc[T];
+    stencil_rows<T>(Ahat, in, r.k, r.row, 0, 1, r.j0, n, acc);
+    Complex<Real>* o = out + (r.k * Ahat.dof + r.row) * n;
+LQCD_UNROLL
+    for (int j = 0; j < T; ++j)
+      if (r.j0 + j < n) o[r.j0 + j] = acc[j];
   }
 };
 
@@ -207,15 +211,17 @@ struct CoarseHalfPackKernel {
   }
 };
 
-// The hopping part sum_{d > 0} A-hat_d(Y) in(neighbour_d(Y)) of one row (of right-hand side j of n:
-// stencil_row), from the blocks in Real ...
+// The hopping part sum_{d > 0} A-hat_d(Y) in(neighbour_d(Y)) of one row, for the T right-hand sides
+// j0 .. j0 + T - 1 of a block of n (stencil_rows; a single field is n = T = 1, j0 = 0) ...
 template <typename Real>
 struct CoarseHopRows {
   CoarseStencilView<Real> A;
   LQCD_HOST_DEVICE const CoarseLattice& lattice() const { return A.lattice; }
   LQCD_HOST_DEVICE int dof() const { return A.dof; }
-  LQCD_HOST_DEVICE Complex<Real> row(const Complex<Real>* in, std::int64_t Y, int r, int j, int n) const {
-    return stencil_row(A, in, Y, r, 1, kStencilDirections, j, n);
+  template <int T>
+  LQCD_HOST_DEVICE void rows(const Complex<Real>* in, std::int64_t Y, int r, int j0, int n,
+                             Complex<Real> (&h)[T]) const {
+    stencil_rows<T>(A, in, Y, r, 1, kStencilDirections, j0, n, h);
   }
 };
 
@@ -225,29 +231,41 @@ struct CoarseHalfHopRows {
   CoarseHalfStencilView H;
   LQCD_HOST_DEVICE const CoarseLattice& lattice() const { return H.lattice; }
   LQCD_HOST_DEVICE int dof() const { return H.dof; }
-  LQCD_HOST_DEVICE Complex<Real> row(const Complex<Real>* in, std::int64_t Y, int r, int j, int n) const {
+  template <int T>
+  LQCD_HOST_DEVICE void rows(const Complex<Real>* in, std::int64_t Y, int r, int j0, int n,
+                             Complex<Real> (&h)[T]) const {
     const int dof = H.dof;
-    Complex<Real> h;
+    int lane[T];
+LQCD_UNROLL
+    for (int t = 0; t < T; ++t) {
+      h[t] = Complex<Real>();
+      lane[t] = j0 + t < n ? j0 + t : n - 1;
+    }
     for (int d = 1; d < kStencilDirections; ++d) {
-      const Complex<Real>* v = in + H.lattice.neighbour(Y, (d - 1) / 2, (d - 1) % 2 == 0 ? 1 : -1) * dof * n + j;
+      const Complex<Real>* v = in + H.lattice.neighbour(Y, (d - 1) / 2, (d - 1) % 2 == 0 ? 1 : -1) * dof * n;
       const Complex<std::int16_t>* m = &H.at(d, Y, r, 0);
-      Complex<Real> acc;
+      Complex<Real> acc[T];
+LQCD_UNROLL
+      for (int t = 0; t < T; ++t) acc[t] = Complex<Real>();
       for (int col = 0; col < dof; ++col) {
         const Complex<float> q = fixed_values(m[std::int64_t(col) * dof]);
-        acc = multiply_add(Complex<Real>(Real(q.re), Real(q.im)), v[std::int64_t(col) * n], acc);
+        const Complex<Real> a(Real(q.re), Real(q.im));
+        const Complex<Real>* vc = v + std::int64_t(col) * n;
+LQCD_UNROLL
+        for (int t = 0; t < T; ++t) acc[t] = multiply_add(a, vc[lane[t]], acc[t]);
       }
       const Real unit = Real(H.scale[H.block(d, Y)]) * (Real(1) / Real(kFixedPointMax));
-      h += Complex<Real>(acc.re * unit, acc.im * unit);
+LQCD_UNROLL
+      for (int t = 0; t < T; ++t) h[t] += Complex<Real>(acc[t].re * unit, acc[t].im * unit);
     }
-    return h;
   }
 };
 
 // On the sites of `parity`: out = x + sign sum_{d > 0} A-hat_d in(neighbour) (x == nullptr: 0); on the
-// other sites out = 0 where zero_other, else unchanged. One thread per component of `parity`
-// (sites / 2 x dof threads), times n for a block of n right-hand sides (fields/coarse_block_field.hpp).
+// other sites out = 0 where zero_other, else unchanged. One thread per row of a site of `parity` and
+// tile of T of the n right-hand sides of a block (rhs_tile; n = T = 1 for a single field).
 // Rows: CoarseHopRows or CoarseHalfHopRows.
-template <typename Real, typename Rows>
+template <typename Real, typename Rows, int T = 1>
 struct CoarseParityHopKernel {
   Rows rows;
   const Complex<Real>* in;
@@ -259,17 +277,20 @@ struct CoarseParityHopKernel {
   int n = 1;
   LQCD_HOST_DEVICE void operator()(std::int64_t t) const {
     const int dof = rows.dof();
-    const std::int64_t kr = t / n;
-    const int j = int(t - kr * n);
-    const std::int64_t k = kr / dof;
-    const int row = int(kr - k * dof);
+    const RhsTile r = rhs_tile(t, dof, n, T);
     std::int64_t other;
-    const std::int64_t Y = coarse_site_of_parity(rows.lattice(), parity, k, other);
-    if (zero_other) out[(other * dof + row) * n + j] = Complex<Real>();
-    const std::int64_t i = (Y * dof + row) * n + j;
-    Complex<Real> h = rows.row(in, Y, row, j, n);
-    h = Complex<Real>(sign * h.re, sign * h.im);
-    out[i] = x ? x[i] + h : h;
+    const std::int64_t Y = coarse_site_of_parity(rows.lattice(), parity, r.k, other);
+    Complex<Real> h[T];
+    rows.template rows<T>(in, Y, r.row, r.j0, n, h);
+    const std::int64_t i0 = (Y * dof + r.row) * n, o0 = (other * dof + r.row) * n;
+LQCD_UNROLL
+    for (int j = 0; j < T; ++j) {
+      if (r.j0 + j >= n) continue;
+      const std::int64_t i = i0 + r.j0 + j;
+      if (zero_other) out[o0 + r.j0 + j] = Complex<Real>();
+      const Complex<Real> s(sign * h[j].re, sign * h[j].im);
+      out[i] = x ? x[i] + s : s;
+    }
   }
 };
 

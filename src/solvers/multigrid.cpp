@@ -360,41 +360,48 @@ void MultigridPreconditioner<Real>::coarse_cycle(CoarseField<Real>& z, const Coa
 }
 
 template <typename Real>
-void MultigridPreconditioner<Real>::cycle_start(SpinorField<Real>& z, const SpinorField<Real>& r) {
-  const Location loc = D_.location();
-  ++t_.cycles;
-  {
-    Section s(t_.smoother, loc);
-    if (p_.pre_smoothing > 0) {
-      smooth(z, r, p_.pre_smoothing);
-      D_.apply(tmp_, z);
-      ++t_.fine_applications;
-      res_.copy_from(r);
-      axpy(Complex<double>(-1.0), tmp_, res_);
-    } else {
-      set_zero(z);
-    }
+const SpinorField<Real>& MultigridPreconditioner<Real>::pre_smooth(SpinorField<Real>& z, const SpinorField<Real>& r,
+                                                                 SpinorField<Real>& res) {
+  Section s(t_.smoother, D_.location());
+  if (p_.pre_smoothing == 0) {
+    set_zero(z);
+    return r;
   }
-  Section s(t_.transfer, loc);
-  restrict_to_coarse(rc_, p_.pre_smoothing > 0 ? res_ : r);
+  smooth(z, r, p_.pre_smoothing);
+  D_.apply(tmp_, z);
+  ++t_.fine_applications;
+  res.copy_from(r);
+  axpy(Complex<double>(-1.0), tmp_, res);
+  return res;
+}
+
+template <typename Real>
+void MultigridPreconditioner<Real>::post_smooth(SpinorField<Real>& z, const SpinorField<Real>& r) {
+  if (p_.post_smoothing == 0) return;
+  Section s(t_.smoother, D_.location());
+  D_.apply(tmp_, z);
+  ++t_.fine_applications;
+  res_.copy_from(r);
+  axpy(Complex<double>(-1.0), tmp_, res_);
+  smooth(e_, res_, p_.post_smoothing);
+  axpy(Complex<double>(1.0), e_, z);
+}
+
+template <typename Real>
+void MultigridPreconditioner<Real>::cycle_start(SpinorField<Real>& z, const SpinorField<Real>& r) {
+  ++t_.cycles;
+  const SpinorField<Real>& f = pre_smooth(z, r, res_);
+  Section s(t_.transfer, D_.location());
+  restrict_to_coarse(rc_, f);
 }
 
 template <typename Real>
 void MultigridPreconditioner<Real>::cycle_finish(SpinorField<Real>& z, const SpinorField<Real>& r) {
-  const Location loc = D_.location();
   {
-    Section s(t_.transfer, loc);
+    Section s(t_.transfer, D_.location());
     prolong_add_from_coarse(z, ec_);
   }
-  if (p_.post_smoothing > 0) {
-    Section s(t_.smoother, loc);
-    D_.apply(tmp_, z);
-    ++t_.fine_applications;
-    res_.copy_from(r);
-    axpy(Complex<double>(-1.0), tmp_, res_);
-    smooth(e_, res_, p_.post_smoothing);
-    axpy(Complex<double>(1.0), e_, z);
-  }
+  post_smooth(z, r);
 }
 
 template <typename Real>

@@ -165,6 +165,8 @@ class MultigridPreconditioner {
   const TransferOperator<Real>& transfer() const { return transfer_; }
   // The coarse operator on the whole coarse lattice (on every process).
   const CoarseOperator<Real>& coarse_operator() const { return coarse_; }
+  // Its even-odd form that the coarse solves use (null: they run on the whole coarse lattice).
+  const CoarseSchurComplement<Real>* coarse_schur() const { return schur_.get(); }
   // c = P^dag f on the whole coarse lattice (collective on several processes).
   void restrict_to_coarse(CoarseField<Real>& c, const SpinorField<Real>& f);
   const ThirdLevel<Real>* third_level() const { return third_.get(); }  // null with two levels
@@ -187,6 +189,10 @@ class MultigridPreconditioner {
   // and its prolongation and post-smoothing after the coarse solve left e_c in ec_.
   void cycle_start(SpinorField<Real>& z, const SpinorField<Real>& r);
   void cycle_finish(SpinorField<Real>& z, const SpinorField<Real>& r);
+  // Their smoothing: z = S r and res = r - D z, returning res (without pre-smoothing z = 0, returning r);
+  // and z += S (r - D z).
+  const SpinorField<Real>& pre_smooth(SpinorField<Real>& z, const SpinorField<Real>& r, SpinorField<Real>& res);
+  void post_smooth(SpinorField<Real>& z, const SpinorField<Real>& r);
   void make_block(int rhs);  // the block coarse fields and GCR for at least `rhs` columns
   const LinearOperator<Real>& D_;
   MultigridParams p_;
@@ -208,6 +214,7 @@ class MultigridPreconditioner {
   std::unique_ptr<ThirdLevel<Real>> third_;  // null: two levels
   // The block cycle's coarse fields and solver (made at the first block cycle, wide enough for it).
   std::unique_ptr<CoarseBlockField<Real>> rc_block_, ec_block_, schur_rhs_block_;
+  std::vector<SpinorField<Real>> res_block_;  // with pre-smoothing: each field's residual, for the block restriction
   std::unique_ptr<CoarseBlockGcr<Real>> block_gcr_;
   GcrWorkspace<CoarseField<Real>> coarse_work_;  // 3 levels: the coarse flexible GCR
   CoarseGcr<Real> coarse_gcr_;                   // 2 levels: the coarse GCR

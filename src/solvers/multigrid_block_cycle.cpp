@@ -1,8 +1,9 @@
 // The multigrid cycle on N right-hand sides at once (issue 46; solvers/multigrid.hpp): each field is
-// smoothed and restricted on its own, the N coarse systems are solved together by CoarseBlockGcr (even-
-// odd where the coarse lattice allows, as the single cycle), and each correction is prolonged and
-// post-smoothed on its own. One coarse iteration then reads the coarse operator once for all N instead
-// of N times, and its launches and its wait for the residual norms are shared.
+// smoothed on its own; the N fields are restricted together, the N coarse systems solved together by
+// CoarseBlockGcr (even-odd where the coarse lattice allows, as the single cycle), and the N corrections
+// prolonged together. The transfers then read the test vectors, and one coarse iteration the coarse
+// operator, once for all N instead of N times, and the coarse launches and the wait for the residual
+// norms are shared.
 #include "solvers/multigrid.hpp"
 
 #include "core/error.hpp"
@@ -41,10 +42,18 @@ void MultigridPreconditioner<Real>::apply(const std::vector<SpinorField<Real>*>&
     Section s(t_.transfer, loc);
     for_each(loc, rc.size(), CoarseBlockZeroKernel<Real>{rc.view().data});  // the columns beyond n stay 0
   }
+  // Pre-smoothing one field at a time (each residual kept for the restriction), then the restriction of
+  // all N at once (TransferOperator::restrict_block: the test vectors read once per tile of fields).
+  std::vector<const SpinorField<Real>*> restricted(static_cast<std::size_t>(n));
+  while (p_.pre_smoothing > 0 && int(res_block_.size()) < n) res_block_.push_back(transfer_.make_fine());
   for (int i = 0; i < n; ++i) {
-    cycle_start(*z[std::size_t(i)], *r[std::size_t(i)]);
+    ++t_.cycles;
+    restricted[std::size_t(i)] =
+        &pre_smooth(*z[std::size_t(i)], *r[std::size_t(i)], p_.pre_smoothing > 0 ? res_block_[std::size_t(i)] : res_);
+  }
+  {
     Section s(t_.transfer, loc);
-    pack_rhs(rc, i, rc_);
+    transfer_.restrict_block(rc, restricted);
   }
   {
     Section s(t_.coarse_solve, loc);
@@ -65,13 +74,11 @@ void MultigridPreconditioner<Real>::apply(const std::vector<SpinorField<Real>*>&
     for (int i = 0; i < n; ++i) t_.coarse_iterations += o[std::size_t(i)].iterations;
     ++t_.coarse_block_solves;
   }
-  for (int i = 0; i < n; ++i) {
-    {
-      Section s(t_.transfer, loc);
-      unpack_rhs(ec_, ec, i);
-    }
-    cycle_finish(*z[std::size_t(i)], *r[std::size_t(i)]);
+  {
+    Section s(t_.transfer, loc);
+    transfer_.prolong_block(z, ec, p_.pre_smoothing > 0);  // without pre-smoothing z = P e_c, as z was 0
   }
+  for (int i = 0; i < n; ++i) post_smooth(*z[std::size_t(i)], *r[std::size_t(i)]);
 }
 
 template void MultigridPreconditioner<double>::make_block(int);

@@ -68,6 +68,44 @@ void TransferOperator<Real>::restrict_to(CoarseField<Real>& coarse, const Spinor
 }
 
 template <typename Real>
+template <typename Field>
+SpinorFieldsView<Real> TransferOperator<Real>::fields_view(const std::vector<Field*>& fine,
+                                                           const CoarseBlockField<Real>& coarse) const {
+  if (fine.empty() || fine.size() > std::size_t(coarse.rhs()) || fine.size() > std::size_t(kMaxCoarseBlockRhs) ||
+      coarse.dof() != coarse_dof() || coarse.sites() != agg_.coarse.sites || coarse.location() != location())
+    fail("internal: a block multigrid transfer of {} fields with a coarse block of another shape", fine.size());
+  SpinorFieldsView<Real> v{fine[0]->view(), {}, int(fine.size())};
+  for (std::size_t j = 0; j < fine.size(); ++j) {
+    check_fine(*fine[j]);
+    v.data[j] = fine[j]->view().data;
+  }
+  return v;
+}
+
+template <typename Real>
+void TransferOperator<Real>::restrict_block(CoarseBlockField<Real>& coarse,
+                                            const std::vector<const SpinorField<Real>*>& fine) const {
+  const SpinorFieldsView<Real> f = fields_view(fine, coarse);
+  with_rhs_tile(f.n, [&](auto tile) {
+    constexpr int T = decltype(tile)::value;
+    for_each(location(), rhs_tile_threads(agg_.coarse.sites, coarse_dof(), f.n, T),
+             RestrictBlockKernel<Real, T>{agg_, vectors(), f, coarse.view()});
+  });
+}
+
+template <typename Real>
+void TransferOperator<Real>::prolong_block(const std::vector<SpinorField<Real>*>& fine,
+                                           const CoarseBlockField<Real>& coarse, bool add) const {
+  const SpinorFieldsView<Real> f = fields_view(fine, coarse);
+  with_rhs_tile(f.n, [&](auto tile) {
+    constexpr int T = decltype(tile)::value;
+    const std::int64_t sites = fine[0]->sites();
+    for_each(location(), sites * rhs_tiles(f.n, T),
+             ProlongBlockKernel<Real, T>{agg_, vectors(), coarse.view(), f, sites, add ? 1 : 0});
+  });
+}
+
+template <typename Real>
 void TransferOperator<Real>::probe(SpinorField<Real>& out, int colour, int col) const {
   check_fine(out);
   for_each(location(), out.sites(), ProbeKernel<Real>{agg_, vectors(), out.view(), colour, col});

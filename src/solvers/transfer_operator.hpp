@@ -13,11 +13,14 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "dirac/hopping_part.hpp"
+#include "fields/coarse_block_field.hpp"
 #include "fields/coarse_field.hpp"
 #include "fields/spinor_field.hpp"
 #include "solvers/aggregation.hpp"
+#include "solvers/transfer_block_kernels.hpp"
 #include "solvers/transfer_kernels.hpp"
 
 namespace lqcd {
@@ -48,6 +51,13 @@ class TransferOperator {
   void prolong(SpinorField<Real>& fine, const CoarseField<Real>& coarse) const;          // fine = P coarse
   void prolong_add(SpinorField<Real>& fine, const CoarseField<Real>& coarse) const;      // fine += P coarse
   void restrict_to(CoarseField<Real>& coarse, const SpinorField<Real>& fine) const;      // coarse = P^dag fine
+  // The same for N <= kMaxCoarseBlockRhs fields at once, field j to and from column j of a coarse block
+  // at least N wide (issue 46; solvers/transfer_block_kernels.hpp): the test vectors are read once
+  // for a tile of fields instead of once per field. Each column equals the single-field result bit for
+  // bit; the block's columns from N on are left as they are.
+  void restrict_block(CoarseBlockField<Real>& coarse, const std::vector<const SpinorField<Real>*>& fine) const;
+  void prolong_block(const std::vector<SpinorField<Real>*>& fine, const CoarseBlockField<Real>& coarse,
+                     bool add) const;
 
   // Probing (solvers/coarse_operator.hpp): the probe of a colour (or kAllColours) and column, and the
   // coarse blocks' column from the fine operator applied to it.
@@ -68,6 +78,9 @@ class TransferOperator {
  private:
   TestVectors<Real> vectors() const { return {v_.data(), nv_}; }
   void check_fine(const SpinorField<Real>& f) const;
+  // The fields of a block transfer (checked) with a coarse block of `coarse`'s shape.
+  template <typename Field>
+  SpinorFieldsView<Real> fields_view(const std::vector<Field*>& fine, const CoarseBlockField<Real>& coarse) const;
   Geometry fine_;
   AggregationTables tables_;
   Aggregation agg_;  // tables_.aggregation()

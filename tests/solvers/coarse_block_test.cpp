@@ -1,13 +1,16 @@
 // The multigrid's coarse level on N right-hand sides at once (issue 46; fields/coarse_block_field.hpp,
 // the block forms of solvers/coarse_operator.hpp and solvers/coarse_schur.hpp,
 // solvers/coarse_block_gcr.hpp): packing and unpacking a column is the identity; the coarse operator
-// and its even-odd form on a block give each column its single application bit for bit (N = 1, 3, 12,
-// 64 and 5); and the block GCR gives every column the answer of its own solve:
+// and its even-odd form on a block give each column its single application bit for bit, for widths N
+// that run every tile of right-hand sides (coarse_rhs_tile: one tile, several, lanes past N clamped);
+// and the block GCR gives every column the answer of its own solve:
 // the same iteration count as the one-at-a-time coarse GCR, its true residual within the tolerance, a
 // zero column stays zero, and a column a thousand times larger (its own target) converges with it.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <iterator>
+#include <set>
 #include <vector>
 
 #include "dirac/dirac_operator_factory.hpp"
@@ -52,9 +55,19 @@ class CoarseBlockTest : public ::testing::TestWithParam<Location> {
   std::unique_ptr<MultigridPreconditioner<double>> mg_;
 };
 
+// Widths that run every tile of kRhsTiles: 3 (T = 4, a lane clamped), 5 (8, clamped), 12 (12), 13
+// (16, clamped), 17 (five tiles of 4, the last clamped), 32 and 64 (tiles of 16).
+const std::vector<int> kWidths = {1, 3, 5, 12, 13, 17, 32, 64};
+
+TEST(CoarseRhsTile, TheTestWidthsRunEveryTile) {
+  std::set<int> used;
+  for (const int n : kWidths) used.insert(coarse_rhs_tile(n));
+  EXPECT_EQ(used, std::set<int>(std::begin(kRhsTiles), std::end(kRhsTiles)));
+}
+
 TEST_P(CoarseBlockTest, OperatorOnEachColumnEqualsItsSingleApplication) {
-  for (const int n : {1, 3, 12, 64}) {
-    SCOPED_TRACE("N = " + std::to_string(n));
+  for (const int n : kWidths) {
+    SCOPED_TRACE("N = " + std::to_string(n) + ", tile " + std::to_string(coarse_rhs_tile(n)));
     CoarseBlockField<double> in(Dc().lattice(), Dc().dof(), n, loc_), out(Dc().lattice(), Dc().dof(), n, loc_);
     std::vector<CoarseField<double>> u;
     for (int j = 0; j < n; ++j) {
@@ -84,26 +97,28 @@ TEST_P(CoarseBlockTest, EvenOddBlockEqualsSingleApplications) {
     CoarseSchurComplement<double> schur(Dc(), half), single(Dc(), half);
     schur.update();
     single.update();
-    const int n = 5;
-    CoarseBlockField<double> b(Dc().lattice(), Dc().dof(), n, loc_), rhs = b.like(), out = b.like();
-    std::vector<CoarseField<double>> u;
-    for (int j = 0; j < n; ++j) {
-      u.push_back(random_coarse(Dc().lattice(), Dc().dof(), loc_, 300 + std::uint64_t(j)));
-      pack_rhs(b, j, u.back());
+    for (const int n : kWidths) {
+      SCOPED_TRACE("N = " + std::to_string(n));
+      CoarseBlockField<double> b(Dc().lattice(), Dc().dof(), n, loc_), rhs = b.like(), out = b.like();
+      std::vector<CoarseField<double>> u;
+      for (int j = 0; j < n; ++j) {
+        u.push_back(random_coarse(Dc().lattice(), Dc().dof(), loc_, 300 + std::uint64_t(j)));
+        pack_rhs(b, j, u.back());
+      }
+      schur.prepare(rhs, b);
+      schur.apply(out, rhs);
+      schur.reconstruct(out);
+      CoarseField<double> want = Dc().make_field(), tmp = Dc().make_field(), got = Dc().make_field();
+      double worst = 0;
+      for (int j = 0; j < n; ++j) {
+        single.prepare(tmp, u[std::size_t(j)]);
+        single.apply(want, tmp);
+        single.reconstruct(want);
+        unpack_rhs(got, out, j);
+        worst = std::max(worst, largest_difference(got, want));
+      }
+      EXPECT_EQ(worst, 0.0) << "a column of the block differs from its single even-odd application";
     }
-    schur.prepare(rhs, b);
-    schur.apply(out, rhs);
-    schur.reconstruct(out);
-    CoarseField<double> want = Dc().make_field(), tmp = Dc().make_field(), got = Dc().make_field();
-    double worst = 0;
-    for (int j = 0; j < n; ++j) {
-      single.prepare(tmp, u[std::size_t(j)]);
-      single.apply(want, tmp);
-      single.reconstruct(want);
-      unpack_rhs(got, out, j);
-      worst = std::max(worst, largest_difference(got, want));
-    }
-    EXPECT_EQ(worst, 0.0) << "a column of the block differs from its single even-odd application";
   }
 }
 

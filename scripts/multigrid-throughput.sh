@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Issue 46's measurements on the GPU machine, after `scripts/gpu-check.sh OUT build`:
+#   bash scripts/multigrid-throughput.sh OUT [parts...]
+# parts (default: tests rhs12 tiles):
+#   tests   the multi-RHS coarse and multigrid tests on the device (OUT/mgtest.log)
+#   rhs12   32^4 beta = 6.0 clover kappa = 0.1352: setup + 12 sources solved together against 12 single
+#           solves (scripts/multigrid-scan.sh with MG_RHS=12; OUT/mgscan.jsonl)
+#   tiles   the same configuration, one source, once per tile of right-hand sides of the block coarse
+#           kernels (LQCD_COARSE_RHS_TILE = 1, 4, 8, 16; 12 is rhs12's automatic choice): the
+#           coarse_schur_block12_* and coarse_operator_block12_* fields of each line
+#   config16  a 16^4 beta = 6.0 configuration for the CPU comparison (OUT/wilson16.ildg)
+# MG_SETTINGS: multigrid settings for every run (default: coarse_half=true outer_restart=16).
+set -uo pipefail
+out=${1:?OUT}
+shift
+parts=${*:-tests rhs12 tiles}
+has() { [[ " $parts " == *" $1 "* ]]; }
+cd "$(dirname "$0")/.."
+bin=build-gpu/lqcd
+read -r -a settings <<<"${MG_SETTINGS:-coarse_half=true outer_restart=16}"
+if has tests; then
+  (cd build-gpu && timeout -k 5 300 ctest -R "CoarseBlock|CoarseRhsTile|MultigridBlock|CoarseOperator|Multigrid" \
+    -j 4 --timeout 240) >"$out/mgtest.log" 2>&1
+  echo "mgtest: exit $?: $(grep -E 'tests passed|tests failed' "$out/mgtest.log")" | tee -a "$out/summary.txt"
+fi
+if has rhs12; then
+  MG_RHS=12 MG_REPS=1 MG_SKIP_KRYLOV=1 MG_TIMEOUT=${MG_TIMEOUT:-240} \
+    bash scripts/multigrid-scan.sh "$out" "$bin" 32 "0.1352" "${settings[@]}"
+fi
+if has tiles; then
+  for tile in 1 4 8 16; do
+    LQCD_COARSE_RHS_TILE=$tile MG_REPS=3 MG_SKIP_KRYLOV=1 MG_TIMEOUT=90 \
+      bash scripts/multigrid-scan.sh "$out" "$bin" 32 "0.1352" "${settings[@]}"
+    echo "tile $tile done" >>"$out/summary.txt"
+  done
+fi
+if has config16; then
+  MG_SKIP_KRYLOV=1 MG_TIMEOUT=60 bash scripts/multigrid-scan.sh "$out" "$bin" 16 "0.1352" "${settings[@]}"
+  cp "$(ls runs/mgscan_16/wilson.*.ildg | tail -1)" "$out/wilson16.ildg"
+fi
