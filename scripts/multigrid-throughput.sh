@@ -19,7 +19,7 @@ cd "$(dirname "$0")/.."
 bin=build-gpu/lqcd
 read -r -a settings <<<"${MG_SETTINGS:-coarse_half=true outer_restart=16}"
 if has tests; then
-  (cd build-gpu && timeout -k 5 300 ctest -R "CoarseBlock|CoarseRhsTile|MultigridBlock|CoarseOperator|Multigrid" \
+  (cd build-gpu && timeout -k 5 300 ctest -R "CoarseBlock|CoarseRhsTile|TransferBlock|CoarseOperator|Multigrid" \
     -j 4 --timeout 240) >"$out/mgtest.log" 2>&1
   echo "mgtest: exit $?: $(grep -E 'tests passed|tests failed' "$out/mgtest.log")" | tee -a "$out/summary.txt"
 fi
