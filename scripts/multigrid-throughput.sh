@@ -9,6 +9,8 @@
 #           kernels (LQCD_COARSE_RHS_TILE = 1, 4, 8, 16; 12 is rhs12's automatic choice): the
 #           coarse_schur_block12_* and coarse_operator_block12_* fields of each line
 #   config16  a 16^4 beta = 6.0 configuration for the CPU comparison (OUT/wilson16.ildg)
+#   stall   12 sources with the coarse solves' iteration cap raised (MG_STALL_VARIANTS, ';'-separated)
+#   ncu     Nsight Compute on the even-odd coarse pass, one source and a block of 12 (tile 12; OUT/ncu.txt)
 # MG_SETTINGS: multigrid settings for every run (default: coarse_half=true outer_restart=16).
 set -uo pipefail
 out=${1:?OUT}
@@ -37,4 +39,22 @@ fi
 if has config16; then
   MG_SKIP_KRYLOV=1 MG_TIMEOUT=60 bash scripts/multigrid-scan.sh "$out" "$bin" 16 "0.1352" "${settings[@]}"
   cp "$(ls runs/mgscan_16/wilson.*.ildg | tail -1)" "$out/wilson16.ildg"
+fi
+if has stall; then
+  MG_RHS=12 MG_REPS=1 MG_SKIP_KRYLOV=1 MG_TIMEOUT=${MG_TIMEOUT:-150} \
+    MG_VARIANTS="${MG_STALL_VARIANTS:-coarse_half=true outer_restart=16 coarse_max_iterations=200}" \
+    bash scripts/multigrid-scan.sh "$out" "$bin" 32 "0.1352"
+fi
+if has ncu; then
+  ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+  cfg=$(ls runs/mgscan_32/wilson.*.ildg | tail -1)
+  for k in "HalfHopRows<float>, 1>" "HalfHopRows<float>, 12>"; do
+    LQCD_COARSE_RHS_TILE=12 timeout -k 5 150 "$ncu" --kernel-name-base demangled --kernel-name "regex:$k" \
+      --launch-skip 20 --launch-count 2 --section SpeedOfLight --section Occupancy --section WarpStateStats \
+      --section MemoryWorkloadAnalysis --section LaunchStats \
+      "$bin" bench solver --dims 32,32,32,32 --device gpu --config "$cfg" --repetitions 1 --tolerance 1e-10 \
+      --action clover --csw 1.769 --kappa 0.1352 --precision single --solver multigrid \
+      --multigrid coarse_half=true >>"$out/ncu.txt" 2>&1
+    echo "ncu [$k]: exit $?" | tee -a "$out/summary.txt"
+  done
 fi
