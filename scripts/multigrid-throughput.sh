@@ -48,9 +48,9 @@ fi
 if has ncu; then
   ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
   cfg=$(ls runs/mgscan_32/wilson.*.ildg | tail -1)
-  for k in "HalfHopRows<float>, 1>" "HalfHopRows<float>, 12>"; do
-    LQCD_COARSE_RHS_TILE=12 timeout -k 5 150 "$ncu" --kernel-name-base demangled --kernel-name "regex:$k" \
-      --launch-skip 20 --launch-count 2 --section SpeedOfLight --section Occupancy --section WarpStateStats \
+  for k in "20 HalfHopRows<float>, 1>" "0 HalfHopRows<float>, 12>"; do
+    LQCD_COARSE_RHS_TILE=12 timeout -k 5 150 "$ncu" --kernel-name-base demangled --kernel-name "regex:${k#* }" \
+      --launch-skip "${k%% *}" --launch-count 2 --section SpeedOfLight --section Occupancy --section WarpStateStats \
       --section MemoryWorkloadAnalysis --section LaunchStats \
       "$bin" bench solver --dims 32,32,32,32 --device gpu --config "$cfg" --repetitions 1 --tolerance 1e-10 \
       --action clover --csw 1.769 --kappa 0.1352 --precision single --solver multigrid \
