@@ -48,7 +48,7 @@ fi
 if has ncu; then
   ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
   cfg=$(ls runs/mgscan_32/wilson.*.ildg | tail -1)
-  for k in "20 HalfHopRows<float>, 1>" "0 HalfHopRows<float>, 12>"; do
+  for k in "20 HalfHopRows<float>, \(int\)1>" "0 HalfHopRows<float>, \(int\)12>"; do
     LQCD_COARSE_RHS_TILE=12 timeout -k 5 150 "$ncu" --kernel-name-base demangled --kernel-name "regex:${k#* }" \
       --launch-skip "${k%% *}" --launch-count 2 --section SpeedOfLight --section Occupancy --section WarpStateStats \
       --section MemoryWorkloadAnalysis --section LaunchStats \

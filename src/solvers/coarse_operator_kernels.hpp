@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "core/macros.hpp"
+#include "math/precision.hpp"
 #include "fields/coarse_block_field.hpp"
 #include "fields/coarse_field.hpp"
 
@@ -99,6 +100,28 @@ inline std::int64_t rhs_tile_threads(std::int64_t sites, int dof, int n, int T) 
   return sites * dof * rhs_tiles(n, T);
 }
 
+// x[t] = p[j0 + t], the T right-hand sides j0 .. j0 + T - 1 of one component of a block of n (lanes
+// past n read p[n - 1]). A whole tile in single precision that starts on 16 bytes comes in T / 2
+// 16-byte loads (FloatPair) instead of T 8-byte ones: the tiled passes issue one load per two FMAs of
+// a right-hand side otherwise, and the load units, not the memory, bound them.
+template <int T, typename Real>
+LQCD_HOST_DEVICE void load_lanes(const Complex<Real>* p, int j0, int n, Complex<Real> (&x)[T]) {
+  if constexpr (std::is_same_v<Real, float> && T % 2 == 0) {
+    if (j0 + T <= n && (reinterpret_cast<std::uintptr_t>(p + j0) & 15) == 0) {
+      const FloatPair* q = reinterpret_cast<const FloatPair*>(p + j0);
+      LQCD_UNROLL
+      for (int t = 0; t < T / 2; ++t) {
+        const FloatPair v = q[t];
+        x[2 * t] = v.z[0];
+        x[2 * t + 1] = v.z[1];
+      }
+      return;
+    }
+  }
+  LQCD_UNROLL
+  for (int t = 0; t < T; ++t) x[t] = p[j0 + t < n ? j0 + t : n - 1];
+}
+
 // stencil_row for the T right-hand sides j0 .. j0 + T - 1 of a block of n (fields/coarse_block_field.hpp:
 // component (Z, col) of right-hand side j at (Z * dof + col) * n + j; clamped to n - 1): acc[t]
 // is right-hand side j0 + t's row, summed in stencil_row's order, so it equals stencil_row bit for bit.
@@ -106,20 +129,18 @@ template <int T, typename Real>
 LQCD_HOST_DEVICE void stencil_rows(const CoarseStencilView<Real>& A, const Complex<Real>* in, std::int64_t Y, int row,
                                    int d_first, int d_end, int j0, int n, Complex<Real> (&acc)[T]) {
   const int dof = A.dof;
-  int lane[T];
-LQCD_UNROLL
-  for (int t = 0; t < T; ++t) {
-    acc[t] = Complex<Real>();
-    lane[t] = j0 + t < n ? j0 + t : n - 1;
-  }
+  LQCD_UNROLL
+  for (int t = 0; t < T; ++t) acc[t] = Complex<Real>();
   for (int d = d_first; d < d_end; ++d) {
     const Complex<Real>* v = in + A.neighbour(Y, d) * dof * n;
     const Complex<Real>* m = &A.at(d, Y, row, 0);
+    LQCD_UNROLL_TWICE
     for (int col = 0; col < dof; ++col) {
       const Complex<Real> a = m[std::int64_t(col) * dof];
-      const Complex<Real>* vc = v + std::int64_t(col) * n;
-LQCD_UNROLL
-      for (int t = 0; t < T; ++t) acc[t] = multiply_add(a, vc[lane[t]], acc[t]);
+      Complex<Real> x[T];
+      load_lanes<T>(v + std::int64_t(col) * n, j0, n, x);
+      LQCD_UNROLL
+      for (int t = 0; t < T; ++t) acc[t] = multiply_add(a, x[t], acc[t]);
     }
   }
 }
@@ -157,7 +178,7 @@ struct CoarseApplyBlockKernel {
     Complex<Real> acc[T];
     stencil_rows<T>(A, in.data, r.k, r.row, 0, kStencilDirections, r.j0, n, acc);
     Complex<Real>* o = &out.at(r.k, r.row, 0);
-LQCD_UNROLL
+    LQCD_UNROLL
     for (int j = 0; j < T; ++j)
       if (r.j0 + j < n) o[r.j0 + j] = acc[j];
   }

@@ -156,7 +156,7 @@ struct CoarseSelfInverseApplyKernel {
     Complex<Real> acc[T];
     stencil_rows<T>(Ahat, in, r.k, r.row, 0, 1, r.j0, n, acc);
     Complex<Real>* o = out + (r.k * Ahat.dof + r.row) * n;
-LQCD_UNROLL
+    LQCD_UNROLL
     for (int j = 0; j < T; ++j)
       if (r.j0 + j < n) o[r.j0 + j] = acc[j];
   }
@@ -235,27 +235,25 @@ struct CoarseHalfHopRows {
   LQCD_HOST_DEVICE void rows(const Complex<Real>* in, std::int64_t Y, int r, int j0, int n,
                              Complex<Real> (&h)[T]) const {
     const int dof = H.dof;
-    int lane[T];
-LQCD_UNROLL
-    for (int t = 0; t < T; ++t) {
-      h[t] = Complex<Real>();
-      lane[t] = j0 + t < n ? j0 + t : n - 1;
-    }
+    LQCD_UNROLL
+    for (int t = 0; t < T; ++t) h[t] = Complex<Real>();
     for (int d = 1; d < kStencilDirections; ++d) {
       const Complex<Real>* v = in + H.lattice.neighbour(Y, (d - 1) / 2, (d - 1) % 2 == 0 ? 1 : -1) * dof * n;
       const Complex<std::int16_t>* m = &H.at(d, Y, r, 0);
       Complex<Real> acc[T];
-LQCD_UNROLL
+      LQCD_UNROLL
       for (int t = 0; t < T; ++t) acc[t] = Complex<Real>();
+      LQCD_UNROLL_TWICE
       for (int col = 0; col < dof; ++col) {
         const Complex<float> q = fixed_values(m[std::int64_t(col) * dof]);
         const Complex<Real> a(Real(q.re), Real(q.im));
-        const Complex<Real>* vc = v + std::int64_t(col) * n;
-LQCD_UNROLL
-        for (int t = 0; t < T; ++t) acc[t] = multiply_add(a, vc[lane[t]], acc[t]);
+        Complex<Real> x[T];
+        load_lanes<T>(v + std::int64_t(col) * n, j0, n, x);
+        LQCD_UNROLL
+        for (int t = 0; t < T; ++t) acc[t] = multiply_add(a, x[t], acc[t]);
       }
       const Real unit = Real(H.scale[H.block(d, Y)]) * (Real(1) / Real(kFixedPointMax));
-LQCD_UNROLL
+      LQCD_UNROLL
       for (int t = 0; t < T; ++t) h[t] += Complex<Real>(acc[t].re * unit, acc[t].im * unit);
     }
   }
@@ -283,7 +281,7 @@ struct CoarseParityHopKernel {
     Complex<Real> h[T];
     rows.template rows<T>(in, Y, r.row, r.j0, n, h);
     const std::int64_t i0 = (Y * dof + r.row) * n, o0 = (other * dof + r.row) * n;
-LQCD_UNROLL
+    LQCD_UNROLL
     for (int j = 0; j < T; ++j) {
       if (r.j0 + j >= n) continue;
       const std::int64_t i = i0 + r.j0 + j;
