@@ -6,7 +6,7 @@
 #   rhs12   32^4 beta = 6.0 clover kappa = 0.1352: setup + 12 sources solved together against 12 single
 #           solves (scripts/multigrid-scan.sh with MG_RHS=12; OUT/mgscan.jsonl)
 #   tiles   the same configuration, one source, once per tile of right-hand sides of the block coarse
-#           kernels (LQCD_COARSE_RHS_TILE = 1, 4, 8, 16; 12 is rhs12's automatic choice): the
+#           kernels (LQCD_COARSE_RHS_TILE = each of MG_TILES, default 1 4 8 12 16): the
 #           coarse_schur_block12_* and coarse_operator_block12_* fields of each line
 #   config16  a 16^4 beta = 6.0 configuration for the CPU comparison (OUT/wilson16.ildg)
 #   stall   12 sources with the coarse solves' iteration cap raised (MG_STALL_VARIANTS, ';'-separated)
@@ -30,7 +30,7 @@ if has rhs12; then
     bash scripts/multigrid-scan.sh "$out" "$bin" 32 "0.1352" "${settings[@]}"
 fi
 if has tiles; then
-  for tile in 1 4 8 16; do
+  for tile in ${MG_TILES:-1 4 8 12 16}; do
     LQCD_COARSE_RHS_TILE=$tile MG_REPS=3 MG_SKIP_KRYLOV=1 MG_TIMEOUT=90 \
       bash scripts/multigrid-scan.sh "$out" "$bin" 32 "0.1352" "${settings[@]}"
     echo "tile $tile done" >>"$out/summary.txt"
