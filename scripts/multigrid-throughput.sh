@@ -8,8 +8,7 @@
 #   tiles   the same configuration, one source, once per tile of right-hand sides of the block coarse
 #           kernels (LQCD_COARSE_RHS_TILE = each of MG_TILES, default 1 4 8 12 16): the
 #           coarse_schur_block12_* and coarse_operator_block12_* fields of each line
-#   config16  a 16^4 beta = 6.0 configuration for the CPU comparison (OUT/wilson16.ildg)
-#   stall   12 sources with the coarse solves' iteration cap raised (MG_STALL_VARIANTS, ';'-separated)
+#   stall   12 sources with the coarse solves' iteration cap raised and other settings (MG_STALL_VARIANTS, ';'-separated)
 #   ncu     Nsight Compute on the even-odd coarse pass, one source and a block of 12 (tile 12; OUT/ncu.txt)
 # MG_SETTINGS: multigrid settings for every run (default: coarse_half=true outer_restart=16).
 set -uo pipefail
@@ -35,10 +34,6 @@ if has tiles; then
       bash scripts/multigrid-scan.sh "$out" "$bin" 32 "0.1352" "${settings[@]}"
     echo "tile $tile done" >>"$out/summary.txt"
   done
-fi
-if has config16; then
-  MG_SKIP_KRYLOV=1 MG_TIMEOUT=60 bash scripts/multigrid-scan.sh "$out" "$bin" 16 "0.1352" "${settings[@]}"
-  cp "$(ls runs/mgscan_16/wilson.*.ildg | tail -1)" "$out/wilson16.ildg"
 fi
 if has stall; then
   MG_RHS=12 MG_REPS=1 MG_SKIP_KRYLOV=1 MG_TIMEOUT=${MG_TIMEOUT:-150} \
