@@ -19,13 +19,6 @@
 #else
 #define LQCD_UNROLL _Pragma("GCC unroll 16")
 #endif
-// Unrolls a loop with a run-time trip count twice, so that the loads of two iterations are in flight
-// together (a latency-bound streaming loop).
-#if defined(__CUDACC__)
-#define LQCD_UNROLL_TWICE _Pragma("unroll 2")
-#else
-#define LQCD_UNROLL_TWICE _Pragma("GCC unroll 2")
-#endif
 
 // Keeps a large device function out of line (one copy in the kernel instead of one per call site);
 // host code leaves the choice to the compiler.

@@ -134,7 +134,6 @@ LQCD_HOST_DEVICE void stencil_rows(const CoarseStencilView<Real>& A, const Compl
   for (int d = d_first; d < d_end; ++d) {
     const Complex<Real>* v = in + A.neighbour(Y, d) * dof * n;
     const Complex<Real>* m = &A.at(d, Y, row, 0);
-    LQCD_UNROLL_TWICE
     for (int col = 0; col < dof; ++col) {
       const Complex<Real> a = m[std::int64_t(col) * dof];
       Complex<Real> x[T];

@@ -66,10 +66,14 @@ double multigrid_bytes_per_site(const MultigridParams& p, int real_bytes, int pr
   const double dof = 2.0 * p.test_vectors;
   const double vectors = 2.0 * p.test_vectors * spinor;
   const double work = 10.0 * spinor;  // the cycle's residual, smoother and precision-conversion fields
-  // Each further right-hand side solved together adds its outer GCR's fields, its solution and source,
-  // and its residual and correction in the cycle's precision.
-  const double outer = (2.0 * p.outer_restart + 2) * spinor_double +
-                       (rhs - 1) * ((2.0 * p.outer_restart + 3) * spinor_double + 2.0 * spinor);
+  // Per right-hand side solved together: the outer flexible GCR(m)'s 2 m + 2 fields, in single
+  // precision with a single-precision cycle (defect correction around float GCR cycles,
+  // solvers/multigrid_solve.cpp) and in double otherwise; its solution, source and true residual in
+  // double; with pre-smoothing its residual kept for the block restriction. One double work field.
+  const double krylov = real_bytes < 8 ? spinor : spinor_double;
+  const double outer = rhs * ((2.0 * p.outer_restart + 2) * krylov + 3 * spinor_double +
+                              (p.pre_smoothing > 0 ? spinor : 0.0)) +
+                       spinor_double;
   // D_c and the even-odd form's blocks (A_0^{-1} and the eight A-hat blocks, these also in 16 bits with
   // coarse_half): 18 dof^2 complex numbers per coarse site (+ 8 dof^2 x 4 bytes), whole on every process.
   const double coarse =
@@ -78,7 +82,7 @@ double multigrid_bytes_per_site(const MultigridParams& p, int real_bytes, int pr
 }
 
 std::string multigrid_memory_summary(const MultigridParams& p) {
-  return fmt::format("2 x {} test vectors, the outer GCR({}) in double and the coarse operator", p.test_vectors,
+  return fmt::format("2 x {} test vectors, the outer GCR({}) and the coarse operator", p.test_vectors,
                      p.outer_restart);
 }
 

@@ -117,14 +117,14 @@ void check_multigrid_params(const MultigridParams& p);
 
 // A lower bound of the bytes the multigrid holds per site of this process's fine box while it solves,
 // beyond the operator and the solution and source: the test vectors twice (as the setup made them and
-// block-orthonormalised), the cycle's fine work fields, the outer flexible GCR(outer_restart) counted in
-// double (an upper bound with a single-precision cycle, whose GCR keeps float vectors) and the coarse operator with its even-odd blocks (held whole by each of `processes`).
+// block-orthonormalised), the cycle's fine work fields, the outer flexible GCR(outer_restart) (its
+// vectors in the cycle's precision) and the coarse operator with its even-odd blocks (held whole by
+// each of `processes`).
 // real_bytes: 4 or 8, the cycle's precision; rhs: right-hand sides solved together (each with its
 // own outer GCR). For refusing, before anything is allocated, a lattice that cannot fit (the commands'
 // input checks).
 double multigrid_bytes_per_site(const MultigridParams& p, int real_bytes, int processes, int rhs = 1);
-// What those bytes are, for messages: "2 x 24 test vectors, the outer GCR(16) in double and the coarse
-// operator".
+// What those bytes are, for messages: "2 x 24 test vectors, the outer GCR(16) and the coarse operator".
 std::string multigrid_memory_summary(const MultigridParams& p);
 
 // The third level of a three-level hierarchy, with the second level's work fields.
