@@ -122,6 +122,16 @@ LQCD_HOST_DEVICE void load_lanes(const Complex<Real>* p, int j0, int n, Complex<
   for (int t = 0; t < T; ++t) x[t] = p[j0 + t < n ? j0 + t : n - 1];
 }
 
+// A tile's column loop is unrolled twice on the device (two columns' loads in flight): on the H200 it
+// took the even-odd pass on 12 right-hand sides from 1.84x to 2.95x per right-hand side over 12 single
+// passes, while the same unrolling made the one-field pass (T = 1) slower, 0.157 -> 0.221 ms, so that
+// one keeps the plain loop (docs/history/2026-11.md, thirtieth session, calls 1 and 3).
+#if defined(__CUDACC__)
+#define LQCD_COARSE_TILE_COLUMNS _Pragma("unroll 2")
+#else
+#define LQCD_COARSE_TILE_COLUMNS
+#endif
+
 // stencil_row for the T right-hand sides j0 .. j0 + T - 1 of a block of n (fields/coarse_block_field.hpp:
 // component (Z, col) of right-hand side j at (Z * dof + col) * n + j; clamped to n - 1): acc[t]
 // is right-hand side j0 + t's row, summed in stencil_row's order, so it equals stencil_row bit for bit.
@@ -134,12 +144,18 @@ LQCD_HOST_DEVICE void stencil_rows(const CoarseStencilView<Real>& A, const Compl
   for (int d = d_first; d < d_end; ++d) {
     const Complex<Real>* v = in + A.neighbour(Y, d) * dof * n;
     const Complex<Real>* m = &A.at(d, Y, row, 0);
-    for (int col = 0; col < dof; ++col) {
+    const auto column = [&](int col) {
       const Complex<Real> a = m[std::int64_t(col) * dof];
       Complex<Real> x[T];
       load_lanes<T>(v + std::int64_t(col) * n, j0, n, x);
       LQCD_UNROLL
       for (int t = 0; t < T; ++t) acc[t] = multiply_add(a, x[t], acc[t]);
+    };
+    if constexpr (T == 1) {
+      for (int col = 0; col < dof; ++col) column(col);
+    } else {
+      LQCD_COARSE_TILE_COLUMNS
+      for (int col = 0; col < dof; ++col) column(col);
     }
   }
 }

@@ -107,7 +107,7 @@ void CoarseSchurComplement<Real>::pass(const Rows& rows, const Complex<Real>* in
   if (size != Dc_.lattice().sites * Dc_.dof() * n) fail("internal: a coarse parity pass over a field of another shape");
   with_rhs_tile(n, [&](auto tile) {
     constexpr int T = decltype(tile)::value;
-    for_each(Dc_.location(), kHopLanes * rhs_tile_threads(Dc_.lattice().sites / 2, Dc_.dof(), n, T),
+    for_each(Dc_.location(), rhs_tile_threads(Dc_.lattice().sites / 2, Dc_.dof(), n, T),
              CoarseParityHopKernel<Real, Rows, T>{rows, in, x, out, parity, Real(sign), zero_other ? 1 : 0, n});
   });
 }

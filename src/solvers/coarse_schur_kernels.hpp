@@ -211,17 +211,17 @@ struct CoarseHalfPackKernel {
   }
 };
 
-// The hopping part sum_{d in [d_first, d_end)} A-hat_d(Y) in(neighbour_d(Y)) of one row, for the T
-// right-hand sides j0 .. j0 + T - 1 of a block of n (stencil_rows; a single field is n = T = 1, j0 = 0) ...
+// The hopping part sum_{d > 0} A-hat_d(Y) in(neighbour_d(Y)) of one row, for the T right-hand sides
+// j0 .. j0 + T - 1 of a block of n (stencil_rows; a single field is n = T = 1, j0 = 0) ...
 template <typename Real>
 struct CoarseHopRows {
   CoarseStencilView<Real> A;
   LQCD_HOST_DEVICE const CoarseLattice& lattice() const { return A.lattice; }
   LQCD_HOST_DEVICE int dof() const { return A.dof; }
   template <int T>
-  LQCD_HOST_DEVICE void rows(const Complex<Real>* in, std::int64_t Y, int r, int j0, int n, int d_first, int d_end,
+  LQCD_HOST_DEVICE void rows(const Complex<Real>* in, std::int64_t Y, int r, int j0, int n,
                              Complex<Real> (&h)[T]) const {
-    stencil_rows<T>(A, in, Y, r, d_first, d_end, j0, n, h);
+    stencil_rows<T>(A, in, Y, r, 1, kStencilDirections, j0, n, h);
   }
 };
 
@@ -232,24 +232,30 @@ struct CoarseHalfHopRows {
   LQCD_HOST_DEVICE const CoarseLattice& lattice() const { return H.lattice; }
   LQCD_HOST_DEVICE int dof() const { return H.dof; }
   template <int T>
-  LQCD_HOST_DEVICE void rows(const Complex<Real>* in, std::int64_t Y, int r, int j0, int n, int d_first, int d_end,
+  LQCD_HOST_DEVICE void rows(const Complex<Real>* in, std::int64_t Y, int r, int j0, int n,
                              Complex<Real> (&h)[T]) const {
     const int dof = H.dof;
     LQCD_UNROLL
     for (int t = 0; t < T; ++t) h[t] = Complex<Real>();
-    for (int d = d_first; d < d_end; ++d) {
+    for (int d = 1; d < kStencilDirections; ++d) {
       const Complex<Real>* v = in + H.lattice.neighbour(Y, (d - 1) / 2, (d - 1) % 2 == 0 ? 1 : -1) * dof * n;
       const Complex<std::int16_t>* m = &H.at(d, Y, r, 0);
       Complex<Real> acc[T];
       LQCD_UNROLL
       for (int t = 0; t < T; ++t) acc[t] = Complex<Real>();
-      for (int col = 0; col < dof; ++col) {
+      const auto column = [&](int col) {
         const Complex<float> q = fixed_values(m[std::int64_t(col) * dof]);
         const Complex<Real> a(Real(q.re), Real(q.im));
         Complex<Real> x[T];
         load_lanes<T>(v + std::int64_t(col) * n, j0, n, x);
         LQCD_UNROLL
         for (int t = 0; t < T; ++t) acc[t] = multiply_add(a, x[t], acc[t]);
+      };
+      if constexpr (T == 1) {  // as stencil_rows: the plain loop for one field, unrolled for tiles
+        for (int col = 0; col < dof; ++col) column(col);
+      } else {
+        LQCD_COARSE_TILE_COLUMNS
+        for (int col = 0; col < dof; ++col) column(col);
       }
       const Real unit = Real(H.scale[H.block(d, Y)]) * (Real(1) / Real(kFixedPointMax));
       LQCD_UNROLL
@@ -258,25 +264,10 @@ struct CoarseHalfHopRows {
   }
 };
 
-// The parity passes split the hopping sum of one row over kHopLanes adjacent threads, two directions
-// each, combined as (h_1 + h_2) + (h_3 + h_4) for the direction pairs h_q: on the device by warp
-// shuffles, on the host by the same sums in the same order, so that every path gives the same bits.
-// With one thread per row, a pass on one right-hand side of a 32^4 lattice's 8^4 coarse lattice ran
-// 98k threads, each through 384 dependent steps: too few to keep the memory busy (26% of the DRAM
-// bandwidth and 34% occupancy under Nsight Compute, H200).
-constexpr int kHopLanes = 4;
-
-#if defined(__CUDA_ARCH__)
-template <typename Real>
-__device__ inline Complex<Real> shuffle_xor(unsigned mask, const Complex<Real>& z, int lanes) {
-  return {__shfl_xor_sync(mask, z.re, lanes), __shfl_xor_sync(mask, z.im, lanes)};
-}
-#endif
-
 // On the sites of `parity`: out = x + sign sum_{d > 0} A-hat_d in(neighbour) (x == nullptr: 0); on the
-// other sites out = 0 where zero_other, else unchanged. kHopLanes threads per row of a site of
-// `parity` and tile of T of the n right-hand sides of a block (rhs_tile; n = T = 1 for a single
-// field), t = kHopLanes * (tiled index) + lane. Rows: CoarseHopRows or CoarseHalfHopRows.
+// other sites out = 0 where zero_other, else unchanged. One thread per row of a site of `parity` and
+// tile of T of the n right-hand sides of a block (rhs_tile; n = T = 1 for a single field).
+// Rows: CoarseHopRows or CoarseHalfHopRows.
 template <typename Real, typename Rows, int T = 1>
 struct CoarseParityHopKernel {
   Rows rows;
@@ -288,33 +279,16 @@ struct CoarseParityHopKernel {
   int zero_other;
   int n = 1;
   LQCD_HOST_DEVICE void operator()(std::int64_t t) const {
-    static_assert(kStencilDirections - 1 == 2 * kHopLanes, "two directions per lane");
     const int dof = rows.dof();
-    const int lane = int(t % kHopLanes);
-    const RhsTile r = rhs_tile(t / kHopLanes, dof, n, T);
+    const RhsTile r = rhs_tile(t, dof, n, T);
     std::int64_t other;
     const std::int64_t Y = coarse_site_of_parity(rows.lattice(), parity, r.k, other);
     Complex<Real> h[T];
-#if defined(__CUDA_ARCH__)
-    rows.template rows<T>(in, Y, r.row, r.j0, n, 1 + 2 * lane, 3 + 2 * lane, h);
-    const unsigned mask = __activemask();  // whole groups of kHopLanes: the thread count is a multiple
-    LQCD_UNROLL
-    for (int j = 0; j < T; ++j) {
-      h[j] = h[j] + shuffle_xor(mask, h[j], 1);
-      h[j] = h[j] + shuffle_xor(mask, h[j], 2);
-    }
-    const int first = lane, step = kHopLanes;  // the lanes share the stores
-#else
-    if (lane != 0) return;
-    Complex<Real> part[kHopLanes][T];
-    for (int q = 0; q < kHopLanes; ++q) rows.template rows<T>(in, Y, r.row, r.j0, n, 1 + 2 * q, 3 + 2 * q, part[q]);
-    for (int j = 0; j < T; ++j) h[j] = (part[0][j] + part[1][j]) + (part[2][j] + part[3][j]);
-    const int first = 0, step = 1;
-#endif
+    rows.template rows<T>(in, Y, r.row, r.j0, n, h);
     const std::int64_t i0 = (Y * dof + r.row) * n, o0 = (other * dof + r.row) * n;
     LQCD_UNROLL
     for (int j = 0; j < T; ++j) {
-      if (j % step != first || r.j0 + j >= n) continue;
+      if (r.j0 + j >= n) continue;
       const std::int64_t i = i0 + r.j0 + j;
       if (zero_other) out[o0 + r.j0 + j] = Complex<Real>();
       const Complex<Real> s(sign * h[j].re, sign * h[j].im);
