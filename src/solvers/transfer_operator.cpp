@@ -5,6 +5,7 @@
 #include "fields/random_spinor_kernels.hpp"
 #include "solvers/block_orthonormalisation.hpp"
 #include "solvers/coarse_links_kernels.hpp"
+#include "solvers/transfer_block_kernels.hpp"
 
 namespace lqcd {
 
@@ -68,24 +69,30 @@ void TransferOperator<Real>::restrict_to(CoarseField<Real>& coarse, const Spinor
 }
 
 template <typename Real>
-template <typename Field>
-SpinorFieldsView<Real> TransferOperator<Real>::fields_view(const std::vector<Field*>& fine,
-                                                           const CoarseBlockField<Real>& coarse) const {
-  if (fine.empty() || fine.size() > std::size_t(coarse.rhs()) || fine.size() > std::size_t(kMaxCoarseBlockRhs) ||
+void TransferOperator<Real>::check_block(std::size_t fields, const CoarseBlockField<Real>& coarse) const {
+  if (fields == 0 || fields > std::size_t(coarse.rhs()) || fields > std::size_t(kMaxCoarseBlockRhs) ||
       coarse.dof() != coarse_dof() || coarse.sites() != agg_.coarse.sites || coarse.location() != location())
-    fail("internal: a block multigrid transfer of {} fields with a coarse block of another shape", fine.size());
+    fail("internal: a block multigrid transfer of {} fields with a coarse block of another shape", fields);
+}
+
+namespace {
+// The fields of a block transfer, each checked by `check` (TransferOperator::check_fine).
+template <typename Real, typename Field, typename Check>
+SpinorFieldsView<Real> fields_view(const std::vector<Field*>& fine, const Check& check) {
   SpinorFieldsView<Real> v{fine[0]->view(), {}, int(fine.size())};
   for (std::size_t j = 0; j < fine.size(); ++j) {
-    check_fine(*fine[j]);
+    check(*fine[j]);
     v.data[j] = fine[j]->view().data;
   }
   return v;
 }
+}  // namespace
 
 template <typename Real>
 void TransferOperator<Real>::restrict_block(CoarseBlockField<Real>& coarse,
                                             const std::vector<const SpinorField<Real>*>& fine) const {
-  const SpinorFieldsView<Real> f = fields_view(fine, coarse);
+  check_block(fine.size(), coarse);
+  const SpinorFieldsView<Real> f = fields_view<Real>(fine, [this](const SpinorField<Real>& x) { check_fine(x); });
   with_rhs_tile(f.n, [&](auto tile) {
     constexpr int T = decltype(tile)::value;
     for_each(location(), rhs_tile_threads(agg_.coarse.sites, coarse_dof(), f.n, T),
@@ -96,7 +103,8 @@ void TransferOperator<Real>::restrict_block(CoarseBlockField<Real>& coarse,
 template <typename Real>
 void TransferOperator<Real>::prolong_block(const std::vector<SpinorField<Real>*>& fine,
                                            const CoarseBlockField<Real>& coarse, bool add) const {
-  const SpinorFieldsView<Real> f = fields_view(fine, coarse);
+  check_block(fine.size(), coarse);
+  const SpinorFieldsView<Real> f = fields_view<Real>(fine, [this](const SpinorField<Real>& x) { check_fine(x); });
   with_rhs_tile(f.n, [&](auto tile) {
     constexpr int T = decltype(tile)::value;
     const std::int64_t sites = fine[0]->sites();

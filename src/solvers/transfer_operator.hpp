@@ -20,7 +20,6 @@
 #include "fields/coarse_field.hpp"
 #include "fields/spinor_field.hpp"
 #include "solvers/aggregation.hpp"
-#include "solvers/transfer_block_kernels.hpp"
 #include "solvers/transfer_kernels.hpp"
 
 namespace lqcd {
@@ -78,9 +77,8 @@ class TransferOperator {
  private:
   TestVectors<Real> vectors() const { return {v_.data(), nv_}; }
   void check_fine(const SpinorField<Real>& f) const;
-  // The fields of a block transfer (checked) with a coarse block of `coarse`'s shape.
-  template <typename Field>
-  SpinorFieldsView<Real> fields_view(const std::vector<Field*>& fine, const CoarseBlockField<Real>& coarse) const;
+  // Throws unless `fields` fields fit a coarse block of `coarse`'s shape.
+  void check_block(std::size_t fields, const CoarseBlockField<Real>& coarse) const;
   Geometry fine_;
   AggregationTables tables_;
   Aggregation agg_;  // tables_.aggregation()
