@@ -124,7 +124,7 @@ LQCD_HOST_DEVICE void load_lanes(const Complex<Real>* p, int j0, int n, Complex<
 
 // A tile's column loop is unrolled twice on the device (two columns' loads in flight). On the H200
 // (docs/history/2026-11.md, thirtieth session, calls 1 and 3) the even-odd pass on 12 right-hand sides
-// took 0.90 ms so (tile 12) against 1.02 ms with the plain loop (its best tile, 4), while the same
+// took 0.90 ms (tile 12) against 1.02 ms with the plain loop (its best tile, 4), while the same
 // unrolling made the one-field pass (T = 1) slower, 0.157 -> 0.221 ms; that one keeps the plain loop.
 #if defined(__CUDACC__)
 #define LQCD_COARSE_TILE_COLUMNS _Pragma("unroll 2")
