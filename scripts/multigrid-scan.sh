@@ -5,6 +5,7 @@
 # and the multigrid (setup apart, then per solve), all against the same configuration. One JSON line
 # per benchmark in OUT/mgscan.jsonl.
 #   scripts/multigrid-scan.sh OUT BIN L "KAPPAS" [MULTIGRID_SETTINGS...]
+# MG_BENCH_ARGS: more options of lqcd bench solver for the multigrid (e.g. --max-iterations 300).
 # MG_SKIP_KRYLOV=1: the multigrid only. MG_TIMEOUT: seconds per multigrid benchmark (400). MG_RHS=N: the multigrid also on N sources solved together
 # (lqcd bench solver --rhs N; issue 46). MG_VARIANTS="SETTINGS;SETTINGS;...": several multigrid settings
 # (each a space-separated list of KEY=VALUE) at every kappa, instead of MULTIGRID_SETTINGS.
@@ -66,7 +67,7 @@ for k in $kappas; do
     for s in $v; do mgargs+=(--multigrid "$s"); done
     t0=$(date +%s)
     timeout -k 5 "${MG_TIMEOUT:-400}" "$bin" bench solver "${common[@]}" "${action[@]}" "${mass[@]}" --precision single --solver multigrid \
-      --rhs "${MG_RHS:-1}" "${mgargs[@]}" >>"$out/mgscan.jsonl" 2>>"$out/mgscan.log" ||
+      --rhs "${MG_RHS:-1}" ${MG_BENCH_ARGS:-} "${mgargs[@]}" >>"$out/mgscan.jsonl" 2>>"$out/mgscan.log" ||
       echo "{\"kappa\": $k, \"solver\": \"multigrid\", \"settings\": \"$v\", \"failed\": true}" >>"$out/mgscan.jsonl"
     echo "multigrid $k [$v]: $(( $(date +%s) - t0 )) s wall" >>"$out/summary.txt"
   done

@@ -128,10 +128,12 @@ inline CoarseField<double> random_coarse(const CoarseLattice& lat, int dof, Loca
 }
 
 // Largest |a - b| over the components (0 when equal bit for bit up to the sign of zero).
-inline double largest_difference(const CoarseField<double>& a, const CoarseField<double>& b) {
-  const CoarseField<double> ah = a.clone(Location::Host), bh = b.clone(Location::Host);
+template <typename Real>
+double largest_difference(const CoarseField<Real>& a, const CoarseField<Real>& b) {
+  const CoarseField<Real> ah = a.clone(Location::Host), bh = b.clone(Location::Host);
   double worst = 0;
-  for (std::int64_t i = 0; i < ah.size(); ++i) worst = std::max(worst, abs(ah.view().data[i] - bh.view().data[i]));
+  for (std::int64_t i = 0; i < ah.size(); ++i)
+    worst = std::max(worst, double(abs(ah.view().data[i] - bh.view().data[i])));
   return worst;
 }
 

@@ -959,6 +959,7 @@ nlohmann::json multigrid_solver_bench(const BenchCommandOptions& opt, const Gaug
                        {"coarse_mu_factor", mp.coarse_mu_factor},
                        {"coarse_even_odd", mg.info().coarse_even_odd},
                        {"coarse_half", mp.coarse_half},
+                       {"coarse_deflation", mp.coarse_deflation},
                        {"levels", mp.levels},
                        {"coarse_block", mp.coarse_block},
                        {"coarse_test_vectors", mp.coarse_test_vectors},
@@ -1036,7 +1037,7 @@ nlohmann::json solver_bench(const BenchCommandOptions& opt, const Geometry& geom
   p.precision = solver_precision_from_name(opt.precision, "--precision");
   p.hermitian = opt.system == "normal";
   if (p.type == SolverType::Multigrid) {
-    p.max_iterations = 1000;  // a multigrid that needs more has failed: its error then says so
+    p.max_iterations = opt.max_iterations;  // a multigrid that needs more has failed: its error then says so
     return multigrid_solver_bench(opt, U, f, p, copy_gbps, meter);
   }
   if (opt.rhs > 1) return multi_rhs_solver_bench(opt, U, f, p, meter);

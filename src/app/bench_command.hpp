@@ -23,6 +23,7 @@ struct BenchCommandOptions {
   double mu = 0.01;                 // twisted_mass
   double csw = 1.0;                 // clover
   double tolerance = 1e-10;         // solver
+  int max_iterations = 1000;        // solver --solver multigrid: outer iterations before it gives up
   double inner_tolerance = 1e-5;    // solver, mixed precision: each correction's residual reduction
   std::string system = "normal";    // solver: normal (CG on M^dag M x = M^dag b) | matpc (--solver on M x = b)
   std::string solver = "cg";        // solver, --system matpc: cg (CGNR) | bicgstab | gcr

@@ -348,6 +348,10 @@ int main(int argc, char** argv) {
   bench->add_option("--mu", bn.mu, "twisted mass (twisted_mass)")->capture_default_str();
   bench->add_option("--csw", bn.csw, "clover coefficient (clover)")->capture_default_str();
   bench->add_option("--tolerance", bn.tolerance, "solver: true relative residual")->capture_default_str();
+  bench->add_option("--max-iterations", bn.max_iterations,
+                    "solver --solver multigrid: outer iterations per right-hand side before the solve counts as failed")
+      ->check(CLI::Range(1, 1000000))
+      ->capture_default_str();
   bench->add_option("--inner-tolerance", bn.inner_tolerance,
                     "solver, --precision single|half: residual reduction of each lower-precision correction "
                     "(half: at least 1e-3)")

@@ -37,6 +37,9 @@ std::vector<KeySpec> multigrid_schema() {
        "coarse lattice)"},
       {"multigrid.coarse_half", d.coarse_half ? "true" : "false",
        "even-odd coarse solves read the coarse operator's hopping blocks in 16-bit fixed point (half the bytes)"},
+      {"multigrid.coarse_deflation", d.coarse_deflation ? "true" : "false",
+       "deflate the coarse solves (the third level's with levels = 3) by the restricted test vectors of the level "
+       "above, split by chirality: GCR on the complement of their near-null space"},
       {"multigrid.outer_restart", std::to_string(d.outer_restart), "flexible GCR restart length on the fine grid"},
       {"multigrid.coarse_mu_factor", "1.0",
        "twisted mass: the coarse operator's mu times this (>= 1; QUDA's coarse mu factor); the solution is "
@@ -85,6 +88,7 @@ MultigridParams read_multigrid_params(const Config& c) {
   p.coarse_restart = int(read_integer(c, "multigrid.coarse_restart", 1, kCoarseGcrMaxRestart));
   p.coarse_even_odd = c.boolean("multigrid.coarse_even_odd");
   p.coarse_half = c.boolean("multigrid.coarse_half");
+  p.coarse_deflation = c.boolean("multigrid.coarse_deflation");
   p.outer_restart = int(read_integer(c, "multigrid.outer_restart", 1, 1000));
   p.coarse_mu_factor = c.real("multigrid.coarse_mu_factor");
   p.levels = int(read_integer(c, "multigrid.levels", 2, 3));

@@ -36,6 +36,7 @@ void CoarseBlockGcr<Real>::start(const CoarseBlockField<Real>& b, double toleran
     fail("internal: a coarse block GCR for {} right-hand sides given a block of {}", n, b.rhs());
   for_each(loc, x_->size(), CoarseBlockZeroKernel<Real>{x_->view().data});
   r_.copy_from(b);
+  if (deflation_) deflation_->project(x_->view().data, r_.view().data, r_.size(), n);
   const std::vector<double> b2 = reduce_each(loc, b.size(), n, CoarseBlockNorm2Kernel<Real>{b.view().data});
   for (int j = 0; j < n; ++j) {
     CoarseBlockGcrState& s = states_[std::size_t(j)];
@@ -91,6 +92,7 @@ void CoarseBlockGcr<Real>::iterate(int k) {
   CoarseBlockField<Real>& zk = z_[std::size_t(k)];
   const Location loc = qk.location();
   const int n = rhs();
+  if (deflation_) deflation_->orthogonalise(qk.view().data, zk.view().data, qk.size(), n);
   orthogonalise(k);
   reduce_each_into(loc, qk.size(), n, CoarseBlockNorm2Kernel<Real>{qk.view().data}, sums_.data());
   for_each(loc, n, CoarseBlockGcrInverseNormKernel{sums_.data(), state_.data()});
@@ -114,6 +116,10 @@ void CoarseBlockGcr<Real>::true_residual(const CoarseBlockField<Real>& b) {
   const int n = rhs();
   reduce_each_into(loc, r_.size(), n, CoarseBlockGcrResidualKernel<Real>{b.view().data, q_[0].view().data, r_.view().data},
                    sums_.data());
+  if (deflation_) {  // r stays b - A x
+    deflation_->project(x_->view().data, r_.view().data, r_.size(), n);
+    reduce_each_into(loc, r_.size(), n, CoarseBlockNorm2Kernel<Real>{r_.view().data}, sums_.data());
+  }
   for_each(loc, n, CoarseBlockGcrResidualStateKernel{sums_.data(), state_.data(), 1});
 }
 

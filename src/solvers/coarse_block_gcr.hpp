@@ -17,6 +17,7 @@
 #include "core/memory.hpp"
 #include "fields/coarse_block_field.hpp"
 #include "solvers/coarse_block_gcr_kernels.hpp"
+#include "solvers/coarse_deflation.hpp"
 #include "solvers/flexible_gcr.hpp"
 
 namespace lqcd {
@@ -28,6 +29,8 @@ class CoarseBlockGcr {
   CoarseBlockGcr(const CoarseBlockField<Real>& like, int m);
   int restart() const { return int(z_.size()); }
   int rhs() const { return r_.rhs(); }
+  // Deflates the solves with d (solvers/coarse_deflation.hpp; its A must be the solves' A; null: none).
+  void set_deflation(CoarseDeflation<Real>* d) { deflation_ = d; }
 
   // Solves A x_j = b_j from x = 0 to c.tolerance on ||b_j - A x_j|| / ||b_j|| for every column j
   // (c.restart <= restart(); zero_guess only; a column with b_j = 0 gets x_j = 0). apply(out, in):
@@ -48,6 +51,7 @@ class CoarseBlockGcr {
   Buffer<double> sums_;                  // reductions' results
   Buffer<CoarseBlockGcrState> state_, state_host_;
   std::vector<CoarseBlockGcrState> states_;
+  CoarseDeflation<Real>* deflation_ = nullptr;
 };
 
 template <typename Real>

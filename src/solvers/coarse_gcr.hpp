@@ -17,6 +17,7 @@
 
 #include "core/dispatch.hpp"
 #include "fields/coarse_field.hpp"
+#include "solvers/coarse_deflation.hpp"
 #include "solvers/coarse_gcr_kernels.hpp"
 #include "solvers/flexible_gcr.hpp"
 
@@ -28,6 +29,9 @@ class CoarseGcr {
   // Work fields like `like`, restart length m (at most kCoarseGcrMaxRestart).
   CoarseGcr(const CoarseField<Real>& like, int m);
   int restart() const { return int(z_.size()); }
+  // Deflates the solves with d (solvers/coarse_deflation.hpp; its A must be the solves' A; null: none).
+  // d must outlive its use here.
+  void set_deflation(CoarseDeflation<Real>* d) { deflation_ = d; }
 
   // Solves A x = b from x = 0 to c.tolerance on ||b - A x|| / ||b|| (c.restart <= restart(); zero_guess
   // only). apply(out, in): out = A in. The residual is recomputed at each restart and at the end.
@@ -41,6 +45,7 @@ class CoarseGcr {
   std::vector<CoarseField<Real>> z_, q_;
   CoarseField<Real> r_;
   Buffer<CoarseGcrScalars> scalars_, host_;
+  CoarseDeflation<Real>* deflation_ = nullptr;
 };
 
 template <typename Real>
@@ -58,6 +63,7 @@ GcrOutcome CoarseGcr<Real>::solve(const Apply& apply, CoarseField<Real>& x, cons
     return out;
   }
   r_.copy_from(b);
+  if (deflation_) deflation_->project(x.view().data, r_.view().data, r_.size(), 1);
   reset_scalars();
   double r2 = bn * bn;
   const double target2 = c.tolerance * c.tolerance * bn * bn;
@@ -69,6 +75,7 @@ GcrOutcome CoarseGcr<Real>::solve(const Apply& apply, CoarseField<Real>& x, cons
       CoarseField<Real>& qk = q_[std::size_t(k)];
       zk.copy_from(r_);
       apply(qk, zk);
+      if (deflation_) deflation_->orthogonalise(qk.view().data, zk.view().data, qk.size(), 1);
       orthogonalise(k);
       reduce_into<Sums<1>>(loc, qk.size(), CoarseNorm2Kernel<Real>{qk.view().data}, StoreGcrInverseNorm{scalars_.data()});
       for_each(loc, qk.size(), CoarseGcrNormaliseKernel<Real>{qk.view().data, zk.view().data, scalars_.data()});
@@ -97,6 +104,10 @@ GcrOutcome CoarseGcr<Real>::solve(const Apply& apply, CoarseField<Real>& x, cons
     apply(q_[0], x);
     reduce_into<Sums<1>>(loc, r_.size(), CoarseGcrResidualKernel<Real>{b.view().data, q_[0].view().data, r_.view().data},
                          StoreGcrResidual{scalars_.data()});
+    if (deflation_) {  // r stays b - A x
+      deflation_->project(x.view().data, r_.view().data, r_.size(), 1);
+      reduce_into<Sums<1>>(loc, r_.size(), CoarseNorm2Kernel<Real>{r_.view().data}, StoreGcrResidual{scalars_.data()});
+    }
     r2 = read_scalars().r2;
     out.true_residual = true;
     out.relative_residual = std::sqrt(r2) / bn;

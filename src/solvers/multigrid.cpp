@@ -27,6 +27,48 @@ GcrOutcome solve_coarse_system(CoarseGcr<Real>& gcr, const CoarseOperator<Real>&
   return o;
 }
 
+// The candidates of a coarse solve's deflation (solvers/coarse_deflation.hpp) from the n test vectors
+// of the level above: each one's restriction (restrict_vector(c, k): c = P^dag v_k) split by chirality,
+// the coarse components [0, n_v) and [n_v, 2 n_v) (solvers/transfer_operator.hpp), and kept on the
+// even sites only for the even-odd form (whose fields are zero on the odd ones).
+template <typename Real, typename Restrict>
+std::vector<CoarseField<Real>> deflation_candidates(std::size_t n, const Restrict& restrict_vector,
+                                                    const CoarseField<Real>& like, bool even_sites) {
+  std::vector<CoarseField<Real>> w;
+  CoarseField<Real> c = like.like();
+  const CoarseLattice& L = like.lattice();
+  const int dof = like.dof();
+  for (std::size_t k = 0; k < n; ++k) {
+    restrict_vector(c, k);
+    const CoarseField<Real> whole = c.clone(Location::Host);
+    for (int chirality = 0; chirality < 2; ++chirality) {
+      CoarseField<Real> part = whole.clone(Location::Host);
+      const CoarseView<Real> v = part.view();
+      for (std::int64_t s = 0; s < v.sites; ++s) {
+        int x[4];
+        L.coords(s, x);
+        const bool odd = ((x[0] + x[1] + x[2] + x[3]) & 1) != 0;
+        for (int i = 0; i < dof; ++i)
+          if ((even_sites && odd) || ((i < dof / 2) != (chirality == 0))) v.at(s, i) = Complex<Real>();
+      }
+      w.push_back(part.clone(like.location()));
+    }
+  }
+  return w;
+}
+
+// The deflation of the solves of A (or of its even-odd form where schur is not null).
+template <typename Real>
+std::unique_ptr<CoarseDeflation<Real>> make_deflation(const CoarseOperator<Real>& A,
+                                                      const CoarseSchurComplement<Real>* schur,
+                                                      std::vector<CoarseField<Real>> candidates) {
+  if (schur)
+    return std::make_unique<CoarseDeflation<Real>>(
+        [schur](CoarseField<Real>& out, const CoarseField<Real>& in) { schur->apply(out, in); }, std::move(candidates));
+  return std::make_unique<CoarseDeflation<Real>>(
+      [&A](CoarseField<Real>& out, const CoarseField<Real>& in) { A.apply(out, in); }, std::move(candidates));
+}
+
 }  // namespace
 
 void check_multigrid_params(const MultigridParams& p) {
@@ -76,8 +118,10 @@ double multigrid_bytes_per_site(const MultigridParams& p, int real_bytes, int pr
                        spinor_double;
   // D_c and the even-odd form's blocks (A_0^{-1} and the eight A-hat blocks, these also in 16 bits with
   // coarse_half): 18 dof^2 complex numbers per coarse site (+ 8 dof^2 x 4 bytes), whole on every process.
+  // coarse_deflation: 2 x 2 n_v coarse fields of dof components.
   const double coarse =
-      (18.0 * 2.0 * real_bytes + (p.coarse_half ? 32.0 : 0.0)) * dof * dof / block_sites * double(processes);
+      (18.0 * 2.0 * real_bytes + (p.coarse_half ? 32.0 : 0.0) + (p.coarse_deflation ? 4.0 * real_bytes : 0.0)) *
+      dof * dof / block_sites * double(processes);
   return vectors + work + outer + coarse;
 }
 
@@ -179,6 +223,15 @@ void MultigridPreconditioner<Real>::rebuild() {
   }
   coarse_.scale_twisted_mass(p_.coarse_mu_factor);
   if (schur_) schur_->update();
+  coarse_gcr_.set_deflation(nullptr);
+  if (block_gcr_) block_gcr_->set_deflation(nullptr);
+  deflation_.reset();
+  if (p_.coarse_deflation && !third_) {
+    const auto restrict_vector = [this](CoarseField<Real>& c, std::size_t k) { restrict_to_coarse(c, vectors_[k]); };
+    deflation_ = make_deflation(coarse_, schur_.get(), deflation_candidates(vectors_.size(), restrict_vector, rc_, schur_ != nullptr));
+    coarse_gcr_.set_deflation(deflation_.get());
+    if (block_gcr_) block_gcr_->set_deflation(deflation_.get());
+  }
   if (third_) setup_third_level();
 }
 
@@ -235,6 +288,13 @@ void MultigridPreconditioner<Real>::setup_third_level() {
   L.transfer.orthonormalise();
   L.op.build_galerkin(coarse_, L.transfer);
   if (L.schur) L.schur->update();
+  L.gcr.set_deflation(nullptr);
+  L.deflation.reset();
+  if (p_.coarse_deflation) {
+    const auto restrict_vector = [&L](CoarseField<Real>& c, std::size_t k) { L.transfer.restrict_to(c, L.vectors[k]); };
+    L.deflation = make_deflation(L.op, L.schur.get(), deflation_candidates(L.vectors.size(), restrict_vector, L.r, L.schur != nullptr));
+    L.gcr.set_deflation(L.deflation.get());
+  }
 }
 
 template <typename Real>
@@ -365,12 +425,12 @@ void MultigridPreconditioner<Real>::coarse_cycle(CoarseField<Real>& z, const Coa
 
 template <typename Real>
 const SpinorField<Real>& MultigridPreconditioner<Real>::pre_smooth(SpinorField<Real>& z, const SpinorField<Real>& r,
-                                                                 SpinorField<Real>& res) {
-  Section s(t_.smoother, D_.location());
+                                                                 SpinorField<Real>& res, bool overwritten) {
   if (p_.pre_smoothing == 0) {
-    set_zero(z);
+    if (!overwritten) set_zero(z);
     return r;
   }
+  Section s(t_.smoother, D_.location());
   smooth(z, r, p_.pre_smoothing);
   D_.apply(tmp_, z);
   ++t_.fine_applications;

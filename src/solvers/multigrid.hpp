@@ -68,6 +68,9 @@ struct MultigridParams {
   // The even-odd coarse operator's hopping blocks in 16-bit fixed point in the coarse solves (half the
   // bytes; solvers/coarse_schur_kernels.hpp).
   bool coarse_half = false;
+  // The coarse solves (the third level's with 3 levels) deflated by the restrictions of the level
+  // above's test vectors, split by chirality (solvers/coarse_deflation.hpp).
+  bool coarse_deflation = false;
   int outer_restart = 16;         // flexible GCR(m) on the fine lattice
   // Twisted mass: the coarse operator's mu times this (QUDA's coarse mu factor); 1 keeps the Galerkin
   // operator. Solutions are unchanged (the outer solve uses the fine operator); convergence may not be.
@@ -137,6 +140,7 @@ struct ThirdLevel {
   CoarseField<Real> r, e, schur_rhs;       // third level
   CoarseField<Real> res, z, mr_r, mr_p, smoothed;  // second level
   CoarseGcr<Real> gcr;                     // the third level's GCR
+  std::unique_ptr<CoarseDeflation<Real>> deflation;  // of its solves (null: none)
   ThirdLevel(const CoarseOperator<Real>& Dc, const MultigridParams& p);
 };
 
@@ -189,9 +193,10 @@ class MultigridPreconditioner {
   // and its prolongation and post-smoothing after the coarse solve left e_c in ec_.
   void cycle_start(SpinorField<Real>& z, const SpinorField<Real>& r);
   void cycle_finish(SpinorField<Real>& z, const SpinorField<Real>& r);
-  // Their smoothing: z = S r and res = r - D z, returning res (without pre-smoothing z = 0, returning r);
-  // and z += S (r - D z).
-  const SpinorField<Real>& pre_smooth(SpinorField<Real>& z, const SpinorField<Real>& r, SpinorField<Real>& res);
+  // Their smoothing: z = S r and res = r - D z, returning res (without pre-smoothing z = 0, returning r;
+  // z left as it is where `overwritten`: the block cycle's prolongation then sets it); and z += S (r - D z).
+  const SpinorField<Real>& pre_smooth(SpinorField<Real>& z, const SpinorField<Real>& r, SpinorField<Real>& res,
+                                      bool overwritten = false);
   void post_smooth(SpinorField<Real>& z, const SpinorField<Real>& r);
   void make_block(int rhs);  // the block coarse fields and GCR for at least `rhs` columns
   const LinearOperator<Real>& D_;
@@ -212,6 +217,7 @@ class MultigridPreconditioner {
   std::unique_ptr<CoarseSchurComplement<Real>> schur_;  // null: the coarse solves on the whole lattice
   CoarseField<Real> schur_rhs_;
   std::unique_ptr<ThirdLevel<Real>> third_;  // null: two levels
+  std::unique_ptr<CoarseDeflation<Real>> deflation_;  // of the two-level coarse solves (null: none)
   // The block cycle's coarse fields and solver (made at the first block cycle, wide enough for it).
   std::unique_ptr<CoarseBlockField<Real>> rc_block_, ec_block_, schur_rhs_block_;
   std::vector<SpinorField<Real>> res_block_;  // with pre-smoothing: each field's residual, for the block restriction

@@ -22,6 +22,7 @@ void MultigridPreconditioner<Real>::make_block(int rhs) {
   ec_block_ = std::make_unique<CoarseBlockField<Real>>(L, dof, rhs, loc);
   schur_rhs_block_ = std::make_unique<CoarseBlockField<Real>>(L, dof, rhs, loc);
   block_gcr_ = std::make_unique<CoarseBlockGcr<Real>>(*rc_block_, p_.coarse_restart);
+  block_gcr_->set_deflation(deflation_.get());
 }
 
 template <typename Real>
@@ -49,7 +50,8 @@ void MultigridPreconditioner<Real>::apply(const std::vector<SpinorField<Real>*>&
   for (int i = 0; i < n; ++i) {
     ++t_.cycles;
     restricted[std::size_t(i)] =
-        &pre_smooth(*z[std::size_t(i)], *r[std::size_t(i)], p_.pre_smoothing > 0 ? res_block_[std::size_t(i)] : res_);
+        &pre_smooth(*z[std::size_t(i)], *r[std::size_t(i)], p_.pre_smoothing > 0 ? res_block_[std::size_t(i)] : res_,
+                    true);  // without pre-smoothing, prolong_block sets z
   }
   {
     Section s(t_.transfer, loc);

@@ -26,18 +26,6 @@ double largest_field_difference(const SpinorField<Real>& a, const SpinorField<Re
   return test::max_diff(to_lexicographic(ad), to_lexicographic(bd));
 }
 
-// The same for coarse fields of precision Real.
-template <typename Real>
-double largest_coarse_difference(const CoarseField<Real>& a, const CoarseField<Real>& b) {
-  const CoarseField<Real> ah = a.clone(Location::Host), bh = b.clone(Location::Host);
-  double worst = 0;
-  for (std::int64_t i = 0; i < ah.size(); ++i) {
-    const Complex<Real> d = ah.view().data[i] - bh.view().data[i];
-    worst = std::max(worst, double(abs(d)));
-  }
-  return worst;
-}
-
 template <typename Real>
 void every_column_equals_its_single_transfer(Location loc) {
   // 4^3 x 8 with 2^4 blocks: 16 coarse sites, 3 test vectors (6 coarse components per site).
@@ -71,9 +59,9 @@ void every_column_equals_its_single_transfer(Location loc) {
       unpack_rhs(got, c, j);
       if (j < n) {
         T.restrict_to(want, f[std::size_t(j)]);
-        restrict_worst = std::max(restrict_worst, largest_coarse_difference(got, want));
+        restrict_worst = std::max(restrict_worst, test::largest_difference(got, want));
       } else {
-        kept_worst = std::max(kept_worst, largest_coarse_difference(got, marker));
+        kept_worst = std::max(kept_worst, test::largest_difference(got, marker));
       }
     }
     EXPECT_EQ(restrict_worst, 0.0) << "a column differs from its single restriction";
