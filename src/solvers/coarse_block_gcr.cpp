@@ -36,8 +36,9 @@ void CoarseBlockGcr<Real>::start(const CoarseBlockField<Real>& b, double toleran
     fail("internal: a coarse block GCR for {} right-hand sides given a block of {}", n, b.rhs());
   for_each(loc, x_->size(), CoarseBlockZeroKernel<Real>{x_->view().data});
   r_.copy_from(b);
+  // Deflated, each tolerance is relative to the residual the start's projection leaves (as CoarseGcr's).
   if (deflation_) deflation_->project(x_->view().data, r_.view().data, r_.size(), n);
-  const std::vector<double> b2 = reduce_each(loc, b.size(), n, CoarseBlockNorm2Kernel<Real>{b.view().data});
+  const std::vector<double> b2 = reduce_each(loc, r_.size(), n, CoarseBlockNorm2Kernel<Real>{r_.view().data});
   for (int j = 0; j < n; ++j) {
     CoarseBlockGcrState& s = states_[std::size_t(j)];
     s = CoarseBlockGcrState{};

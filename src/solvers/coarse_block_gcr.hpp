@@ -32,7 +32,8 @@ class CoarseBlockGcr {
   // Deflates the solves with d (solvers/coarse_deflation.hpp; its A must be the solves' A; null: none).
   void set_deflation(CoarseDeflation<Real>* d) { deflation_ = d; }
 
-  // Solves A x_j = b_j from x = 0 to c.tolerance on ||b_j - A x_j|| / ||b_j|| for every column j
+  // Solves A x_j = b_j from x = 0 to c.tolerance on ||b_j - A x_j|| / ||b_j|| (deflated: / the residual
+  // after the start's projection) for every column j
   // (c.restart <= restart(); zero_guess only; a column with b_j = 0 gets x_j = 0). apply(out, in):
   // out = A in on blocks. c.max_iterations bounds the lockstep iterations. One outcome per column.
   template <typename Apply>

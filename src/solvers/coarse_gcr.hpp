@@ -33,8 +33,8 @@ class CoarseGcr {
   // d must outlive its use here.
   void set_deflation(CoarseDeflation<Real>* d) { deflation_ = d; }
 
-  // Solves A x = b from x = 0 to c.tolerance on ||b - A x|| / ||b|| (c.restart <= restart(); zero_guess
-  // only). apply(out, in): out = A in. The residual is recomputed at each restart and at the end.
+  // Solves A x = b from x = 0 to c.tolerance on ||b - A x|| / ||b|| (deflated: / ||r_0||, the residual
+  // after the start's projection; c.restart <= restart(); zero_guess only). apply(out, in): out = A in. The residual is recomputed at each restart and at the end.
   template <typename Apply>
   GcrOutcome solve(const Apply& apply, CoarseField<Real>& x, const CoarseField<Real>& b, const GcrControl& c);
 
@@ -63,10 +63,20 @@ GcrOutcome CoarseGcr<Real>::solve(const Apply& apply, CoarseField<Real>& x, cons
     return out;
   }
   r_.copy_from(b);
-  if (deflation_) deflation_->project(x.view().data, r_.view().data, r_.size(), 1);
   reset_scalars();
   double r2 = bn * bn;
-  const double target2 = c.tolerance * c.tolerance * bn * bn;
+  if (deflation_) {
+    // The tolerance is relative to what the projection leaves: the residual near b's deflated part
+    // is solved exactly, and tolerance x ||b|| would let the rest go unsolved.
+    deflation_->project(x.view().data, r_.view().data, r_.size(), 1);
+    r2 = norm2(r_);
+    if (!(r2 > 0)) {
+      out.converged = true;
+      out.relative_residual = 0;
+      return out;
+    }
+  }
+  const double target2 = c.tolerance * c.tolerance * r2;
   out.relative_residual = 1.0;
   while (out.iterations < c.max_iterations) {
     int k = 0;
