@@ -9,6 +9,7 @@
 #           kernels (LQCD_COARSE_RHS_TILE = each of MG_TILES, default 1 4 8 12 16): the
 #           coarse_schur_block12_* and coarse_operator_block12_* fields of each line
 #   stall   12 sources with the coarse solves' iteration cap raised and other settings (MG_STALL_VARIANTS, ';'-separated)
+#   single  one source, 3 repetitions, per setting of MG_SINGLE_VARIANTS (';'-separated)
 #   ncu     Nsight Compute on the even-odd coarse pass, one source and a block of 12 (tile 12; OUT/ncu.txt)
 # MG_SETTINGS: multigrid settings for every run (default: coarse_half=true outer_restart=16).
 set -uo pipefail
@@ -20,7 +21,7 @@ cd "$(dirname "$0")/.."
 bin=build-gpu/lqcd
 read -r -a settings <<<"${MG_SETTINGS:-coarse_half=true outer_restart=16}"
 if has tests; then
-  (cd build-gpu && timeout -k 5 300 ctest -R "CoarseBlock|CoarseRhsTile|TransferBlock|CoarseOperator|Multigrid" \
+  (cd build-gpu && timeout -k 5 300 ctest -R "CoarseBlock|CoarseRhsTile|CoarseDeflation|TransferBlock|CoarseOperator|Multigrid|FlexibleGcr" \
     -j 4 --timeout 240) >"$out/mgtest.log" 2>&1
   echo "mgtest: exit $?: $(grep -E 'tests passed|tests failed' "$out/mgtest.log")" | tee -a "$out/summary.txt"
 fi
@@ -39,6 +40,11 @@ if has stall; then
   MG_RHS=12 MG_REPS=1 MG_SKIP_KRYLOV=1 MG_TIMEOUT=${MG_TIMEOUT:-150} \
     MG_VARIANTS="${MG_STALL_VARIANTS:-coarse_half=true outer_restart=16 coarse_max_iterations=200}" \
     bash scripts/multigrid-scan.sh "$out" "$bin" 32 "0.1352"
+fi
+if has single; then
+  MG_RHS=1 MG_REPS=3 MG_SKIP_KRYLOV=1 MG_TIMEOUT=${MG_TIMEOUT:-90} \
+    MG_VARIANTS="${MG_SINGLE_VARIANTS:-coarse_half=true outer_restart=16}" \
+    bash scripts/multigrid-scan.sh "$out" "$bin" 32 "${MG_KAPPAS:-0.1352}"
 fi
 if has ncu; then
   ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)

@@ -41,6 +41,9 @@ std::vector<KeySpec> multigrid_schema() {
        "deflate the coarse solves (the third level's with levels = 3) by the restricted test vectors of the level "
        "above, split by chirality: GCR on the complement of their near-null space"},
       {"multigrid.outer_restart", std::to_string(d.outer_restart), "flexible GCR restart length on the fine grid"},
+      {"multigrid.outer_recycle", std::to_string(d.outer_recycle),
+       "restart cycles' corrections kept as search directions of the fine-grid GCR across restarts (LGMRES "
+       "augmentation; 0: plain restarts)"},
       {"multigrid.coarse_mu_factor", "1.0",
        "twisted mass: the coarse operator's mu times this (>= 1; QUDA's coarse mu factor); the solution is "
        "unchanged, only the preconditioner"},
@@ -90,6 +93,7 @@ MultigridParams read_multigrid_params(const Config& c) {
   p.coarse_half = c.boolean("multigrid.coarse_half");
   p.coarse_deflation = c.boolean("multigrid.coarse_deflation");
   p.outer_restart = int(read_integer(c, "multigrid.outer_restart", 1, 1000));
+  p.outer_recycle = int(read_integer(c, "multigrid.outer_recycle", 0, 64));
   p.coarse_mu_factor = c.real("multigrid.coarse_mu_factor");
   p.levels = int(read_integer(c, "multigrid.levels", 2, 3));
   const std::vector<std::int64_t> cb = c.integers("multigrid.coarse_block");

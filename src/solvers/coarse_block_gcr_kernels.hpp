@@ -45,17 +45,20 @@ struct CoarseBlockNorm2Kernel {
   }
 };
 
-// Per right-hand side: <x_b, y> for b < nb (n = 2 N nb sums, element e = 2 (i nb + b) + part).
-template <typename Real>
+// Per right-hand side: <x_b, y> for b < nb (n = 2 N nb sums, element e = 2 (i nb + b) + part). With
+// SharedX the x_b are single coarse fields shared by the N right-hand sides (element i of y reads
+// component i / n of x_b; the coarse deflation's vectors), else block fields like y.
+template <typename Real, bool SharedX = false>
 struct CoarseBlockMultiDotKernel {
   static constexpr std::int64_t kReduceEachMaxBlocks = kCoarseBlockReduceBlocks;
   const Complex<Real>* x[kCoarseBatch];
   const Complex<Real>* y;
   int nb;
+  int n = 1;  // right-hand sides (SharedX only)
   LQCD_HOST_DEVICE void operator()(std::int64_t e, double& acc) const {
     const std::int64_t t = e >> 1;
     const std::int64_t i = t / nb;
-    const Complex<Real> a = x[t - i * nb][i], c = y[i];
+    const Complex<Real> a = x[t - i * nb][SharedX ? i / n : i], c = y[i];
     acc += (e & 1) ? double(a.re) * double(c.im) - double(a.im) * double(c.re)
                    : double(a.re) * double(c.re) + double(a.im) * double(c.im);
   }

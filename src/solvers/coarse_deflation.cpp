@@ -19,12 +19,12 @@ void CoarseDeflation<Real>::remove(Complex<Real>* y, Complex<Real>* w, std::int6
   const Location loc = u_.front().location();
   const int k = size(), width = std::max(1, std::min(kCoarseBatch, 128 / n));
   for (int b0 = 0; b0 < k; b0 += width) {
-    CoarseDeflationDotKernel<Real> dk{};
+    CoarseBlockMultiDotKernel<Real, true> dk{};
     dk.y = y;
-    dk.kb = std::min(width, k - b0);
+    dk.nb = std::min(width, k - b0);
     dk.n = n;
-    for (int b = 0; b < dk.kb; ++b) dk.u[b] = u_[std::size_t(b0 + b)].view().data;
-    reduce_each_into(loc, 2 * dk.kb * count, 2 * dk.kb * n, dk, sums_.data() + 2 * b0 * n);
+    for (int b = 0; b < dk.nb; ++b) dk.x[b] = u_[std::size_t(b0 + b)].view().data;
+    reduce_each_into(loc, 2 * dk.nb * count, 2 * dk.nb * n, dk, sums_.data() + 2 * b0 * n);
   }
   for (int b0 = 0; b0 < k; b0 += width) {
     CoarseDeflationAxpyKernel<Real> ax{};

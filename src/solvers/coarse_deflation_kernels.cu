@@ -3,7 +3,7 @@
 #include "solvers/coarse_deflation_kernels.hpp"
 
 #define LQCD_INSTANTIATE_COARSE_DEFLATION(Real)                                  \
-  LQCD_INSTANTIATE_DEVICE_REDUCE_EACH(lqcd::CoarseDeflationDotKernel<Real>)     \
+  LQCD_INSTANTIATE_DEVICE_REDUCE_EACH(lqcd::CoarseBlockMultiDotKernel<Real, true>) \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseDeflationAxpyKernel<Real>)
 LQCD_INSTANTIATE_COARSE_DEFLATION(double)
 LQCD_INSTANTIATE_COARSE_DEFLATION(float)

@@ -100,6 +100,10 @@ inline std::int64_t rhs_tile_threads(std::int64_t sites, int dof, int n, int T) 
   return sites * dof * rhs_tiles(n, T);
 }
 
+// The right-hand side of a tile's lane t: j0 + t, or the last one, n - 1, for lanes past n (their
+// results are not stored).
+LQCD_HOST_DEVICE constexpr int tile_lane(int j0, int t, int n) { return j0 + t < n ? j0 + t : n - 1; }
+
 // x[t] = p[j0 + t], the T right-hand sides j0 .. j0 + T - 1 of one component of a block of n (lanes
 // past n read p[n - 1]). A whole tile in single precision that starts on 16 bytes comes in T / 2
 // 16-byte loads (FloatPair) instead of T 8-byte ones: the tiled passes issue one load per two FMAs of
@@ -119,7 +123,7 @@ LQCD_HOST_DEVICE void load_lanes(const Complex<Real>* p, int j0, int n, Complex<
     }
   }
   LQCD_UNROLL
-  for (int t = 0; t < T; ++t) x[t] = p[j0 + t < n ? j0 + t : n - 1];
+  for (int t = 0; t < T; ++t) x[t] = p[tile_lane(j0, t, n)];
 }
 
 // A tile's column loop is unrolled twice on the device (two columns' loads in flight). On the H200

@@ -8,6 +8,12 @@
 //                 for j < k: beta = <q_j, q_k>, q_k -= beta q_j, z_k -= beta z_j   (gcr_orthogonalise)
 //                 q_k, z_k /= ||q_k||,  alpha = <q_k, r>,  x += alpha z_k,  r -= alpha q_k
 //   restart: r = b - A x recomputed (the stopping test is on this true residual).
+//   recycling (GcrControl::recycle = k > 0): each restart cycle's total correction u = sum alpha_j z_j and
+//   its image c = A u = sum alpha_j q_j are kept as a pair (the last k of them, c orthonormal), every
+//   later direction is orthogonalised against them too and every new residual (after a restart, or at
+//   the start of a later call with the same workspace) is first projected on them: LGMRES's augmentation
+//   with error approximations (A. H. Baker, E. R. Jessup, T. Manteuffel, SIAM J. Matrix Anal. Appl. 26
+//   (2005) 962), which keeps what a restart would forget of the slow modes.
 
 #include <cmath>
 #include <algorithm>
@@ -22,6 +28,7 @@ struct GcrControl {
   double tolerance = 1e-10;  // on ||b - A x|| / ||b||
   int max_iterations = 100;  // preconditioner applications
   int restart = 16;          // m
+  int recycle = 0;           // k: correction pairs kept across restarts (at most the workspace's capacity)
   bool zero_guess = true;    // x = 0 on entry (one application of A saved)
 };
 
@@ -33,22 +40,26 @@ struct GcrOutcome {
   bool true_residual = false;    // relative_residual was recomputed from x
 };
 
-// The work fields of flexible_gcr: 2 m + 1 fields of b's shape, kept between solves (empty when
-// default-constructed).
+// The work fields of flexible_gcr: 2 (m + k) + 1 fields of b's shape, kept between solves (empty when
+// default-constructed); k: room for recycled pairs (GcrControl::recycle), which stay in the workspace
+// from one solve to the next (clear_recycled() forgets them, e.g. when A changes).
 template <typename Field>
 struct GcrWorkspace {
-  std::vector<Field> z, q, r;  // r: the residual (one field)
+  std::vector<Field> z, q, r;  // r: the residual (one field); z, q: the recycled pairs first
+  int recycle_capacity = 0;
+  int recycled = 0;  // pairs (z[j], q[j] = A z[j]), j < recycled, q orthonormal
   GcrWorkspace() = default;
-  GcrWorkspace(const Field& like, int m) {
-    z.reserve(std::size_t(m));
-    q.reserve(std::size_t(m));
-    for (int i = 0; i < m; ++i) {
+  GcrWorkspace(const Field& like, int m, int k = 0) : recycle_capacity(k) {
+    z.reserve(std::size_t(m + k));
+    q.reserve(std::size_t(m + k));
+    for (int i = 0; i < m + k; ++i) {
       z.push_back(like.like());
       q.push_back(like.like());
     }
     r.push_back(like.like());
   }
-  int restart() const { return int(z.size()); }
+  int restart() const { return int(z.size()) - recycle_capacity; }
+  void clear_recycled() { recycled = 0; }
 };
 
 // q_k and z_k against q_j, z_j for j < k by modified Gram-Schmidt, one j at a time: beta = <q_j, q_k>,
@@ -83,8 +94,57 @@ std::vector<GcrOutcome> flexible_gcr_lockstep(const Apply& apply, const Precondi
     double bn = 0, r2 = 0, target = 0;
     int k = 0;  // position in the current restart cycle
     bool done = false;
+    std::vector<Complex<double>> alpha;  // the cycle's coefficients (for the recycled pair)
   };
   std::vector<State> st(n);
+  // The number of pairs right-hand side i recycles (0: none), at most its workspace's room.
+  const auto recycling = [&](std::size_t i) { return std::min(c.recycle, w[i]->recycle_capacity); };
+  // r -= sum_j <q_j, r> q_j and x += <q_j, r> z_j over the recycled pairs; returns ||r||^2 (r2 when none).
+  const auto project = [&](std::size_t i, double r2) {
+    GcrWorkspace<Field>& wi = *w[i];
+    if (recycling(i) == 0 || wi.recycled == 0) return r2;
+    Field& r = wi.r.at(0);
+    for (int j = 0; j < wi.recycled; ++j) {
+      const Complex<double> beta = dot(wi.q[std::size_t(j)], r);
+      axpy(beta, wi.z[std::size_t(j)], *x[i]);
+      r2 = axpy_norm2(-beta, wi.q[std::size_t(j)], r);
+    }
+    return r2;
+  };
+  // After a cycle of k directions (slots recycled .. recycled + k - 1): their correction pair
+  // u = sum alpha_j z_j, c = sum alpha_j q_j built in the first of those slots, kept as the newest
+  // recycled pair (the oldest dropped when all k slots are taken), c normalised.
+  const auto recycle_cycle = [&](std::size_t i, int k) {
+    GcrWorkspace<Field>& wi = *w[i];
+    const int kmax = recycling(i);
+    if (kmax == 0 || k == 0) return;
+    State& s = st[i];
+    const auto f = std::size_t(wi.recycled);
+    double a2 = 0;
+    for (const Complex<double>& a : s.alpha) a2 += norm2(a);
+    if (!(a2 > 0) || !std::isfinite(a2)) return;
+    scale(s.alpha[0], wi.z[f]);
+    scale(s.alpha[0], wi.q[f]);
+    for (int j = 1; j < k; ++j) {
+      axpy(s.alpha[std::size_t(j)], wi.z[f + std::size_t(j)], wi.z[f]);
+      axpy(s.alpha[std::size_t(j)], wi.q[f + std::size_t(j)], wi.q[f]);
+    }
+    if (wi.recycled < kmax) {
+      ++wi.recycled;
+    } else {  // drop the oldest: slots 0..f rotated so that the new pair is last of the kept ones
+      std::rotate(wi.z.begin(), wi.z.begin() + 1, wi.z.begin() + std::ptrdiff_t(f) + 1);
+      std::rotate(wi.q.begin(), wi.q.begin() + 1, wi.q.begin() + std::ptrdiff_t(f) + 1);
+    }
+    const int last = wi.recycled - 1;
+    gcr_orthogonalise(wi.q, wi.z, last);  // against the older pairs (rounding only: c is orthogonal to them)
+    const double cn2 = norm2(wi.q[std::size_t(last)]);
+    if (!(cn2 > 0) || !std::isfinite(cn2)) {
+      --wi.recycled;
+      return;
+    }
+    scale(Complex<double>(1.0 / std::sqrt(cn2)), wi.q[std::size_t(last)]);
+    scale(Complex<double>(1.0 / std::sqrt(cn2)), wi.z[std::size_t(last)]);
+  };
   for (std::size_t i = 0; i < n; ++i) {
     State& s = st[i];
     GcrOutcome& o = out[i];
@@ -104,11 +164,13 @@ std::vector<GcrOutcome> flexible_gcr_lockstep(const Apply& apply, const Precondi
       r.copy_from(*b[i]);
       s.r2 = s.bn * s.bn;
     } else {
-      apply(wi.q[0], xi);
+      Field& ax = wi.q[std::size_t(wi.recycled)];  // a free slot
+      apply(ax, xi);
       r.copy_from(*b[i]);
-      s.r2 = axpy_norm2(Complex<double>(-1.0), wi.q[0], r);
+      s.r2 = axpy_norm2(Complex<double>(-1.0), ax, r);
     }
     s.target = (tolerances.empty() ? c.tolerance : tolerances[i]) * s.bn;
+    s.r2 = project(i, s.r2);
     o.relative_residual = std::sqrt(s.r2) / s.bn;
     if (std::sqrt(s.r2) <= s.target) {
       o.converged = true;
@@ -123,6 +185,8 @@ std::vector<GcrOutcome> flexible_gcr_lockstep(const Apply& apply, const Precondi
     GcrWorkspace<Field>& wi = *w[i];
     const int k = s.k;
     s.k = 0;
+    recycle_cycle(i, k);
+    s.alpha.clear();
     if (o.breakdown && k == 0) {
       s.done = true;
       return;
@@ -132,10 +196,11 @@ std::vector<GcrOutcome> flexible_gcr_lockstep(const Apply& apply, const Precondi
       s.done = true;
       return;
     }
-    apply(wi.q[0], *x[i]);
+    Field& ax = wi.q[std::size_t(wi.recycled)];  // a free slot
+    apply(ax, *x[i]);
     Field& r = wi.r.at(0);
     r.copy_from(*b[i]);
-    s.r2 = axpy_norm2(Complex<double>(-1.0), wi.q[0], r);
+    s.r2 = project(i, axpy_norm2(Complex<double>(-1.0), ax, r));
     o.true_residual = true;
     o.relative_residual = std::sqrt(s.r2) / s.bn;
     if (!std::isfinite(s.r2)) {
@@ -160,7 +225,7 @@ std::vector<GcrOutcome> flexible_gcr_lockstep(const Apply& apply, const Precondi
     for (std::size_t i = 0; i < n; ++i)
       if (!st[i].done) {
         active.push_back(i);
-        zs.push_back(&w[i]->z[std::size_t(st[i].k)]);
+        zs.push_back(&w[i]->z[std::size_t(w[i]->recycled + st[i].k)]);
         rs.push_back(&w[i]->r.at(0));
       }
     if (active.empty()) break;
@@ -170,12 +235,12 @@ std::vector<GcrOutcome> flexible_gcr_lockstep(const Apply& apply, const Precondi
       GcrOutcome& o = out[i];
       GcrWorkspace<Field>& wi = *w[i];
       const int m = std::min(c.restart, wi.restart());
-      const int k = s.k;
+      const int k = wi.recycled + s.k;  // the slot of this direction
       Field& zk = wi.z[std::size_t(k)];
       Field& qk = wi.q[std::size_t(k)];
       Field& r = wi.r.at(0);
       apply(qk, zk);
-      gcr_orthogonalise(wi.q, wi.z, k);
+      gcr_orthogonalise(wi.q, wi.z, k);  // against the recycled pairs and the cycle's earlier directions
       const double qn2 = norm2(qk);
       if (!(qn2 > 0) || !std::isfinite(qn2)) {
         o.breakdown = true;
@@ -188,6 +253,7 @@ std::vector<GcrOutcome> flexible_gcr_lockstep(const Apply& apply, const Precondi
       const Complex<double> alpha = dot(qk, r);
       axpy(alpha, zk, *x[i]);
       s.r2 = axpy_norm2(-alpha, qk, r);
+      if (recycling(i) > 0) s.alpha.push_back(alpha);
       ++o.iterations;
       ++s.k;
       o.relative_residual = std::sqrt(s.r2) / s.bn;

@@ -72,6 +72,9 @@ struct MultigridParams {
   // above's test vectors, split by chirality (solvers/coarse_deflation.hpp).
   bool coarse_deflation = false;
   int outer_restart = 16;         // flexible GCR(m) on the fine lattice
+  // Its restart cycles' corrections kept as search directions across restarts and defect-correction
+  // cycles (GcrControl::recycle; LGMRES's augmentation): what a restart would forget of the slow modes.
+  int outer_recycle = 0;
   // Twisted mass: the coarse operator's mu times this (QUDA's coarse mu factor); 1 keeps the Galerkin
   // operator. Solutions are unchanged (the outer solve uses the fine operator); convergence may not be.
   double coarse_mu_factor = 1.0;
@@ -239,7 +242,7 @@ SolverResult solve_multigrid(const LinearOperator<double>& D, MultigridPrecondit
                              SpinorField<double>& x, const SpinorField<double>& b, const SolverParams& p);
 // The same for N right-hand sides together (issue 46): N flexible GCRs in lockstep
 // (flexible_gcr_lockstep), each stopping at its own tolerance, their cycles run as one block cycle.
-// Holds per right-hand side 2 outer_restart + 1 fields of the outer GCR (double with a double cycle,
+// Holds per right-hand side 2 (outer_restart + outer_recycle) + 1 fields of the outer GCR (double with a double cycle,
 // single inside double defect correction with a single one). One result per right-hand side; its
 // seconds are those of the whole block. Throws SolverError (with the first failing result) when a
 // right-hand side misses the tolerance.

@@ -27,7 +27,8 @@ std::vector<GcrOutcome> outer_double(const LinearOperator<double>& D, MultigridP
                                      const std::function<void(int, int, double)>& record) {
   std::vector<GcrWorkspace<SpinorField<double>>> work;
   std::vector<GcrWorkspace<SpinorField<double>>*> wp;
-  for (std::size_t i = 0; i < x.size(); ++i) work.emplace_back(*b[i], std::min(c.restart, std::max(1, c.max_iterations)));
+  for (std::size_t i = 0; i < x.size(); ++i)
+    work.emplace_back(*b[i], std::min(c.restart, std::max(1, c.max_iterations)), c.recycle);
   for (auto& w : work) wp.push_back(&w);
   const auto apply = [&D](SpinorField<double>& out, const SpinorField<double>& in) { D.apply(out, in); };
   const auto precondition = [&K](std::vector<SpinorField<double>*>& z, std::vector<const SpinorField<double>*>& r) {
@@ -39,7 +40,8 @@ std::vector<GcrOutcome> outer_double(const LinearOperator<double>& D, MultigridP
 // With a single-precision cycle: defect correction in double around cycles of flexible GCR(outer_restart)
 // in single precision (the Krylov vectors in float: half the memory of a double GCR, so that N right-
 // hand sides with GCR(16) fit one GPU; QUDA keeps its outer Krylov space in the sloppy precision too).
-// Each cycle solves D_float e = r / ||r|| (r = b - D x in double, rounded) from e = 0 for at most
+// Each cycle solves D_float e = r / ||r|| (r = b - D x in double, rounded) from e = 0 (or from its
+// projection on the pairs kept from earlier cycles with outer_recycle: the workspace persists) for at most
 // outer_restart iterations, or until its residual has dropped to what right-hand side i still needs
 // (never below kSingleCycleFloor); then x += ||r|| e and r = b - D x in double, on which alone the
 // tolerance is tested.
@@ -58,7 +60,7 @@ std::vector<GcrOutcome> outer_mixed(const LinearOperator<double>& D, MultigridPr
     r_s.push_back(Ds.make_field());
     e_s.push_back(Ds.make_field());
   }
-  for (std::size_t i = 0; i < n; ++i) work.emplace_back(r_s[i], m);
+  for (std::size_t i = 0; i < n; ++i) work.emplace_back(r_s[i], m, c.recycle);  // recycled pairs kept across cycles
   SpinorField<double> e = D.make_field();
   std::vector<GcrOutcome> out(n);
   std::vector<double> bn(n), rn(n);
@@ -142,6 +144,7 @@ std::vector<SolverResult> run_multigrid_solve(const LinearOperator<double>& D, M
   c.tolerance = p.tolerance;
   c.max_iterations = p.max_iterations;
   c.restart = mp.outer_restart;
+  c.recycle = mp.outer_recycle;
   std::vector<SolverResult> res(n);
   for (SolverResult& r : res) {
     r.type = SolverType::Multigrid;

@@ -47,7 +47,7 @@ struct RestrictBlockKernel {
     Complex<Real> acc[T];
     LQCD_UNROLL
     for (int l = 0; l < T; ++l) {
-      field[l] = fine.data[r.j0 + l < n ? r.j0 + l : n - 1];
+      field[l] = fine.data[tile_lane(r.j0, l, n)];
       acc[l] = Complex<Real>();
     }
     for (int j = 0; j < agg.block_sites; ++j) {
@@ -81,7 +81,7 @@ struct ProlongBlockKernel {
     const int j0 = int(tile) * T;
     int lane[T];
     LQCD_UNROLL
-    for (int l = 0; l < T; ++l) lane[l] = j0 + l < n ? j0 + l : n - 1;
+    for (int l = 0; l < T; ++l) lane[l] = tile_lane(j0, l, n);
     const std::int64_t Y = agg.coarse_of(i);
     for (int chi = 0; chi < 2; ++chi) {
       const Complex<Real>* c = &coarse.at(Y, chi * V.nv, 0);

@@ -18,6 +18,7 @@
 #include "solvers/coarse_block_gcr.hpp"
 #include "solvers/multigrid.hpp"
 #include "field_test_support.hpp"
+#include "small_hierarchy.hpp"
 #include "test_support.hpp"
 
 namespace lqcd {
@@ -26,33 +27,9 @@ namespace {
 using test::largest_difference;
 using test::random_coarse;
 
-class CoarseBlockTest : public ::testing::TestWithParam<Location> {
+class CoarseBlockTest : public test::SmallHierarchyTest {
  protected:
-  // A two-level hierarchy on 4^3 x 8 with 2^4 blocks: a 2 x 2 x 2 x 4 coarse lattice (even extents).
-  void SetUp() override {
-    loc_ = GetParam();
-    const Geometry geom = Geometry::single_process({4, 4, 4, 8});
-    U_ = std::make_unique<GaugeField<double>>(test::rough_gauge(geom, loc_));
-    FermionParams fp;
-    fp.action = FermionAction::Clover;
-    fp.wilson.kappa = 0.124;
-    fp.csw = 1.7;
-    ops_ = std::make_unique<DiracOperators>(make_dirac_operators(*U_, fp));
-    MultigridParams mp;
-    mp.block = {2, 2, 2, 2};
-    mp.test_vectors = 4;
-    mp.setup_iterations = 2;
-    mp.adaptive_cycles = 0;
-    mp.smoother = MultigridSmoother::MR;
-    mg_ = std::make_unique<MultigridPreconditioner<double>>(*ops_->full, mp);
-    mg_->setup();
-  }
-  const CoarseOperator<double>& Dc() const { return mg_->coarse_operator(); }
   void every_column_gets_its_own_solve(int n);
-  Location loc_{};
-  std::unique_ptr<GaugeField<double>> U_;
-  std::unique_ptr<DiracOperators> ops_;
-  std::unique_ptr<MultigridPreconditioner<double>> mg_;
 };
 
 // Widths that run every tile of kRhsTiles: 3 (T = 4, a lane clamped), 5 (8, clamped), 12 (12), 13

@@ -16,6 +16,7 @@
 #include "solvers/coarse_deflation.hpp"
 #include "solvers/multigrid.hpp"
 #include "field_test_support.hpp"
+#include "small_hierarchy.hpp"
 #include "test_support.hpp"
 
 namespace lqcd {
@@ -24,27 +25,8 @@ namespace {
 using test::largest_difference;
 using test::random_coarse;
 
-class CoarseDeflationTest : public ::testing::TestWithParam<Location> {
+class CoarseDeflationTest : public test::SmallHierarchyTest {
  protected:
-  // As CoarseBlockTest: 4^3 x 8 clover, 2^4 blocks, a 2 x 2 x 2 x 4 coarse lattice with 8 components.
-  void SetUp() override {
-    loc_ = GetParam();
-    const Geometry geom = Geometry::single_process({4, 4, 4, 8});
-    U_ = std::make_unique<GaugeField<double>>(test::rough_gauge(geom, loc_));
-    FermionParams fp;
-    fp.action = FermionAction::Clover;
-    fp.wilson.kappa = 0.124;
-    fp.csw = 1.7;
-    ops_ = std::make_unique<DiracOperators>(make_dirac_operators(*U_, fp));
-    mp_.block = {2, 2, 2, 2};
-    mp_.test_vectors = 4;
-    mp_.setup_iterations = 2;
-    mp_.adaptive_cycles = 0;
-    mp_.smoother = MultigridSmoother::MR;
-    mg_ = std::make_unique<MultigridPreconditioner<double>>(*ops_->full, mp_);
-    mg_->setup();
-  }
-  const CoarseOperator<double>& Dc() const { return mg_->coarse_operator(); }
   // k random candidates.
   std::vector<CoarseField<double>> candidates(int k, std::uint64_t seed) const {
     std::vector<CoarseField<double>> w;
@@ -62,11 +44,6 @@ class CoarseDeflationTest : public ::testing::TestWithParam<Location> {
     axpy(Complex<double>(1.0), b, r);
     return std::sqrt(norm2(r) / norm2(b));
   }
-  Location loc_{};
-  MultigridParams mp_;
-  std::unique_ptr<GaugeField<double>> U_;
-  std::unique_ptr<DiracOperators> ops_;
-  std::unique_ptr<MultigridPreconditioner<double>> mg_;
 };
 
 const auto kApply = [](const CoarseOperator<double>& A) {
