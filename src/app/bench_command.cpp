@@ -957,6 +957,7 @@ nlohmann::json multigrid_solver_bench(const BenchCommandOptions& opt, const Gaug
                        {"coarse_max_iterations", mp.coarse_max_iterations},
                        {"outer_restart", mp.outer_restart},
                        {"outer_recycle", mp.outer_recycle},
+                       {"outer_double_restart", mp.outer_double_restart},
                        {"coarse_mu_factor", mp.coarse_mu_factor},
                        {"coarse_even_odd", mg.info().coarse_even_odd},
                        {"coarse_half", mp.coarse_half},

@@ -44,6 +44,9 @@ std::vector<KeySpec> multigrid_schema() {
       {"multigrid.outer_recycle", std::to_string(d.outer_recycle),
        "restart cycles' corrections kept as search directions of the fine-grid GCR across restarts (LGMRES "
        "augmentation; 0: plain restarts)"},
+      {"multigrid.outer_double_restart", std::to_string(d.outer_double_restart),
+       "single-precision cycle: restart length of the double-precision flexible GCR around the single-precision "
+       "GCR cycles (0: plain defect correction, which stalls near the critical mass; for comparison)"},
       {"multigrid.coarse_mu_factor", "1.0",
        "twisted mass: the coarse operator's mu times this (>= 1; QUDA's coarse mu factor); the solution is "
        "unchanged, only the preconditioner"},
@@ -94,6 +97,7 @@ MultigridParams read_multigrid_params(const Config& c) {
   p.coarse_deflation = c.boolean("multigrid.coarse_deflation");
   p.outer_restart = int(read_integer(c, "multigrid.outer_restart", 1, 1000));
   p.outer_recycle = int(read_integer(c, "multigrid.outer_recycle", 0, 64));
+  p.outer_double_restart = int(read_integer(c, "multigrid.outer_double_restart", 0, 64));
   p.coarse_mu_factor = c.real("multigrid.coarse_mu_factor");
   p.levels = int(read_integer(c, "multigrid.levels", 2, 3));
   const std::vector<std::int64_t> cb = c.integers("multigrid.coarse_block");

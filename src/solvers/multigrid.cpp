@@ -90,6 +90,8 @@ void check_multigrid_params(const MultigridParams& p) {
   if (!(p.coarse_mu_factor >= 1 && p.coarse_mu_factor <= 1000))
     fail("multigrid.coarse_mu_factor = {}: expected a number in [1, 1000]", p.coarse_mu_factor);
   if (p.outer_restart < 1) fail("multigrid.outer_restart = {}: expected >= 1", p.outer_restart);
+  if (p.outer_double_restart < 0 || p.outer_double_restart > 64)
+    fail("multigrid.outer_double_restart = {}: expected 0 to 64", p.outer_double_restart);
   if (p.outer_recycle < 0 || p.outer_recycle > 64)
     fail("multigrid.outer_recycle = {}: expected 0 to 64", p.outer_recycle);
   if (p.levels < 2 || p.levels > 3) fail("multigrid.levels = {}: expected 2 or 3", p.levels);
@@ -110,13 +112,15 @@ double multigrid_bytes_per_site(const MultigridParams& p, int real_bytes, int pr
   const double dof = 2.0 * p.test_vectors;
   const double vectors = 2.0 * p.test_vectors * spinor;
   const double work = 10.0 * spinor;  // the cycle's residual, smoother and precision-conversion fields
-  // Per right-hand side solved together: the outer flexible GCR(m)'s 2 (m + recycle) + 2 fields, in single
-  // precision with a single-precision cycle (defect correction around float GCR cycles,
-  // solvers/multigrid_solve.cpp) and in double otherwise; its solution, source and true residual in
-  // double; with pre-smoothing its residual kept for the block restriction. One double work field.
+  // Per right-hand side solved together: the flexible GCR(m)'s 2 (m + recycle) + 1 fields and two more,
+  // in single precision with a single-precision cycle (there inside a double GCR(outer_double_restart):
+  // 2 outer_double_restart + 1 double fields, solvers/multigrid_solve.cpp) and in double otherwise; its
+  // solution and source in double; with pre-smoothing its residual kept for the block restriction. One
+  // double work field.
   const double krylov = real_bytes < 8 ? spinor : spinor_double;
-  const double outer = rhs * ((2.0 * (p.outer_restart + p.outer_recycle) + 2) * krylov + 3 * spinor_double +
-                              (p.pre_smoothing > 0 ? spinor : 0.0)) +
+  const double outer_double = real_bytes < 8 ? (2.0 * p.outer_double_restart + 1) * spinor_double : 0.0;
+  const double outer = rhs * ((2.0 * (p.outer_restart + p.outer_recycle) + 3) * krylov + outer_double +
+                              2 * spinor_double + (p.pre_smoothing > 0 ? spinor : 0.0)) +
                        spinor_double;
   // D_c and the even-odd form's blocks (A_0^{-1} and the eight A-hat blocks, these also in 16 bits with
   // coarse_half): 18 dof^2 complex numbers per coarse site (+ 8 dof^2 x 4 bytes), whole on every process.

@@ -75,6 +75,10 @@ struct MultigridParams {
   // Its restart cycles' corrections kept as search directions across restarts and defect-correction
   // cycles (GcrControl::recycle; LGMRES's augmentation): what a restart would forget of the slow modes.
   int outer_recycle = 0;
+  // With a single-precision cycle: the restart length of the flexible GCR in double around the
+  // single-precision GCR(outer_restart) cycles (solvers/multigrid_solve.cpp), which keeps D's lowest
+  // modes resolved in double near the critical mass; 0 is plain defect correction (for comparison).
+  int outer_double_restart = 4;
   // Twisted mass: the coarse operator's mu times this (QUDA's coarse mu factor); 1 keeps the Galerkin
   // operator. Solutions are unchanged (the outer solve uses the fine operator); convergence may not be.
   double coarse_mu_factor = 1.0;

@@ -37,97 +37,146 @@ std::vector<GcrOutcome> outer_double(const LinearOperator<double>& D, MultigridP
   return flexible_gcr_lockstep(apply, precondition, x, b, c, wp, true, record);
 }
 
-// With a single-precision cycle: defect correction in double around cycles of flexible GCR(outer_restart)
-// in single precision (the Krylov vectors in float: half the memory of a double GCR, so that N right-
-// hand sides with GCR(16) fit one GPU; QUDA keeps its outer Krylov space in the sloppy precision too).
-// Each cycle solves D_float e = r / ||r|| (r = b - D x in double, rounded) from e = 0 (or from its
-// projection on the pairs kept from earlier cycles with outer_recycle: the workspace persists) for at most
-// outer_restart iterations, or until its residual has dropped to what right-hand side i still needs
-// (never below kSingleCycleFloor); then x += ||r|| e and r = b - D x in double, on which alone the
-// tolerance is tested.
-std::vector<GcrOutcome> outer_mixed(const LinearOperator<double>& D, MultigridPreconditioner<float>& K,
-                                    const std::vector<SpinorField<double>*>& x,
-                                    const std::vector<const SpinorField<double>*>& b, const GcrControl& c,
-                                    const std::function<void(int, int, double)>& record) {
+// Plain defect correction, x += z with z = inner(b - D x), for every right-hand side until its true
+// residual meets the tolerance or its inner iterations (`used`) reach the limit; each owns w[i].r for
+// its residual (inner finds it there). outer_double_restart = 0: for comparison only (it stalls where
+// the float operator misses D's lowest mode; tests/solvers/multigrid_precision_test.cpp).
+template <typename Apply, typename Inner>
+std::vector<GcrOutcome> defect_correction(const Apply& apply, const Inner& inner, const std::vector<SpinorField<double>*>& x,
+                                          const std::vector<const SpinorField<double>*>& b, const GcrControl& c,
+                                          std::vector<GcrWorkspace<SpinorField<double>>>& w, const std::vector<int>& used) {
   const std::size_t n = x.size();
-  const LinearOperator<float>& Ds = K.fine_operator();
-  const int m = std::min(c.restart, std::max(1, c.max_iterations));
-  std::vector<SpinorField<double>> r;
-  std::vector<SpinorField<float>> r_s, e_s;
-  std::vector<GcrWorkspace<SpinorField<float>>> work;
-  for (std::size_t i = 0; i < n; ++i) {
-    r.push_back(D.make_field());
-    r_s.push_back(Ds.make_field());
-    e_s.push_back(Ds.make_field());
-  }
-  for (std::size_t i = 0; i < n; ++i) work.emplace_back(r_s[i], m, c.recycle);  // recycled pairs kept across cycles
-  SpinorField<double> e = D.make_field();
   std::vector<GcrOutcome> out(n);
-  std::vector<double> bn(n), rn(n);
-  std::vector<bool> done(n, false);
-  // r = b - D x (x = 0: r = b); returns ||r||.
-  const auto residual = [&](std::size_t i, bool zero) {
-    r[i].copy_from(*b[i]);
-    if (zero) return std::sqrt(norm2(r[i]));
-    D.apply(e, *x[i]);
-    return std::sqrt(axpy_norm2(Complex<double>(-1.0), e, r[i]));
-  };
+  std::vector<double> bn(n);
   for (std::size_t i = 0; i < n; ++i) {
     bn[i] = std::sqrt(norm2(*b[i]));
     if (c.zero_guess) set_zero(*x[i]);
-    rn[i] = residual(i, c.zero_guess);
-    out[i].true_residual = true;
-    out[i].relative_residual = bn[i] > 0 ? rn[i] / bn[i] : 0.0;
-    if (!(bn[i] > 0)) set_zero(*x[i]);
-    done[i] = !(bn[i] > 0) || rn[i] <= c.tolerance * bn[i];
-    out[i].converged = done[i];
   }
+  for (;;) {
+    std::vector<SpinorField<double>*> z;
+    std::vector<const SpinorField<double>*> r;
+    std::vector<std::size_t> who;
+    for (std::size_t i = 0; i < n; ++i) {
+      GcrOutcome& o = out[i];
+      if (o.converged || o.breakdown || used[i] >= c.max_iterations) continue;
+      SpinorField<double>& ri = w[i].r.at(0);
+      apply(w[i].q[0], *x[i]);
+      ri.copy_from(*b[i]);
+      const double r2 = axpy_norm2(Complex<double>(-1.0), w[i].q[0], ri);
+      o.true_residual = true;
+      o.relative_residual = bn[i] > 0 ? std::sqrt(r2) / bn[i] : 0.0;
+      o.converged = std::sqrt(r2) <= c.tolerance * bn[i];
+      o.breakdown = !std::isfinite(r2);
+      if (o.converged || o.breakdown) continue;
+      z.push_back(&w[i].z[0]);
+      r.push_back(&ri);
+      who.push_back(i);
+    }
+    if (z.empty()) break;
+    inner(z, r);
+    for (const std::size_t i : who) axpy(Complex<double>(1.0), w[i].z[0], *x[i]);
+  }
+  for (std::size_t i = 0; i < n; ++i) out[i].iterations = used[i];
+  return out;
+}
+
+// With a single-precision cycle: flexible GCR(outer_double_restart) in double whose preconditioner is a
+// cycle of flexible GCR(outer_restart) in single precision around the multigrid cycles (the Krylov
+// vectors of the inner GCR in float: half the memory of a double GCR, so that N right-hand sides with
+// GCR(16) fit one GPU; QUDA keeps its outer Krylov space in the sloppy precision too). Each inner cycle
+// solves D_float e = r / ||r|| (r the outer residual in double, rounded) from e = 0 (or from its
+// projection on the pairs kept from earlier cycles with outer_recycle: the workspace persists) for at
+// most outer_restart iterations, or until its residual has dropped to what right-hand side i still
+// needs (never below kSingleCycleFloor); the outer GCR minimises ||b - D x|| in double over those
+// corrections. Plain defect correction (x += ||r|| e) stalls where D's condition number approaches
+// 1 / float epsilon (near the critical mass: the residual of a source with a large component on D's
+// lowest mode stops near 4e-7, docs/history/2026-11.md, thirty-third session); the outer GCR resolves
+// that mode in double. The iterations counted are the inner (multigrid cycle) ones.
+std::vector<GcrOutcome> outer_mixed(const LinearOperator<double>& D, MultigridPreconditioner<float>& K,
+                                    const std::vector<SpinorField<double>*>& x,
+                                    const std::vector<const SpinorField<double>*>& b, const GcrControl& c,
+                                    int outer_double_restart, const std::function<void(int, int, double)>& record) {
+  const std::size_t n = x.size();
+  const LinearOperator<float>& Ds = K.fine_operator();
+  const int m = std::min(c.restart, std::max(1, c.max_iterations));
+  std::vector<SpinorField<float>> r_s, e_s;
+  std::vector<GcrWorkspace<SpinorField<float>>> work;
+  std::vector<GcrWorkspace<SpinorField<double>>> outer;
+  for (std::size_t i = 0; i < n; ++i) {
+    r_s.push_back(Ds.make_field());
+    e_s.push_back(Ds.make_field());
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    work.emplace_back(r_s[i], m, c.recycle);  // recycled pairs kept across inner cycles
+    outer.emplace_back(*b[i], std::max(1, outer_double_restart));
+  }
+  std::vector<double> bn(n);
+  std::vector<int> used(n, 0);  // inner iterations
+  for (std::size_t i = 0; i < n; ++i) bn[i] = std::sqrt(norm2(*b[i]));
   const auto apply = [&Ds](SpinorField<float>& o, const SpinorField<float>& in) { Ds.apply(o, in); };
-  const auto precondition = [&K](std::vector<SpinorField<float>*>& z, std::vector<const SpinorField<float>*>& rr) {
+  const auto cycle = [&K](std::vector<SpinorField<float>*>& z, std::vector<const SpinorField<float>*>& rr) {
     K.apply(z, rr);
   };
-  for (;;) {
+  // z_j = (float GCR cycles)^{-1} r_j for the listed outer residuals (right-hand side i owns outer[i].r).
+  const auto inner = [&](std::vector<SpinorField<double>*>& z, std::vector<const SpinorField<double>*>& r) {
     std::vector<std::size_t> act;
-    for (std::size_t i = 0; i < n; ++i)
-      if (!done[i]) act.push_back(i);
-    if (act.empty()) break;
     std::vector<SpinorField<float>*> ep;
     std::vector<const SpinorField<float>*> rp;
     std::vector<GcrWorkspace<SpinorField<float>>*> wp;
-    std::vector<double> tol;
+    std::vector<double> tol, rn;
+    std::vector<std::size_t> slot;  // position in z / r
     int left = c.max_iterations;
-    for (const std::size_t i : act) {
+    for (std::size_t j = 0; j < r.size(); ++j) {
+      std::size_t i = 0;
+      while (i < n && r[j] != &outer[i].r.at(0)) ++i;
+      if (i == n) fail("internal: a multigrid outer residual of no right-hand side");
+      const double norm = std::sqrt(norm2(*r[j]));
+      if (used[i] >= c.max_iterations || !(norm > 0)) {  // its budget spent: no direction (ends its outer GCR)
+        set_zero(*z[j]);
+        continue;
+      }
       // The cycle solves for r / ||r||, whose float rounding is scale-free (no underflow near
-      // convergence of a small source); r itself is recomputed after the cycle.
-      scale(Complex<double>(1.0 / rn[i]), r[i]);
-      convert_precision(r_s[i], r[i]);
+      // convergence of a small source).
+      convert_precision(r_s[i], *r[j]);
+      scale(Complex<double>(1.0 / norm), r_s[i]);
+      act.push_back(i);
+      slot.push_back(j);
+      rn.push_back(norm);
       ep.push_back(&e_s[i]);
       rp.push_back(&r_s[i]);
       wp.push_back(&work[i]);
-      tol.push_back(std::max(c.tolerance * bn[i] / rn[i], kSingleCycleFloor));
-      left = std::min(left, c.max_iterations - out[i].iterations);
+      tol.push_back(std::max(c.tolerance * bn[i] / norm, kSingleCycleFloor));
+      left = std::min(left, c.max_iterations - used[i]);
     }
+    if (act.empty()) return;
     GcrControl ci = c;
     ci.zero_guess = true;
     ci.max_iterations = std::min(m, std::max(1, left));
     const auto each = [&](int j, int k, double rel) {
       const std::size_t i = act[std::size_t(j)];
-      if (record) record(int(i), out[i].iterations + k, rel * rn[i] / bn[i]);
+      if (record) record(int(i), used[i] + k, rel * rn[std::size_t(j)] / bn[i]);
     };
-    const std::vector<GcrOutcome> cycle = flexible_gcr_lockstep(apply, precondition, ep, rp, ci, wp, false, each, tol);
+    const std::vector<GcrOutcome> done = flexible_gcr_lockstep(apply, cycle, ep, rp, ci, wp, false, each, tol);
     for (std::size_t j = 0; j < act.size(); ++j) {
       const std::size_t i = act[j];
-      GcrOutcome& o = out[i];
-      o.iterations += cycle[j].iterations;
-      convert_precision(e, e_s[i]);
-      axpy(Complex<double>(rn[i]), e, *x[i]);
-      const double before = rn[i];
-      rn[i] = residual(i, false);
-      o.relative_residual = rn[i] / bn[i];
-      if (!std::isfinite(rn[i]) || (cycle[j].breakdown && !(rn[i] < before))) o.breakdown = true;
-      o.converged = rn[i] <= c.tolerance * bn[i];
-      done[i] = o.converged || o.breakdown || o.iterations >= c.max_iterations || cycle[j].iterations == 0;
+      used[i] += done[j].iterations;
+      SpinorField<double>& zj = *z[slot[j]];
+      convert_precision(zj, e_s[i]);
+      scale(Complex<double>(rn[j]), zj);
     }
+  };
+  const auto apply_double = [&D](SpinorField<double>& o, const SpinorField<double>& in) { D.apply(o, in); };
+  if (outer_double_restart == 0) return defect_correction(apply_double, inner, x, b, c, outer, used);
+  std::vector<GcrWorkspace<SpinorField<double>>*> op;
+  for (auto& w : outer) op.push_back(&w);
+  GcrControl co = c;
+  co.restart = outer_double_restart;
+  co.recycle = 0;
+  std::vector<GcrOutcome> out = flexible_gcr_lockstep(apply_double, inner, x, b, co, op, true);
+  for (std::size_t i = 0; i < n; ++i) {
+    out[i].iterations = used[i];
+    // A right-hand side whose budget ran out ends on a zero direction: at the limit, not a breakdown.
+    if (used[i] >= c.max_iterations && !out[i].converged) out[i].breakdown = false;
   }
   return out;
 }
@@ -167,7 +216,7 @@ std::vector<SolverResult> run_multigrid_solve(const LinearOperator<double>& D, M
   if constexpr (std::is_same_v<Sloppy, double>)
     o = outer_double(D, K, x, b, c, record);
   else
-    o = outer_mixed(D, K, x, b, c, record);
+    o = outer_mixed(D, K, x, b, c, mp.outer_double_restart, record);
   synchronise(b[0]->location());
   const double seconds = watch.seconds();
   const double sites = double(b[0]->sites());
