@@ -880,7 +880,7 @@ if has solver; then
   note "solver benchmarks: $(wc -l <"$out/solver.jsonl") results"
 fi
 if has resident; then
-  # The stream-resident solvers (solvers/resident_loop.hpp) against their host loops
+  # The stream-resident solvers (solvers/krylov/resident_loop.hpp) against their host loops
   # (LQCD_STREAM_RESIDENT=0), back to back on the same problem, at 16^4 and 32^4 in each precision:
   # CG on M_hat^dag M_hat (SYSTEMS: normal), CGNR on M_hat (matpc) and BiCGStab on M_hat (bicgstab),
   # ROUNDS times, alternating.

@@ -10,7 +10,7 @@
 
 #include "core/site_random.hpp"
 #include "dirac/linear_operator.hpp"
-#include "fields/coarse_field.hpp"
+#include "solvers/multigrid/coarse_field.hpp"
 #include "fields/spinor_blas.hpp"
 #include "fields/spinor_field.hpp"
 #include "gauge/update_kernels.hpp"

@@ -48,8 +48,8 @@
 #include "dirac/wilson_even_odd_multi_rhs.hpp"
 #include "dirac/wilson_multi_rhs.hpp"
 #include "fields/spinor_block_blas.hpp"
-#include "solvers/multi_rhs_cg.hpp"
-#include "solvers/multigrid.hpp"
+#include "solvers/krylov/multi_rhs_cg.hpp"
+#include "solvers/multigrid/multigrid.hpp"
 #include "core/dispatch.hpp"
 #include "fields/spinor_blas.hpp"
 #include "fields/spinor_block_field.hpp"
@@ -722,7 +722,7 @@ double wilson_solver_seconds(const BenchCommandOptions& opt, const GaugeField<do
   return time_solves(M);
 }
 
-// The multi-RHS CG (solvers/multi_rhs_cg.hpp) on N = opt.rhs sources at once against the same N
+// The multi-RHS CG (solvers/krylov/multi_rhs_cg.hpp) on N = opt.rhs sources at once against the same N
 // solves one at a time, on the normal equations M_hat^dag M_hat x_j = M_hat^dag b_j (--system normal),
 // 12-real links, Wilson or twisted mass, double or double with single / half corrections: median
 // seconds per call of the block solve and of the N one-field solves (SolveSystem), and their ratio
@@ -870,7 +870,7 @@ nlohmann::json multigrid_block_bench(const BenchCommandOptions& opt, const Dirac
           {"seconds_per_block_solve_outer_gcr", t - per * (s.smoother + s.transfer + s.coarse_solve)}};
 }
 
-// The multigrid (solvers/multigrid.hpp) on the full system M x = b, b Gaussian random, from x = 0 to
+// The multigrid (solvers/multigrid/multigrid.hpp) on the full system M x = b, b Gaussian random, from x = 0 to
 // the tolerance on ||b - M x|| / ||b||, with the cycle in the --precision asked (double or single):
 // the setup timed once (its parts apart), then the median time per solve; where a solve's time goes
 // (fine smoother, transfers, coarse solves, the outer flexible GCR); the rates of the coarse operator

@@ -5,7 +5,7 @@
 
 #include "app/input_values.hpp"
 #include "core/error.hpp"
-#include "solvers/aggregation.hpp"
+#include "solvers/multigrid/aggregation.hpp"
 
 namespace lqcd::app {
 

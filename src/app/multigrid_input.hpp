@@ -1,11 +1,11 @@
 #pragma once
 // The [multigrid] table of the inputs that solve with solver.type = "multigrid" (lqcd propagator,
-// lqcd spectrum): the parameters of solvers/multigrid.hpp, every key with its default.
+// lqcd spectrum): the parameters of solvers/multigrid/multigrid.hpp, every key with its default.
 
 #include <vector>
 
 #include "app/config.hpp"
-#include "solvers/multigrid.hpp"
+#include "solvers/multigrid/multigrid.hpp"
 
 namespace lqcd::app {
 

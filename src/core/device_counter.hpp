@@ -1,7 +1,7 @@
 #pragma once
 // A counter that device kernels advance in page-locked host memory (PinnedBuffer) and the host reads
 // while the stream goes on: how a loop of kernels tells the host how far it has come without a
-// synchronisation in the stream (the stream-resident solvers, solvers/resident_loop.hpp). The kernel
+// synchronisation in the stream (the stream-resident solvers, solvers/krylov/resident_loop.hpp). The kernel
 // writes its results first, then the count (publish_count); the host waits for the count, then reads
 // them.
 // On the host (host fields, or a build without CUDA) the "kernel" has run before the host looks.

@@ -37,7 +37,7 @@ struct Maximum {
 // Where the sum of a reduction goes: reduce() stores it for the host (StoreSum); reduce_into() hands it
 // to a "finisher", a functor called once with the sum where the kernels run (on the device for device
 // fields), so that later kernels can read what it stores without the host in between (the scalars of
-// the stream-resident solvers, solvers/resident_loop.hpp).
+// the stream-resident solvers, solvers/krylov/resident_loop.hpp).
 template <typename R>
 struct StoreSum {
   R* result;

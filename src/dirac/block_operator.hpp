@@ -1,5 +1,5 @@
 #pragma once
-// What a multi-right-hand-side solver (solvers/multi_rhs_cg.hpp) needs of a Dirac operator: apply it
+// What a multi-right-hand-side solver (solvers/krylov/multi_rhs_cg.hpp) needs of a Dirac operator: apply it
 // and its adjoint to a block of N right-hand sides at once (fields/spinor_block_field.hpp), each rhs
 // exactly as the one-field operator (LinearOperator) would, but with every link loaded once for all N.
 
@@ -40,7 +40,7 @@ class BlockOperator {
     return axpy_norm2_each(a, t, y);
   }
 
-  // The same two steps for a stream-resident solver (solvers/resident_block_cg_kernels.hpp): the
+  // The same two steps for a stream-resident solver (solvers/krylov/resident_block_cg_kernels.hpp): the
   // coefficients a_j read from, and the sums written to, memory of the operator's location, the host
   // not waiting for them.
   virtual void apply_norm2_into(SpinorBlockField<Real>& out, const SpinorBlockField<Real>& in, double* sums) const {

@@ -4,8 +4,8 @@
 // Wilson, twisted-mass, clover and twisted-clover operators in hopping form. Whatever the site term is
 // (1, the twisted mass, the clover term), the couplings between different sites are these, which lets
 // the multigrid build its coarse operator's neighbour blocks from the links directly
-// (solvers/coarse_operator.hpp) instead of by probing; with the site term too its Schwarz smoother
-// applies the block operators itself (solvers/schwarz_kernels.hpp) instead of M on the whole lattice.
+// (solvers/multigrid/coarse_operator.hpp) instead of by probing; with the site term too its Schwarz smoother
+// applies the block operators itself (solvers/multigrid/schwarz_kernels.hpp) instead of M on the whole lattice.
 // On several processes U holds this process's box (with halo layers): whoever needs the hops across a
 // process boundary must get them elsewhere (the coarse operator is then probed; Schwarz blocks never
 // cross a boundary).

@@ -35,7 +35,7 @@ template <typename Real>
 void axpy_xpay(Complex<double> a, SpinorField<Real>& p, SpinorField<Real>& x, const SpinorField<Real>& z,
                Complex<double> b);
 
-// The fused operations of BiCGStab (solvers/bicgstab.cpp), each one pass over memory.
+// The fused operations of BiCGStab (solvers/krylov/bicgstab.cpp), each one pass over memory.
 struct DotAndNorm2 {
   Complex<double> dot;  // <x, y>
   double norm2;         // ||x||^2

@@ -1,7 +1,7 @@
 #pragma once
 // Level-1 linear algebra on blocks of N right-hand sides (fields/spinor_block_field.hpp), each rhs
 // with its own real coefficient: the vector operations of N solvers run in lock step (the multi-RHS
-// CG, solvers/multi_rhs_cg.hpp), one pass over the block where N one-field calls would take N
+// CG, solvers/krylov/multi_rhs_cg.hpp), one pass over the block where N one-field calls would take N
 // launches and N reductions. Blocks hold one parity (Subset Even or Odd) and at most kMaxBlockRhs (32)
 // right-hand sides; coefficient spans have one entry per rhs. Sums are per rhs, accumulated in double
 // in a fixed order (DESIGN.md), and summed over processes. FLOPs per site and rhs as spinor_blas.hpp.
@@ -36,7 +36,7 @@ template <typename Real>
 void axpy_xpay_each(std::span<const double> a, SpinorBlockField<Real>& p, SpinorBlockField<Real>& x,
                     const SpinorBlockField<Real>& z, std::span<const double> b);
 
-// The same steps for a stream-resident solver (solvers/resident_block_cg_kernels.hpp): coefficients
+// The same steps for a stream-resident solver (solvers/krylov/resident_block_cg_kernels.hpp): coefficients
 // read from, and per-rhs sums written to, memory of the blocks' location (one double per rhs), the
 // sums summed over processes where they are, and the host not waiting for any of it.
 template <typename Real>

@@ -14,7 +14,7 @@ namespace lqcd {
 
 // One coefficient per right-hand side: carried in the kernel's arguments (v), or, where `at` is set,
 // read from there, memory of the kernel's location where a stream-resident solver's finishers left
-// them (solvers/resident_block_cg_kernels.hpp). Either way the double is rounded to T as here.
+// them (solvers/krylov/resident_block_cg_kernels.hpp). Either way the double is rounded to T as here.
 template <typename T>
 struct RhsCoefficients {
   T v[kMaxBlockRhs];

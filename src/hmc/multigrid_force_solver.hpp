@@ -1,5 +1,5 @@
 #pragma once
-// The force solves of a light quark by the multigrid of solvers/multigrid.hpp instead of CG on the
+// The force solves of a light quark by the multigrid of solvers/multigrid/multigrid.hpp instead of CG on the
 // normal equations. A fermion force needs X = (M_hat^dag M_hat)^{-1} b and Y = M_hat X on the even
 // sites (two_flavour_monomial.hpp); the multigrid solves the full-lattice M, whose even-odd Schur
 // complement M_hat is (dirac/clover_even_odd.hpp): M (x_e, x_o) = (b_e, 0) gives M_hat x_e = b_e. So
@@ -28,7 +28,7 @@
 #include "hmc/chronological_guess.hpp"
 #include "hmc/even_odd_fermion.hpp"
 #include "hmc/monomial.hpp"
-#include "solvers/multigrid.hpp"
+#include "solvers/multigrid/multigrid.hpp"
 
 namespace lqcd {
 

@@ -18,7 +18,7 @@
 #include "hmc/even_odd_fermion.hpp"
 #include "hmc/pseudofermion_monomial.hpp"
 #include "hmc/rational_approximation.hpp"
-#include "solvers/spectral_bounds.hpp"
+#include "solvers/krylov/spectral_bounds.hpp"
 
 namespace lqcd {
 
@@ -33,7 +33,7 @@ class RationalMonomial : public PseudofermionMonomial {
   std::vector<std::string> take_warnings() override;
 
   // With n > 0, each refresh estimates the extreme eigenvalues of M_hat^dag M_hat by n Lanczos steps
-  // from the heatbath's noise (solvers/spectral_bounds.hpp) and warns when a Ritz value lies outside
+  // from the heatbath's noise (solvers/krylov/spectral_bounds.hpp) and warns when a Ritz value lies outside
   // [lambda_min, lambda_max]: then the spectrum certainly leaves the range where R(x) ~ x^{-1/2} holds.
   void check_spectrum(int iterations) { spectrum_iterations_ = iterations; }
   // The last estimate (none before the first refresh or with the check off).

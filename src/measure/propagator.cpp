@@ -10,7 +10,7 @@
 #include "core/error.hpp"
 #include "fields/spinor_blas.hpp"
 #include "fields/spinor_block_field.hpp"
-#include "solvers/multi_rhs_cg.hpp"
+#include "solvers/krylov/multi_rhs_cg.hpp"
 
 namespace lqcd {
 
@@ -82,7 +82,7 @@ SolverResult solve_block(const DiracOperators& ops, SpinorBlockField<double>& x,
 }
 
 // The 12 even-odd systems M^ x_j = b^_j solved together (options.multi_rhs) by the multi-RHS CG on
-// the normal equations (solvers/multi_rhs_cg.hpp), which loads each link once for all 12. That solver
+// the normal equations (solvers/krylov/multi_rhs_cg.hpp), which loads each link once for all 12. That solver
 // stops on the normal equations' residual, but the tolerance is on ||b^_j - M^ x_j||, as in the
 // one-at-a-time CGNR solves, and the two are not proportional (at most a factor of M^'s condition
 // number apart; on the beta = 6.0 8^4 configuration a normal residual of 5e-11 left 1.3e-10). So the

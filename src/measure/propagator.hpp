@@ -14,7 +14,7 @@
 #include "dirac/dirac_operator_factory.hpp"
 #include "measure/meson_correlator.hpp"
 #include "measure/sources.hpp"
-#include "solvers/multigrid.hpp"
+#include "solvers/multigrid/multigrid.hpp"
 #include "solvers/solver.hpp"
 
 namespace lqcd {
@@ -34,10 +34,10 @@ struct PropagatorOptions {
   GaussianParams source_smearing;
   GaussianParams sink_smearing;
   // Solve the sources together: with solver.type CG the 12 even-odd systems by the multi-RHS CG
-  // (solvers/multi_rhs_cg.hpp; needs even_odd and the operators made with block_rhs = 12,
+  // (solvers/krylov/multi_rhs_cg.hpp; needs even_odd and the operators made with block_rhs = 12,
   // make_dirac_operators); with Multigrid the full systems by the block solve (solve_multigrid on N).
   bool multi_rhs = false;
-  // solver.type = Multigrid: the multigrid's parameters (solvers/multigrid.hpp). One setup serves the
+  // solver.type = Multigrid: the multigrid's parameters (solvers/multigrid/multigrid.hpp). One setup serves the
   // 12 solves; solver.precision double or single is the precision of its cycle. The full system is
   // solved (even_odd is not used). on_multigrid_setup, when set, is told what the setup built and took.
   MultigridParams multigrid;

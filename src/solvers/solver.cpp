@@ -6,7 +6,7 @@
 #include <limits>
 
 #include "core/error.hpp"
-#include "solvers/krylov_detail.hpp"
+#include "solvers/krylov/krylov_detail.hpp"
 
 namespace lqcd {
 

@@ -32,7 +32,7 @@
 
 namespace lqcd {
 
-// Multigrid: flexible GCR preconditioned by solvers/multigrid.hpp (solve_multigrid; not through solve()).
+// Multigrid: flexible GCR preconditioned by solvers/multigrid/multigrid.hpp (solve_multigrid; not through solve()).
 enum class SolverType { CG, BiCGStab, GCR, Multigrid };
 // Double: everything in double precision. Single / Half: double-precision residuals with inner
 // solves in single precision / in 16-bit fixed point (math/precision.hpp; solve_mixed).
@@ -77,7 +77,7 @@ struct SolverResult {
   // The iterated relative residual: entry 0 is the initial (true) one, entry k the one after iteration k.
   std::vector<double> residual_history;
   // The FLOPs counted: operator applications by DESIGN.md's counts and BLAS-1 operations by the fields
-  // they touch (solvers/krylov_detail.hpp), whatever the kernels fused; and their rate over `seconds`.
+  // they touch (solvers/krylov/krylov_detail.hpp), whatever the kernels fused; and their rate over `seconds`.
   double flops = 0;
   double gflops = 0;
   SolverType type = SolverType::CG;  // which solver produced it (named by summary())
@@ -128,8 +128,8 @@ SolverResult solve_hermitian(const LinearOperator<Real>& A, SpinorField<Real>& x
 // Whether CG (on a Hermitian operator: solve_hermitian, p.hermitian; and CGNR: p.type = CG) and
 // BiCGStab run stream-resident for fields at `loc` on `processes` processes: their scalars stay on the
 // device and the host queues iterations ahead of the residuals it reads, with no round trip per
-// iteration (solvers/resident_loop.hpp; the same iterates bit for bit); so does the multi-RHS CG
-// (solvers/multi_rhs_cg.hpp). GCR keeps its host loop. In one process: on the device unless LQCD_STREAM_RESIDENT=0; with =1 for host fields
+// iteration (solvers/krylov/resident_loop.hpp; the same iterates bit for bit); so does the multi-RHS CG
+// (solvers/krylov/multi_rhs_cg.hpp). GCR keeps its host loop. In one process: on the device unless LQCD_STREAM_RESIDENT=0; with =1 for host fields
 // too. On a decomposed lattice (processes > 1, every rank of the run) only with =1 (on two GPUs it
 // gained nothing): the global sums stay in the stream as NCCL all-reduces, so on the device only where
 // NCCL connects the ranks (comm::device_messages_available; collective: every rank must ask); host

@@ -14,7 +14,7 @@
 #include "cli_support.hpp"
 #include "core/memory.hpp"
 #include "core/memory_capacity.hpp"
-#include "solvers/multigrid.hpp"
+#include "solvers/multigrid/multigrid.hpp"
 #include "test_support.hpp"
 
 namespace lqcd {

@@ -515,7 +515,7 @@ TEST(SpectrumCommand, MultiRhsSolvesGiveTheOneAtATimeCorrelators) {
   }
 }
 
-// solver.type = "multigrid" (solvers/multigrid.hpp): the full system to the same tolerance, so the
+// solver.type = "multigrid" (solvers/multigrid/multigrid.hpp): the full system to the same tolerance, so the
 // correlators are those of the Krylov solvers: exactly the momentum-space ones for a free twisted-mass
 // quark, and on the beta = 6.0 configuration those of BiCGStab, with the cycle in single precision,
 // one at a time and with solver.multi_rhs (the 12 together, issue 46); one setup for the 12 solves,

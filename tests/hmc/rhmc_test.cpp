@@ -11,7 +11,7 @@
 #include "hmc/md_kernels.hpp"
 #include "hmc/rational_monomial.hpp"
 #include "solvers/solver.hpp"
-#include "solvers/spectral_bounds.hpp"
+#include "solvers/krylov/spectral_bounds.hpp"
 
 namespace lqcd {
 namespace {

@@ -119,7 +119,7 @@ TEST_P(Distributed, DiracOperatorsAndTheSolverEqualTheSingleProcessOnes) {
   }
 }
 
-// The stream-resident solvers on a decomposed lattice (solvers/resident_loop.hpp: the global sums in
+// The stream-resident solvers on a decomposed lattice (solvers/krylov/resident_loop.hpp: the global sums in
 // the stream, by NCCL on GPUs, by MPI for host fields) against the host loops on the same lattice:
 // CG on M^dag M, CGNR and BiCGStab. For host fields and on two ranks the sums are the same numbers
 // (a + b on both sides), so the solves agree bit for bit; with more GPU ranks NCCL may add in another

@@ -1,6 +1,6 @@
 // The multigrid on a decomposed lattice (issue 27: "a two-process run gives the same iterations as one
 // process"): the fine level split like the gauge field, the coarse levels whole on every rank
-// (solvers/coarse_agglomeration.hpp). Run under mpirun -np 2 and -np 4 by ctest (mpi_np2, mpi_np4).
+// (solvers/multigrid/coarse_agglomeration.hpp). Run under mpirun -np 2 and -np 4 by ctest (mpi_np2, mpi_np4).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,8 +12,8 @@
 #include "dirac/dirac_operator_factory.hpp"
 #include "field_test_support.hpp"
 #include "mpi_grids.hpp"
-#include "solvers/multigrid.hpp"
-#include "solvers/schwarz_smoother.hpp"
+#include "solvers/multigrid/multigrid.hpp"
+#include "solvers/multigrid/schwarz_smoother.hpp"
 #include "test_support.hpp"
 
 namespace lqcd {

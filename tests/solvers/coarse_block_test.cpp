@@ -1,6 +1,6 @@
-// The multigrid's coarse level on N right-hand sides at once (issue 46; fields/coarse_block_field.hpp,
-// the block forms of solvers/coarse_operator.hpp and solvers/coarse_schur.hpp,
-// solvers/coarse_block_gcr.hpp): packing and unpacking a column is the identity; the coarse operator
+// The multigrid's coarse level on N right-hand sides at once (issue 46; solvers/multigrid/coarse_block_field.hpp,
+// the block forms of solvers/multigrid/coarse_operator.hpp and solvers/multigrid/coarse_schur.hpp,
+// solvers/multigrid/coarse_block_gcr.hpp): packing and unpacking a column is the identity; the coarse operator
 // and its even-odd form on a block give each column its single application bit for bit, for widths N
 // that run every tile of right-hand sides (coarse_rhs_tile: one tile, several, lanes past N clamped);
 // and the block GCR gives every column the answer of its own solve:
@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "dirac/dirac_operator_factory.hpp"
-#include "fields/coarse_block_field.hpp"
-#include "solvers/coarse_block_gcr.hpp"
-#include "solvers/multigrid.hpp"
+#include "solvers/multigrid/coarse_block_field.hpp"
+#include "solvers/multigrid/coarse_block_gcr.hpp"
+#include "solvers/multigrid/multigrid.hpp"
 #include "field_test_support.hpp"
 #include "small_hierarchy.hpp"
 #include "test_support.hpp"

@@ -1,4 +1,4 @@
-// The coarse solves' deflation (solvers/coarse_deflation.hpp): GCR augmented by a fixed space keeps
+// The coarse solves' deflation (solvers/multigrid/coarse_deflation.hpp): GCR augmented by a fixed space keeps
 // solving A itself. A right-hand side A w with w in the candidates' span is solved by the start's
 // projection alone; random right-hand sides reach the tolerance on the true residual of A with the same
 // answer as the undeflated solve; the block GCR deflated gives every column its single deflated solve;
@@ -10,11 +10,11 @@
 #include <vector>
 
 #include "dirac/dirac_operator_factory.hpp"
-#include "fields/coarse_block_field.hpp"
+#include "solvers/multigrid/coarse_block_field.hpp"
 #include "fields/spinor_blas.hpp"
-#include "solvers/coarse_block_gcr.hpp"
-#include "solvers/coarse_deflation.hpp"
-#include "solvers/multigrid.hpp"
+#include "solvers/multigrid/coarse_block_gcr.hpp"
+#include "solvers/multigrid/coarse_deflation.hpp"
+#include "solvers/multigrid/multigrid.hpp"
 #include "field_test_support.hpp"
 #include "small_hierarchy.hpp"
 #include "test_support.hpp"

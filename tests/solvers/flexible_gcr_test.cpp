@@ -1,4 +1,4 @@
-// Flexible GCR's recycling of its restart cycles' corrections (solvers/flexible_gcr.hpp,
+// Flexible GCR's recycling of its restart cycles' corrections (solvers/krylov/flexible_gcr.hpp,
 // GcrControl::recycle; LGMRES's augmentation): on a small non-normal system whose lowest eigenvalues
 // make restarted GCR(4) slow, the recycled solve reaches the same answer in far fewer iterations; the
 // pairs it keeps are orthonormal images A u = c; and a later solve with the same workspace (the
@@ -8,7 +8,7 @@
 #include <cmath>
 #include <vector>
 
-#include "solvers/flexible_gcr.hpp"
+#include "solvers/krylov/flexible_gcr.hpp"
 
 namespace lqcd_test_gcr {
 

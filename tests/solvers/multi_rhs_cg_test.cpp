@@ -1,4 +1,4 @@
-// The multi-RHS CG (solvers/multi_rhs_cg.hpp) on a rough gauge field: every right-hand side meets the
+// The multi-RHS CG (solvers/krylov/multi_rhs_cg.hpp) on a rough gauge field: every right-hand side meets the
 // tolerance on its own normal equations, recomputed here with the one-field operators; each takes the
 // iterations its own one-field CG takes (the same iteration, up to the summation order); a zero source
 // gives zero; mixed single and half precision reach the double tolerance; the iteration limit and
@@ -18,7 +18,7 @@
 #include "field_test_support.hpp"
 #include "fields/spinor_block_blas.hpp"
 #include "fields/spinor_block_field.hpp"
-#include "solvers/multi_rhs_cg.hpp"
+#include "solvers/krylov/multi_rhs_cg.hpp"
 #include "solvers/solver.hpp"
 #include "test_support.hpp"
 

@@ -1,4 +1,4 @@
-// The multigrid on N right-hand sides at once (issue 46; solvers/multigrid_block_cycle.cpp and the
+// The multigrid on N right-hand sides at once (issue 46; solvers/multigrid/multigrid_block_cycle.cpp and the
 // block solve_multigrid): every right-hand side meets the double-precision tolerance on its true
 // residual (recomputed here with the fine operator), its answer equals the one-at-a-time solve's to
 // the accuracy the tolerance allows, in about the same number of outer iterations, a zero source gives
@@ -12,7 +12,7 @@
 #include "dirac/dirac_operator_factory.hpp"
 #include "field_test_support.hpp"
 #include "fields/spinor_blas.hpp"
-#include "solvers/multigrid.hpp"
+#include "solvers/multigrid/multigrid.hpp"
 #include "test_support.hpp"
 
 namespace lqcd {

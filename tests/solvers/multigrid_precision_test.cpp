@@ -1,5 +1,5 @@
 // The multigrid's outer solve with a single-precision cycle near the critical mass
-// (solvers/multigrid_solve.cpp). Where D's lowest eigenvalue is below float's resolution of D
+// (solvers/multigrid/multigrid_solve.cpp). Where D's lowest eigenvalue is below float's resolution of D
 // (|lambda| / ||D|| ~ 1e-8 at the 32^4 field's kappa = 0.1352), the cycle's float operator can have
 // that eigenvalue with the wrong size or sign, and plain defect correction (x += e with e from the float
 // solve) then multiplies that mode's residual by 1 - lambda / lambda_float each cycle: it stalls. Here
@@ -16,7 +16,7 @@
 #include "field_test_support.hpp"
 #include "fields/spinor_blas.hpp"
 #include "gauge/updates.hpp"
-#include "solvers/multigrid.hpp"
+#include "solvers/multigrid/multigrid.hpp"
 #include "test_support.hpp"
 
 namespace lqcd {

@@ -1,4 +1,4 @@
-// The multigrid (solvers/multigrid.hpp) and its parts: the transfer operator is orthonormal
+// The multigrid (solvers/multigrid/multigrid.hpp) and its parts: the transfer operator is orthonormal
 // (P^dag P = 1) and keeps chirality; the coarse operator built from the links equals P^dag D P formed
 // column by column with the fine operator, and the one built by probing, to 1e-12 in double, for
 // Wilson, twisted mass, clover and twisted clover, and its even-odd form is exact (in 16-bit fixed
@@ -14,10 +14,10 @@
 
 #include "dirac/dirac_operator_factory.hpp"
 #include "field_test_support.hpp"
-#include "fields/coarse_field.hpp"
-#include "solvers/coarse_gcr.hpp"
-#include "solvers/coarse_schur.hpp"
-#include "solvers/multigrid.hpp"
+#include "solvers/multigrid/coarse_field.hpp"
+#include "solvers/multigrid/coarse_gcr.hpp"
+#include "solvers/multigrid/coarse_schur.hpp"
+#include "solvers/multigrid/multigrid.hpp"
 #include "solvers/solver.hpp"
 #include "test_support.hpp"
 
@@ -117,7 +117,7 @@ TEST_P(CoarseOperatorTest, EqualsGalerkinProductColumnByColumn) {
   const Complex<double> a = dot(u, Dv), b = dot(Ddu, v);
   EXPECT_LT(abs(a - b), 1e-12 * abs(a));
 
-  // The coarse GCR with device scalars (solvers/coarse_gcr.hpp) solves D_c x = D_c v to its tolerance,
+  // The coarse GCR with device scalars (solvers/multigrid/coarse_gcr.hpp) solves D_c x = D_c v to its tolerance,
   // checked with the recomputed residual.
   {
     CoarseGcr<double> gcr(v, 8);
@@ -222,7 +222,7 @@ TEST_P(MultigridTest, TransferIsOrthonormalAndKeepsChirality) {
   EXPECT_EQ(lower_spins, 0.0);
 }
 
-// The block orthonormalisation (solvers/block_orthonormalisation.hpp) is the QR factorisation of each
+// The block orthonormalisation (solvers/multigrid/block_orthonormalisation.hpp) is the QR factorisation of each
 // aggregate's vectors, V = Q R with R upper triangular and positive on its diagonal, i.e. what
 // Gram-Schmidt in the order of the vectors gives: with P made of Q, (P^dag v_k)(Y, chi, l) = R[l][k] is 0
 // for l > k and real positive for l = k, and P P^dag v_k = v_k. A vector that is zero stays zero, and

@@ -1,4 +1,4 @@
-// The stream-resident solvers (solvers/resident_loop.hpp: the scalars on the device, the host queuing
+// The stream-resident solvers (solvers/krylov/resident_loop.hpp: the scalars on the device, the host queuing
 // ahead): CG on a Hermitian operator, CGNR and BiCGStab, each against its host loop
 // (LQCD_STREAM_RESIDENT=0). The two do the same arithmetic in the same kernels, so they must agree bit
 // for bit: the residual history, the iterations and the solution, in every precision, through both
@@ -14,7 +14,7 @@
 
 #include "dirac/dirac_operator_factory.hpp"
 #include "fields/spinor_blas.hpp"
-#include "solvers/resident_bicgstab_kernels.hpp"
+#include "solvers/krylov/resident_bicgstab_kernels.hpp"
 #include "solvers/solver.hpp"
 #include "field_test_support.hpp"
 #include "gamma5_operator.hpp"

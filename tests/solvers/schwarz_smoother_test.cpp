@@ -1,4 +1,4 @@
-// The Schwarz smoother's two ways to apply the block operators D_B (solvers/schwarz_smoother.hpp): from
+// The Schwarz smoother's two ways to apply the block operators D_B (solvers/multigrid/schwarz_smoother.hpp): from
 // D's links and site term on the blocks of one colour (SchwarzBlockOperatorKernel) and through D
 // itself on a field masked to those blocks. Both are D_B exactly, so the smoothed fields agree to
 // rounding, for every operator that gives its parts (Wilson, twisted mass, clover, twisted clover).
@@ -9,8 +9,8 @@
 
 #include "dirac/dirac_operator_factory.hpp"
 #include "field_test_support.hpp"
-#include "solvers/aggregation.hpp"
-#include "solvers/schwarz_smoother.hpp"
+#include "solvers/multigrid/aggregation.hpp"
+#include "solvers/multigrid/schwarz_smoother.hpp"
 #include "test_support.hpp"
 
 namespace lqcd {

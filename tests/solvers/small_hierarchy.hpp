@@ -7,7 +7,7 @@
 #include <memory>
 
 #include "dirac/dirac_operator_factory.hpp"
-#include "solvers/multigrid.hpp"
+#include "solvers/multigrid/multigrid.hpp"
 #include "test_support.hpp"
 
 namespace lqcd::test {

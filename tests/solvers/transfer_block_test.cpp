@@ -1,5 +1,5 @@
 // The multigrid transfer on N fields at once (issue 46; TransferOperator::restrict_block and
-// prolong_block, solvers/transfer_block_kernels.hpp): every column equals the single-field restriction
+// prolong_block, solvers/multigrid/transfer_block_kernels.hpp): every column equals the single-field restriction
 // or prolongation bit for bit, in double and in single precision (where the fine fields store their
 // components in pairs), for widths that run every tile of right-hand sides, into a coarse block wider
 // than the fields (its further columns untouched).
@@ -10,8 +10,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "fields/coarse_block_field.hpp"
-#include "solvers/transfer_operator.hpp"
+#include "solvers/multigrid/coarse_block_field.hpp"
+#include "solvers/multigrid/transfer_operator.hpp"
 #include "field_test_support.hpp"
 #include "test_support.hpp"
 

@@ -1,0 +1,105 @@
+#pragma once
+// GCR(m) on N coarse-grid systems A x_j = b_j at once (issue 46): the right-hand sides of a block
+// (solvers/multigrid/coarse_block_field.hpp) iterate in lockstep, so that each application of A reads the coarse
+// operator once for all of them (solvers/multigrid/coarse_operator.hpp, solvers/multigrid/coarse_schur.hpp), and every
+// vector operation is one launch for the block. Each right-hand side has its own Krylov space and
+// coefficients (the iteration of solvers/multigrid/coarse_gcr.hpp per column: z_k = r, q_k = A z_k, batched
+// classical Gram-Schmidt twice, x += alpha z_k, r -= alpha q_k), kept in device memory
+// (solvers/multigrid/coarse_block_gcr_kernels.hpp). A right-hand side that reaches its tolerance stops being
+// updated (its x and r are frozen while the others go on); the true residual is recomputed at each
+// restart, where a column whose estimate had converged but whose true residual had not starts again.
+// The host waits once per iteration, for the N residual norms.
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "core/memory.hpp"
+#include "solvers/multigrid/coarse_block_field.hpp"
+#include "solvers/multigrid/coarse_block_gcr_kernels.hpp"
+#include "solvers/multigrid/coarse_deflation.hpp"
+#include "solvers/krylov/flexible_gcr.hpp"
+
+namespace lqcd {
+
+template <typename Real>
+class CoarseBlockGcr {
+ public:
+  // Work fields like `like` (its lattice, dof, width and location), restart length m (1 to 64).
+  CoarseBlockGcr(const CoarseBlockField<Real>& like, int m);
+  int restart() const { return int(z_.size()); }
+  int rhs() const { return r_.rhs(); }
+  // Deflates the solves with d (solvers/multigrid/coarse_deflation.hpp; its A must be the solves' A; null: none).
+  void set_deflation(CoarseDeflation<Real>* d) { deflation_ = d; }
+
+  // Solves A x_j = b_j from x = 0 to c.tolerance on ||b_j - A x_j|| / ||b_j|| (deflated: / the residual
+  // after the start's projection) for every column j
+  // (c.restart <= restart(); zero_guess only; a column with b_j = 0 gets x_j = 0). apply(out, in):
+  // out = A in on blocks. c.max_iterations bounds the lockstep iterations. One outcome per column.
+  template <typename Apply>
+  std::vector<GcrOutcome> solve(const Apply& apply, CoarseBlockField<Real>& x, const CoarseBlockField<Real>& b,
+                                const GcrControl& c);
+
+ private:
+  void start(const CoarseBlockField<Real>& b, double tolerance);  // x = 0, r = b, the states
+  void iterate(int k);                                    // one GCR iteration on every active column
+  void true_residual(const CoarseBlockField<Real>& b);    // r = b - A x (q_[0] holds A x), columns restarted
+  const std::vector<CoarseBlockGcrState>& read_states();  // waits for the device
+  void orthogonalise(int k);
+  std::vector<CoarseBlockField<Real>> z_, q_;
+  CoarseBlockField<Real> r_;
+  CoarseBlockField<Real>* x_ = nullptr;  // during a solve
+  Buffer<double> sums_;                  // reductions' results
+  Buffer<CoarseBlockGcrState> state_, state_host_;
+  std::vector<CoarseBlockGcrState> states_;
+  CoarseDeflation<Real>* deflation_ = nullptr;
+};
+
+template <typename Real>
+template <typename Apply>
+std::vector<GcrOutcome> CoarseBlockGcr<Real>::solve(const Apply& apply, CoarseBlockField<Real>& x,
+                                                    const CoarseBlockField<Real>& b, const GcrControl& c) {
+  const int n = rhs();
+  const int m = std::min(c.restart, restart());
+  x_ = &x;
+  start(b, c.tolerance);
+  std::vector<GcrOutcome> out(static_cast<std::size_t>(n));
+  std::vector<double> b2(static_cast<std::size_t>(n));
+  for (int j = 0; j < n; ++j) {
+    b2[std::size_t(j)] = states_[std::size_t(j)].r2;
+    out[std::size_t(j)].true_residual = true;
+    out[std::size_t(j)].relative_residual = b2[std::size_t(j)] > 0 ? 1.0 : 0.0;
+  }
+  const auto any_active = [this] {
+    for (const CoarseBlockGcrState& s : states_)
+      if (s.active) return true;
+    return false;
+  };
+  int iterations = 0;
+  while (any_active() && iterations < c.max_iterations) {
+    for (int k = 0; k < m && iterations < c.max_iterations && any_active(); ++k) {
+      for (int j = 0; j < n; ++j) out[std::size_t(j)].iterations += states_[std::size_t(j)].active;
+      z_[std::size_t(k)].copy_from(r_);
+      apply(q_[std::size_t(k)], z_[std::size_t(k)]);
+      iterate(k);
+      read_states();
+      ++iterations;
+    }
+    apply(q_[0], x);
+    true_residual(b);
+    read_states();
+  }
+  for (int j = 0; j < n; ++j) {
+    const CoarseBlockGcrState& s = states_[std::size_t(j)];
+    GcrOutcome& o = out[std::size_t(j)];
+    const double bj2 = b2[std::size_t(j)];
+    o.relative_residual = bj2 > 0 ? std::sqrt(s.r2 / bj2) : 0.0;
+    o.true_residual = true;
+    o.converged = s.r2 <= s.target2;
+    o.breakdown = s.breakdown != 0 || !std::isfinite(s.r2);
+  }
+  x_ = nullptr;
+  return out;
+}
+
+}  // namespace lqcd

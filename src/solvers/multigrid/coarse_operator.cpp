@@ -1,0 +1,126 @@
+#include "solvers/multigrid/coarse_operator.hpp"
+
+#include <cstdlib>
+
+#include "core/dispatch.hpp"
+#include "core/error.hpp"
+
+namespace lqcd {
+
+int coarse_rhs_tile(int n) {
+  static const int forced = [] {
+    const char* v = std::getenv("LQCD_COARSE_RHS_TILE");
+    if (v == nullptr || *v == '\0') return 0;
+    const int t = std::atoi(v);
+    for (int allowed : kRhsTiles)
+      if (t == allowed) return t;
+    fail("LQCD_COARSE_RHS_TILE: expected 1, 4, 8, 12 or 16, got \"{}\"", v);
+  }();
+  if (n <= 1) return 1;
+  if (forced > 0) return forced;
+  int best = 1;
+  for (int T : kRhsTiles) {
+    if (T == 1) continue;
+    const int lanes = rhs_tiles(n, T) * T, best_lanes = rhs_tiles(n, best) * best;
+    if (best == 1 || lanes < best_lanes || (lanes == best_lanes && T > best)) best = T;
+  }
+  return best;
+}
+
+template <typename Real>
+CoarseOperator<Real>::CoarseOperator(const CoarseLattice& lattice, int dof, Location loc)
+    : lattice_(lattice),
+      dof_(dof),
+      a_(std::size_t(kStencilDirections) * std::size_t(lattice.sites) * std::size_t(dof) * std::size_t(dof), loc) {}
+
+template <typename Real>
+void CoarseOperator<Real>::check_shapes(const LinearOperator<Real>& D, const TransferOperator<Real>& T) const {
+  if (T.coarse_dof() != dof_ || T.aggregation().coarse.sites != lattice_.sites || T.location() != location() ||
+      D.subset() != Subset::Full || D.location() != location())
+    fail("internal: a coarse operator built from a transfer or fine operator of another shape");
+}
+
+template <typename Real>
+int CoarseOperator<Real>::build(const LinearOperator<Real>& D, const TransferOperator<Real>& T) {
+  // From the links on one process; several need the neighbours' test vectors across the boundaries.
+  return D.hopping_part() && !D.geometry().has_halo() ? build_from_links(D, T) : build_by_probing(D, T);
+}
+
+template <typename Real>
+int CoarseOperator<Real>::build_from_links(const LinearOperator<Real>& D, const TransferOperator<Real>& T) {
+  check_shapes(D, T);
+  const std::optional<WilsonHoppingPart<Real>> H = D.hopping_part();
+  if (!H || D.geometry().has_halo())
+    fail("internal: a coarse operator from the links of an operator that has no hopping part or has halos");
+  T.hopping_blocks(view(), *H);
+  SpinorField<Real> probe = T.make_fine(), image = T.make_fine();
+  CoarseField<Real> c = make_field();
+  for (int col = 0; col < dof_; ++col) {
+    T.probe(probe, kAllColours, col);
+    D.apply(image, probe);
+    T.self_block_column(view(), image, col, c);
+  }
+  return dof_;
+}
+
+template <typename Real>
+int CoarseOperator<Real>::build_by_probing(const LinearOperator<Real>& D, const TransferOperator<Real>& T) {
+  check_shapes(D, T);
+  SpinorField<Real> probe = T.make_fine(), image = T.make_fine();
+  Buffer<Complex<Real>> work = T.make_probe_work();
+  for (int colour = 0; colour < T.aggregation().colours; ++colour)
+    for (int col = 0; col < dof_; ++col) {
+      T.probe(probe, colour, col);
+      D.apply(image, probe);
+      T.restrict_probe(view(), image, colour, col, work);
+    }
+  return T.aggregation().colours * dof_;
+}
+
+template <typename Real>
+void CoarseOperator<Real>::build_galerkin(const CoarseOperator<Real>& A, const CoarseTransferOperator<Real>& T) {
+  if (T.coarse_dof() != dof_ || T.aggregation().coarse.sites != lattice_.sites || T.fine_dof() != A.dof() ||
+      T.aggregation().fine_volume != A.lattice().sites || T.location() != location() || A.location() != location())
+    fail("internal: a coarse operator built from a transfer or finer operator of another shape");
+  for_each(location(), std::int64_t(kStencilDirections) * lattice_.sites * dof_ * dof_,
+           CoarseGalerkinKernel<Real>{T.aggregation(), T.vectors(), A.view(), view()});
+}
+
+template <typename Real>
+void CoarseOperator<Real>::scale_twisted_mass(double factor) {
+  if (factor != 1.0) for_each(location(), lattice_.sites, CoarseTwistScaleKernel<Real>{view(), factor});
+}
+
+template <typename Real>
+void CoarseOperator<Real>::run(CoarseField<Real>& out, const CoarseField<Real>& in, int dagger) const {
+  if (in.dof() != dof_ || out.dof() != dof_ || in.sites() != lattice_.sites || out.sites() != lattice_.sites ||
+      in.location() != location() || out.location() != location())
+    fail("internal: the coarse operator applied to a field of another shape");
+  for_each(location(), out.size(), CoarseApplyKernel<Real>{view(), in.view(), out.view(), dagger});
+}
+
+template <typename Real>
+void CoarseOperator<Real>::apply(CoarseField<Real>& out, const CoarseField<Real>& in) const {
+  run(out, in, 0);
+}
+template <typename Real>
+void CoarseOperator<Real>::apply_dagger(CoarseField<Real>& out, const CoarseField<Real>& in) const {
+  run(out, in, 1);
+}
+
+template <typename Real>
+void CoarseOperator<Real>::apply(CoarseBlockField<Real>& out, const CoarseBlockField<Real>& in) const {
+  if (in.dof() != dof_ || out.dof() != dof_ || in.sites() != lattice_.sites || out.sites() != lattice_.sites ||
+      in.rhs() != out.rhs() || in.location() != location() || out.location() != location())
+    fail("internal: the coarse operator applied to a block of fields of another shape");
+  with_rhs_tile(in.rhs(), [&](auto tile) {
+    constexpr int T = decltype(tile)::value;
+    for_each(location(), rhs_tile_threads(lattice_.sites, dof_, in.rhs(), T),
+             CoarseApplyBlockKernel<Real, T>{view(), in.view(), out.view()});
+  });
+}
+
+template class CoarseOperator<double>;
+template class CoarseOperator<float>;
+
+}  // namespace lqcd

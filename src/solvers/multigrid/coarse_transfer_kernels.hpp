@@ -1,0 +1,132 @@
+#pragma once
+// Site kernels of the transfer between two coarse multigrid levels (solvers/multigrid/coarse_transfer.hpp). The
+// finer level's fields have dof_f components per site, the first half of chirality +1 and the rest -1
+// (as P of the level above made them: solvers/multigrid/transfer_kernels.hpp); its test vectors are split by
+// that chirality and restricted to the blocks, as on the finest level. Stored as
+// V[(i * dof_f + a) * n_v + k] for finer site i (lexicographic), component a, vector k.
+
+#include <cmath>
+#include <cstdint>
+
+#include "core/site_random.hpp"
+#include "solvers/multigrid/coarse_field.hpp"
+#include "solvers/multigrid/aggregation.hpp"
+#include "solvers/multigrid/coarse_operator_kernels.hpp"
+
+namespace lqcd {
+
+template <typename Real>
+struct CoarseTestVectors {
+  Complex<Real>* v;
+  int dof_f;  // components per finer site
+  int nv;
+  LQCD_HOST_DEVICE Complex<Real>& at(std::int64_t i, int a, int k) const { return v[(i * dof_f + a) * nv + k]; }
+  LQCD_HOST_DEVICE int chirality(int a) const { return a < dof_f / 2 ? 0 : 1; }
+};
+
+// Vector k <- f (set = 1) or f <- vector k (set = 0); one thread per component of the finer field.
+template <typename Real>
+struct CoarseTestVectorCopyKernel {
+  CoarseTestVectors<Real> V;
+  Complex<Real>* f;
+  int k, set;
+  LQCD_HOST_DEVICE void operator()(std::int64_t t) const {
+    if (set)
+      V.v[t * V.nv + k] = f[t];
+    else
+      f[t] = V.v[t * V.nv + k];
+  }
+};
+
+// f <- Gaussian random components keyed by (seed, component, k): the same on any device.
+template <typename Real>
+struct CoarseGaussianKernel {
+  Complex<Real>* f;
+  std::uint64_t seed;
+  int k;
+  LQCD_HOST_DEVICE void operator()(std::int64_t t) const {
+    SiteRandom rng(seed, std::uint64_t(t), RngPurpose::MultigridSetup, 255, std::uint32_t(k));
+    const double re = rng.gaussian(), im = rng.gaussian();
+    f[t] = Complex<Real>(Real(re), Real(im));
+  }
+};
+
+// f <- P c (add = 0) or f += P c (add = 1); one thread per component of the finer field.
+template <typename Real>
+struct CoarseProlongKernel {
+  Aggregation agg;
+  CoarseTestVectors<Real> V;
+  const Complex<Real>* c;
+  Complex<Real>* f;
+  int add;
+  LQCD_HOST_DEVICE void operator()(std::int64_t t) const {
+    const std::int64_t i = t / V.dof_f;
+    const int a = int(t - i * V.dof_f);
+    const Complex<Real>* cz = c + agg.coarse_of(i) * 2 * V.nv + V.chirality(a) * V.nv;
+    const Complex<Real>* v = &V.at(i, a, 0);
+    Complex<Real> acc = add ? f[t] : Complex<Real>();
+    for (int k = 0; k < V.nv; ++k) acc = multiply_add(v[k], cz[k], acc);
+    f[t] = acc;
+  }
+};
+
+// c <- P^dag f; one thread per coarser component (Z, chi * n_v + k).
+template <typename Real>
+struct CoarseRestrictKernel {
+  Aggregation agg;
+  CoarseTestVectors<Real> V;
+  const Complex<Real>* f;
+  Complex<Real>* c;
+  LQCD_HOST_DEVICE void operator()(std::int64_t t) const {
+    const int dof_c = 2 * V.nv, half = V.dof_f / 2;
+    const std::int64_t Z = t / dof_c;
+    const int row = int(t - Z * dof_c), chi = row / V.nv, k = row % V.nv;
+    Complex<Real> acc;
+    for (int j = 0; j < agg.block_sites; ++j) {
+      const std::int64_t i = agg.fine_of(Z, j);
+      for (int a = chi * half; a < (chi + 1) * half; ++a) acc = conj_multiply_add(V.at(i, a, k), f[i * V.dof_f + a], acc);
+    }
+    c[t] = acc;
+  }
+};
+
+// The Galerkin product A_c = P^dag A_f P of a finer coarse stencil A_f, block by block: entry
+// (row, col) of A_c,d(Z) sums, over the finer sites i of block Z and their stencil directions e,
+// V(i, row)^dag A_f,e(i) V(j, col) with j = neighbour_e(i), where the coupling i -> j belongs to
+// direction d of Z: d = 0 when j lies in Z itself (e = 0, or a hop inside the block), else d = e
+// (blocks are at least 2 wide, so a hop leaves Z through one face into the neighbour that way; a
+// coarser extent of 2 keeps the two directions' blocks apart). One thread per entry, in the blocks'
+// order.
+template <typename Real>
+struct CoarseGalerkinKernel {
+  Aggregation agg;
+  CoarseTestVectors<Real> V;
+  CoarseStencilView<Real> Af, Ac;
+  LQCD_HOST_DEVICE void operator()(std::int64_t t) const {
+    const int dof_c = Ac.dof, half = V.dof_f / 2;
+    const std::int64_t per_direction = Ac.lattice.sites * dof_c * dof_c;
+    const int d = int(t / per_direction);
+    const std::int64_t rest = t - d * per_direction;
+    const std::int64_t Z = rest / (std::int64_t(dof_c) * dof_c);
+    const int col = int(rest / dof_c % dof_c), row = int(rest % dof_c);
+    const int chi_r = row / V.nv, k_r = row % V.nv, chi_c = col / V.nv, k_c = col % V.nv;
+    Complex<Real> acc;
+    for (int jb = 0; jb < agg.block_sites; ++jb) {
+      const std::int64_t i = agg.fine_of(Z, jb);
+      for (int e = 0; e < kStencilDirections; ++e) {
+        const std::int64_t j = Af.neighbour(i, e);
+        const int target = agg.coarse_of(j) == Z ? 0 : e;
+        if (target != d) continue;
+        // V(i, row)^dag A_f,e(i) V(j, col), over the rows' and the columns' chirality halves.
+        for (int a = chi_r * half; a < (chi_r + 1) * half; ++a) {
+          Complex<Real> w;
+          for (int b = chi_c * half; b < (chi_c + 1) * half; ++b) w = multiply_add(Af.at(e, i, a, b), V.at(j, b, k_c), w);
+          acc = conj_multiply_add(V.at(i, a, k_r), w, acc);
+        }
+      }
+    }
+    Ac.at(d, Z, row, col) = acc;
+  }
+};
+
+}  // namespace lqcd

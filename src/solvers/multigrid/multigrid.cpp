@@ -1,0 +1,493 @@
+#include "solvers/multigrid/multigrid.hpp"
+
+#include <cmath>
+#include <type_traits>
+
+#include "core/error.hpp"
+#include "core/timer.hpp"
+#include "fields/spinor_blas.hpp"
+#include "solvers/multigrid/multigrid_level_steps.hpp"
+#include "solvers/multigrid/multigrid_support.hpp"
+
+namespace lqcd {
+
+namespace {
+// x = A^{-1} b by `gcr` to c: in even-odd form through `schur` where A has one (schur_rhs: its work
+// field), else on A itself. The coarse solves of two levels and the third level's solves.
+template <typename Real>
+GcrOutcome solve_coarse_system(CoarseGcr<Real>& gcr, const CoarseOperator<Real>& A, CoarseSchurComplement<Real>* schur,
+                               CoarseField<Real>& schur_rhs, CoarseField<Real>& x, const CoarseField<Real>& b,
+                               const GcrControl& c) {
+  if (!schur) return gcr.solve([&A](CoarseField<Real>& out, const CoarseField<Real>& in) { A.apply(out, in); }, x, b, c);
+  // S x_e = rhs_e (odd sites zero throughout), then x_o from x_e.
+  schur->prepare(schur_rhs, b);
+  const GcrOutcome o =
+      gcr.solve([schur](CoarseField<Real>& out, const CoarseField<Real>& in) { schur->apply(out, in); }, x, schur_rhs, c);
+  schur->reconstruct(x);
+  return o;
+}
+
+// The candidates of a coarse solve's deflation (solvers/multigrid/coarse_deflation.hpp) from the n test vectors
+// of the level above: each one's restriction (restrict_vector(c, k): c = P^dag v_k) split by chirality,
+// the coarse components [0, n_v) and [n_v, 2 n_v) (solvers/multigrid/transfer_operator.hpp), and kept on the
+// even sites only for the even-odd form (whose fields are zero on the odd ones).
+template <typename Real, typename Restrict>
+std::vector<CoarseField<Real>> deflation_candidates(std::size_t n, const Restrict& restrict_vector,
+                                                    const CoarseField<Real>& like, bool even_sites) {
+  std::vector<CoarseField<Real>> w;
+  CoarseField<Real> c = like.like();
+  const CoarseLattice& L = like.lattice();
+  const int dof = like.dof();
+  for (std::size_t k = 0; k < n; ++k) {
+    restrict_vector(c, k);
+    const CoarseField<Real> whole = c.clone(Location::Host);
+    for (int chirality = 0; chirality < 2; ++chirality) {
+      CoarseField<Real> part = whole.clone(Location::Host);
+      const CoarseView<Real> v = part.view();
+      for (std::int64_t s = 0; s < v.sites; ++s) {
+        int x[4];
+        L.coords(s, x);
+        const bool odd = ((x[0] + x[1] + x[2] + x[3]) & 1) != 0;
+        for (int i = 0; i < dof; ++i)
+          if ((even_sites && odd) || ((i < dof / 2) != (chirality == 0))) v.at(s, i) = Complex<Real>();
+      }
+      w.push_back(part.clone(like.location()));
+    }
+  }
+  return w;
+}
+
+// The deflation of the solves of A (or of its even-odd form where schur is not null).
+template <typename Real>
+std::unique_ptr<CoarseDeflation<Real>> make_deflation(const CoarseOperator<Real>& A,
+                                                      const CoarseSchurComplement<Real>* schur,
+                                                      std::vector<CoarseField<Real>> candidates) {
+  if (schur)
+    return std::make_unique<CoarseDeflation<Real>>(
+        [schur](CoarseField<Real>& out, const CoarseField<Real>& in) { schur->apply(out, in); }, std::move(candidates));
+  return std::make_unique<CoarseDeflation<Real>>(
+      [&A](CoarseField<Real>& out, const CoarseField<Real>& in) { A.apply(out, in); }, std::move(candidates));
+}
+
+}  // namespace
+
+void check_multigrid_params(const MultigridParams& p) {
+  for (int mu = 0; mu < 4; ++mu)
+    if (p.block[std::size_t(mu)] < 2) fail("multigrid.block = {}: each extent must be at least 2", dims_string(p.block));
+  if (p.test_vectors < 1 || p.test_vectors > 64)
+    fail("multigrid.test_vectors = {}: expected 1 to 64 (24 or 32 are usual)", p.test_vectors);
+  if (p.setup_iterations < 0) fail("multigrid.setup_iterations = {}: expected >= 0", p.setup_iterations);
+  if (p.adaptive_cycles < 0) fail("multigrid.adaptive_cycles = {}: expected >= 0", p.adaptive_cycles);
+  if (p.pre_smoothing < 0 || p.post_smoothing < 0 || p.pre_smoothing + p.post_smoothing == 0)
+    fail("multigrid.pre_smoothing = {}, multigrid.post_smoothing = {}: expected >= 0 each and at least one step",
+         p.pre_smoothing, p.post_smoothing);
+  if (!(p.coarse_tolerance > 0 && p.coarse_tolerance < 1))
+    fail("multigrid.coarse_tolerance = {}: expected a relative residual in (0, 1)", p.coarse_tolerance);
+  if (p.coarse_max_iterations < 1)
+    fail("multigrid.coarse_max_iterations = {}: expected >= 1", p.coarse_max_iterations);
+  if (p.coarse_restart < 1 || p.coarse_restart > kCoarseGcrMaxRestart)
+    fail("multigrid.coarse_restart = {}: expected 1 to {}", p.coarse_restart, kCoarseGcrMaxRestart);
+  if (!(p.coarse_mu_factor >= 1 && p.coarse_mu_factor <= 1000))
+    fail("multigrid.coarse_mu_factor = {}: expected a number in [1, 1000]", p.coarse_mu_factor);
+  if (p.outer_restart < 1) fail("multigrid.outer_restart = {}: expected >= 1", p.outer_restart);
+  if (p.outer_double_restart < 0 || p.outer_double_restart > 64)
+    fail("multigrid.outer_double_restart = {}: expected 0 to 64", p.outer_double_restart);
+  if (p.outer_recycle < 0 || p.outer_recycle > 64)
+    fail("multigrid.outer_recycle = {}: expected 0 to 64", p.outer_recycle);
+  if (p.levels < 2 || p.levels > 3) fail("multigrid.levels = {}: expected 2 or 3", p.levels);
+  if (p.coarse_test_vectors < 1 || p.coarse_test_vectors > 64)
+    fail("multigrid.coarse_test_vectors = {}: expected 1 to 64", p.coarse_test_vectors);
+  if (p.coarse_setup_iterations < 0)
+    fail("multigrid.coarse_setup_iterations = {}: expected >= 0", p.coarse_setup_iterations);
+  if (p.coarse_smoothing < 0) fail("multigrid.coarse_smoothing = {}: expected >= 0", p.coarse_smoothing);
+  if (!(p.coarsest_tolerance > 0 && p.coarsest_tolerance < 1))
+    fail("multigrid.coarsest_tolerance = {}: expected a relative residual in (0, 1)", p.coarsest_tolerance);
+  if (p.coarsest_max_iterations < 1)
+    fail("multigrid.coarsest_max_iterations = {}: expected >= 1", p.coarsest_max_iterations);
+}
+
+double multigrid_bytes_per_site(const MultigridParams& p, int real_bytes, int processes, int rhs) {
+  const double spinor = 24.0 * real_bytes, spinor_double = 24.0 * 8;
+  const double block_sites = double(p.block[0]) * p.block[1] * p.block[2] * p.block[3];
+  const double dof = 2.0 * p.test_vectors;
+  const double vectors = 2.0 * p.test_vectors * spinor;
+  const double work = 10.0 * spinor;  // the cycle's residual, smoother and precision-conversion fields
+  // Per right-hand side solved together: the flexible GCR(m)'s 2 (m + recycle) + 1 fields and two more,
+  // in single precision with a single-precision cycle (there inside a double GCR(outer_double_restart):
+  // 2 outer_double_restart + 1 double fields, solvers/multigrid/multigrid_solve.cpp) and in double otherwise; its
+  // solution and source in double; with pre-smoothing its residual kept for the block restriction. One
+  // double work field.
+  const double krylov = real_bytes < 8 ? spinor : spinor_double;
+  const double outer_double = real_bytes < 8 ? (2.0 * p.outer_double_restart + 1) * spinor_double : 0.0;
+  const double outer = rhs * ((2.0 * (p.outer_restart + p.outer_recycle) + 3) * krylov + outer_double +
+                              2 * spinor_double + (p.pre_smoothing > 0 ? spinor : 0.0)) +
+                       spinor_double;
+  // D_c and the even-odd form's blocks (A_0^{-1} and the eight A-hat blocks, these also in 16 bits with
+  // coarse_half): 18 dof^2 complex numbers per coarse site (+ 8 dof^2 x 4 bytes), whole on every process.
+  // coarse_deflation: 2 x 2 n_v coarse fields of dof components.
+  const double coarse =
+      (18.0 * 2.0 * real_bytes + (p.coarse_half ? 32.0 : 0.0) + (p.coarse_deflation ? 4.0 * real_bytes : 0.0)) *
+      dof * dof / block_sites * double(processes);
+  return vectors + work + outer + coarse;
+}
+
+std::string multigrid_memory_summary(const MultigridParams& p) {
+  return fmt::format("2 x {} test vectors, the outer GCR({}) and the coarse operator", p.test_vectors,
+                     p.outer_restart);
+}
+
+std::string MultigridPreconditionerInfo::summary() const {
+  const std::string third =
+      levels == 3 ? fmt::format(" -> third level {} x {} components", dims_string(coarsest), coarsest_dof) : "";
+  return fmt::format("multigrid ({} cycle, {} levels): {} lattice, blocks {} -> coarse {} x {} components ({} coarse "
+                     "solves){}; setup {:.3f} s (test vectors {:.3f} s, coarse operators {:.3f} s)",
+                     precision, levels, dims_string(fine), dims_string(block), dims_string(coarse), coarse_dof,
+                     levels == 3 ? "K-cycle" : coarse_even_odd ? "even-odd" : "full-lattice", third,
+                     timings.setup(), timings.setup_vectors, timings.setup_coarse);
+}
+
+template <typename Real>
+MultigridPreconditionerInfo MultigridPreconditioner<Real>::info() const {
+  MultigridPreconditionerInfo i;
+  i.fine = D_.geometry().global;
+  i.block = p_.block;
+  i.coarse = coarse_.lattice().dims();
+  i.coarse_dof = transfer_.coarse_dof();
+  i.precision = std::is_same_v<Real, double> ? "double" : "single";
+  i.coarse_even_odd = schur_ != nullptr;
+  i.levels = third_ ? 3 : 2;
+  if (third_) {
+    i.coarsest = third_->op.lattice().dims();
+    i.coarsest_dof = third_->op.dof();
+  }
+  i.timings = t_;
+  return i;
+}
+
+template <typename Real>
+MultigridPreconditioner<Real>::MultigridPreconditioner(const LinearOperator<Real>& D, const MultigridParams& p)
+    : D_(D),
+      p_((check_multigrid_params(p), p)),
+      transfer_(D.geometry(), p.block, p.test_vectors, D.location()),
+      agglomeration_(D.geometry(), transfer_.aggregation()),
+      coarse_(agglomeration_.whole(), transfer_.coarse_dof(), D.location()),
+      res_(D.make_field()),
+      tmp_(D.make_field()),
+      e_(D.make_field()),
+      mr_r_(D.make_field()),
+      mr_p_(D.make_field()),
+      schwarz_(D, transfer_.aggregation(), p.smoother == MultigridSmoother::Schwarz ? p.block_iterations : 0),
+      rc_(coarse_.make_field()),
+      ec_(coarse_.make_field()),
+      schur_rhs_(coarse_.make_field()),
+      coarse_work_(rc_, p.levels == 3 ? p.coarse_restart : 0),
+      coarse_gcr_(rc_, p.coarse_restart) {
+  if (D.subset() != Subset::Full) fail("internal: multigrid on an operator that is not the full-lattice one");
+  if (agglomeration_.distributed()) {
+    coarse_part_ = std::make_unique<CoarseOperator<Real>>(agglomeration_.part(), transfer_.coarse_dof(), D.location());
+    rc_part_ = std::make_unique<CoarseField<Real>>(transfer_.make_coarse());
+    ec_part_ = std::make_unique<CoarseField<Real>>(transfer_.make_coarse());
+  }
+  if (p.levels == 3) {
+    third_ = std::make_unique<ThirdLevel<Real>>(coarse_, p);
+  } else if (p.coarse_even_odd && CoarseSchurComplement<Real>::possible(coarse_.lattice())) {
+    schur_ = std::make_unique<CoarseSchurComplement<Real>>(coarse_, p.coarse_half);
+  }
+}
+
+template <typename Real>
+void MultigridPreconditioner<Real>::smooth(SpinorField<Real>& e, const SpinorField<Real>& r, int steps) {
+  if (p_.smoother == MultigridSmoother::Schwarz) {
+    t_.fine_applications += schwarz_.smooth(e, r, steps);
+  } else {
+    mr_steps(e, r, steps);
+  }
+}
+
+template <typename Real>
+void MultigridPreconditioner<Real>::mr_steps(SpinorField<Real>& e, const SpinorField<Real>& r, int steps) {
+  const auto apply = [this](SpinorField<Real>& out, const SpinorField<Real>& in) {
+    D_.apply(out, in);
+    ++t_.fine_applications;
+  };
+  minimal_residual_steps(apply, e, r, mr_r_, mr_p_, steps);
+}
+
+template <typename Real>
+void MultigridPreconditioner<Real>::rebuild() {
+  Section s(t_.setup_coarse, D_.location());
+  for (int k = 0; k < p_.test_vectors; ++k) transfer_.set_vector(k, vectors_[std::size_t(k)]);
+  {
+    Section o(t_.setup_orthonormalise, D_.location());
+    transfer_.orthonormalise();
+  }
+  if (coarse_part_) {  // this process's rows, then the whole operator on every process
+    t_.fine_applications += coarse_part_->build(D_, transfer_);
+    agglomeration_.gather(coarse_, *coarse_part_);
+  } else {
+    t_.fine_applications += coarse_.build(D_, transfer_);
+  }
+  coarse_.scale_twisted_mass(p_.coarse_mu_factor);
+  if (schur_) schur_->update();
+  coarse_gcr_.set_deflation(nullptr);
+  if (block_gcr_) block_gcr_->set_deflation(nullptr);
+  deflation_.reset();
+  if (p_.coarse_deflation && !third_) {
+    const auto restrict_vector = [this](CoarseField<Real>& c, std::size_t k) { restrict_to_coarse(c, vectors_[k]); };
+    deflation_ = make_deflation(coarse_, schur_.get(), deflation_candidates(vectors_.size(), restrict_vector, rc_, schur_ != nullptr));
+    coarse_gcr_.set_deflation(deflation_.get());
+    if (block_gcr_) block_gcr_->set_deflation(deflation_.get());
+  }
+  if (third_) setup_third_level();
+}
+
+template <typename Real>
+void MultigridPreconditioner<Real>::improve_vectors(int gcr_iterations, bool with_cycle) {
+  SpinorField<Real> z = D_.make_field();
+  const auto apply_fine = [this](SpinorField<Real>& out, const SpinorField<Real>& in) {
+    D_.apply(out, in);
+    ++t_.fine_applications;
+  };
+  if (with_cycle) {
+    improve_test_vectors(apply_fine, [this](SpinorField<Real>& out, const SpinorField<Real>& in) { apply(out, in); },
+                         vectors_, res_, z, "a");
+    return;
+  }
+  // GCR(8) on D z = -D x from z = 0: minimises ||D (x + z)|| over a Krylov space (QUDA solves D x = 0
+  // in the same way).
+  improve_test_vectors(apply_fine, gcr_iterations_from_zero(apply_fine, setup_work_, gcr_iterations), vectors_, res_, z,
+                       "a");
+}
+
+template <typename Real>
+ThirdLevel<Real>::ThirdLevel(const CoarseOperator<Real>& Dc, const MultigridParams& p)
+    : transfer(Dc.lattice(), Dc.dof(), p.coarse_block, p.coarse_test_vectors, Dc.location(), "multigrid.coarse_block"),
+      op(transfer.aggregation().coarse, transfer.coarse_dof(), Dc.location()),
+      r(transfer.make_coarse()),
+      e(transfer.make_coarse()),
+      schur_rhs(transfer.make_coarse()),
+      res(Dc.make_field()),
+      z(Dc.make_field()),
+      mr_r(Dc.make_field()),
+      mr_p(Dc.make_field()),
+      smoothed(Dc.make_field()),
+      gcr(r, p.coarse_restart) {
+  if (CoarseSchurComplement<Real>::possible(op.lattice()))
+    schur = std::make_unique<CoarseSchurComplement<Real>>(op, p.coarse_half);
+}
+
+// The second level's test vectors from random fields by GCR(8) on D_c x = 0 (made again at every
+// rebuild: D_c's basis changes with the first level's vectors), then D_cc.
+template <typename Real>
+void MultigridPreconditioner<Real>::setup_third_level() {
+  ThirdLevel<Real>& L = *third_;
+  if (L.vectors.empty())
+    for (int k = 0; k < p_.coarse_test_vectors; ++k) L.vectors.push_back(coarse_.make_field());
+  for (int k = 0; k < p_.coarse_test_vectors; ++k) L.transfer.random_field(L.vectors[std::size_t(k)], p_.seed, k);
+  const auto apply_coarse = [this](CoarseField<Real>& out, const CoarseField<Real>& in) { coarse_.apply(out, in); };
+  if (p_.coarse_setup_iterations > 0) {
+    GcrWorkspace<CoarseField<Real>> work(L.res, kSetupGcrRestart);
+    improve_test_vectors(apply_coarse, gcr_iterations_from_zero(apply_coarse, work, p_.coarse_setup_iterations),
+                         L.vectors, L.res, L.z, "a second-level");
+  }
+  for (int k = 0; k < p_.coarse_test_vectors; ++k) L.transfer.set_vector(k, L.vectors[std::size_t(k)]);
+  L.transfer.orthonormalise();
+  L.op.build_galerkin(coarse_, L.transfer);
+  if (L.schur) L.schur->update();
+  L.gcr.set_deflation(nullptr);
+  L.deflation.reset();
+  if (p_.coarse_deflation) {
+    const auto restrict_vector = [&L](CoarseField<Real>& c, std::size_t k) { L.transfer.restrict_to(c, L.vectors[k]); };
+    L.deflation = make_deflation(L.op, L.schur.get(), deflation_candidates(L.vectors.size(), restrict_vector, L.r, L.schur != nullptr));
+    L.gcr.set_deflation(L.deflation.get());
+  }
+}
+
+template <typename Real>
+void MultigridPreconditioner<Real>::setup() {
+  with_memory_advice(p_, [this] { setup_hierarchy(); });
+}
+
+template <typename Real>
+void MultigridPreconditioner<Real>::setup_hierarchy() {
+  setup_work_ = GcrWorkspace<SpinorField<Real>>(res_, kSetupGcrRestart);
+  {
+    Section s(t_.setup_vectors, D_.location());
+    if (vectors_.empty())
+      for (int k = 0; k < p_.test_vectors; ++k) vectors_.push_back(D_.make_field());
+    for (int k = 0; k < p_.test_vectors; ++k) transfer_.random_field(vectors_[std::size_t(k)], p_.seed, k);
+    if (p_.setup_iterations > 0) improve_vectors(p_.setup_iterations, false);
+  }
+  rebuild();
+  ready_ = true;
+  if (p_.adaptive_cycles == 0) setup_work_ = GcrWorkspace<SpinorField<Real>>();
+  for (int c = 0; c < p_.adaptive_cycles; ++c) {
+    {
+      const MultigridTimings before = t_;
+      Stopwatch watch;
+      improve_vectors(0, true);
+      synchronise(D_.location());
+      // The cycles' own time is setup time here, not solve time.
+      t_.setup_vectors += watch.seconds();
+      t_.smoother = before.smoother;
+      t_.transfer = before.transfer;
+      t_.coarse_solve = before.coarse_solve;
+      t_.cycles = before.cycles;
+      t_.coarse_iterations = before.coarse_iterations;
+      t_.coarsest_iterations = before.coarsest_iterations;
+      t_.coarse_block_solves = before.coarse_block_solves;
+    }
+    rebuild();
+  }
+  setup_work_ = GcrWorkspace<SpinorField<Real>>();  // its fields freed
+}
+
+template <typename Real>
+void MultigridPreconditioner<Real>::refresh(int iterations) {
+  if (!ready_) {
+    setup();
+    return;
+  }
+  {
+    Section s(t_.setup_vectors, D_.location());
+    if (iterations > 0) {
+      setup_work_ = GcrWorkspace<SpinorField<Real>>(res_, kSetupGcrRestart);
+      improve_vectors(iterations, false);
+      setup_work_ = GcrWorkspace<SpinorField<Real>>();
+    }
+  }
+  rebuild();
+}
+
+template <typename Real>
+void MultigridPreconditioner<Real>::reset_solve_timings() {
+  t_.smoother = t_.transfer = t_.coarse_solve = 0;
+  t_.cycles = t_.coarse_iterations = t_.coarsest_iterations = t_.coarse_block_solves = 0;
+}
+
+template <typename Real>
+void MultigridPreconditioner<Real>::restrict_to_coarse(CoarseField<Real>& c, const SpinorField<Real>& f) {
+  if (!rc_part_) {
+    transfer_.restrict_to(c, f);
+    return;
+  }
+  transfer_.restrict_to(*rc_part_, f);
+  agglomeration_.gather(c, *rc_part_);
+}
+
+template <typename Real>
+void MultigridPreconditioner<Real>::prolong_add_from_coarse(SpinorField<Real>& f, const CoarseField<Real>& c) {
+  if (!ec_part_) {
+    transfer_.prolong_add(f, c);
+    return;
+  }
+  agglomeration_.scatter(*ec_part_, c);
+  transfer_.prolong_add(f, *ec_part_);
+}
+
+template <typename Real>
+void MultigridPreconditioner<Real>::solve_coarse() {
+  GcrControl c;
+  c.tolerance = p_.coarse_tolerance;
+  c.max_iterations = p_.coarse_max_iterations;
+  c.restart = p_.coarse_restart;
+  GcrOutcome o;
+  if (third_) {
+    const auto apply_coarse = [this](CoarseField<Real>& out, const CoarseField<Real>& in) { coarse_.apply(out, in); };
+    const auto cycle = [this](CoarseField<Real>& z, const CoarseField<Real>& r) { coarse_cycle(z, r); };
+    o = flexible_gcr(apply_coarse, cycle, ec_, rc_, c, coarse_work_, false);
+  } else {
+    o = solve_coarse_system(coarse_gcr_, coarse_, schur_.get(), schur_rhs_, ec_, rc_, c);
+  }
+  t_.coarse_iterations += o.iterations;
+}
+
+template <typename Real>
+void MultigridPreconditioner<Real>::solve_coarsest() {
+  ThirdLevel<Real>& L = *third_;
+  GcrControl c;
+  c.tolerance = p_.coarsest_tolerance;
+  c.max_iterations = p_.coarsest_max_iterations;
+  c.restart = p_.coarse_restart;
+  t_.coarsest_iterations += solve_coarse_system(L.gcr, L.op, L.schur.get(), L.schur_rhs, L.e, L.r, c).iterations;
+}
+
+// K_c r: the third-level correction, then MR steps on D_c against what it left.
+template <typename Real>
+void MultigridPreconditioner<Real>::coarse_cycle(CoarseField<Real>& z, const CoarseField<Real>& r) {
+  ThirdLevel<Real>& L = *third_;
+  L.transfer.restrict_to(L.r, r);
+  solve_coarsest();
+  L.transfer.prolong(z, L.e);
+  if (p_.coarse_smoothing > 0) {
+    coarse_.apply(L.res, z);
+    scale(Complex<double>(-1.0), L.res);
+    axpy(Complex<double>(1.0), r, L.res);  // r - D_c z
+    const auto apply_coarse = [this](CoarseField<Real>& out, const CoarseField<Real>& in) { coarse_.apply(out, in); };
+    minimal_residual_steps(apply_coarse, L.smoothed, L.res, L.mr_r, L.mr_p, p_.coarse_smoothing);
+    axpy(Complex<double>(1.0), L.smoothed, z);
+  }
+}
+
+template <typename Real>
+const SpinorField<Real>& MultigridPreconditioner<Real>::pre_smooth(SpinorField<Real>& z, const SpinorField<Real>& r,
+                                                                 SpinorField<Real>& res, bool overwritten) {
+  if (p_.pre_smoothing == 0) {
+    if (!overwritten) set_zero(z);
+    return r;
+  }
+  Section s(t_.smoother, D_.location());
+  smooth(z, r, p_.pre_smoothing);
+  D_.apply(tmp_, z);
+  ++t_.fine_applications;
+  res.copy_from(r);
+  axpy(Complex<double>(-1.0), tmp_, res);
+  return res;
+}
+
+template <typename Real>
+void MultigridPreconditioner<Real>::post_smooth(SpinorField<Real>& z, const SpinorField<Real>& r) {
+  if (p_.post_smoothing == 0) return;
+  Section s(t_.smoother, D_.location());
+  D_.apply(tmp_, z);
+  ++t_.fine_applications;
+  res_.copy_from(r);
+  axpy(Complex<double>(-1.0), tmp_, res_);
+  smooth(e_, res_, p_.post_smoothing);
+  axpy(Complex<double>(1.0), e_, z);
+}
+
+template <typename Real>
+void MultigridPreconditioner<Real>::cycle_start(SpinorField<Real>& z, const SpinorField<Real>& r) {
+  ++t_.cycles;
+  const SpinorField<Real>& f = pre_smooth(z, r, res_);
+  Section s(t_.transfer, D_.location());
+  restrict_to_coarse(rc_, f);
+}
+
+template <typename Real>
+void MultigridPreconditioner<Real>::cycle_finish(SpinorField<Real>& z, const SpinorField<Real>& r) {
+  {
+    Section s(t_.transfer, D_.location());
+    prolong_add_from_coarse(z, ec_);
+  }
+  post_smooth(z, r);
+}
+
+template <typename Real>
+void MultigridPreconditioner<Real>::apply(SpinorField<Real>& z, const SpinorField<Real>& r) {
+  if (!ready_) fail("internal: multigrid cycle before setup()");
+  cycle_start(z, r);
+  {
+    Section s(t_.coarse_solve, D_.location());
+    solve_coarse();
+  }
+  cycle_finish(z, r);
+}
+
+template struct ThirdLevel<double>;
+template struct ThirdLevel<float>;
+template class MultigridPreconditioner<double>;
+template class MultigridPreconditioner<float>;
+
+}  // namespace lqcd

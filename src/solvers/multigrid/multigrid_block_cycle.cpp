@@ -1,0 +1,93 @@
+// The multigrid cycle on N right-hand sides at once (issue 46; solvers/multigrid/multigrid.hpp): each field is
+// smoothed on its own; the N fields are restricted together, the N coarse systems solved together by
+// CoarseBlockGcr (even-odd where the coarse lattice allows, as the single cycle), and the N corrections
+// prolonged together. The transfers then read the test vectors, and one coarse iteration the coarse
+// operator, once for all N instead of N times, and the coarse launches and the wait for the residual
+// norms are shared.
+#include "solvers/multigrid/multigrid.hpp"
+
+#include "core/error.hpp"
+#include "solvers/multigrid/multigrid_support.hpp"
+
+namespace lqcd {
+
+template <typename Real>
+void MultigridPreconditioner<Real>::make_block(int rhs) {
+  if (block_gcr_ && block_gcr_->rhs() >= rhs) return;
+  const CoarseLattice& L = coarse_.lattice();
+  const int dof = coarse_.dof();
+  const Location loc = D_.location();
+  block_gcr_.reset();
+  rc_block_ = std::make_unique<CoarseBlockField<Real>>(L, dof, rhs, loc);
+  ec_block_ = std::make_unique<CoarseBlockField<Real>>(L, dof, rhs, loc);
+  schur_rhs_block_ = std::make_unique<CoarseBlockField<Real>>(L, dof, rhs, loc);
+  block_gcr_ = std::make_unique<CoarseBlockGcr<Real>>(*rc_block_, p_.coarse_restart);
+  block_gcr_->set_deflation(deflation_.get());
+}
+
+template <typename Real>
+void MultigridPreconditioner<Real>::apply(const std::vector<SpinorField<Real>*>& z,
+                                          const std::vector<const SpinorField<Real>*>& r) {
+  if (!ready_) fail("internal: multigrid cycle before setup()");
+  if (z.size() != r.size()) fail("internal: a block multigrid cycle for {} fields from {}", z.size(), r.size());
+  const int n = int(z.size());
+  if (n == 1 || third_ || coarse_part_ || n > kMaxCoarseBlockRhs) {
+    for (int i = 0; i < n; ++i) apply(*z[std::size_t(i)], *r[std::size_t(i)]);
+    return;
+  }
+  const Location loc = D_.location();
+  make_block(n);
+  CoarseBlockField<Real>& rc = *rc_block_;
+  CoarseBlockField<Real>& ec = *ec_block_;
+  {
+    Section s(t_.transfer, loc);
+    for_each(loc, rc.size(), CoarseBlockZeroKernel<Real>{rc.view().data});  // the columns beyond n stay 0
+  }
+  // Pre-smoothing one field at a time (each residual kept for the restriction), then the restriction of
+  // all N at once (TransferOperator::restrict_block: the test vectors read once per tile of fields).
+  std::vector<const SpinorField<Real>*> restricted(static_cast<std::size_t>(n));
+  while (p_.pre_smoothing > 0 && int(res_block_.size()) < n) res_block_.push_back(transfer_.make_fine());
+  for (int i = 0; i < n; ++i) {
+    ++t_.cycles;
+    restricted[std::size_t(i)] =
+        &pre_smooth(*z[std::size_t(i)], *r[std::size_t(i)], p_.pre_smoothing > 0 ? res_block_[std::size_t(i)] : res_,
+                    true);  // without pre-smoothing, prolong_block sets z
+  }
+  {
+    Section s(t_.transfer, loc);
+    transfer_.restrict_block(rc, restricted);
+  }
+  {
+    Section s(t_.coarse_solve, loc);
+    GcrControl c;
+    c.tolerance = p_.coarse_tolerance;
+    c.max_iterations = p_.coarse_max_iterations;
+    c.restart = p_.coarse_restart;
+    std::vector<GcrOutcome> o;
+    if (schur_) {
+      schur_->prepare(*schur_rhs_block_, rc);
+      o = block_gcr_->solve([this](CoarseBlockField<Real>& out, const CoarseBlockField<Real>& in) { schur_->apply(out, in); },
+                            ec, *schur_rhs_block_, c);
+      schur_->reconstruct(ec);
+    } else {
+      o = block_gcr_->solve([this](CoarseBlockField<Real>& out, const CoarseBlockField<Real>& in) { coarse_.apply(out, in); },
+                            ec, rc, c);
+    }
+    for (int i = 0; i < n; ++i) t_.coarse_iterations += o[std::size_t(i)].iterations;
+    ++t_.coarse_block_solves;
+  }
+  {
+    Section s(t_.transfer, loc);
+    transfer_.prolong_block(z, ec, p_.pre_smoothing > 0);  // without pre-smoothing z = P e_c, as z was 0
+  }
+  for (int i = 0; i < n; ++i) post_smooth(*z[std::size_t(i)], *r[std::size_t(i)]);
+}
+
+template void MultigridPreconditioner<double>::make_block(int);
+template void MultigridPreconditioner<float>::make_block(int);
+template void MultigridPreconditioner<double>::apply(const std::vector<SpinorField<double>*>&,
+                                                     const std::vector<const SpinorField<double>*>&);
+template void MultigridPreconditioner<float>::apply(const std::vector<SpinorField<float>*>&,
+                                                    const std::vector<const SpinorField<float>*>&);
+
+}  // namespace lqcd

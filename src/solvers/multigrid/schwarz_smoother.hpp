@@ -1,0 +1,46 @@
+#pragma once
+// The Schwarz alternating procedure (SAP) as the multigrid's smoother: H. A. Schwarz (1870); for lattice
+// QCD M. Luscher, Comput. Phys. Commun. 156 (2004) 209, and the smoother of DD-alphaAMG (Frommer et al.,
+// SIAM J. Sci. Comput. 36 (2014) A1581). The lattice is cut into the multigrid's aggregates, coloured
+// red and black so that no two blocks of one colour touch; one sweep solves, for the red and then the
+// black blocks, D_B delta = (r - D e) restricted to the block, D_B the Dirac operator with the block's
+// outside cut off (Dirichlet), and adds delta to e. The block systems are solved approximately, all
+// blocks of a colour at once, by `block_iterations` minimal-residual steps with one step length per
+// block. D_B is D itself applied to a field that vanishes off the blocks of one colour, its result
+// kept on those blocks: no two same-coloured blocks are neighbours, so nothing else enters. Hence the
+// smoother needs nothing of D but D (Wilson, clover, twisted mass alike). Where D says what it is
+// (LinearOperator::hopping_part: links, boundary phases, site term), D_B is applied on the blocks of
+// the colour only, with the MR step's site sums in the same pass (SchwarzBlockOperatorKernel): half
+// the sites, and no second pass over t; on the device all the steps of a colour run in one kernel,
+// each block in shared memory (solvers/multigrid/schwarz_block_mr.hpp).
+
+#include <optional>
+
+#include "dirac/linear_operator.hpp"
+#include "solvers/multigrid/aggregation.hpp"
+
+namespace lqcd {
+
+template <typename Real>
+class SchwarzSmoother {
+ public:
+  // D: a full-lattice operator; the blocks: agg's aggregates (even coarse extents, for the colouring).
+  // Throws naming multigrid.block when a coarse extent is odd. block_iterations = 0: an unused smoother
+  // (no check).
+  SchwarzSmoother(const LinearOperator<Real>& D, const Aggregation& agg, int block_iterations);
+  // e = `sweeps` SAP sweeps on D e = r from e = 0. Returns the applications of D made.
+  int smooth(SpinorField<Real>& e, const SpinorField<Real>& r, int sweeps);
+
+ private:
+  void solve_colour(SpinorField<Real>& e, const SpinorField<Real>& rho, int colour);
+  void solve_blocks(SpinorField<Real>& e, SpinorField<Real>& s, int colour);
+  const LinearOperator<Real>& D_;
+  std::optional<WilsonHoppingPart<Real>> parts_;  // D's links and site term, where it gives them
+  Aggregation agg_;
+  int block_iterations_;
+  SpinorField<Real> rho_, s_, t_;
+  Buffer<Complex<double>> w_, alpha_;
+  bool fused_;  // the fused device kernel where it applies (LQCD_SCHWARZ_FUSED=0: never, for comparison)
+};
+
+}  // namespace lqcd

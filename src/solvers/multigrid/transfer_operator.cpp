@@ -1,0 +1,150 @@
+#include "solvers/multigrid/transfer_operator.hpp"
+
+#include "core/dispatch.hpp"
+#include "core/error.hpp"
+#include "fields/random_spinor_kernels.hpp"
+#include "solvers/multigrid/block_orthonormalisation.hpp"
+#include "solvers/multigrid/coarse_links_kernels.hpp"
+#include "solvers/multigrid/transfer_block_kernels.hpp"
+
+namespace lqcd {
+
+template <typename Real>
+TransferOperator<Real>::TransferOperator(const Geometry& fine, const Dims& block, int test_vectors, Location loc,
+                                         const std::string& key)
+    : fine_(fine),
+      tables_(Aggregation::make(fine, block, key), loc),
+      agg_(tables_.aggregation()),
+      nv_(test_vectors),
+      v_() {
+  if (test_vectors < 1) fail("multigrid.test_vectors = {}: at least 1 test vector is needed", test_vectors);
+  v_ = Buffer<Complex<Real>>(std::size_t(fine.volume()) * 12 * std::size_t(test_vectors), loc);
+}
+
+template <typename Real>
+void TransferOperator<Real>::check_fine(const SpinorField<Real>& f) const {
+  if (f.subset() != Subset::Full || !(f.geometry() == fine_) || f.location() != location())
+    fail("internal: multigrid transfer on a field that is not a full field of its fine lattice and location");
+}
+
+template <typename Real>
+void TransferOperator<Real>::set_vector(int k, const SpinorField<Real>& v) {
+  check_fine(v);
+  for_each(location(), v.sites(), SetTestVectorKernel<Real>{vectors(), v.view(), k});
+}
+
+template <typename Real>
+void TransferOperator<Real>::get_vector(int k, SpinorField<Real>& v) const {
+  check_fine(v);
+  for_each(location(), v.sites(), GetTestVectorKernel<Real>{vectors(), v.view(), k});
+}
+
+template <typename Real>
+void TransferOperator<Real>::random_field(SpinorField<Real>& v, std::uint64_t seed, int k) const {
+  check_fine(v);
+  for_each(location(), v.sites(), GaussianSpinorKernel<Real>{v.view(), seed, RngPurpose::MultigridSetup, std::uint32_t(k), 0, 1.0});
+}
+
+template <typename Real>
+void TransferOperator<Real>::orthonormalise() {
+  block_orthonormalise(location(), agg_, BlockRows<Real>{v_.data(), nv_, 6});
+}
+
+template <typename Real>
+void TransferOperator<Real>::prolong(SpinorField<Real>& fine, const CoarseField<Real>& coarse) const {
+  check_fine(fine);
+  for_each(location(), fine.sites(), ProlongKernel<Real>{agg_, vectors(), coarse.view(), fine.view(), 0});
+}
+
+template <typename Real>
+void TransferOperator<Real>::prolong_add(SpinorField<Real>& fine, const CoarseField<Real>& coarse) const {
+  check_fine(fine);
+  for_each(location(), fine.sites(), ProlongKernel<Real>{agg_, vectors(), coarse.view(), fine.view(), 1});
+}
+
+template <typename Real>
+void TransferOperator<Real>::restrict_to(CoarseField<Real>& coarse, const SpinorField<Real>& fine) const {
+  check_fine(fine);
+  for_each(location(), coarse.size(), RestrictKernel<Real>{agg_, vectors(), fine.view(), coarse.view()});
+}
+
+template <typename Real>
+void TransferOperator<Real>::check_block(std::size_t fields, const CoarseBlockField<Real>& coarse) const {
+  if (fields == 0 || fields > std::size_t(coarse.rhs()) || fields > std::size_t(kMaxCoarseBlockRhs) ||
+      coarse.dof() != coarse_dof() || coarse.sites() != agg_.coarse.sites || coarse.location() != location())
+    fail("internal: a block multigrid transfer of {} fields with a coarse block of another shape", fields);
+}
+
+namespace {
+// The fields of a block transfer, each checked by `check` (TransferOperator::check_fine).
+template <typename Real, typename Field, typename Check>
+SpinorFieldsView<Real> fields_view(const std::vector<Field*>& fine, const Check& check) {
+  SpinorFieldsView<Real> v{fine[0]->view(), {}, int(fine.size())};
+  for (std::size_t j = 0; j < fine.size(); ++j) {
+    check(*fine[j]);
+    v.data[j] = fine[j]->view().data;
+  }
+  return v;
+}
+}  // namespace
+
+template <typename Real>
+void TransferOperator<Real>::restrict_block(CoarseBlockField<Real>& coarse,
+                                            const std::vector<const SpinorField<Real>*>& fine) const {
+  check_block(fine.size(), coarse);
+  const SpinorFieldsView<Real> f = fields_view<Real>(fine, [this](const SpinorField<Real>& x) { check_fine(x); });
+  with_rhs_tile(f.n, [&](auto tile) {
+    constexpr int T = decltype(tile)::value;
+    for_each(location(), rhs_tile_threads(agg_.coarse.sites, coarse_dof(), f.n, T),
+             RestrictBlockKernel<Real, T>{agg_, vectors(), f, coarse.view()});
+  });
+}
+
+template <typename Real>
+void TransferOperator<Real>::prolong_block(const std::vector<SpinorField<Real>*>& fine,
+                                           const CoarseBlockField<Real>& coarse, bool add) const {
+  check_block(fine.size(), coarse);
+  const SpinorFieldsView<Real> f = fields_view<Real>(fine, [this](const SpinorField<Real>& x) { check_fine(x); });
+  with_rhs_tile(f.n, [&](auto tile) {
+    constexpr int T = decltype(tile)::value;
+    const std::int64_t sites = fine[0]->sites();
+    for_each(location(), sites * rhs_tiles(f.n, T),
+             ProlongBlockKernel<Real, T>{agg_, vectors(), coarse.view(), f, sites, add ? 1 : 0});
+  });
+}
+
+template <typename Real>
+void TransferOperator<Real>::probe(SpinorField<Real>& out, int colour, int col) const {
+  check_fine(out);
+  for_each(location(), out.sites(), ProbeKernel<Real>{agg_, vectors(), out.view(), colour, col});
+}
+
+template <typename Real>
+void TransferOperator<Real>::restrict_probe(const CoarseStencilView<Real>& A, const SpinorField<Real>& D_probe,
+                                            int colour, int col, Buffer<Complex<Real>>& work) const {
+  check_fine(D_probe);
+  const ProbeGeometry g{agg_, colour};
+  for_each(location(), D_probe.sites() * A.dof,
+           ProbeProjectKernel<Real>{g, vectors(), D_probe.view(), work.data(), A.dof});
+  for_each(location(), A.lattice.sites * A.dof, ProbeSumKernel<Real>{g, work.data(), A, col});
+}
+
+template <typename Real>
+void TransferOperator<Real>::hopping_blocks(const CoarseStencilView<Real>& A, const WilsonHoppingPart<Real>& H) const {
+  if (H.links == nullptr || !(H.links->geometry() == fine_) || H.links->location() != location())
+    fail("internal: coarse blocks from links of another lattice or location");
+  const CoarseHoppingKernel<Real> k{agg_, vectors(), H.links->view(), H.boundary, H.alpha, A};
+  for_each(location(), k.threads(), k);
+}
+
+template <typename Real>
+void TransferOperator<Real>::self_block_column(const CoarseStencilView<Real>& A, const SpinorField<Real>& D_probe,
+                                               int col, CoarseField<Real>& c) const {
+  restrict_to(c, D_probe);
+  for_each(location(), c.size(), CoarseSelfBlockKernel<Real>{A, c.view().data, col});
+}
+
+template class TransferOperator<double>;
+template class TransferOperator<float>;
+
+}  // namespace lqcd
