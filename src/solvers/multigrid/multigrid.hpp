@@ -246,8 +246,9 @@ SolverResult solve_multigrid(const LinearOperator<double>& D, MultigridPrecondit
                              SpinorField<double>& x, const SpinorField<double>& b, const SolverParams& p);
 // The same for N right-hand sides together (issue 46): N flexible GCRs in lockstep
 // (flexible_gcr_lockstep), each stopping at its own tolerance, their cycles run as one block cycle.
-// Holds per right-hand side 2 (outer_restart + outer_recycle) + 1 fields of the outer GCR (double with a double cycle,
-// single inside double defect correction with a single one). One result per right-hand side; its
+// Holds per right-hand side 2 (outer_restart + outer_recycle) + 1 fields of the GCR around the cycles
+// (double with a double cycle; single with a single one, inside a double GCR(outer_double_restart) of
+// 2 outer_double_restart + 1 more). One result per right-hand side; its
 // seconds are those of the whole block. Throws SolverError (with the first failing result) when a
 // right-hand side misses the tolerance.
 template <typename Sloppy>

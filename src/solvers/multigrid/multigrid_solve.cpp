@@ -1,6 +1,6 @@
 // The outer solve of the multigrid (solvers/multigrid/multigrid.hpp, solve_multigrid): flexible GCR with the cycle
-// as its preconditioner, for one right-hand side or N in lockstep (issue 46), in double or as defect
-// correction around single-precision GCR cycles.
+// as its preconditioner, for one right-hand side or N in lockstep (issue 46), in double, or with a
+// single-precision cycle as flexible GCR in double around single-precision GCR cycles.
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
