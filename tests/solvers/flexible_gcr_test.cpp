@@ -118,6 +118,10 @@ TEST(FlexibleGcrRecycling, SameAnswerInFarFewerIterations) {
   lqcd::GcrWorkspace<Vec> w4(b2, 4, 2);
   const lqcd::GcrOutcome fresh = solve(x4, b2, 4, 2, w4);
   EXPECT_LE(again.iterations, fresh.iterations + 20) << again.iterations << " vs a fresh " << fresh.iterations;
+  // A call that does not recycle forgets the kept pairs: plain GCR(4) again.
+  Vec x5 = b.like();
+  EXPECT_EQ(solve(x5, b, 4, 0, w2).iterations, plain.iterations);
+  EXPECT_EQ(w2.recycled, 0);
 }
 
 TEST(FlexibleGcrRecycling, DefectCorrectionCyclesKeepThePairs) {

@@ -150,6 +150,9 @@ std::vector<GcrOutcome> flexible_gcr_lockstep(const Apply& apply, const Precondi
     GcrOutcome& o = out[i];
     Field& xi = *x[i];
     GcrWorkspace<Field>& wi = *w[i];
+    // Pairs kept by an earlier call that recycled more (or at all) are forgotten: new directions would be
+    // orthogonalised against pairs the residual is not projected on.
+    if (wi.recycled > recycling(i)) wi.clear_recycled();
     s.bn = std::sqrt(norm2(*b[i]));
     o.true_residual = true;
     if (!(s.bn > 0)) {  // b = 0: x = 0

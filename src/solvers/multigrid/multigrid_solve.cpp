@@ -50,7 +50,7 @@ std::vector<GcrOutcome> defect_correction(const Apply& apply, const Inner& inner
   std::vector<double> bn(n);
   for (std::size_t i = 0; i < n; ++i) {
     bn[i] = std::sqrt(norm2(*b[i]));
-    if (c.zero_guess) set_zero(*x[i]);
+    if (c.zero_guess || !(bn[i] > 0)) set_zero(*x[i]);
   }
   for (;;) {
     std::vector<SpinorField<double>*> z;
@@ -73,8 +73,14 @@ std::vector<GcrOutcome> defect_correction(const Apply& apply, const Inner& inner
       who.push_back(i);
     }
     if (z.empty()) break;
+    std::vector<int> before;
+    for (const std::size_t i : who) before.push_back(used[i]);
     inner(z, r);
-    for (const std::size_t i : who) axpy(Complex<double>(1.0), w[i].z[0], *x[i]);
+    for (std::size_t j = 0; j < who.size(); ++j) {
+      const std::size_t i = who[j];
+      axpy(Complex<double>(1.0), w[i].z[0], *x[i]);
+      if (used[i] == before[j]) out[i].breakdown = true;  // an inner solve that did nothing: no progress
+    }
   }
   for (std::size_t i = 0; i < n; ++i) out[i].iterations = used[i];
   return out;
@@ -135,10 +141,11 @@ std::vector<GcrOutcome> outer_mixed(const LinearOperator<double>& D, MultigridPr
         set_zero(*z[j]);
         continue;
       }
-      // The cycle solves for r / ||r||, whose float rounding is scale-free (no underflow near
-      // convergence of a small source).
-      convert_precision(r_s[i], *r[j]);
-      scale(Complex<double>(1.0 / norm), r_s[i]);
+      // The cycle solves for r / ||r||, scaled in double (z_j as scratch, overwritten below) so that its
+      // float rounding is scale-free: no underflow near convergence of a small source.
+      z[j]->copy_from(*r[j]);
+      scale(Complex<double>(1.0 / norm), *z[j]);
+      convert_precision(r_s[i], *z[j]);
       act.push_back(i);
       slot.push_back(j);
       rn.push_back(norm);
@@ -175,8 +182,10 @@ std::vector<GcrOutcome> outer_mixed(const LinearOperator<double>& D, MultigridPr
   std::vector<GcrOutcome> out = flexible_gcr_lockstep(apply_double, inner, x, b, co, op, true);
   for (std::size_t i = 0; i < n; ++i) {
     out[i].iterations = used[i];
-    // A right-hand side whose budget ran out ends on a zero direction: at the limit, not a breakdown.
-    if (used[i] >= c.max_iterations && !out[i].converged) out[i].breakdown = false;
+    // A right-hand side whose budget ran out ends on a zero direction: at the limit, not a breakdown
+    // (unless its residual is not finite).
+    if (used[i] >= c.max_iterations && !out[i].converged && std::isfinite(out[i].relative_residual))
+      out[i].breakdown = false;
   }
   return out;
 }
