@@ -4,7 +4,7 @@
 #
 #   scripts/test.sh --sanitize [CTEST ARGS...]
 # builds the CPU backend with AddressSanitizer + UndefinedBehaviorSanitizer in build-sanitize/
-# (RelWithDebInfo: -O2 and line numbers in the reports) and runs ctest there; a finding fails its test.
+# (-O1 and line numbers in the reports) and runs ctest there; a finding fails its test.
 # CTEST ARGS select tests (e.g. -L sanitize-ci, -R Wilson); LQCD_SANITIZE_TARGETS="test_io lqcd ..."
 # builds only those targets instead of everything (CI's subset).
 set -euo pipefail
@@ -19,7 +19,9 @@ fi
 shift
 
 bash scripts/install-deps.sh
-cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLQCD_CUDA=OFF -DLQCD_SANITIZE=ON >/dev/null
+# -O1 -g1: line numbers in the reports, and about 40% less compile time than -O2 -g (CI builds this).
+cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
+  -DLQCD_CUDA=OFF -DLQCD_SANITIZE=ON >/dev/null
 targets=()
 for t in ${LQCD_SANITIZE_TARGETS:-}; do targets+=(--target "$t"); done
 cmake --build build-sanitize -j "$jobs" "${targets[@]}"

@@ -488,7 +488,7 @@ TEST(SpectrumCommand, MultiRhsSolvesGiveTheOneAtATimeCorrelators) {
 
   const std::string milc = test::testdata("milc_l8888_b6.0.milc").string();
   const auto input = [&](const char* precision, bool multi_rhs) {
-    return fmt::format("[gauge]\nconfig = \"{}\"\n[fermion]\nkappa = 0.155\n[solver]\nprecision = \"{}\"\n"
+    return fmt::format("[gauge]\nconfig = \"{}\"\n[fermion]\nkappa = 0.140\n[solver]\nprecision = \"{}\"\n"
                        "multi_rhs = {}\n[output]\nprefix = \"milc\"\n",
                        milc, precision, multi_rhs);
   };
@@ -530,7 +530,7 @@ TEST(SpectrumCommand, MultigridSolvesGiveTheKrylovCorrelators) {
 
   const std::string milc = test::testdata("milc_l8888_b6.0.milc").string();
   const auto input = [&](const char* type, const char* precision, bool together) {
-    return fmt::format("[gauge]\nconfig = \"{}\"\n[fermion]\naction = \"clover\"\nkappa = 0.1330\ncsw = 1.769\n"
+    return fmt::format("[gauge]\nconfig = \"{}\"\n[fermion]\naction = \"clover\"\nkappa = 0.1250\ncsw = 1.769\n"
                        "[solver]\ntype = \"{}\"\nprecision = \"{}\"\nmulti_rhs = {}\n[multigrid]\nblock = [4, 4, 4, 4]\n"
                        "test_vectors = 8\nsetup_iterations = 20\nadaptive_cycles = 0\n[output]\nprefix = \"milc\"\n",
                        milc, type, precision, together);

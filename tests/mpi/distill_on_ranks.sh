@@ -24,7 +24,7 @@ kappa = 0.12
 [solver]
 tolerance = 1e-13
 [distillation]
-nv = 6
+nv = 4
 stout_steps = 2
 source_times = [0, 5]
 gammas = ["g5", "gxgygz", "gx"]
