@@ -28,6 +28,25 @@
 
 namespace {
 
+// The options the commands share, declared once (each command adds them where its --help lists them).
+// A TOML-driven command's INPUT file and --print-config.
+template <typename Options>
+void add_toml_input(CLI::App* command, Options& o) {
+  command->add_option("input", o.input, "TOML input file (lqcd " + command->get_name() + " --print-config shows every key)")
+      ->check(CLI::ExistingFile);
+  command->add_flag("--print-config", o.print_config, "print the full input with every key, its value and help");
+}
+template <typename Options>
+void add_device_option(CLI::App* command, Options& o) {
+  command->add_option("--device", o.device, "auto | cpu | gpu")->capture_default_str();
+}
+template <typename Options>
+void add_grid_option(CLI::App* command, Options& o) {
+  command->add_option("--grid", o.grid,
+                      "processes per direction X,Y,Z,T (run under mpirun -np X*Y*Z*T, one GPU per rank; default: all "
+                      "along t)");
+}
+
 // The error report is one line whatever it quotes (a file name, a TOML parser's description of a binary
 // file): control characters are written as \xNN.
 std::string one_line(std::string_view text) {
@@ -89,12 +108,10 @@ int main(int argc, char** argv) {
       "Quenched SU(3) ensemble: Cabibbo-Marinari heatbath + overrelaxation.\n"
       "Without INPUT it runs a built-in default (8^4, Wilson action, beta = 6.0) and prints the plaquette history.\n"
       "Writes PREFIX.log (human), PREFIX.jsonl (one JSON object per measurement) and saved configurations.");
-  heatbath->add_option("input", hb.input, "TOML input file (lqcd heatbath --print-config shows every key)")
-      ->check(CLI::ExistingFile);
-  heatbath->add_flag("--print-config", hb.print_config, "print the full input with every key, its value and help");
+  add_toml_input(heatbath, hb);
   heatbath->add_flag("--resume", hb.resume, "continue from PREFIX.checkpoint.ildg exactly as if never stopped");
-  heatbath->add_option("--device", hb.device, "auto | cpu | gpu")->capture_default_str();
-  heatbath->add_option("--grid", hb.grid, "processes per direction X,Y,Z,T (run under mpirun -np X*Y*Z*T, one GPU per rank; default: all along t)");
+  add_device_option(heatbath, hb);
+  add_grid_option(heatbath, hb);
   heatbath->add_flag("-q,--quiet", hb.quiet, "no log on stdout and no progress line (files are still written)");
 
   MeasureCommandOptions ms;
@@ -105,7 +122,7 @@ int main(int argc, char** argv) {
   measure->add_option("files", ms.files, "configuration files")->required();
   measure->add_flag("--json", ms.json, "one JSON object per file on stdout");
   measure->add_flag("--no-verify", ms.no_verify, "report checksum/header mismatches instead of failing");
-  measure->add_option("--device", ms.device, "auto | cpu | gpu")->capture_default_str();
+  add_device_option(measure, ms);
   measure->add_option("--loops", ms.loops,
                       "RMAX,TMAX (each 1..8): also the planar Wilson loops W(R, T) = <Re tr W>/3, R along the "
                       "spatial axes (averaged), T along time (smear the spatial links first with --ape-steps for the "
@@ -122,7 +139,7 @@ int main(int argc, char** argv) {
   measure->add_flag("--off-axis", ms.off_axis,
                     "with --loops: also the off-axis loops W(r, T) for r = (a, b, c), a >= b >= 1, |r| <= RMAX (staircase "
                     "paths averaged over the cubic images; JSON wilson_loops_off_axis)");
-  measure->add_option("--grid", ms.grid, "processes per direction X,Y,Z,T (run under mpirun -np X*Y*Z*T, one GPU per rank; default: all along t)");
+  add_grid_option(measure, ms);
 
   FlowCommandOptions fl;
   CLI::App* flow = app.add_subcommand(
@@ -159,8 +176,8 @@ int main(int argc, char** argv) {
                    "attributes file, t0, w0");
   flow->add_flag("--force", fl.force, "replace an existing --hdf5 file");
   flow->add_flag("--no-verify", fl.no_verify, "report checksum/header mismatches instead of failing");
-  flow->add_option("--device", fl.device, "auto | cpu | gpu")->capture_default_str();
-  flow->add_option("--grid", fl.grid, "processes per direction X,Y,Z,T (run under mpirun -np X*Y*Z*T, one GPU per rank; default: all along t)");
+  add_device_option(flow, fl);
+  add_grid_option(flow, fl);
 
   GaugefixCommandOptions gf;
   CLI::App* gaugefix = app.add_subcommand(
@@ -186,8 +203,8 @@ int main(int argc, char** argv) {
   gaugefix->add_flag("--no-verify", gf.no_verify, "report checksum/header mismatches of the input instead of failing");
   gaugefix->add_flag("--json", gf.json, "one JSON object on stdout (iterations, theta, F, plaquette, seconds)");
   gaugefix->add_flag("-q,--quiet", gf.quiet, "no progress lines");
-  gaugefix->add_option("--device", gf.device, "auto | cpu | gpu")->capture_default_str();
-  gaugefix->add_option("--grid", gf.grid, "processes per direction X,Y,Z,T (run under mpirun -np X*Y*Z*T, one GPU per rank; default: all along t)");
+  add_device_option(gaugefix, gf);
+  add_grid_option(gaugefix, gf);
 
   SmearCommandOptions sm;
   CLI::App* smear = app.add_subcommand(
@@ -209,8 +226,8 @@ int main(int argc, char** argv) {
   smear->add_option("--format", sm.format, "ildg | nersc | openqcd")->capture_default_str();
   smear->add_flag("--force", sm.force, "replace OUTPUT if it exists");
   smear->add_flag("--no-verify", sm.no_verify, "report checksum/header mismatches of the input instead of failing");
-  smear->add_option("--device", sm.device, "auto | cpu | gpu")->capture_default_str();
-  smear->add_option("--grid", sm.grid, "processes per direction X,Y,Z,T (run under mpirun -np X*Y*Z*T, one GPU per rank; default: all along t)");
+  add_device_option(smear, sm);
+  add_grid_option(smear, sm);
 
   ConvertCommandOptions cv;
   CLI::App* convert = app.add_subcommand(
@@ -233,13 +250,11 @@ int main(int argc, char** argv) {
       "approximation (Nf = 2+1). Nested multi-level integrators: leapfrog, Omelyan (2nd and 4th order),\n"
       "force-gradient. Without INPUT: a short Nf = 2 Wilson run on 8^4.\n"
       "Writes PREFIX.log, PREFIX.jsonl (one object per trajectory: dH, accepted, plaquette, ...) and configurations.");
-  hmc->add_option("input", hm.input, "TOML input file (lqcd hmc --print-config shows every key)")
-      ->check(CLI::ExistingFile);
-  hmc->add_flag("--print-config", hm.print_config, "print the full input with every key, its value and help");
+  add_toml_input(hmc, hm);
   hmc->add_flag("--resume", hm.resume, "continue from PREFIX.checkpoint.ildg exactly as if never stopped");
   hmc->add_flag("--force", hm.force, "with --resume: accept a checkpoint written with other physics parameters");
-  hmc->add_option("--device", hm.device, "auto | cpu | gpu")->capture_default_str();
-  hmc->add_option("--grid", hm.grid, "processes per direction X,Y,Z,T (run under mpirun -np X*Y*Z*T, one GPU per rank; default: all along t)");
+  add_device_option(hmc, hm);
+  add_grid_option(hmc, hm);
   hmc->add_flag("-q,--quiet", hm.quiet, "no log on stdout and no progress line (files are still written)");
 
   PropagatorCommandOptions pr;
@@ -247,11 +262,9 @@ int main(int argc, char** argv) {
       "propagator",
       "Quark propagator of one source (12 spin-colour solves) on a configuration or the free field, saved as\n"
       "PREFIX.prop.lime (SciDAC/QIO LIME). Solver residuals are checked with the full operator.");
-  propagator->add_option("input", pr.input, "TOML input file (lqcd propagator --print-config shows every key)")
-      ->check(CLI::ExistingFile);
-  propagator->add_flag("--print-config", pr.print_config, "print the full input with every key, its value and help");
-  propagator->add_option("--device", pr.device, "auto | cpu | gpu")->capture_default_str();
-  propagator->add_option("--grid", pr.grid, "processes per direction X,Y,Z,T (run under mpirun -np X*Y*Z*T, one GPU per rank; default: all along t)");
+  add_toml_input(propagator, pr);
+  add_device_option(propagator, pr);
+  add_grid_option(propagator, pr);
   propagator->add_flag("--force", pr.force, "replace an existing PREFIX.prop.lime");
   propagator->add_flag("-q,--quiet", pr.quiet, "no log on stdout (files are still written)");
 
@@ -261,12 +274,10 @@ int main(int argc, char** argv) {
       "Meson two-point functions: propagator of one source, contracted for all 16 gamma structures at the\n"
       "requested momenta (PREFIX.h5), with pion, rho, a0, PCAC mass and effective masses in the log,\n"
       "PREFIX.jsonl and (--json) on stdout.");
-  spectrum->add_option("input", sp.input, "TOML input file (lqcd spectrum --print-config shows every key)")
-      ->check(CLI::ExistingFile);
-  spectrum->add_flag("--print-config", sp.print_config, "print the full input with every key, its value and help");
+  add_toml_input(spectrum, sp);
   spectrum->add_flag("--json", sp.json, "print one JSON object (correlators, effective masses) on stdout");
-  spectrum->add_option("--device", sp.device, "auto | cpu | gpu")->capture_default_str();
-  spectrum->add_option("--grid", sp.grid, "processes per direction X,Y,Z,T (run under mpirun -np X*Y*Z*T, one GPU per rank; default: all along t)");
+  add_device_option(spectrum, sp);
+  add_grid_option(spectrum, sp);
   spectrum->add_flag("-q,--quiet", sp.quiet, "no log on stdout (files are still written)");
 
   DistillCommandOptions ds;
@@ -276,11 +287,9 @@ int main(int argc, char** argv) {
       "links), perambulators for the source times, meson elementals, the correlator matrix of every operator\n"
       "pair (PREFIX.h5, /distillation/C[t][i][j][re,im]) and the GEVP effective energies of the requested\n"
       "channels (log, PREFIX.jsonl, --json).");
-  distill->add_option("input", ds.input, "TOML input file (lqcd distill --print-config shows every key)")
-      ->check(CLI::ExistingFile);
-  distill->add_flag("--print-config", ds.print_config, "print the full input with every key, its value and help");
+  add_toml_input(distill, ds);
   distill->add_flag("--json", ds.json, "print one JSON object (GEVP effective energies) on stdout");
-  distill->add_option("--device", ds.device, "auto | cpu | gpu")->capture_default_str();
+  add_device_option(distill, ds);
   distill->add_option("--grid", ds.grid,
                       "processes per direction 1,1,1,T (run under mpirun -np T, one GPU per rank): the time slices "
                       "are shared out, each rank computes its slices' eigenvectors, elementals and sink times, the "
@@ -332,7 +341,7 @@ int main(int argc, char** argv) {
   bench->add_option("--grid", bn.grid,
                     "dslash, matpc, solver: processes per direction X,Y,Z,T (run under mpirun -np X*Y*Z*T; one GPU "
                     "per rank); default: all along t");
-  bench->add_option("--device", bn.device, "auto | cpu | gpu")->capture_default_str();
+  add_device_option(bench, bn);
   bench->add_option("--action", bn.action,
                     "heatbath: gauge action; dslash, matpc, solver: wilson | clover | twisted_mass")
       ->capture_default_str();
