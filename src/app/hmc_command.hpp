@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "app/config.hpp"
+#include "app/hmc_input.hpp"  // hmc_schema, hmc_repeated_sections
 #include "hmc/hmc.hpp"
 
 namespace lqcd::app {
@@ -20,8 +21,6 @@ struct HmcCommandOptions {
   bool quiet = false;
 };
 
-std::vector<KeySpec> hmc_schema();
-std::vector<RepeatedSection> hmc_repeated_sections();
 // Reads and checks every key of a merged input, the [[monomial]] entries included, as run_hmc does
 // before it starts, and stops there (lqcd::Error naming the file and the key otherwise); the TOML
 // fuzzer (fuzz/) calls it.
