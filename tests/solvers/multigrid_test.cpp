@@ -473,8 +473,25 @@ TEST(MultigridParamsTest, BadValuesNameTheirKey) {
             std::string::npos);
 }
 
+// The memory estimate that refuses a multigrid too large for the device (app/bench, the commands) counts
+// outer_recycle's pairs (two fields each, u_i = A c_i and c_i, solvers/krylov/flexible_gcr.hpp) per
+// right-hand side, and its message names them.
+TEST(MultigridMemory, RecycledPairsAreCountedAndNamed) {
+  MultigridParams p;
+  const double plain = multigrid_bytes_per_site(p, 4, 1), plain3 = multigrid_bytes_per_site(p, 4, 1, 3);
+  EXPECT_EQ(multigrid_memory_summary(p).find("recycled"), std::string::npos) << multigrid_memory_summary(p);
+  p.outer_recycle = 8;
+  const double single_field = 24.0 * 4;  // a spinor in single precision, per site
+  EXPECT_DOUBLE_EQ(multigrid_bytes_per_site(p, 4, 1) - plain, 2 * 8 * single_field);
+  EXPECT_DOUBLE_EQ(multigrid_bytes_per_site(p, 4, 1, 3) - plain3, 3 * 2 * 8 * single_field);
+  EXPECT_NE(multigrid_memory_summary(p).find("the outer GCR(16) with 8 recycled pairs per right-hand side"),
+            std::string::npos)
+      << multigrid_memory_summary(p);
+}
+
 INSTANTIATE_TEST_SUITE_P(Locations, MultigridTest, ::testing::ValuesIn(test::locations()),
                          [](const auto& info) { return std::string(to_string(info.param)); });
 
 }  // namespace
 }  // namespace lqcd
+

@@ -132,8 +132,10 @@ double multigrid_bytes_per_site(const MultigridParams& p, int real_bytes, int pr
 }
 
 std::string multigrid_memory_summary(const MultigridParams& p) {
-  return fmt::format("2 x {} test vectors, the outer GCR({}) and the coarse operator", p.test_vectors,
-                     p.outer_restart);
+  // The terms of multigrid_bytes_per_site that the settings change.
+  const std::string recycled = p.outer_recycle > 0 ? fmt::format(" with {} recycled pairs", p.outer_recycle) : "";
+  return fmt::format("2 x {} test vectors, the outer GCR({}){} per right-hand side and the coarse operator",
+                     p.test_vectors, p.outer_restart, recycled);
 }
 
 std::string MultigridPreconditionerInfo::summary() const {

@@ -134,7 +134,8 @@ void check_multigrid_params(const MultigridParams& p);
 // own outer GCR). For refusing, before anything is allocated, a lattice that cannot fit (the commands'
 // input checks).
 double multigrid_bytes_per_site(const MultigridParams& p, int real_bytes, int processes, int rhs = 1);
-// What those bytes are, for messages: "2 x 24 test vectors, the outer GCR(16) and the coarse operator".
+// What those bytes are, for messages: "2 x 24 test vectors, the outer GCR(16) per right-hand side and the
+// coarse operator" (with outer_recycle: "the outer GCR(16) with 8 recycled pairs ...").
 std::string multigrid_memory_summary(const MultigridParams& p);
 
 // The third level of a three-level hierarchy, with the second level's work fields.
