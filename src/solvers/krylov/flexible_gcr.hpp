@@ -102,7 +102,7 @@ std::vector<GcrOutcome> flexible_gcr_lockstep(const Apply& apply, const Precondi
   // r -= sum_j <q_j, r> q_j and x += <q_j, r> z_j over the recycled pairs; returns ||r||^2 (r2 when none).
   const auto project = [&](std::size_t i, double r2) {
     GcrWorkspace<Field>& wi = *w[i];
-    if (recycling(i) == 0 || wi.recycled == 0) return r2;
+    if (wi.recycled == 0) return r2;  // none kept (never more than recycling(i): see the loop below)
     Field& r = wi.r.at(0);
     for (int j = 0; j < wi.recycled; ++j) {
       const Complex<double> beta = dot(wi.q[std::size_t(j)], r);
