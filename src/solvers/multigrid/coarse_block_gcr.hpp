@@ -38,10 +38,23 @@ class CoarseBlockGcr {
   // out = A in on blocks. c.max_iterations bounds the lockstep iterations. One outcome per column.
   template <typename Apply>
   std::vector<GcrOutcome> solve(const Apply& apply, CoarseBlockField<Real>& x, const CoarseBlockField<Real>& b,
-                                const GcrControl& c);
+                                const GcrControl& c) {
+    return solve(apply, [](CoarseBlockField<Real>& z, const CoarseBlockField<Real>& r) { z.copy_from(r); }, x, b, c);
+  }
+  // Flexible GCR: each direction z_k = precondition(r) (precondition(z, r) on blocks; it may change from
+  // one iteration to the next, e.g. a multigrid cycle of the level below), otherwise as solve() above.
+  template <typename Apply, typename Precondition>
+  std::vector<GcrOutcome> solve(const Apply& apply, const Precondition& precondition, CoarseBlockField<Real>& x,
+                                const CoarseBlockField<Real>& b, const GcrControl& c);
+  // `steps` minimal-residual steps on A x_j = b_j from the x given (x_j += alpha r_j with alpha
+  // = <A r_j, r_j> / ||A r_j||^2: GCR(1) without its restarts' true residuals), for every column; the
+  // multigrid's smoothing of a coarse level. No wait for the device.
+  template <typename Apply>
+  void minimal_residual_steps(const Apply& apply, CoarseBlockField<Real>& x, const CoarseBlockField<Real>& b, int steps);
 
  private:
   void start(const CoarseBlockField<Real>& b, double tolerance);  // x = 0, r = b, the states
+  void start_from_guess(const CoarseBlockField<Real>& b);  // r = b - A x (q_[0] holds A x), every column active
   void iterate(int k);                                    // one GCR iteration on every active column
   void true_residual(const CoarseBlockField<Real>& b);    // r = b - A x (q_[0] holds A x), columns restarted
   const std::vector<CoarseBlockGcrState>& read_states();  // waits for the device
@@ -57,8 +70,24 @@ class CoarseBlockGcr {
 
 template <typename Real>
 template <typename Apply>
-std::vector<GcrOutcome> CoarseBlockGcr<Real>::solve(const Apply& apply, CoarseBlockField<Real>& x,
-                                                    const CoarseBlockField<Real>& b, const GcrControl& c) {
+void CoarseBlockGcr<Real>::minimal_residual_steps(const Apply& apply, CoarseBlockField<Real>& x,
+                                                  const CoarseBlockField<Real>& b, int steps) {
+  x_ = &x;
+  apply(q_[0], x);
+  start_from_guess(b);
+  for (int s = 0; s < steps; ++s) {
+    z_[0].copy_from(r_);
+    apply(q_[0], z_[0]);
+    iterate(0);
+  }
+  x_ = nullptr;
+}
+
+template <typename Real>
+template <typename Apply, typename Precondition>
+std::vector<GcrOutcome> CoarseBlockGcr<Real>::solve(const Apply& apply, const Precondition& precondition,
+                                                    CoarseBlockField<Real>& x, const CoarseBlockField<Real>& b,
+                                                    const GcrControl& c) {
   const int n = rhs();
   const int m = std::min(c.restart, restart());
   x_ = &x;
@@ -79,7 +108,7 @@ std::vector<GcrOutcome> CoarseBlockGcr<Real>::solve(const Apply& apply, CoarseBl
   while (any_active() && iterations < c.max_iterations) {
     for (int k = 0; k < m && iterations < c.max_iterations && any_active(); ++k) {
       for (int j = 0; j < n; ++j) out[std::size_t(j)].iterations += states_[std::size_t(j)].active;
-      z_[std::size_t(k)].copy_from(r_);
+      precondition(z_[std::size_t(k)], r_);
       apply(q_[std::size_t(k)], z_[std::size_t(k)]);
       iterate(k);
       read_states();

@@ -67,6 +67,24 @@ void CoarseTransferOperator<Real>::restrict_to(CoarseField<Real>& coarse, const 
   for_each(location(), coarse.size(), CoarseRestrictKernel<Real>{agg_, vectors(), fine.view().data, coarse.view().data});
 }
 
+template <typename Real>
+void CoarseTransferOperator<Real>::prolong(CoarseBlockField<Real>& fine, const CoarseBlockField<Real>& coarse) const {
+  if (fine.sites() != fine_.sites || fine.dof() != dof_f_ || coarse.rhs() != fine.rhs() ||
+      coarse.sites() != agg_.coarse.sites || coarse.dof() != coarse_dof())
+    fail("internal: a block prolongation between fields of another shape");
+  for_each(location(), fine.size(),
+           CoarseBlockProlongKernel<Real>{agg_, vectors(), coarse.view().data, fine.view().data, fine.rhs()});
+}
+
+template <typename Real>
+void CoarseTransferOperator<Real>::restrict_to(CoarseBlockField<Real>& coarse, const CoarseBlockField<Real>& fine) const {
+  if (fine.sites() != fine_.sites || fine.dof() != dof_f_ || coarse.rhs() != fine.rhs() ||
+      coarse.sites() != agg_.coarse.sites || coarse.dof() != coarse_dof())
+    fail("internal: a block restriction between fields of another shape");
+  for_each(location(), coarse.size(),
+           CoarseBlockRestrictKernel<Real>{agg_, vectors(), fine.view().data, coarse.view().data, fine.rhs()});
+}
+
 template class CoarseTransferOperator<double>;
 template class CoarseTransferOperator<float>;
 

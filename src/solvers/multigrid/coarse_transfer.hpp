@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 
+#include "solvers/multigrid/coarse_block_field.hpp"
 #include "solvers/multigrid/coarse_field.hpp"
 #include "solvers/multigrid/aggregation.hpp"
 #include "solvers/multigrid/coarse_transfer_kernels.hpp"
@@ -41,6 +42,9 @@ class CoarseTransferOperator {
   void prolong(CoarseField<Real>& fine, const CoarseField<Real>& coarse) const;      // fine = P coarse
   void prolong_add(CoarseField<Real>& fine, const CoarseField<Real>& coarse) const;  // fine += P coarse
   void restrict_to(CoarseField<Real>& coarse, const CoarseField<Real>& fine) const;  // coarse = P^dag fine
+  // The same for each column of N right-hand sides (blocks of equal width).
+  void prolong(CoarseBlockField<Real>& fine, const CoarseBlockField<Real>& coarse) const;
+  void restrict_to(CoarseBlockField<Real>& coarse, const CoarseBlockField<Real>& fine) const;
 
  private:
   void check_fine(const CoarseField<Real>& f) const;

@@ -90,6 +90,52 @@ struct CoarseRestrictKernel {
   }
 };
 
+// The same two on N right-hand sides together (solvers/multigrid/coarse_block_field.hpp: component a of
+// site i of column j at (i * dof + a) * n + j): one thread per component and column, the test vectors
+// read once per component for all n columns from the cache.
+template <typename Real>
+struct CoarseBlockProlongKernel {
+  Aggregation agg;
+  CoarseTestVectors<Real> V;
+  const Complex<Real>* c;
+  Complex<Real>* f;
+  int n;
+  LQCD_HOST_DEVICE void operator()(std::int64_t t) const {
+    const std::int64_t comp = t / n;
+    const int j = int(t - comp * n);
+    const std::int64_t i = comp / V.dof_f;
+    const int a = int(comp - i * V.dof_f);
+    const Complex<Real>* cz = c + (agg.coarse_of(i) * 2 * V.nv + V.chirality(a) * V.nv) * n + j;
+    const Complex<Real>* v = &V.at(i, a, 0);
+    Complex<Real> acc;
+    for (int k = 0; k < V.nv; ++k) acc = multiply_add(v[k], cz[std::int64_t(k) * n], acc);
+    f[t] = acc;
+  }
+};
+
+template <typename Real>
+struct CoarseBlockRestrictKernel {
+  Aggregation agg;
+  CoarseTestVectors<Real> V;
+  const Complex<Real>* f;
+  Complex<Real>* c;
+  int n;
+  LQCD_HOST_DEVICE void operator()(std::int64_t t) const {
+    const int dof_c = 2 * V.nv, half = V.dof_f / 2;
+    const std::int64_t comp = t / n;
+    const int col = int(t - comp * n);
+    const std::int64_t Z = comp / dof_c;
+    const int row = int(comp - Z * dof_c), chi = row / V.nv, k = row % V.nv;
+    Complex<Real> acc;
+    for (int jb = 0; jb < agg.block_sites; ++jb) {
+      const std::int64_t i = agg.fine_of(Z, jb);
+      for (int a = chi * half; a < (chi + 1) * half; ++a)
+        acc = conj_multiply_add(V.at(i, a, k), f[(i * V.dof_f + a) * n + col], acc);
+    }
+    c[t] = acc;
+  }
+};
+
 // The Galerkin product A_c = P^dag A_f P of a finer coarse stencil A_f, block by block: entry
 // (row, col) of A_c,d(Z) sums, over the finer sites i of block Z and their stencil directions e,
 // V(i, row)^dag A_f,e(i) V(j, col) with j = neighbour_e(i), where the coupling i -> j belongs to

@@ -152,6 +152,22 @@ struct ThirdLevel {
   ThirdLevel(const CoarseOperator<Real>& Dc, const MultigridParams& p);
 };
 
+// The third level's fields for the block cycle (solvers/multigrid/multigrid_block_cycle.cpp): N columns of
+// the third level's right-hand side, solution and Schur right-hand side, its block GCR, and the
+// second level's block MR steps after the third-level correction.
+template <typename Real>
+struct ThirdLevelBlock {
+  CoarseBlockField<Real> r, e, schur_rhs;
+  CoarseBlockGcr<Real> gcr;
+  CoarseBlockGcr<Real> smoother;  // restart 1: its minimal_residual_steps
+  ThirdLevelBlock(const ThirdLevel<Real>& L, const CoarseBlockField<Real>& second, int restart)
+      : r(L.r.lattice(), L.r.dof(), second.rhs(), second.location()),
+        e(r.like()),
+        schur_rhs(r.like()),
+        gcr(r, restart),
+        smoother(second, 1) {}
+};
+
 template <typename Real>
 class MultigridPreconditioner {
  public:
@@ -167,9 +183,10 @@ class MultigridPreconditioner {
   void apply(SpinorField<Real>& z, const SpinorField<Real>& r);
   // *z[i] = K *r[i] for N right-hand sides at once (issue 46; solvers/multigrid/multigrid_block_cycle.cpp): the
   // fine-level steps one field at a time, the coarse solve of all N together (CoarseBlockGcr, the coarse
-  // operator read once per iteration for all of them). Two levels on one process; otherwise, or for
-  // N = 1, one cycle after the other. The same cycle as apply() for each right-hand side, up to the
-  // coarse solve's rounding and its columns' own stopping.
+  // operator read once per iteration for all of them; with three levels the K-cycle's flexible GCR, the
+  // third-level solves and the MR steps on blocks too). On one process; otherwise, or for N = 1, one
+  // cycle after the other. The same cycle as apply() for each right-hand side, up to the coarse solve's
+  // rounding and its columns' own stopping.
   void apply(const std::vector<SpinorField<Real>*>& z, const std::vector<const SpinorField<Real>*>& r);
 
   const MultigridParams& params() const { return p_; }
@@ -196,6 +213,7 @@ class MultigridPreconditioner {
   void setup_third_level();  // its test vectors from random ones, its operator
   void prolong_add_from_coarse(SpinorField<Real>& f, const CoarseField<Real>& c);  // f += P c
   void coarse_cycle(CoarseField<Real>& z, const CoarseField<Real>& r);  // z = K_c r (3 levels)
+  void coarse_cycle(CoarseBlockField<Real>& z, const CoarseBlockField<Real>& r);  // the same on blocks
   void solve_coarsest();  // third level: L.e = D_cc^{-1} L.r to coarsest_tolerance
   // One field's smoothing and restriction (z = S r when pre-smoothing, the restricted residual in rc_),
   // and its prolongation and post-smoothing after the coarse solve left e_c in ec_.
@@ -230,6 +248,7 @@ class MultigridPreconditioner {
   std::unique_ptr<CoarseBlockField<Real>> rc_block_, ec_block_, schur_rhs_block_;
   std::vector<SpinorField<Real>> res_block_;  // with pre-smoothing: each field's residual, for the block restriction
   std::unique_ptr<CoarseBlockGcr<Real>> block_gcr_;
+  std::unique_ptr<ThirdLevelBlock<Real>> third_block_;  // 3 levels
   GcrWorkspace<CoarseField<Real>> coarse_work_;  // 3 levels: the coarse flexible GCR
   CoarseGcr<Real> coarse_gcr_;                   // 2 levels: the coarse GCR
   GcrWorkspace<SpinorField<Real>> setup_work_;  // the setup's GCR on D x = 0 (empty outside setup)

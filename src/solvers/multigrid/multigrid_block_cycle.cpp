@@ -23,6 +23,27 @@ void MultigridPreconditioner<Real>::make_block(int rhs) {
   schur_rhs_block_ = std::make_unique<CoarseBlockField<Real>>(L, dof, rhs, loc);
   block_gcr_ = std::make_unique<CoarseBlockGcr<Real>>(*rc_block_, p_.coarse_restart);
   block_gcr_->set_deflation(deflation_.get());
+  if (third_) third_block_ = std::make_unique<ThirdLevelBlock<Real>>(*third_, *rc_block_, p_.coarse_restart);
+}
+
+// K_c on blocks (as coarse_cycle on one field): the N columns restricted to the third level, the N
+// third-level systems solved together, the corrections prolonged, then MR steps on D_c for all N.
+template <typename Real>
+void MultigridPreconditioner<Real>::coarse_cycle(CoarseBlockField<Real>& z, const CoarseBlockField<Real>& r) {
+  ThirdLevel<Real>& L = *third_;
+  ThirdLevelBlock<Real>& B = *third_block_;
+  L.transfer.restrict_to(B.r, r);
+  GcrControl c;
+  c.tolerance = p_.coarsest_tolerance;
+  c.max_iterations = p_.coarsest_max_iterations;
+  c.restart = p_.coarse_restart;
+  const std::vector<GcrOutcome> o = solve_block_system(B.gcr, L.op, L.schur.get(), B.schur_rhs, B.e, B.r, c);
+  for (const GcrOutcome& oj : o) t_.coarsest_iterations += oj.iterations;
+  L.transfer.prolong(z, B.e);
+  if (p_.coarse_smoothing > 0)
+    B.smoother.minimal_residual_steps(
+        [this](CoarseBlockField<Real>& out, const CoarseBlockField<Real>& in) { coarse_.apply(out, in); }, z, r,
+        p_.coarse_smoothing);
 }
 
 template <typename Real>
@@ -31,7 +52,7 @@ void MultigridPreconditioner<Real>::apply(const std::vector<SpinorField<Real>*>&
   if (!ready_) fail("internal: multigrid cycle before setup()");
   if (z.size() != r.size()) fail("internal: a block multigrid cycle for {} fields from {}", z.size(), r.size());
   const int n = int(z.size());
-  if (n == 1 || third_ || coarse_part_ || n > kMaxCoarseBlockRhs) {
+  if (n == 1 || coarse_part_ || n > kMaxCoarseBlockRhs) {
     for (int i = 0; i < n; ++i) apply(*z[std::size_t(i)], *r[std::size_t(i)]);
     return;
   }
@@ -64,15 +85,12 @@ void MultigridPreconditioner<Real>::apply(const std::vector<SpinorField<Real>*>&
     c.max_iterations = p_.coarse_max_iterations;
     c.restart = p_.coarse_restart;
     std::vector<GcrOutcome> o;
-    if (schur_) {
-      schur_->prepare(*schur_rhs_block_, rc);
-      o = block_gcr_->solve([this](CoarseBlockField<Real>& out, const CoarseBlockField<Real>& in) { schur_->apply(out, in); },
-                            ec, *schur_rhs_block_, c);
-      schur_->reconstruct(ec);
-    } else {
+    if (third_)  // the K-cycle: flexible GCR on D_c preconditioned by K_c
       o = block_gcr_->solve([this](CoarseBlockField<Real>& out, const CoarseBlockField<Real>& in) { coarse_.apply(out, in); },
+                            [this](CoarseBlockField<Real>& zc, const CoarseBlockField<Real>& r2) { coarse_cycle(zc, r2); },
                             ec, rc, c);
-    }
+    else
+      o = solve_block_system(*block_gcr_, coarse_, schur_.get(), *schur_rhs_block_, ec, rc, c);
     for (int i = 0; i < n; ++i) t_.coarse_iterations += o[std::size_t(i)].iterations;
     ++t_.coarse_block_solves;
   }
@@ -83,6 +101,8 @@ void MultigridPreconditioner<Real>::apply(const std::vector<SpinorField<Real>*>&
   for (int i = 0; i < n; ++i) post_smooth(*z[std::size_t(i)], *r[std::size_t(i)]);
 }
 
+template void MultigridPreconditioner<double>::coarse_cycle(CoarseBlockField<double>&, const CoarseBlockField<double>&);
+template void MultigridPreconditioner<float>::coarse_cycle(CoarseBlockField<float>&, const CoarseBlockField<float>&);
 template void MultigridPreconditioner<double>::make_block(int);
 template void MultigridPreconditioner<float>::make_block(int);
 template void MultigridPreconditioner<double>::apply(const std::vector<SpinorField<double>*>&,

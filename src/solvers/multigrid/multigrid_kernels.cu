@@ -36,6 +36,8 @@
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseGaussianKernel<Real>)                    \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseProlongKernel<Real>)                     \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseRestrictKernel<Real>)                    \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseBlockProlongKernel<Real>)                \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseBlockRestrictKernel<Real>)               \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseGalerkinKernel<Real>)
 LQCD_INSTANTIATE_MULTIGRID(double)
 LQCD_INSTANTIATE_MULTIGRID(float)

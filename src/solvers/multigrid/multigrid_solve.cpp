@@ -214,12 +214,15 @@ std::vector<SolverResult> run_multigrid_solve(const LinearOperator<double>& D, M
   for (std::size_t i = 0; i < n; ++i) guess = guess && norm2(*x[i]) > 0;
   c.zero_guess = !guess;
   // LQCD_MULTIGRID_TRACE set: every outer iteration of every right-hand side on stderr (its residual
-  // estimate and the seconds since the solve began), to see which one stalls and where the time goes.
+  // estimate and the seconds since the solve began), to see which one stalls and where the time goes;
+  // with the cycles and coarse iterations counted so far (all right-hand sides together), to see whether
+  // the coarse solves sit at their cap.
   const bool trace = std::getenv("LQCD_MULTIGRID_TRACE") != nullptr;
-  const auto record = [&res, &watch, trace](int i, int k, double r) {
+  const auto record = [&res, &watch, &K, trace](int i, int k, double r) {
     res[std::size_t(i)].residual_history.push_back(r);
-    if (trace) fmt::print(stderr, "multigrid: right-hand side {} iteration {} residual {:.3e} at {:.3f} s\n", i, k, r,
-                          watch.seconds());
+    if (trace)
+      fmt::print(stderr, "multigrid: right-hand side {} iteration {} residual {:.3e} at {:.3f} s (cycles {}, coarse iterations {})\n",
+                 i, k, r, watch.seconds(), K.timings().cycles, K.timings().coarse_iterations);
   };
   std::vector<GcrOutcome> o;
   if constexpr (std::is_same_v<Sloppy, double>)
