@@ -52,7 +52,7 @@ std::vector<KeySpec> multigrid_schema() {
        "unchanged, only the preconditioner"},
       {"multigrid.levels", std::to_string(d.levels),
        "2 or 3; with 3 the coarse lattice is aggregated again and each coarse solve is preconditioned by the third "
-       "level (K-cycle)"},
+       "level (K-cycle); 0: 3 where the coarse lattice is at least 8 sites in every direction, else 2"},
       {"multigrid.coarse_block", "[2, 2, 2, 2]",
        "levels = 3: coarse sites per third-level aggregate (each extent >= 2, dividing the coarse extent at least "
        "twice)"},
@@ -99,7 +99,8 @@ MultigridParams read_multigrid_params(const Config& c) {
   p.outer_recycle = int(read_integer(c, "multigrid.outer_recycle", 0, 64));
   p.outer_double_restart = int(read_integer(c, "multigrid.outer_double_restart", 0, 64));
   p.coarse_mu_factor = c.real("multigrid.coarse_mu_factor");
-  p.levels = int(read_integer(c, "multigrid.levels", 2, 3));
+  p.levels = int(read_integer(c, "multigrid.levels", 0, 3));
+  if (p.levels == 1) c.fail_key("multigrid.levels", "expected 2 or 3, or 0 to choose from the lattice; got 1");
   const std::vector<std::int64_t> cb = c.integers("multigrid.coarse_block");
   if (cb.size() != 4)
     c.fail_key("multigrid.coarse_block", fmt::format("expected 4 extents (x, y, z, t), got {}", cb.size()));
@@ -127,7 +128,7 @@ MultigridParams read_multigrid_params(const Config& c) {
 void check_multigrid_blocks(const Config& c, const Dims& dims, const MultigridParams& p) {
   try {
     check_aggregation_block(dims, p.block, "multigrid.block");
-    if (p.levels == 3) {
+    if (multigrid_levels(p, dims) == 3) {
       Dims coarse{};
       for (std::size_t mu = 0; mu < 4; ++mu) coarse[mu] = dims[mu] / p.block[mu];
       check_aggregation_block(coarse, p.coarse_block, "multigrid.coarse_block", "the coarse lattice");

@@ -463,6 +463,9 @@ TEST(MultigridParamsTest, BadValuesNameTheirKey) {
   p.levels = 4;
   EXPECT_NE(test::error_of([&] { check_multigrid_params(p); }).find("multigrid.levels"), std::string::npos);
   p = {};
+  p.levels = 1;
+  EXPECT_NE(test::error_of([&] { check_multigrid_params(p); }).find("multigrid.levels"), std::string::npos);
+  p = {};
   p.coarse_test_vectors = 65;
   EXPECT_NE(test::error_of([&] { check_multigrid_params(p); }).find("multigrid.coarse_test_vectors"), std::string::npos);
   // A coarse lattice (4^4 here) that the coarse block does not tile twice.
@@ -495,3 +498,28 @@ INSTANTIATE_TEST_SUITE_P(Locations, MultigridTest, ::testing::ValuesIn(test::loc
 }  // namespace
 }  // namespace lqcd
 
+
+namespace lqcd {
+namespace {
+
+// levels = 0 (the default) takes three levels where the coarse lattice is at least 8 sites in every
+// direction and the coarse block tiles it (32^4 and 48^4 with 4^4 blocks), else two; a number given
+// is kept.
+TEST(MultigridParamsTest, DefaultLevelsFollowTheCoarseLattice) {
+  MultigridParams p;
+  EXPECT_EQ(p.levels, 0);
+  EXPECT_EQ(multigrid_levels(p, {32, 32, 32, 32}), 3);
+  EXPECT_EQ(multigrid_levels(p, {48, 48, 48, 96}), 3);
+  EXPECT_EQ(multigrid_levels(p, {16, 16, 16, 32}), 2);  // coarse 4^3 x 8
+  EXPECT_EQ(multigrid_levels(p, {24, 24, 24, 24}), 2);  // coarse 6^4
+  p.coarse_block = {3, 2, 2, 2};
+  EXPECT_EQ(multigrid_levels(p, {32, 32, 32, 32}), 2);  // 3 does not divide the coarse 8
+  p = {};
+  p.levels = 2;
+  EXPECT_EQ(multigrid_levels(p, {32, 32, 32, 32}), 2);
+  p.levels = 3;
+  EXPECT_EQ(multigrid_levels(p, {8, 8, 8, 8}), 3);
+}
+
+}  // namespace
+}  // namespace lqcd

@@ -371,7 +371,7 @@ nlohmann::json multigrid_solver_bench(const BenchCommandOptions& opt, const Gaug
                        {"coarse_even_odd", mg.info().coarse_even_odd},
                        {"coarse_half", mp.coarse_half},
                        {"coarse_deflation", mp.coarse_deflation},
-                       {"levels", mp.levels},
+                       {"levels", mg.info().levels},
                        {"coarse_block", mp.coarse_block},
                        {"coarse_test_vectors", mp.coarse_test_vectors},
                        {"coarse_setup_iterations", mp.coarse_setup_iterations},

@@ -94,7 +94,8 @@ void check_multigrid_params(const MultigridParams& p) {
     fail("multigrid.outer_double_restart = {}: expected 0 to 64", p.outer_double_restart);
   if (p.outer_recycle < 0 || p.outer_recycle > 64)
     fail("multigrid.outer_recycle = {}: expected 0 to 64", p.outer_recycle);
-  if (p.levels < 2 || p.levels > 3) fail("multigrid.levels = {}: expected 2 or 3", p.levels);
+  if (p.levels != 0 && (p.levels < 2 || p.levels > 3))
+    fail("multigrid.levels = {}: expected 2 or 3 (or 0: chosen from the lattice)", p.levels);
   if (p.coarse_test_vectors < 1 || p.coarse_test_vectors > 64)
     fail("multigrid.coarse_test_vectors = {}: expected 1 to 64", p.coarse_test_vectors);
   if (p.coarse_setup_iterations < 0)
@@ -166,10 +167,30 @@ MultigridPreconditionerInfo MultigridPreconditioner<Real>::info() const {
   return i;
 }
 
+int multigrid_levels(const MultigridParams& p, const Dims& lattice) {
+  if (p.levels != 0) return p.levels;
+  for (std::size_t mu = 0; mu < 4; ++mu) {
+    if (p.block[mu] < 1 || lattice[mu] % p.block[mu] != 0) return 2;
+    const int coarse = lattice[mu] / p.block[mu];
+    if (coarse < 8 || p.coarse_block[mu] < 2 || coarse % p.coarse_block[mu] != 0 || coarse / p.coarse_block[mu] < 2)
+      return 2;
+  }
+  return 3;
+}
+
+namespace {
+MultigridParams with_levels(const MultigridParams& p, const Dims& lattice) {
+  check_multigrid_params(p);
+  MultigridParams q = p;
+  q.levels = multigrid_levels(p, lattice);
+  return q;
+}
+}  // namespace
+
 template <typename Real>
 MultigridPreconditioner<Real>::MultigridPreconditioner(const LinearOperator<Real>& D, const MultigridParams& p)
     : D_(D),
-      p_((check_multigrid_params(p), p)),
+      p_(with_levels(p, D.geometry().global)),
       transfer_(D.geometry(), p.block, p.test_vectors, D.location()),
       agglomeration_(D.geometry(), transfer_.aggregation()),
       coarse_(agglomeration_.whole(), transfer_.coarse_dof(), D.location()),
@@ -182,7 +203,7 @@ MultigridPreconditioner<Real>::MultigridPreconditioner(const LinearOperator<Real
       rc_(coarse_.make_field()),
       ec_(coarse_.make_field()),
       schur_rhs_(coarse_.make_field()),
-      coarse_work_(rc_, p.levels == 3 ? p.coarse_restart : 0),
+      coarse_work_(rc_, p_.levels == 3 ? p.coarse_restart : 0),
       coarse_gcr_(rc_, p.coarse_restart) {
   if (D.subset() != Subset::Full) fail("internal: multigrid on an operator that is not the full-lattice one");
   if (agglomeration_.distributed()) {
@@ -190,8 +211,8 @@ MultigridPreconditioner<Real>::MultigridPreconditioner(const LinearOperator<Real
     rc_part_ = std::make_unique<CoarseField<Real>>(transfer_.make_coarse());
     ec_part_ = std::make_unique<CoarseField<Real>>(transfer_.make_coarse());
   }
-  if (p.levels == 3) {
-    third_ = std::make_unique<ThirdLevel<Real>>(coarse_, p);
+  if (p_.levels == 3) {
+    third_ = std::make_unique<ThirdLevel<Real>>(coarse_, p_);
   } else if (p.coarse_even_odd && CoarseSchurComplement<Real>::possible(coarse_.lattice())) {
     schur_ = std::make_unique<CoarseSchurComplement<Real>>(coarse_, p.coarse_half);
   }

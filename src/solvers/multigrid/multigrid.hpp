@@ -82,7 +82,11 @@ struct MultigridParams {
   // Twisted mass: the coarse operator's mu times this (QUDA's coarse mu factor); 1 keeps the Galerkin
   // operator. Solutions are unchanged (the outer solve uses the fine operator); convergence may not be.
   double coarse_mu_factor = 1.0;
-  int levels = 2;                           // 2 or 3
+  // 2 or 3; 0 (the default): 3 where the coarse lattice is at least 8 sites in every direction and
+  // coarse_block tiles it, else 2 (multigrid_levels). Near the critical mass two levels leave the
+  // coarse system nearly singular (its GCR at its cap, the outer solve stalling on some sources); the
+  // third level resolves it (docs/performance.md, multigrid).
+  int levels = 0;
   Dims coarse_block{2, 2, 2, 2};            // 3 levels: second-level sites per third-level aggregate
   int coarse_test_vectors = 24;             // 3 levels: test vectors on the second level
   int coarse_setup_iterations = 20;         // their GCR(8) iterations on D_c x = 0
@@ -124,6 +128,8 @@ struct MultigridPreconditionerInfo {
 
 // Throws lqcd::Error naming the multigrid.* key of a value out of range.
 void check_multigrid_params(const MultigridParams& p);
+// The number of levels p gives on a lattice of these global extents (p.levels, or what 0 chooses).
+int multigrid_levels(const MultigridParams& p, const Dims& lattice);
 
 // A lower bound of the bytes the multigrid holds per site of this process's fine box while it solves,
 // beyond the operator and the solution and source: the test vectors twice (as the setup made them and
