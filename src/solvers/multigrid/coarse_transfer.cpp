@@ -52,35 +52,39 @@ void CoarseTransferOperator<Real>::orthonormalise() {
 template <typename Real>
 void CoarseTransferOperator<Real>::prolong(CoarseField<Real>& fine, const CoarseField<Real>& coarse) const {
   check_fine(fine);
-  for_each(location(), fine.size(), CoarseProlongKernel<Real>{agg_, vectors(), coarse.view().data, fine.view().data, 0});
+  for_each(location(), fine.size(), CoarseBlockProlongKernel<Real>{agg_, vectors(), coarse.view().data, fine.view().data, 1, 0});
 }
 
 template <typename Real>
 void CoarseTransferOperator<Real>::prolong_add(CoarseField<Real>& fine, const CoarseField<Real>& coarse) const {
   check_fine(fine);
-  for_each(location(), fine.size(), CoarseProlongKernel<Real>{agg_, vectors(), coarse.view().data, fine.view().data, 1});
+  for_each(location(), fine.size(), CoarseBlockProlongKernel<Real>{agg_, vectors(), coarse.view().data, fine.view().data, 1, 1});
 }
 
 template <typename Real>
 void CoarseTransferOperator<Real>::restrict_to(CoarseField<Real>& coarse, const CoarseField<Real>& fine) const {
   check_fine(fine);
-  for_each(location(), coarse.size(), CoarseRestrictKernel<Real>{agg_, vectors(), fine.view().data, coarse.view().data});
+  for_each(location(), coarse.size(), CoarseBlockRestrictKernel<Real>{agg_, vectors(), fine.view().data, coarse.view().data, 1});
+}
+
+template <typename Real>
+void CoarseTransferOperator<Real>::check_blocks(const CoarseBlockField<Real>& fine, const CoarseBlockField<Real>& coarse) const {
+  if (fine.sites() != fine_.sites || fine.dof() != dof_f_ || coarse.rhs() != fine.rhs() ||
+      coarse.sites() != agg_.coarse.sites || coarse.dof() != coarse_dof() || fine.location() != location() ||
+      coarse.location() != location())
+    fail("internal: a block transfer between coarse levels on fields of another shape or location");
 }
 
 template <typename Real>
 void CoarseTransferOperator<Real>::prolong(CoarseBlockField<Real>& fine, const CoarseBlockField<Real>& coarse) const {
-  if (fine.sites() != fine_.sites || fine.dof() != dof_f_ || coarse.rhs() != fine.rhs() ||
-      coarse.sites() != agg_.coarse.sites || coarse.dof() != coarse_dof())
-    fail("internal: a block prolongation between fields of another shape");
+  check_blocks(fine, coarse);
   for_each(location(), fine.size(),
-           CoarseBlockProlongKernel<Real>{agg_, vectors(), coarse.view().data, fine.view().data, fine.rhs()});
+           CoarseBlockProlongKernel<Real>{agg_, vectors(), coarse.view().data, fine.view().data, fine.rhs(), 0});
 }
 
 template <typename Real>
 void CoarseTransferOperator<Real>::restrict_to(CoarseBlockField<Real>& coarse, const CoarseBlockField<Real>& fine) const {
-  if (fine.sites() != fine_.sites || fine.dof() != dof_f_ || coarse.rhs() != fine.rhs() ||
-      coarse.sites() != agg_.coarse.sites || coarse.dof() != coarse_dof())
-    fail("internal: a block restriction between fields of another shape");
+  check_blocks(fine, coarse);
   for_each(location(), coarse.size(),
            CoarseBlockRestrictKernel<Real>{agg_, vectors(), fine.view().data, coarse.view().data, fine.rhs()});
 }

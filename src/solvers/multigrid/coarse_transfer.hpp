@@ -48,6 +48,7 @@ class CoarseTransferOperator {
 
  private:
   void check_fine(const CoarseField<Real>& f) const;
+  void check_blocks(const CoarseBlockField<Real>& fine, const CoarseBlockField<Real>& coarse) const;
   CoarseLattice fine_;
   int dof_f_;
   AggregationTables tables_;

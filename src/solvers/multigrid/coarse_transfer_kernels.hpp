@@ -51,48 +51,10 @@ struct CoarseGaussianKernel {
   }
 };
 
-// f <- P c (add = 0) or f += P c (add = 1); one thread per component of the finer field.
-template <typename Real>
-struct CoarseProlongKernel {
-  Aggregation agg;
-  CoarseTestVectors<Real> V;
-  const Complex<Real>* c;
-  Complex<Real>* f;
-  int add;
-  LQCD_HOST_DEVICE void operator()(std::int64_t t) const {
-    const std::int64_t i = t / V.dof_f;
-    const int a = int(t - i * V.dof_f);
-    const Complex<Real>* cz = c + agg.coarse_of(i) * 2 * V.nv + V.chirality(a) * V.nv;
-    const Complex<Real>* v = &V.at(i, a, 0);
-    Complex<Real> acc = add ? f[t] : Complex<Real>();
-    for (int k = 0; k < V.nv; ++k) acc = multiply_add(v[k], cz[k], acc);
-    f[t] = acc;
-  }
-};
-
-// c <- P^dag f; one thread per coarser component (Z, chi * n_v + k).
-template <typename Real>
-struct CoarseRestrictKernel {
-  Aggregation agg;
-  CoarseTestVectors<Real> V;
-  const Complex<Real>* f;
-  Complex<Real>* c;
-  LQCD_HOST_DEVICE void operator()(std::int64_t t) const {
-    const int dof_c = 2 * V.nv, half = V.dof_f / 2;
-    const std::int64_t Z = t / dof_c;
-    const int row = int(t - Z * dof_c), chi = row / V.nv, k = row % V.nv;
-    Complex<Real> acc;
-    for (int j = 0; j < agg.block_sites; ++j) {
-      const std::int64_t i = agg.fine_of(Z, j);
-      for (int a = chi * half; a < (chi + 1) * half; ++a) acc = conj_multiply_add(V.at(i, a, k), f[i * V.dof_f + a], acc);
-    }
-    c[t] = acc;
-  }
-};
-
-// The same two on N right-hand sides together (solvers/multigrid/coarse_block_field.hpp: component a of
-// site i of column j at (i * dof + a) * n + j): one thread per component and column, the test vectors
-// read once per component for all n columns from the cache.
+// f <- P c (add = 0) or f += P c (add = 1), and c <- P^dag f, on n right-hand sides together
+// (solvers/multigrid/coarse_block_field.hpp: component a of site i of column j at (i * dof + a) * n + j;
+// n = 1 for single fields): one thread per component and column, the test vectors read once per
+// component for all n columns from the cache.
 template <typename Real>
 struct CoarseBlockProlongKernel {
   Aggregation agg;
@@ -100,6 +62,7 @@ struct CoarseBlockProlongKernel {
   const Complex<Real>* c;
   Complex<Real>* f;
   int n;
+  int add;
   LQCD_HOST_DEVICE void operator()(std::int64_t t) const {
     const std::int64_t comp = t / n;
     const int j = int(t - comp * n);
@@ -107,7 +70,7 @@ struct CoarseBlockProlongKernel {
     const int a = int(comp - i * V.dof_f);
     const Complex<Real>* cz = c + (agg.coarse_of(i) * 2 * V.nv + V.chirality(a) * V.nv) * n + j;
     const Complex<Real>* v = &V.at(i, a, 0);
-    Complex<Real> acc;
+    Complex<Real> acc = add ? f[t] : Complex<Real>();
     for (int k = 0; k < V.nv; ++k) acc = multiply_add(v[k], cz[std::int64_t(k) * n], acc);
     f[t] = acc;
   }

@@ -34,8 +34,6 @@
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseHalfPackKernel<Real>)                    \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseTestVectorCopyKernel<Real>)              \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseGaussianKernel<Real>)                    \
-  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseProlongKernel<Real>)                     \
-  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseRestrictKernel<Real>)                    \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseBlockProlongKernel<Real>)                \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseBlockRestrictKernel<Real>)               \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseGalerkinKernel<Real>)
