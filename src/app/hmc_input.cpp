@@ -11,29 +11,19 @@
 
 #include <fmt/ranges.h>
 
-#include "app/device_choice.hpp"
 #include "app/flow_input.hpp"
-#include "app/observables_json.hpp"
 #include "app/input_values.hpp"
 #include "app/multigrid_input.hpp"
 #include "app/output.hpp"
-#include "app/run_files.hpp"
-#include "app/version.hpp"
 #include "core/energy_meter.hpp"
 #include "core/error.hpp"
 #include "core/memory.hpp"
-#include "core/timer.hpp"
-#include "dirac/dirac_operator_factory.hpp"
-#include "gauge/observables.hpp"
-#include "gauge/updates.hpp"
 #include "hmc/gauge_monomial.hpp"
 #include "hmc/hasenbusch_ratio_monomial.hpp"
 #include "hmc/hmc.hpp"
 #include "hmc/rational_monomial.hpp"
 #include "hmc/smeared_fermion_monomial.hpp"
 #include "hmc/two_flavour_monomial.hpp"
-#include "measure/configuration.hpp"
-#include "measure/statistics.hpp"
 
 
 namespace lqcd::app {

@@ -1,11 +1,8 @@
 #include "app/bench/distill_bench.hpp"
 #include "app/bench/timing.hpp"
 #include "app/bench_command.hpp"
-#include "app/multigrid_input.hpp"
 
 #include "app/input_values.hpp"
-#include "app/output.hpp"
-#include "app/run_files.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -19,43 +16,29 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/device_choice.hpp"
-#include "app/version.hpp"
 #include "comm/communicator.hpp"
-#include "comm/device_messages.hpp"
 #include "comm/process_grid.hpp"
-#include "core/bandwidth.hpp"
 #include "core/dense_linear_algebra.hpp"
 #include "core/copy_stream.hpp"
 #include "core/device_timeline.hpp"
 #include "core/energy_meter.hpp"
-#include "core/launch_tuning.hpp"
 #include "core/error.hpp"
+#include "core/launch_tuning.hpp"
 #include "core/timer.hpp"
-#include "gauge/gauge_fixing.hpp"
 #include "gauge/stout_smearing.hpp"
 #include "measure/distillation_contractions.hpp"
 #include "measure/laplacian_eigenvectors.hpp"
 #include "gauge/gradient_flow.hpp"
-#include "gauge/observables.hpp"
 #include "measure/configuration.hpp"
 #include "gauge/updates.hpp"
 #include "core/site_random.hpp"
 #include "dirac/clover_even_odd.hpp"
-#include "dirac/dirac_operator_factory.hpp"
-#include "dirac/visiting_order.hpp"
-#include "dirac/face_exchange.hpp"
 #include "dirac/wilson_even_odd.hpp"
 #include "dirac/wilson_kernels.hpp"
 #include "dirac/wilson_even_odd_multi_rhs.hpp"
-#include "dirac/wilson_multi_rhs.hpp"
-#include "fields/spinor_block_blas.hpp"
-#include "solvers/krylov/multi_rhs_cg.hpp"
 #include "solvers/multigrid/multigrid.hpp"
 #include "core/dispatch.hpp"
-#include "fields/spinor_blas.hpp"
 #include "fields/spinor_block_field.hpp"
-#include "solvers/solver.hpp"
 
 namespace lqcd::app::bench {
 
