@@ -52,7 +52,8 @@ std::vector<KeySpec> multigrid_schema() {
        "unchanged, only the preconditioner"},
       {"multigrid.levels", std::to_string(d.levels),
        "2 or 3; with 3 the coarse lattice is aggregated again and each coarse solve is preconditioned by the third "
-       "level (K-cycle); 0: 3 where the coarse lattice is at least 8 sites in every direction, else 2"},
+       "level (K-cycle); 0: 3 where the coarse lattice is at least 8 sites in every direction and coarse_block "
+       "tiles it, else 2"},
       {"multigrid.coarse_block", "[2, 2, 2, 2]",
        "levels = 3: coarse sites per third-level aggregate (each extent >= 2, dividing the coarse extent at least "
        "twice)"},

@@ -79,10 +79,11 @@ void block_equals_single(Location loc) {
 
 // One block cycle against single cycles, with the coarse systems solved to 1e-12 in double: the same
 // corrections to 1e-9 for every right-hand side (the cycle itself, apart from the outer solver).
-// Three levels: the K-cycle's flexible GCR held to 3 iterations (its tolerance out of reach), the third
-// level solved to 1e-13 and 2 MR steps after it, so that the correction depends on K_c itself: the
-// block K_c (block third-level solve, per-column transfers, block MR) must equal the single one.
-void block_cycle_equals_single_cycles(Location loc, int levels) {
+// Three levels: the K-cycle's flexible GCR and the third-level GCR each held to 3 iterations (their
+// tolerances out of reach) and 2 MR steps after the third-level correction, so that the correction
+// depends on K_c itself: the block K_c (block third-level solve, block transfers, block MR; with
+// `deflated`, the third-level solves deflated as the single cycle's) must equal the single one.
+void block_cycle_equals_single_cycles(Location loc, int levels, bool deflated = false) {
   const Geometry geom = Geometry::single_process({8, 8, 8, 8});
   const GaugeField<double> U = test::rough_gauge(geom, loc);
   FermionParams fp;
@@ -104,9 +105,10 @@ void block_cycle_equals_single_cycles(Location loc, int levels) {
     mp.coarse_setup_iterations = 10;
     mp.coarse_tolerance = 1e-14;
     mp.coarse_max_iterations = 3;
-    mp.coarsest_tolerance = 1e-13;
-    mp.coarsest_max_iterations = 500;
+    mp.coarsest_tolerance = 1e-14;
+    mp.coarsest_max_iterations = 3;
     mp.coarse_smoothing = 2;
+    mp.coarse_deflation = deflated;
   }
   MultigridPreconditioner<double> mg(*ops.full, mp);
   mg.setup();
@@ -142,6 +144,10 @@ TEST_P(MultigridBlockTest, EveryRightHandSideMeetsItsToleranceAndEqualsItsSingle
 TEST_P(MultigridBlockTest, BlockCycleEqualsSingleCycles) { block_cycle_equals_single_cycles(GetParam(), 2); }
 
 TEST_P(MultigridBlockTest, ThreeLevelBlockCycleEqualsSingleCycles) { block_cycle_equals_single_cycles(GetParam(), 3); }
+
+TEST_P(MultigridBlockTest, DeflatedThreeLevelBlockCycleEqualsSingleCycles) {
+  block_cycle_equals_single_cycles(GetParam(), 3, true);
+}
 
 INSTANTIATE_TEST_SUITE_P(Locations, MultigridBlockTest, ::testing::ValuesIn(test::locations()),
                          [](const auto& info) { return std::string(to_string(info.param)); });

@@ -48,7 +48,7 @@ class CoarseBlockGcr {
                                 const CoarseBlockField<Real>& b, const GcrControl& c);
   // `steps` minimal-residual steps on A x_j = b_j from the x given (x_j += alpha r_j with alpha
   // = <A r_j, r_j> / ||A r_j||^2: GCR(1) without its restarts' true residuals), for every column; the
-  // multigrid's smoothing of a coarse level. No wait for the device.
+  // multigrid's smoothing of a coarse level. One wait for the device (the columns' states copied to it).
   template <typename Apply>
   void minimal_residual_steps(const Apply& apply, CoarseBlockField<Real>& x, const CoarseBlockField<Real>& b, int steps);
 

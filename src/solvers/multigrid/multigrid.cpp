@@ -318,11 +318,13 @@ void MultigridPreconditioner<Real>::setup_third_level() {
   L.op.build_galerkin(coarse_, L.transfer);
   if (L.schur) L.schur->update();
   L.gcr.set_deflation(nullptr);
+  if (third_block_) third_block_->gcr.set_deflation(nullptr);
   L.deflation.reset();
   if (p_.coarse_deflation) {
     const auto restrict_vector = [&L](CoarseField<Real>& c, std::size_t k) { L.transfer.restrict_to(c, L.vectors[k]); };
     L.deflation = make_deflation(L.op, L.schur.get(), deflation_candidates(L.vectors.size(), restrict_vector, L.r, L.schur != nullptr));
     L.gcr.set_deflation(L.deflation.get());
+    if (third_block_) third_block_->gcr.set_deflation(L.deflation.get());
   }
 }
 

@@ -17,13 +17,17 @@ void MultigridPreconditioner<Real>::make_block(int rhs) {
   const CoarseLattice& L = coarse_.lattice();
   const int dof = coarse_.dof();
   const Location loc = D_.location();
-  block_gcr_.reset();
+  block_gcr_.reset();  // first and made last: a failed allocation leaves no block half made
+  third_block_.reset();
   rc_block_ = std::make_unique<CoarseBlockField<Real>>(L, dof, rhs, loc);
   ec_block_ = std::make_unique<CoarseBlockField<Real>>(L, dof, rhs, loc);
   schur_rhs_block_ = std::make_unique<CoarseBlockField<Real>>(L, dof, rhs, loc);
+  if (third_) {
+    third_block_ = std::make_unique<ThirdLevelBlock<Real>>(*third_, *rc_block_, p_.coarse_restart);
+    third_block_->gcr.set_deflation(third_->deflation.get());  // as the single cycle's third-level GCR
+  }
   block_gcr_ = std::make_unique<CoarseBlockGcr<Real>>(*rc_block_, p_.coarse_restart);
   block_gcr_->set_deflation(deflation_.get());
-  if (third_) third_block_ = std::make_unique<ThirdLevelBlock<Real>>(*third_, *rc_block_, p_.coarse_restart);
 }
 
 // K_c on blocks (as coarse_cycle on one field): the N columns restricted to the third level, the N
