@@ -66,7 +66,6 @@ void check_real_option(double v, const char* option, bool positive) {
     fail("{}: expected a {}number, got {}", option, positive ? "positive " : "finite ", v);
 }
 
-
 }  // namespace
 
 int run_bench(const BenchCommandOptions& opt) {

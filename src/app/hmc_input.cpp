@@ -25,7 +25,6 @@
 #include "hmc/smeared_fermion_monomial.hpp"
 #include "hmc/two_flavour_monomial.hpp"
 
-
 namespace lqcd::app {
 
 std::vector<KeySpec> hmc_schema() {
