@@ -263,6 +263,10 @@ nlohmann::json multigrid_block_bench(const BenchCommandOptions& opt, const Dirac
           {"seconds_per_block_solve_smoother", per * s.smoother},
           {"seconds_per_block_solve_transfer", per * s.transfer},
           {"seconds_per_block_solve_coarse_solves", per * s.coarse_solve},
+          {"seconds_per_block_solve_coarsest", per * s.coarsest},
+          {"seconds_per_block_solve_coarse_smoothing", per * s.coarse_smoothing},
+          {"block_coarsest_iterations_per_coarse_iteration",
+           s.coarse_iterations > 0 ? double(s.coarsest_iterations) / double(s.coarse_iterations) : 0.0},
           {"seconds_per_block_solve_outer_gcr", t - per * (s.smoother + s.transfer + s.coarse_solve)}};
 }
 
@@ -381,6 +385,8 @@ nlohmann::json multigrid_solver_bench(const BenchCommandOptions& opt, const Gaug
         {"seconds_per_solve_smoother", per * s.smoother},
         {"seconds_per_solve_transfer", per * s.transfer},
         {"seconds_per_solve_coarse_solves", per * s.coarse_solve},
+        {"seconds_per_solve_coarsest", per * s.coarsest},
+        {"seconds_per_solve_coarse_smoothing", per * s.coarse_smoothing},
         {"seconds_per_solve_outer_gcr", outer},
         {"coarse_operator_seconds", t_coarse},
         {"coarse_operator_GBps", coarse_bytes / t_coarse * 1e-9},

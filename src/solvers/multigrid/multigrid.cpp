@@ -357,6 +357,8 @@ void MultigridPreconditioner<Real>::setup_hierarchy() {
       t_.smoother = before.smoother;
       t_.transfer = before.transfer;
       t_.coarse_solve = before.coarse_solve;
+      t_.coarsest = before.coarsest;
+      t_.coarse_smoothing = before.coarse_smoothing;
       t_.cycles = before.cycles;
       t_.coarse_iterations = before.coarse_iterations;
       t_.coarsest_iterations = before.coarsest_iterations;
@@ -386,7 +388,7 @@ void MultigridPreconditioner<Real>::refresh(int iterations) {
 
 template <typename Real>
 void MultigridPreconditioner<Real>::reset_solve_timings() {
-  t_.smoother = t_.transfer = t_.coarse_solve = 0;
+  t_.smoother = t_.transfer = t_.coarse_solve = t_.coarsest = t_.coarse_smoothing = 0;
   t_.cycles = t_.coarse_iterations = t_.coarsest_iterations = t_.coarse_block_solves = 0;
 }
 
@@ -441,10 +443,14 @@ void MultigridPreconditioner<Real>::solve_coarsest() {
 template <typename Real>
 void MultigridPreconditioner<Real>::coarse_cycle(CoarseField<Real>& z, const CoarseField<Real>& r) {
   ThirdLevel<Real>& L = *third_;
-  L.transfer.restrict_to(L.r, r);
-  solve_coarsest();
-  L.transfer.prolong(z, L.e);
+  {
+    Section s(t_.coarsest, D_.location());
+    L.transfer.restrict_to(L.r, r);
+    solve_coarsest();
+    L.transfer.prolong(z, L.e);
+  }
   if (p_.coarse_smoothing > 0) {
+    Section s(t_.coarse_smoothing, D_.location());
     coarse_.apply(L.res, z);
     scale(Complex<double>(-1.0), L.res);
     axpy(Complex<double>(1.0), r, L.res);  // r - D_c z

@@ -105,6 +105,8 @@ struct MultigridTimings {
   double smoother = 0;        // fine-level MR steps and residuals inside cycles
   double transfer = 0;        // restriction and prolongation inside cycles
   double coarse_solve = 0;    // GCR on the coarse lattice inside cycles
+  double coarsest = 0;        // 3 levels, part of coarse_solve: the third-level corrections (transfers, solves)
+  double coarse_smoothing = 0;  // 3 levels, part of coarse_solve: the MR steps on D_c after them
   long long cycles = 0;
   long long coarse_iterations = 0;
   long long coarsest_iterations = 0;  // third-level GCR iterations (3 levels)

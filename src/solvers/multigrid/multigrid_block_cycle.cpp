@@ -36,14 +36,19 @@ template <typename Real>
 void MultigridPreconditioner<Real>::coarse_cycle(CoarseBlockField<Real>& z, const CoarseBlockField<Real>& r) {
   ThirdLevel<Real>& L = *third_;
   ThirdLevelBlock<Real>& B = *third_block_;
-  L.transfer.restrict_to(B.r, r);
-  GcrControl c;
-  c.tolerance = p_.coarsest_tolerance;
-  c.max_iterations = p_.coarsest_max_iterations;
-  c.restart = p_.coarse_restart;
-  const std::vector<GcrOutcome> o = solve_block_system(B.gcr, L.op, L.schur.get(), B.schur_rhs, B.e, B.r, c);
-  for (const GcrOutcome& oj : o) t_.coarsest_iterations += oj.iterations;
-  L.transfer.prolong(z, B.e);
+  const Location loc = D_.location();
+  {
+    Section s(t_.coarsest, loc);
+    L.transfer.restrict_to(B.r, r);
+    GcrControl c;
+    c.tolerance = p_.coarsest_tolerance;
+    c.max_iterations = p_.coarsest_max_iterations;
+    c.restart = p_.coarse_restart;
+    const std::vector<GcrOutcome> o = solve_block_system(B.gcr, L.op, L.schur.get(), B.schur_rhs, B.e, B.r, c);
+    for (const GcrOutcome& oj : o) t_.coarsest_iterations += oj.iterations;
+    L.transfer.prolong(z, B.e);
+  }
+  Section s(t_.coarse_smoothing, loc);
   if (p_.coarse_smoothing > 0)
     B.smoother.minimal_residual_steps(
         [this](CoarseBlockField<Real>& out, const CoarseBlockField<Real>& in) { coarse_.apply(out, in); }, z, r,
