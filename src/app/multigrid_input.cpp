@@ -66,6 +66,9 @@ std::vector<KeySpec> multigrid_schema() {
       {"multigrid.coarsest_tolerance", "0.1", "levels = 3: relative residual of each third-level solve (GCR)"},
       {"multigrid.coarsest_max_iterations", std::to_string(d.coarsest_max_iterations),
        "levels = 3: iteration limit of a third-level solve"},
+      {"multigrid.coarsest_direct_max", std::to_string(d.coarsest_direct_max),
+       "levels = 3: the third level solved exactly by its dense inverse where its even-odd system has at most "
+       "this many unknowns (memory: their square in complex numbers), else by GCR; 0: always GCR"},
       {"multigrid.seed", "1", "seed of the test vectors' random start"},
   };
 }
@@ -116,6 +119,7 @@ MultigridParams read_multigrid_params(const Config& c) {
   p.coarse_smoothing = int(read_integer(c, "multigrid.coarse_smoothing", 0, 1000));
   p.coarsest_tolerance = c.real("multigrid.coarsest_tolerance");
   p.coarsest_max_iterations = int(read_integer(c, "multigrid.coarsest_max_iterations", 1, 100000));
+  p.coarsest_direct_max = int(read_integer(c, "multigrid.coarsest_direct_max", 0, 32768));
   p.seed = std::uint64_t(read_integer(c, "multigrid.seed", 0, std::numeric_limits<std::int64_t>::max()));
   // The ranges of the real values and the smoothing steps, as the solver checks them (one place).
   try {

@@ -28,7 +28,8 @@ void check_shape(const GemmBatch& g) {
 }
 
 // op(X)(r, c) of a column-major X.
-inline C element(const C* X, int ld, MatrixOp op, int r, int c) {
+template <typename T>
+inline T element(const T* X, int ld, MatrixOp op, int r, int c) {
   switch (op) {
     case MatrixOp::None: return X[r + std::int64_t(c) * ld];
     case MatrixOp::Transpose: return X[c + std::int64_t(r) * ld];
@@ -36,31 +37,69 @@ inline C element(const C* X, int ld, MatrixOp op, int r, int c) {
   }
 }
 
-void host_gemm(const GemmBatch& g, C alpha, const C* A, const C* B, C beta, C* Cm) {
+template <typename T>
+void host_gemm(const GemmBatch& g, T alpha, const T* A, const T* B, T beta, T* Cm) {
 #pragma omp parallel for collapse(2) schedule(static)
   for (int b = 0; b < g.batch; ++b)
     for (int j = 0; j < g.n; ++j) {
-      const C* Ab = A + b * g.stride_a;
-      const C* Bb = B + b * g.stride_b;
-      C* c = Cm + b * g.stride_c + std::int64_t(j) * g.ldc;
-      std::vector<C> acc(std::size_t(g.m), C(0.0));
+      const T* Ab = A + b * g.stride_a;
+      const T* Bb = B + b * g.stride_b;
+      T* c = Cm + b * g.stride_c + std::int64_t(j) * g.ldc;
+      std::vector<T> acc(std::size_t(g.m), T(0));
       if (g.op_a == MatrixOp::None) {  // columns of A, scaled: contiguous axpys
         for (int l = 0; l < g.k; ++l) {
-          const C s = element(Bb, g.ldb, g.op_b, l, j);
-          const C* a = Ab + std::int64_t(l) * g.lda;
+          const T s = element(Bb, g.ldb, g.op_b, l, j);
+          const T* a = Ab + std::int64_t(l) * g.lda;
           for (int i = 0; i < g.m; ++i) acc[std::size_t(i)] += a[i] * s;
         }
       } else {  // rows of op(A) are columns of A: dot products
         const bool adj = g.op_a == MatrixOp::Adjoint;
         for (int i = 0; i < g.m; ++i) {
-          const C* a = Ab + std::int64_t(i) * g.lda;
-          C s(0.0);
+          const T* a = Ab + std::int64_t(i) * g.lda;
+          T s(0);
           for (int l = 0; l < g.k; ++l) s += (adj ? conj(a[l]) : a[l]) * element(Bb, g.ldb, g.op_b, l, j);
           acc[std::size_t(i)] = s;
         }
       }
-      for (int i = 0; i < g.m; ++i) c[i] = alpha * acc[std::size_t(i)] + (beta.re == 0 && beta.im == 0 ? C(0.0) : beta * c[i]);
+      for (int i = 0; i < g.m; ++i) c[i] = alpha * acc[std::size_t(i)] + (beta.re == 0 && beta.im == 0 ? T(0) : beta * c[i]);
     }
+}
+
+// A <- A^{-1} by Gauss-Jordan elimination with partial pivoting (Golub & Van Loan, Matrix Computations,
+// Sec. 3.4): the column operations of each step run in parallel over the columns.
+void host_invert(int n, C* A, int lda, const char* what) {
+  auto a = [&](int r, int c) -> C& { return A[r + std::int64_t(c) * lda]; };
+  std::vector<int> swapped(static_cast<std::size_t>(n));
+  for (int k = 0; k < n; ++k) {
+    int p = k;
+    for (int r = k + 1; r < n; ++r)
+      if (norm2(a(r, k)) > norm2(a(p, k))) p = r;
+    if (!(norm2(a(p, k)) > 0)) fail("{}: the matrix is singular (a zero pivot in column {} of {})", what, k, n);
+    swapped[std::size_t(k)] = p;
+    if (p != k)
+      for (int c = 0; c < n; ++c) std::swap(a(k, c), a(p, c));
+    const C inv = conj(a(k, k)) * (1.0 / norm2(a(k, k)));
+    a(k, k) = C(1.0);
+    for (int c = 0; c < n; ++c) a(k, c) *= inv;
+    // Row elimination: row r -= a(r, k) * row k, column k then holding -a(r, k) * inv (the inverse's column).
+    std::vector<C> m(static_cast<std::size_t>(n));
+    for (int r = 0; r < n; ++r) {
+      m[std::size_t(r)] = r == k ? C(0.0) : a(r, k);
+      if (r != k) a(r, k) = C(0.0);
+    }
+#pragma omp parallel for schedule(static)
+    for (int c = 0; c < n; ++c) {
+      const C pk = a(k, c);
+      C* col = A + std::int64_t(c) * lda;
+      for (int r = 0; r < n; ++r) col[r] -= m[std::size_t(r)] * pk;
+    }
+  }
+  // The row swaps of the elimination are column swaps of the inverse, undone in reverse order.
+  for (int k = n - 1; k >= 0; --k) {
+    const int p = swapped[std::size_t(k)];
+    if (p != k)
+      for (int r = 0; r < n; ++r) std::swap(a(r, k), a(r, p));
+  }
 }
 
 // Cyclic Jacobi for a complex Hermitian matrix (Golub & Van Loan, Matrix Computations, Sec. 8.5, with
@@ -178,6 +217,66 @@ void gemm_batched(Location loc, const GemmBatch& g, C alpha, const C* A, const C
   if (s != CUBLAS_STATUS_SUCCESS) fail("cuBLAS: zgemmStridedBatched failed (status {})", int(s));
 #else
   fail("gemm_batched: a device product was requested but this build has no CUDA backend");
+#endif
+}
+
+void gemm_batched(Location loc, const GemmBatch& g, Complex<float> alpha, const Complex<float>* A,
+                  const Complex<float>* B, Complex<float> beta, Complex<float>* Cm) {
+  check_shape(g);
+  if (g.batch == 0 || g.m == 0 || g.n == 0) return;
+  if (loc == Location::Host) {
+    host_gemm(g, alpha, A, B, beta, Cm);
+    return;
+  }
+#if LQCD_HAVE_CUDA
+  const auto* a = reinterpret_cast<const cuComplex*>(&alpha);
+  const auto* b = reinterpret_cast<const cuComplex*>(&beta);
+  const cublasStatus_t s = cublasCgemmStridedBatched(
+      cuda_handles().blas, cublas_op(g.op_a), cublas_op(g.op_b), g.m, g.n, g.k, a, reinterpret_cast<const cuComplex*>(A),
+      g.lda, g.stride_a, reinterpret_cast<const cuComplex*>(B), g.ldb, g.stride_b, b, reinterpret_cast<cuComplex*>(Cm),
+      g.ldc, g.stride_c, g.batch);
+  if (s != CUBLAS_STATUS_SUCCESS) fail("cuBLAS: cgemmStridedBatched failed (status {})", int(s));
+#else
+  fail("gemm_batched: a device product was requested but this build has no CUDA backend");
+#endif
+}
+
+void invert_general(Location loc, int n, C* A, int lda, const char* what) {
+  if (n < 0 || lda < std::max(1, n)) fail("invert_general: bad shape n {} lda {}", n, lda);
+  if (n == 0) return;
+  if (loc == Location::Host) {
+    host_invert(n, A, lda, what);
+    return;
+  }
+#if LQCD_HAVE_CUDA
+  cusolverDnHandle_t h = cuda_handles().solver;
+  auto* a = reinterpret_cast<cuDoubleComplex*>(A);
+  int lwork = 0;
+  if (cusolverDnZgetrf_bufferSize(h, n, n, a, lda, &lwork) != CUSOLVER_STATUS_SUCCESS)
+    fail("cuSOLVER: zgetrf_bufferSize failed (n = {})", n);
+  Buffer<C> work(std::size_t(std::max(lwork, 1)), Location::Device);
+  Buffer<int> pivots(std::size_t(n), Location::Device), info(1, Location::Device);
+  if (cusolverDnZgetrf(h, n, n, a, lda, reinterpret_cast<cuDoubleComplex*>(work.data()), pivots.data(), info.data()) !=
+      CUSOLVER_STATUS_SUCCESS)
+    fail("cuSOLVER: zgetrf failed (n = {})", n);
+  int code = 0;
+  detail::copy_bytes(&code, Location::Host, info.data(), Location::Device, sizeof(int));
+  if (code > 0) fail("{}: the matrix is singular (a zero pivot in column {} of {})", what, code - 1, n);
+  // The inverse: the LU factors solved against the identity.
+  Buffer<C> x(std::size_t(n) * std::size_t(n), Location::Device);
+  const std::vector<C> ones(static_cast<std::size_t>(n), C(1.0));
+  if (cudaMemset(x.data(), 0, x.size() * sizeof(C)) != cudaSuccess ||
+      cudaMemcpy2D(x.data(), std::size_t(n + 1) * sizeof(C), ones.data(), sizeof(C), sizeof(C), std::size_t(n),
+                   cudaMemcpyHostToDevice) != cudaSuccess)  // the diagonal, one element every n + 1
+    fail("invert_general: setting the identity on the device failed (n = {})", n);
+  if (cusolverDnZgetrs(h, CUBLAS_OP_N, n, n, a, lda, pivots.data(), reinterpret_cast<cuDoubleComplex*>(x.data()), n,
+                       info.data()) != CUSOLVER_STATUS_SUCCESS)
+    fail("cuSOLVER: zgetrs failed (n = {})", n);
+  for (int c = 0; c < n; ++c)
+    detail::copy_bytes(A + std::int64_t(c) * lda, Location::Device, x.data() + std::int64_t(c) * n, Location::Device,
+                       std::size_t(n) * sizeof(C));
+#else
+  fail("invert_general: a device matrix was given but this build has no CUDA backend");
 #endif
 }
 

@@ -1,11 +1,14 @@
 #pragma once
 // Dense complex linear algebra where the data live: batched matrix products (an OpenMP loop on the
-// host, cuBLAS zgemmStridedBatched on the device) and the eigensystem of a small Hermitian matrix
-// (cyclic Jacobi on the host, cuSOLVER zheevd on the device). Used by distillation
-// (measure/laplacian_eigenvectors, measure/distillation_contractions), whose contractions are
-// organised as matrix products so that the GPU's GEMM units do them.
+// host, cuBLAS z/cgemmStridedBatched on the device), the inverse of a general matrix (Gauss-Jordan
+// with partial pivoting on the host, cuSOLVER zgetrf/zgetrs on the device) and the eigensystem of a
+// small Hermitian matrix (cyclic Jacobi on the host, cuSOLVER zheevd on the device). Used by
+// distillation (measure/laplacian_eigenvectors, measure/distillation_contractions), whose contractions
+// are organised as matrix products so that the GPU's GEMM units do them, and by the multigrid's direct
+// coarsest solve (solvers/multigrid/coarse_direct_solve.hpp).
 //
-// Matrices are column-major (element (r, c) at r + c * ld), double-precision complex, as BLAS's.
+// Matrices are column-major (element (r, c) at r + c * ld), complex, as BLAS's; double precision
+// except the single-precision product.
 
 #include <complex>
 #include <cstdint>
@@ -30,11 +33,15 @@ struct GemmBatch {
 // live at loc. Throws lqcd::Error on a bad shape.
 void gemm_batched(Location loc, const GemmBatch& g, Complex<double> alpha, const Complex<double>* A,
                   const Complex<double>* B, Complex<double> beta, Complex<double>* C);
+// The same in single precision (cgemm).
+void gemm_batched(Location loc, const GemmBatch& g, Complex<float> alpha, const Complex<float>* A,
+                  const Complex<float>* B, Complex<float> beta, Complex<float>* C);
 
-// One product: C = alpha op(A) op(B) + beta C.
-inline void gemm(Location loc, MatrixOp op_a, MatrixOp op_b, int m, int n, int k, const Complex<double>* A, int lda,
-                 const Complex<double>* B, int ldb, Complex<double>* C, int ldc,
-                 Complex<double> alpha = Complex<double>(1.0), Complex<double> beta = Complex<double>(0.0)) {
+// One product: C = alpha op(A) op(B) + beta C (Real: double or float).
+template <typename Real>
+void gemm(Location loc, MatrixOp op_a, MatrixOp op_b, int m, int n, int k, const Complex<Real>* A, int lda,
+          const Complex<Real>* B, int ldb, Complex<Real>* C, int ldc, Complex<Real> alpha = Complex<Real>(1),
+          Complex<Real> beta = Complex<Real>(0)) {
   GemmBatch g;
   g.op_a = op_a;
   g.op_b = op_b;
@@ -49,6 +56,11 @@ inline void gemm(Location loc, MatrixOp op_a, MatrixOp op_b, int m, int n, int k
 
 // FLOPs of one batch member counted as BLAS does: 8 m n k (one complex multiply-add = 8).
 inline double gemm_flops(const GemmBatch& g) { return 8.0 * g.m * double(g.n) * g.k * g.batch; }
+
+// A <- A^{-1} for the n x n matrix A (column-major, leading dimension lda, at loc), by LU
+// decomposition with partial pivoting. Throws lqcd::Error naming `what` where A is singular to working
+// precision (a zero pivot).
+void invert_general(Location loc, int n, Complex<double>* A, int lda, const char* what);
 
 // The eigenvalues (ascending, returned) and orthonormal eigenvectors (overwriting the columns of A)
 // of the n x n Hermitian matrix A (column-major, leading dimension lda, at loc; both triangles are

@@ -83,7 +83,8 @@ void block_equals_single(Location loc) {
 // tolerances out of reach) and 2 MR steps after the third-level correction, so that the correction
 // depends on K_c itself: the block K_c (block third-level solve, block transfers, block MR; with
 // `deflated`, the third-level solves deflated as the single cycle's) must equal the single one.
-void block_cycle_equals_single_cycles(Location loc, int levels, bool deflated = false) {
+// direct: the third level solved by its dense inverse (solvers/multigrid/coarse_direct_solve.hpp) instead.
+void block_cycle_equals_single_cycles(Location loc, int levels, bool deflated = false, bool direct = false) {
   const Geometry geom = Geometry::single_process({8, 8, 8, 8});
   const GaugeField<double> U = test::rough_gauge(geom, loc);
   FermionParams fp;
@@ -109,9 +110,11 @@ void block_cycle_equals_single_cycles(Location loc, int levels, bool deflated = 
     mp.coarsest_max_iterations = 3;
     mp.coarse_smoothing = 2;
     mp.coarse_deflation = deflated;
+    mp.coarsest_direct_max = direct ? 8192 : 0;
   }
   MultigridPreconditioner<double> mg(*ops.full, mp);
   mg.setup();
+  EXPECT_EQ(mg.info().coarsest_direct, direct);
   const int n = loc == Location::Device ? 12 : 3;
   std::vector<SpinorField<double>> r, z;
   std::vector<SpinorField<double>*> zp;
@@ -147,6 +150,10 @@ TEST_P(MultigridBlockTest, ThreeLevelBlockCycleEqualsSingleCycles) { block_cycle
 
 TEST_P(MultigridBlockTest, DeflatedThreeLevelBlockCycleEqualsSingleCycles) {
   block_cycle_equals_single_cycles(GetParam(), 3, true);
+}
+
+TEST_P(MultigridBlockTest, DirectThreeLevelBlockCycleEqualsSingleCycles) {
+  block_cycle_equals_single_cycles(GetParam(), 3, false, true);
 }
 
 INSTANTIATE_TEST_SUITE_P(Locations, MultigridBlockTest, ::testing::ValuesIn(test::locations()),

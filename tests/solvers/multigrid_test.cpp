@@ -345,7 +345,8 @@ TEST_P(MultigridTest, SolveMeetsTheDoubleTolerance) {
 
 // Three levels on 8^4 (blocks 2^4, coarse 4^4, coarse blocks 2^4, third level 2^4): the third level's
 // operator equals P_c^dag D_c P_c column by column to 1e-12, and the K-cycle solve meets the double
-// tolerance with the cycle in double and in single precision. Returns the single-precision iterations.
+// tolerance with the cycle in double (the third level by GCR) and in single precision (the third level
+// by its dense inverse, the default at this size). Returns the single-precision iterations.
 int three_levels(Location loc) {
   Problem pr({8, 8, 8, 8}, loc, fermion(FermionAction::Clover, 0.1255, 0, 1.0), SloppyPrecision::Single);
   MultigridParams mp = small_params({2, 2, 2, 2}, 6);
@@ -360,7 +361,9 @@ int three_levels(Location loc) {
   sp.max_iterations = 200;
   const SpinorField<double> b = to_spinor_field(test::random_spinor(pr.geom, 23), pr.geom, loc);
   {
-    MultigridPreconditioner<double> mg(*pr.ops.full, mp);
+    MultigridParams gcr = mp;
+    gcr.coarsest_direct_max = 0;
+    MultigridPreconditioner<double> mg(*pr.ops.full, gcr);
     mg.setup();
     const ThirdLevel<double>* L = mg.third_level();
     EXPECT_TRUE(L != nullptr && mg.info().levels == 3);
@@ -390,9 +393,11 @@ int three_levels(Location loc) {
     EXPECT_TRUE(r.converged);
     EXPECT_LE(test::relative_residual(*pr.ops.full, x, b), 1e-10);
     EXPECT_GT(mg.timings().coarsest_iterations, 0);
+    EXPECT_FALSE(mg.info().coarsest_direct);
   }
   MultigridPreconditioner<float> mg(*pr.ops.full_single, mp);
   mg.setup();
+  EXPECT_TRUE(mg.info().coarsest_direct);
   SpinorField<double> x = pr.ops.full->make_field();
   set_zero(x);
   const SolverResult r = solve_multigrid(*pr.ops.full, mg, x, b, sp);

@@ -105,6 +105,9 @@ void check_multigrid_params(const MultigridParams& p) {
     fail("multigrid.coarsest_tolerance = {}: expected a relative residual in (0, 1)", p.coarsest_tolerance);
   if (p.coarsest_max_iterations < 1)
     fail("multigrid.coarsest_max_iterations = {}: expected >= 1", p.coarsest_max_iterations);
+  if (p.coarsest_direct_max < 0 || p.coarsest_direct_max > 32768)
+    fail("multigrid.coarsest_direct_max = {}: expected 0 (never) to 32768 unknowns (the dense inverse holds their square)",
+         p.coarsest_direct_max);
 }
 
 double multigrid_bytes_per_site(const MultigridParams& p, int real_bytes, int processes, int rhs) {
@@ -141,7 +144,9 @@ std::string multigrid_memory_summary(const MultigridParams& p) {
 
 std::string MultigridPreconditionerInfo::summary() const {
   const std::string third =
-      levels == 3 ? fmt::format(" -> third level {} x {} components", dims_string(coarsest), coarsest_dof) : "";
+      levels == 3 ? fmt::format(" -> third level {} x {} components ({})", dims_string(coarsest), coarsest_dof,
+                                coarsest_direct ? "direct solve" : "GCR")
+                  : "";
   return fmt::format("multigrid ({} cycle, {} levels): {} lattice, blocks {} -> coarse {} x {} components ({} coarse "
                      "solves){}; setup {:.3f} s (test vectors {:.3f} s, coarse operators {:.3f} s)",
                      precision, levels, dims_string(fine), dims_string(block), dims_string(coarse), coarse_dof,
@@ -162,6 +167,7 @@ MultigridPreconditionerInfo MultigridPreconditioner<Real>::info() const {
   if (third_) {
     i.coarsest = third_->op.lattice().dims();
     i.coarsest_dof = third_->op.dof();
+    i.coarsest_direct = third_->direct != nullptr;
   }
   i.timings = t_;
   return i;
@@ -297,6 +303,8 @@ ThirdLevel<Real>::ThirdLevel(const CoarseOperator<Real>& Dc, const MultigridPara
       gcr(r, p.coarse_restart) {
   if (CoarseSchurComplement<Real>::possible(op.lattice()))
     schur = std::make_unique<CoarseSchurComplement<Real>>(op, p.coarse_half);
+  if (CoarseDirectSolve<Real>::unknowns(op, schur != nullptr) <= p.coarsest_direct_max)
+    direct = std::make_unique<CoarseDirectSolve<Real>>(op, schur.get());
 }
 
 // The second level's test vectors from random fields by GCR(8) on D_c x = 0 (made again at every
@@ -317,10 +325,11 @@ void MultigridPreconditioner<Real>::setup_third_level() {
   L.transfer.orthonormalise();
   L.op.build_galerkin(coarse_, L.transfer);
   if (L.schur) L.schur->update();
+  if (L.direct) L.direct->update();
   L.gcr.set_deflation(nullptr);
   if (third_block_) third_block_->gcr.set_deflation(nullptr);
   L.deflation.reset();
-  if (p_.coarse_deflation) {
+  if (p_.coarse_deflation && !L.direct) {
     const auto restrict_vector = [&L](CoarseField<Real>& c, std::size_t k) { L.transfer.restrict_to(c, L.vectors[k]); };
     L.deflation = make_deflation(L.op, L.schur.get(), deflation_candidates(L.vectors.size(), restrict_vector, L.r, L.schur != nullptr));
     L.gcr.set_deflation(L.deflation.get());
@@ -432,6 +441,10 @@ void MultigridPreconditioner<Real>::solve_coarse() {
 template <typename Real>
 void MultigridPreconditioner<Real>::solve_coarsest() {
   ThirdLevel<Real>& L = *third_;
+  if (L.direct) {
+    L.direct->solve(L.e, L.r);
+    return;
+  }
   GcrControl c;
   c.tolerance = p_.coarsest_tolerance;
   c.max_iterations = p_.coarsest_max_iterations;

@@ -35,6 +35,7 @@
 #include "dirac/linear_operator.hpp"
 #include "solvers/multigrid/coarse_agglomeration.hpp"
 #include "solvers/multigrid/coarse_block_gcr.hpp"
+#include "solvers/multigrid/coarse_direct_solve.hpp"
 #include "solvers/multigrid/coarse_gcr.hpp"
 #include "solvers/multigrid/coarse_operator.hpp"
 #include "solvers/multigrid/coarse_schur.hpp"
@@ -91,8 +92,12 @@ struct MultigridParams {
   int coarse_test_vectors = 24;             // 3 levels: test vectors on the second level
   int coarse_setup_iterations = 20;         // their GCR(8) iterations on D_c x = 0
   int coarse_smoothing = 4;                 // MR steps on D_c after the third-level correction
-  double coarsest_tolerance = 0.1;          // relative residual of each third-level solve
+  double coarsest_tolerance = 0.1;          // relative residual of each third-level solve (GCR)
   int coarsest_max_iterations = 100;
+  // The third level solved exactly by the dense inverse of its even-odd operator
+  // (solvers/multigrid/coarse_direct_solve.hpp) where that system has at most this many unknowns (8192:
+  // 512 MB in single precision; the 4^4 x 48 level of 32^4 has 6144), else by GCR as above. 0: always GCR.
+  int coarsest_direct_max = 8192;
   std::uint64_t seed = 1;         // the random start of the test vectors
 };
 
@@ -122,6 +127,7 @@ struct MultigridPreconditionerInfo {
   int levels = 2;
   Dims coarsest{};  // 3 levels: the third level's lattice
   int coarsest_dof = 0;
+  bool coarsest_direct = false;  // 3 levels: the third level solved by its dense inverse
   std::string precision;  // of the cycle: "double" or "single"
   bool coarse_even_odd = false;  // whether the coarse solves use the even-odd form
   MultigridTimings timings;
@@ -157,6 +163,7 @@ struct ThirdLevel {
   CoarseField<Real> res, z, mr_r, mr_p, smoothed;  // second level
   CoarseGcr<Real> gcr;                     // the third level's GCR
   std::unique_ptr<CoarseDeflation<Real>> deflation;  // of its solves (null: none)
+  std::unique_ptr<CoarseDirectSolve<Real>> direct;   // its direct solve instead (null: GCR)
   ThirdLevel(const CoarseOperator<Real>& Dc, const MultigridParams& p);
 };
 

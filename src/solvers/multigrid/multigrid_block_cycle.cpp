@@ -40,12 +40,16 @@ void MultigridPreconditioner<Real>::coarse_cycle(CoarseBlockField<Real>& z, cons
   {
     Section s(t_.coarsest, loc);
     L.transfer.restrict_to(B.r, r);
-    GcrControl c;
-    c.tolerance = p_.coarsest_tolerance;
-    c.max_iterations = p_.coarsest_max_iterations;
-    c.restart = p_.coarse_restart;
-    const std::vector<GcrOutcome> o = solve_block_system(B.gcr, L.op, L.schur.get(), B.schur_rhs, B.e, B.r, c);
-    for (const GcrOutcome& oj : o) t_.coarsest_iterations += oj.iterations;
+    if (L.direct) {
+      L.direct->solve(B.e, B.r);
+    } else {
+      GcrControl c;
+      c.tolerance = p_.coarsest_tolerance;
+      c.max_iterations = p_.coarsest_max_iterations;
+      c.restart = p_.coarse_restart;
+      const std::vector<GcrOutcome> o = solve_block_system(B.gcr, L.op, L.schur.get(), B.schur_rhs, B.e, B.r, c);
+      for (const GcrOutcome& oj : o) t_.coarsest_iterations += oj.iterations;
+    }
     L.transfer.prolong(z, B.e);
   }
   Section s(t_.coarse_smoothing, loc);

@@ -69,3 +69,14 @@ LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::BlockCholeskyInverseKernel)
 LQCD_INSTANTIATE_SCHWARZ(double)
 LQCD_INSTANTIATE_SCHWARZ(float)
 #undef LQCD_INSTANTIATE_SCHWARZ
+// The coarsest level's direct solve (coarse_direct_solve_kernels.hpp).
+#include "solvers/multigrid/coarse_direct_solve_kernels.hpp"
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseDirectGatherKernel<float, lqcd::Complex<double>>)
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseDirectGatherKernel<double, lqcd::Complex<double>>)
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseDirectGatherKernel<float, lqcd::Complex<float>>)
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseDirectScatterKernel<double>)
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseDirectScatterKernel<float>)
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseDirectUnitKernel<double>)
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseDirectUnitKernel<float>)
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseDirectNarrowTransposeKernel<double>)
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseDirectNarrowTransposeKernel<float>)
