@@ -19,7 +19,7 @@ for line in open(sys.argv[1]):
     if d.get('solver') not in (None, 'multigrid') and 'multigrid' not in d:
         continue
     mg = d.get('multigrid') if isinstance(d.get('multigrid'), dict) else {}
-    row = {k: (round(d[k], 4) if isinstance(d[k], float) else d[k]) for k in KEYS if k in d}
+    row = {k: (float('%.4g' % d[k]) if isinstance(d[k], float) else d[k]) for k in KEYS if k in d}
     row['levels'] = mg.get('levels')
     row['coarsest_direct'] = mg.get('coarsest_direct')
     print(row)
