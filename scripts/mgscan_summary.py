@@ -12,7 +12,7 @@ KEYS = ['settings', 'failed', 'seconds_setup', 'seconds_per_solve', 'iterations'
         'seconds_per_block_solve_coarsest', 'seconds_per_block_solve_coarse_smoothing',
         'seconds_per_block_solve_smoother', 'seconds_per_block_solve_outer_gcr',
         'seconds_per_block_solve_transfer', 'seconds_setup_plus_rhs_block', 'seconds_setup_test_vectors',
-        'seconds_setup_coarse_operator']
+        'seconds_setup_coarse_operator', 'seconds_setup_cycles', 'seconds_setup_third_level']
 
 for line in open(sys.argv[1]):
     d = json.loads(line)

@@ -376,6 +376,8 @@ nlohmann::json multigrid_solver_bench(const BenchCommandOptions& opt, const Gaug
         {"seconds_setup_test_vectors", setup.setup_vectors},
         {"seconds_setup_coarse_operator", setup.setup_coarse},
         {"seconds_setup_orthonormalise", setup.setup_orthonormalise},
+        {"seconds_setup_third_level", setup.setup_third_level},
+        {"seconds_setup_cycles", setup.setup_cycles},
         {"seconds_per_solve", t},
         {"seconds_setup_plus_12_solves", setup.setup() + 12 * t},
         {"iterations", last.iterations},

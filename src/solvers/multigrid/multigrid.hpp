@@ -107,6 +107,8 @@ struct MultigridTimings {
   double setup_vectors = 0;   // random start, inverse iteration, adaptive cycles (less their rebuilds)
   double setup_coarse = 0;    // orthonormalisation and the coarse operator's construction
   double setup_orthonormalise = 0;  // of which the block orthonormalisation
+  double setup_third_level = 0;     // of which the third level's (its test vectors, operator, direct inverse)
+  double setup_cycles = 0;          // of setup_vectors: the bootstrap's cycles
   double smoother = 0;        // fine-level MR steps and residuals inside cycles
   double transfer = 0;        // restriction and prolongation inside cycles
   double coarse_solve = 0;    // GCR on the coarse lattice inside cycles
@@ -268,6 +270,7 @@ class MultigridPreconditioner {
   CoarseGcr<Real> coarse_gcr_;                   // 2 levels: the coarse GCR
   GcrWorkspace<SpinorField<Real>> setup_work_;  // the setup's GCR on D x = 0 (empty outside setup)
   static constexpr int kSetupGcrRestart = 8;
+  static constexpr int kSetupBlockWidth = 12;  // test vectors per block cycle of the bootstrap
   MultigridTimings t_;
   bool ready_ = false;
 };

@@ -4,6 +4,7 @@
 // solvers/multigrid/coarse_field.hpp): minimal-residual smoothing, the improvement of test vectors and the fixed
 // number of GCR iterations it uses.
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -50,6 +51,17 @@ auto gcr_iterations_from_zero(const Apply& apply, GcrWorkspace<Field>& work, int
 // turns every random start towards the same lowest modes, and nearly parallel vectors would leave
 // the block orthonormalisation only rounding noise; QUDA orthonormalises its null vectors likewise)
 // and normalised. res, z: work fields of the vectors' shape. `what` names the level in errors.
+template <typename Field>
+void orthonormalise_test_vector(std::vector<Field>& vectors, std::size_t k, const char* what) {
+  Field& x = vectors[k];
+  for (std::size_t j = 0; j < k; ++j) axpy(-dot(vectors[j], x), vectors[j], x);
+  const double n2 = norm2(x);
+  if (!(n2 > 0) || !std::isfinite(n2))
+    fail("multigrid setup: {} test vector {} became {} (is the operator invertible at this kappa?)", what, k,
+         n2 > 0 ? "not finite" : "zero");
+  scale(Complex<double>(1.0 / std::sqrt(n2)), x);
+}
+
 template <typename Field, typename Apply, typename Correct>
 void improve_test_vectors(const Apply& apply, const Correct& correct, std::vector<Field>& vectors, Field& res,
                           Field& z, const char* what) {
@@ -59,12 +71,32 @@ void improve_test_vectors(const Apply& apply, const Correct& correct, std::vecto
     scale(Complex<double>(-1.0), res);
     correct(z, res);
     axpy(Complex<double>(1.0), z, x);
-    for (std::size_t j = 0; j < k; ++j) axpy(-dot(vectors[j], x), vectors[j], x);
-    const double n2 = norm2(x);
-    if (!(n2 > 0) || !std::isfinite(n2))
-      fail("multigrid setup: {} test vector {} became {} (is the operator invertible at this kappa?)", what, k,
-           n2 > 0 ? "not finite" : "zero");
-    scale(Complex<double>(1.0 / std::sqrt(n2)), x);
+    orthonormalise_test_vector(vectors, k, what);
+  }
+}
+
+// The same with the corrections of res.size() vectors at a time: correct(zs, rs) on vectors of pointers
+// (a block multigrid cycle). Vector k's correction depends on x_k alone (its Gram-Schmidt follows it),
+// so the result is improve_test_vectors's up to the rounding of the block correction.
+template <typename Field, typename Apply, typename CorrectBlock>
+void improve_test_vectors_blocked(const Apply& apply, const CorrectBlock& correct, std::vector<Field>& vectors,
+                                  std::vector<Field>& res, std::vector<Field>& z, const char* what) {
+  const std::size_t width = res.size();
+  for (std::size_t k0 = 0; k0 < vectors.size(); k0 += width) {
+    const std::size_t n = std::min(width, vectors.size() - k0);
+    std::vector<Field*> zs;
+    std::vector<const Field*> rs;
+    for (std::size_t i = 0; i < n; ++i) {
+      apply(res[i], vectors[k0 + i]);
+      scale(Complex<double>(-1.0), res[i]);
+      zs.push_back(&z[i]);
+      rs.push_back(&res[i]);
+    }
+    correct(zs, rs);
+    for (std::size_t i = 0; i < n; ++i) {
+      axpy(Complex<double>(1.0), z[i], vectors[k0 + i]);
+      orthonormalise_test_vector(vectors, k0 + i, what);
+    }
   }
 }
 
