@@ -9,7 +9,6 @@
 
 #define LQCD_INSTANTIATE_COARSE_TILE(Real, T)                                                              \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseApplyBlockKernel<Real, T>)                                  \
-  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseApplyBlockRowsKernel<Real, T, 4>)                           \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseSelfInverseApplyKernel<Real, T>)                            \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseParityHopKernel<Real, lqcd::CoarseHopRows<Real>, T>)        \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseParityHopKernel<Real, lqcd::CoarseHalfHopRows<Real>, T>)

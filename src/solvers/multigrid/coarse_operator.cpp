@@ -27,18 +27,6 @@ int coarse_rhs_tile(int n) {
   return best;
 }
 
-int coarse_rows_per_thread(int dof, int tile) {
-  static const int forced = [] {
-    const char* v = std::getenv("LQCD_COARSE_ROWS_PER_THREAD");
-    if (v == nullptr || *v == '\0') return 0;
-    const int r = std::atoi(v);
-    if (r != 1 && r != 4) fail("LQCD_COARSE_ROWS_PER_THREAD: expected 1 or 4, got \"{}\"", v);
-    return r;
-  }();
-  if (tile <= 1 || dof % 4 != 0) return 1;
-  return forced > 0 ? forced : 4;
-}
-
 template <typename Real>
 CoarseOperator<Real>::CoarseOperator(const CoarseLattice& lattice, int dof, Location loc)
     : lattice_(lattice),
@@ -127,13 +115,6 @@ void CoarseOperator<Real>::apply(CoarseBlockField<Real>& out, const CoarseBlockF
     fail("internal: the coarse operator applied to a block of fields of another shape");
   with_rhs_tile(in.rhs(), [&](auto tile) {
     constexpr int T = decltype(tile)::value;
-    if constexpr (T > 1) {
-      if (coarse_rows_per_thread(dof_, T) == 4) {
-        for_each(location(), rhs_tile_threads(lattice_.sites, dof_ / 4, in.rhs(), T),
-                 CoarseApplyBlockRowsKernel<Real, T, 4>{view(), in.view(), out.view()});
-        return;
-      }
-    }
     for_each(location(), rhs_tile_threads(lattice_.sites, dof_, in.rhs(), T),
              CoarseApplyBlockKernel<Real, T>{view(), in.view(), out.view()});
   });

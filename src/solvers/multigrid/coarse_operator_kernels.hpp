@@ -203,52 +203,6 @@ struct CoarseApplyBlockKernel {
   }
 };
 
-// CoarseApplyBlockKernel with R consecutive rows per thread (dof % R == 0): each tile of inputs loaded
-// from cache is applied to R rows from registers, so that a thread issues R times fewer input loads per
-// FMA. With one row per thread the 12-RHS pass was bound by its loads (0.62 ms for 12 on the H200
-// where the memory takes 0.16 ms; docs/performance.md). Thread t = ((k * tiles) + tile) * (dof / R) + g
-// takes rows g R .. g R + R - 1; the sums run in stencil_row's order, so the result equals it bit for bit.
-template <typename Real, int T, int R>
-struct CoarseApplyBlockRowsKernel {
-  CoarseStencilView<Real> A;
-  CoarseBlockView<Real> in, out;
-  LQCD_HOST_DEVICE void operator()(std::int64_t t) const {
-    const int n = in.rhs, dof = A.dof, groups = dof / R;
-    const RhsTile r = rhs_tile(t, groups, n, T);
-    const int row0 = r.row * R;
-    Complex<Real> acc[R][T];
-    LQCD_UNROLL
-    for (int q = 0; q < R; ++q)
-      LQCD_UNROLL
-      for (int j = 0; j < T; ++j) acc[q][j] = Complex<Real>();
-    for (int d = 0; d < kStencilDirections; ++d) {
-      const Complex<Real>* v = in.data + A.neighbour(r.k, d) * dof * n;
-      const Complex<Real>* m = &A.at(d, r.k, row0, 0);
-      for (int col = 0; col < dof; ++col) {
-        Complex<Real> a[R];
-        load_lanes<R>(m + std::int64_t(col) * dof, 0, R, a);  // rows row0 .. row0 + R - 1 of column col
-        Complex<Real> x[T];
-        load_lanes<T>(v + std::int64_t(col) * n, r.j0, n, x);
-        LQCD_UNROLL
-        for (int q = 0; q < R; ++q)
-          LQCD_UNROLL
-          for (int j = 0; j < T; ++j) acc[q][j] = multiply_add(a[q], x[j], acc[q][j]);
-      }
-    }
-    LQCD_UNROLL
-    for (int q = 0; q < R; ++q) {
-      Complex<Real>* o = &out.at(r.k, row0 + q, 0);
-      LQCD_UNROLL
-      for (int j = 0; j < T; ++j)
-        if (r.j0 + j < n) o[r.j0 + j] = acc[q][j];
-    }
-  }
-};
-
-// Rows per thread of the block stencil pass: LQCD_COARSE_ROWS_PER_THREAD = 1 or 4 forces one (for
-// measuring); by default 4 where dof allows and the tile is wider than 1. Defined in coarse_operator.cpp.
-int coarse_rows_per_thread(int dof, int tile);
-
 // The twisted mass on the coarse grid scaled by `factor` (QUDA's coarse "mu factor"; DD-alphaAMG for
 // twisted mass likewise raises the coarse mu): for a fine operator D = H + i m gamma_5 with H
 // gamma_5-hermitian (Wilson, clover; m = 2 kappa mu in hopping form), A_0(Y) = H_c + i m G with
