@@ -200,7 +200,28 @@ cublasOperation_t cublas_op(MatrixOp op) {
 
 }  // namespace
 
-void gemm_batched(Location loc, const GemmBatch& g, C alpha, const C* A, const C* B, C beta, C* Cm) {
+namespace {
+#if LQCD_HAVE_CUDA
+cublasStatus_t cublas_gemm(const GemmBatch& g, const C* alpha, const C* A, const C* B, const C* beta, C* Cm) {
+  return cublasZgemmStridedBatched(cuda_handles().blas, cublas_op(g.op_a), cublas_op(g.op_b), g.m, g.n, g.k,
+                                   reinterpret_cast<const cuDoubleComplex*>(alpha),
+                                   reinterpret_cast<const cuDoubleComplex*>(A), g.lda, g.stride_a,
+                                   reinterpret_cast<const cuDoubleComplex*>(B), g.ldb, g.stride_b,
+                                   reinterpret_cast<const cuDoubleComplex*>(beta), reinterpret_cast<cuDoubleComplex*>(Cm),
+                                   g.ldc, g.stride_c, g.batch);
+}
+cublasStatus_t cublas_gemm(const GemmBatch& g, const Complex<float>* alpha, const Complex<float>* A,
+                           const Complex<float>* B, const Complex<float>* beta, Complex<float>* Cm) {
+  return cublasCgemmStridedBatched(cuda_handles().blas, cublas_op(g.op_a), cublas_op(g.op_b), g.m, g.n, g.k,
+                                   reinterpret_cast<const cuComplex*>(alpha), reinterpret_cast<const cuComplex*>(A),
+                                   g.lda, g.stride_a, reinterpret_cast<const cuComplex*>(B), g.ldb, g.stride_b,
+                                   reinterpret_cast<const cuComplex*>(beta), reinterpret_cast<cuComplex*>(Cm), g.ldc,
+                                   g.stride_c, g.batch);
+}
+#endif
+
+template <typename T>
+void gemm_batched_any(Location loc, const GemmBatch& g, T alpha, const T* A, const T* B, T beta, T* Cm) {
   check_shape(g);
   if (g.batch == 0 || g.m == 0 || g.n == 0) return;
   if (loc == Location::Host) {
@@ -208,37 +229,21 @@ void gemm_batched(Location loc, const GemmBatch& g, C alpha, const C* A, const C
     return;
   }
 #if LQCD_HAVE_CUDA
-  const auto* a = reinterpret_cast<const cuDoubleComplex*>(&alpha);
-  const auto* b = reinterpret_cast<const cuDoubleComplex*>(&beta);
-  const cublasStatus_t s = cublasZgemmStridedBatched(
-      cuda_handles().blas, cublas_op(g.op_a), cublas_op(g.op_b), g.m, g.n, g.k, a,
-      reinterpret_cast<const cuDoubleComplex*>(A), g.lda, g.stride_a, reinterpret_cast<const cuDoubleComplex*>(B),
-      g.ldb, g.stride_b, b, reinterpret_cast<cuDoubleComplex*>(Cm), g.ldc, g.stride_c, g.batch);
-  if (s != CUBLAS_STATUS_SUCCESS) fail("cuBLAS: zgemmStridedBatched failed (status {})", int(s));
+  const cublasStatus_t s = cublas_gemm(g, &alpha, A, B, &beta, Cm);
+  if (s != CUBLAS_STATUS_SUCCESS) fail("cuBLAS: a strided batched product failed (status {})", int(s));
 #else
   fail("gemm_batched: a device product was requested but this build has no CUDA backend");
 #endif
 }
+}  // namespace
+
+void gemm_batched(Location loc, const GemmBatch& g, C alpha, const C* A, const C* B, C beta, C* Cm) {
+  gemm_batched_any(loc, g, alpha, A, B, beta, Cm);
+}
 
 void gemm_batched(Location loc, const GemmBatch& g, Complex<float> alpha, const Complex<float>* A,
                   const Complex<float>* B, Complex<float> beta, Complex<float>* Cm) {
-  check_shape(g);
-  if (g.batch == 0 || g.m == 0 || g.n == 0) return;
-  if (loc == Location::Host) {
-    host_gemm(g, alpha, A, B, beta, Cm);
-    return;
-  }
-#if LQCD_HAVE_CUDA
-  const auto* a = reinterpret_cast<const cuComplex*>(&alpha);
-  const auto* b = reinterpret_cast<const cuComplex*>(&beta);
-  const cublasStatus_t s = cublasCgemmStridedBatched(
-      cuda_handles().blas, cublas_op(g.op_a), cublas_op(g.op_b), g.m, g.n, g.k, a, reinterpret_cast<const cuComplex*>(A),
-      g.lda, g.stride_a, reinterpret_cast<const cuComplex*>(B), g.ldb, g.stride_b, b, reinterpret_cast<cuComplex*>(Cm),
-      g.ldc, g.stride_c, g.batch);
-  if (s != CUBLAS_STATUS_SUCCESS) fail("cuBLAS: cgemmStridedBatched failed (status {})", int(s));
-#else
-  fail("gemm_batched: a device product was requested but this build has no CUDA backend");
-#endif
+  gemm_batched_any(loc, g, alpha, A, B, beta, Cm);
 }
 
 void invert_general(Location loc, int n, C* A, int lda, const char* what) {
