@@ -68,7 +68,8 @@ std::vector<KeySpec> multigrid_schema() {
        "levels = 3: iteration limit of a third-level solve"},
       {"multigrid.coarsest_direct_max", std::to_string(d.coarsest_direct_max),
        "levels = 3: the third level solved exactly by its dense inverse where its even-odd system has at most "
-       "this many unknowns (memory: their square in complex numbers), else by GCR; 0: always GCR"},
+       "this many unknowns (memory: their square in complex numbers, 5 times that while it is made), else by GCR; "
+       "0: always GCR"},
       {"multigrid.seed", "1", "seed of the test vectors' random start"},
   };
 }

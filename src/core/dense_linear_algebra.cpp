@@ -267,6 +267,7 @@ void invert_general(Location loc, int n, C* A, int lda, const char* what) {
   int code = 0;
   detail::copy_bytes(&code, Location::Host, info.data(), Location::Device, sizeof(int));
   if (code > 0) fail("{}: the matrix is singular (a zero pivot in column {} of {})", what, code - 1, n);
+  if (code < 0) fail("cuSOLVER: zgetrf rejected argument {} (n = {})", -code, n);
   // The inverse: the LU factors solved against the identity.
   Buffer<C> x(std::size_t(n) * std::size_t(n), Location::Device);
   const std::vector<C> ones(static_cast<std::size_t>(n), C(1.0));

@@ -1,6 +1,7 @@
 // The multigrid's direct coarsest solve (solvers/multigrid/coarse_direct_solve.hpp) on the small hierarchy's
-// coarse operator (2 x 2 x 2 x 4 sites, 8 components: 128 unknowns in even-odd form, 256 without): the
-// solution of one field meets D_c x = b to rounding, and every column of a block gets its single solve.
+// coarse operator (2 x 2 x 2 x 4 sites, 8 components: 128 unknowns in even-odd form, 256 without; its
+// columns made 48 at a time, so the last batch is partial in both): the solution of one field meets
+// D_c x = b to rounding, and every column of a block gets its single solve.
 #include <gtest/gtest.h>
 
 #include <memory>

@@ -30,7 +30,8 @@ void CoarseDirectSolve<Real>::update() {
   const CoarseLattice& L = A_.lattice();
   const int dof = A_.dof();
   const bool even_odd = schur_ != nullptr;
-  const int width = int(std::min<std::int64_t>(kMaxCoarseBlockRhs, rows_));
+  // Unit vectors 48 at a time (a whole number of the block kernels' tiles of 12 and 16).
+  const int width = int(std::min<std::int64_t>(48, rows_));
   CoarseBlockField<Real> unit(L, dof, width, loc), column(L, dof, width, loc);
   Buffer<Complex<double>> matrix(std::size_t(rows_ * rows_), loc);
   for (std::int64_t first = 0; first < rows_; first += width) {
@@ -82,6 +83,9 @@ void CoarseDirectSolve<Real>::solve(CoarseField<Real>& x, const CoarseField<Real
 
 template <typename Real>
 void CoarseDirectSolve<Real>::solve(CoarseBlockField<Real>& x, const CoarseBlockField<Real>& b) {
+  if (x.rhs() != b.rhs() || x.dof() != A_.dof() || b.dof() != A_.dof() || x.sites() != A_.lattice().sites ||
+      b.sites() != A_.lattice().sites)
+    fail("internal: a direct coarse solve of a block of another shape");
   if (!schur_) {
     solve_rows(x.view().data, b.view().data, b.rhs());
     return;

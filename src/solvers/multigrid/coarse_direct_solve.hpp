@@ -3,14 +3,17 @@
 // DD-alphaAMG and QUDA may solve a small coarsest grid: the dense inverse of its even-odd Schur complement
 // S (solvers/multigrid/coarse_schur.hpp), or of the operator itself where the even-odd form does not
 // exist, is formed once per build of the operator:
-//   - the columns of S from S applied to unit vectors, 64 at a time (the block operator);
+//   - the columns of S from S applied to unit vectors, 48 at a time (the block operator; with coarse_half its
+//     16-bit hopping blocks, so that the inverse is exact for the operator the level applies, not for
+//     D_cc to more than 16-bit rounding: a preconditioner's accuracy);
 //   - LU decomposition with partial pivoting in double (core/dense_linear_algebra: cuSOLVER zgetrf/zgetrs
 //     on the device, Gauss-Jordan on the host), the inverse kept in Real.
 // Every solve of N right-hand sides is then one matrix product (cuBLAS cgemm/zgemm) between the even-odd
 // preparation and reconstruction: no iterations, no reductions, no waits for the host. A GCR to 0.1 on
 // this level cost 12 iterations with a host wait each (docs/performance.md, multigrid).
 // Memory: rows^2 complex numbers in Real (rows = unknowns of the system: sites / 2 * dof in even-odd
-// form), and twice that in double while it is made. Hence a size limit (multigrid.coarsest_direct_max).
+// form), and two rows^2 double-complex matrices while it is made (4.8 GB at the 8192 limit, freed after).
+// Hence a size limit (multigrid.coarsest_direct_max).
 
 #include <memory>
 

@@ -293,6 +293,7 @@ void MultigridPreconditioner<Real>::improve_vectors(int gcr_iterations, bool wit
           apply(out, in);
         },
         vectors_, res, zs, "a");
+    release_block();  // the solves make their blocks for their own width
     return;
   }
   SpinorField<Real> z = D_.make_field();
@@ -389,7 +390,7 @@ void MultigridPreconditioner<Real>::setup_hierarchy() {
   }
   rebuild();
   ready_ = true;
-  if (p_.adaptive_cycles == 0) setup_work_ = GcrWorkspace<SpinorField<Real>>();
+  setup_work_ = GcrWorkspace<SpinorField<Real>>();  // not needed by the cycles: their fields take its place
   for (int c = 0; c < p_.adaptive_cycles; ++c) {
     {
       const MultigridTimings before = t_;

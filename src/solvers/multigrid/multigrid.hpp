@@ -21,7 +21,9 @@
 //             D_cc = P_c^dag D_c P_c (CoarseOperator::build_galerkin); the coarse solve is then flexible
 //             GCR on D_c (coarse_tolerance, coarse_max_iterations) preconditioned by
 //             K_c r = P_c D_cc^{-1} P_c^dag r followed by coarse_smoothing MR steps on D_c, the third
-//             level solved by GCR (even-odd where possible) to coarsest_tolerance: the K-cycle.
+//             level solved exactly by the dense inverse of its even-odd form where it has at most
+//             coarsest_direct_max unknowns (solvers/multigrid/coarse_direct_solve.hpp), else by GCR (even-odd
+//             where possible) to coarsest_tolerance: the K-cycle.
 //   --grid    the fine level distributed as D is, the coarse levels whole on every process
 //             (solvers/multigrid/coarse_agglomeration.hpp): restriction gathers, prolongation scatters.
 //
@@ -97,6 +99,7 @@ struct MultigridParams {
   // The third level solved exactly by the dense inverse of its even-odd operator
   // (solvers/multigrid/coarse_direct_solve.hpp) where that system has at most this many unknowns (8192:
   // 512 MB in single precision; the 4^4 x 48 level of 32^4 has 6144), else by GCR as above. 0: always GCR.
+  // coarse_deflation then deflates nothing on the third level (its solve is exact).
   int coarsest_direct_max = 8192;
   std::uint64_t seed = 1;         // the random start of the test vectors
 };
@@ -242,6 +245,7 @@ class MultigridPreconditioner {
                                       bool overwritten = false);
   void post_smooth(SpinorField<Real>& z, const SpinorField<Real>& r);
   void make_block(int rhs);  // the block coarse fields and GCR for at least `rhs` columns
+  void release_block();      // those freed (after the setup's block cycles)
   const LinearOperator<Real>& D_;
   MultigridParams p_;
   TransferOperator<Real> transfer_;

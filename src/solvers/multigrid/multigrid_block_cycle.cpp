@@ -30,6 +30,16 @@ void MultigridPreconditioner<Real>::make_block(int rhs) {
   block_gcr_->set_deflation(deflation_.get());
 }
 
+template <typename Real>
+void MultigridPreconditioner<Real>::release_block() {
+  block_gcr_.reset();
+  third_block_.reset();
+  rc_block_.reset();
+  ec_block_.reset();
+  schur_rhs_block_.reset();
+  res_block_.clear();
+}
+
 // K_c on blocks (as coarse_cycle on one field): the N columns restricted to the third level, the N
 // third-level systems solved together, the corrections prolonged, then MR steps on D_c for all N.
 template <typename Real>
@@ -116,6 +126,8 @@ void MultigridPreconditioner<Real>::apply(const std::vector<SpinorField<Real>*>&
 
 template void MultigridPreconditioner<double>::coarse_cycle(CoarseBlockField<double>&, const CoarseBlockField<double>&);
 template void MultigridPreconditioner<float>::coarse_cycle(CoarseBlockField<float>&, const CoarseBlockField<float>&);
+template void MultigridPreconditioner<double>::release_block();
+template void MultigridPreconditioner<float>::release_block();
 template void MultigridPreconditioner<double>::make_block(int);
 template void MultigridPreconditioner<float>::make_block(int);
 template void MultigridPreconditioner<double>::apply(const std::vector<SpinorField<double>*>&,
