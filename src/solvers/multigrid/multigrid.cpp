@@ -316,7 +316,6 @@ ThirdLevel<Real>::ThirdLevel(const CoarseOperator<Real>& Dc, const MultigridPara
       e(transfer.make_coarse()),
       schur_rhs(transfer.make_coarse()),
       res(Dc.make_field()),
-      z(Dc.make_field()),
       mr_r(Dc.make_field()),
       mr_p(Dc.make_field()),
       smoothed(Dc.make_field()),
@@ -336,26 +335,28 @@ void MultigridPreconditioner<Real>::setup_third_level() {
     for (int k = 0; k < p_.coarse_test_vectors; ++k) L.vectors.push_back(coarse_.make_field());
   for (int k = 0; k < p_.coarse_test_vectors; ++k) L.transfer.random_field(L.vectors[std::size_t(k)], p_.seed, k);
   if (p_.coarse_setup_iterations > 0) {
-    // improve_test_vectors with its GCR(8) corrections of all vectors together: one block GCR, D_c read
-    // once per iteration for all of them (issue 46: the setup through the multi-RHS path).
+    // The GCR(8) corrections of all vectors together: one block GCR, D_c read once per iteration for
+    // all of them (issue 46: the setup through the multi-RHS path).
     const int n = p_.coarse_test_vectors;
     CoarseBlockField<Real> b(coarse_.lattice(), coarse_.dof(), n, D_.location()), x = b.like();
-    for (int k = 0; k < n; ++k) {
-      coarse_.apply(L.res, L.vectors[std::size_t(k)]);
-      scale(Complex<double>(-1.0), L.res);
-      pack_rhs(b, k, L.res);
-    }
-    GcrControl c;
-    c.tolerance = 1e-30;  // a fixed number of iterations
-    c.max_iterations = p_.coarse_setup_iterations;
-    c.restart = kSetupGcrRestart;
     CoarseBlockGcr<Real> gcr(b, kSetupGcrRestart);
-    gcr.solve([this](CoarseBlockField<Real>& out, const CoarseBlockField<Real>& in) { coarse_.apply(out, in); }, x, b, c);
+    const auto correct = [&](const std::vector<CoarseField<Real>*>& z, const std::vector<const CoarseField<Real>*>& r) {
+      for (std::size_t k = 0; k < r.size(); ++k) pack_rhs(b, int(k), *r[k]);
+      GcrControl c;
+      c.tolerance = 1e-30;  // a fixed number of iterations
+      c.max_iterations = p_.coarse_setup_iterations;
+      c.restart = kSetupGcrRestart;
+      gcr.solve([this](CoarseBlockField<Real>& out, const CoarseBlockField<Real>& in) { coarse_.apply(out, in); }, x, b, c);
+      for (std::size_t k = 0; k < z.size(); ++k) unpack_rhs(*z[k], x, int(k));
+    };
+    std::vector<CoarseField<Real>> res, z;
     for (int k = 0; k < n; ++k) {
-      unpack_rhs(L.z, x, k);
-      axpy(Complex<double>(1.0), L.z, L.vectors[std::size_t(k)]);
-      orthonormalise_test_vector(L.vectors, std::size_t(k), "a second-level");
+      res.push_back(coarse_.make_field());
+      z.push_back(coarse_.make_field());
     }
+    improve_test_vectors_blocked(
+        [this](CoarseField<Real>& out, const CoarseField<Real>& in) { coarse_.apply(out, in); }, correct, L.vectors, res,
+        z, "a second-level");
   }
   for (int k = 0; k < p_.coarse_test_vectors; ++k) L.transfer.set_vector(k, L.vectors[std::size_t(k)]);
   L.transfer.orthonormalise();

@@ -165,7 +165,7 @@ struct ThirdLevel {
   std::unique_ptr<CoarseSchurComplement<Real>> schur;
   std::vector<CoarseField<Real>> vectors;  // the second level's test vectors as the setup made them
   CoarseField<Real> r, e, schur_rhs;       // third level
-  CoarseField<Real> res, z, mr_r, mr_p, smoothed;  // second level
+  CoarseField<Real> res, mr_r, mr_p, smoothed;  // second level
   CoarseGcr<Real> gcr;                     // the third level's GCR
   std::unique_ptr<CoarseDeflation<Real>> deflation;  // of its solves (null: none)
   std::unique_ptr<CoarseDirectSolve<Real>> direct;   // its direct solve instead (null: GCR)
