@@ -70,6 +70,7 @@ void host_gemm(const GemmBatch& g, T alpha, const T* A, const T* B, T beta, T* C
 void host_invert(int n, C* A, int lda, const char* what) {
   auto a = [&](int r, int c) -> C& { return A[r + std::int64_t(c) * lda]; };
   std::vector<int> swapped(static_cast<std::size_t>(n));
+  std::vector<C> m(static_cast<std::size_t>(n));  // each step's multipliers
   for (int k = 0; k < n; ++k) {
     int p = k;
     for (int r = k + 1; r < n; ++r)
@@ -82,7 +83,6 @@ void host_invert(int n, C* A, int lda, const char* what) {
     a(k, k) = C(1.0);
     for (int c = 0; c < n; ++c) a(k, c) *= inv;
     // Row elimination: row r -= a(r, k) * row k, column k then holding -a(r, k) * inv (the inverse's column).
-    std::vector<C> m(static_cast<std::size_t>(n));
     for (int r = 0; r < n; ++r) {
       m[std::size_t(r)] = r == k ? C(0.0) : a(r, k);
       if (r != k) a(r, k) = C(0.0);

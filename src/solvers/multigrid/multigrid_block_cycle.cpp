@@ -62,11 +62,12 @@ void MultigridPreconditioner<Real>::coarse_cycle(CoarseBlockField<Real>& z, cons
     }
     L.transfer.prolong(z, B.e);
   }
-  Section s(t_.coarse_smoothing, loc);
-  if (p_.coarse_smoothing > 0)
+  if (p_.coarse_smoothing > 0) {
+    Section s(t_.coarse_smoothing, loc);  // as the single cycle: no waits for the device without MR steps
     B.smoother.minimal_residual_steps(
         [this](CoarseBlockField<Real>& out, const CoarseBlockField<Real>& in) { coarse_.apply(out, in); }, z, r,
         p_.coarse_smoothing);
+  }
 }
 
 template <typename Real>
