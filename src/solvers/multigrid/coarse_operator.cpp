@@ -82,8 +82,13 @@ void CoarseOperator<Real>::build_galerkin(const CoarseOperator<Real>& A, const C
   if (T.coarse_dof() != dof_ || T.aggregation().coarse.sites != lattice_.sites || T.fine_dof() != A.dof() ||
       T.aggregation().fine_volume != A.lattice().sites || T.location() != location() || A.location() != location())
     fail("internal: a coarse operator built from a transfer or finer operator of another shape");
-  for_each(location(), std::int64_t(kStencilDirections) * lattice_.sites * dof_ * dof_,
-           CoarseGalerkinKernel<Real>{T.aggregation(), T.vectors(), A.view(), view()});
+  // W holds one direction's A_f,e V at a time (fine sites x finer dof x dof_ entries).
+  Buffer<Complex<Real>> W(std::size_t(A.lattice().sites) * std::size_t(A.dof()) * std::size_t(dof_), location());
+  for (int e = 0; e < kStencilDirections; ++e) {
+    for_each(location(), std::int64_t(W.size()), CoarseGalerkinHopKernel<Real>{T.vectors(), A.view(), W.data(), e});
+    for_each(location(), std::int64_t(lattice_.sites) * dof_ * dof_,
+             CoarseGalerkinBlockSumKernel<Real>{T.aggregation(), T.vectors(), A.view(), view(), W.data(), e});
+  }
 }
 
 template <typename Real>

@@ -33,7 +33,8 @@ class CoarseOperator {
   int build_from_links(const LinearOperator<Real>& D, const TransferOperator<Real>& T);
   int build_by_probing(const LinearOperator<Real>& D, const TransferOperator<Real>& T);
   // The next level down: P^dag A P for the coarse operator A of the level above and the transfer T
-  // between the two coarse levels (solvers/multigrid/coarse_transfer_kernels.hpp, CoarseGalerkinKernel).
+  // between the two coarse levels (solvers/multigrid/coarse_transfer_kernels.hpp: CoarseGalerkinHopKernel,
+  // CoarseGalerkinBlockSumKernel).
   void build_galerkin(const CoarseOperator<Real>& A, const CoarseTransferOperator<Real>& T);
 
   // Scales the coarse twisted mass by `factor` (CoarseTwistScaleKernel); 1: no change.

@@ -104,37 +104,59 @@ struct CoarseBlockRestrictKernel {
 // V(i, row)^dag A_f,e(i) V(j, col) with j = neighbour_e(i), where the coupling i -> j belongs to
 // direction d of Z: d = 0 when j lies in Z itself (e = 0, or a hop inside the block), else d = e
 // (blocks are at least 2 wide, so a hop leaves Z through one face into the neighbour that way; a
-// coarser extent of 2 keeps the two directions' blocks apart). One thread per entry, in the blocks'
-// order.
+// coarser extent of 2 keeps the two directions' blocks apart).
+// In two steps per direction e, so that the product A_f,e(i) V(j, col), needed by every row, is made
+// once (one thread per entry doing both would repeat it for each of the 2 n_v rows):
+// CoarseGalerkinHopKernel writes W(i, a, col) = sum_b A_f,e(i)[a, b] V(neighbour_e(i), b, col) over the
+// column's chirality half of b; CoarseGalerkinBlockSumKernel sums V(i, row)^dag W(i, col) over the block.
 template <typename Real>
-struct CoarseGalerkinKernel {
+struct CoarseGalerkinHopKernel {
+  CoarseTestVectors<Real> V;
+  CoarseStencilView<Real> Af;
+  Complex<Real>* W;  // [(i * dof_f + a) * dof_c + col]
+  int e;
+  LQCD_HOST_DEVICE void operator()(std::int64_t t) const {
+    const int dof_c = 2 * V.nv, half = V.dof_f / 2;
+    const std::int64_t ia = t / dof_c;
+    const int col = int(t - ia * dof_c), chi_c = col / V.nv, k_c = col % V.nv;
+    const std::int64_t i = ia / V.dof_f;
+    const int a = int(ia - i * V.dof_f);
+    const std::int64_t j = Af.neighbour(i, e);
+    Complex<Real> w;
+    for (int b = chi_c * half; b < (chi_c + 1) * half; ++b) w = multiply_add(Af.at(e, i, a, b), V.at(j, b, k_c), w);
+    W[t] = w;
+  }
+};
+
+// Direction e's share of A_c: A_c,0(Z) (inside the block) and A_c,e(Z) (through its face), one thread per
+// (Z, row, col). Direction 0 runs first and sets A_c,0; the others add to it and set their own A_c,e.
+template <typename Real>
+struct CoarseGalerkinBlockSumKernel {
   Aggregation agg;
   CoarseTestVectors<Real> V;
   CoarseStencilView<Real> Af, Ac;
+  const Complex<Real>* W;
+  int e;
   LQCD_HOST_DEVICE void operator()(std::int64_t t) const {
     const int dof_c = Ac.dof, half = V.dof_f / 2;
-    const std::int64_t per_direction = Ac.lattice.sites * dof_c * dof_c;
-    const int d = int(t / per_direction);
-    const std::int64_t rest = t - d * per_direction;
-    const std::int64_t Z = rest / (std::int64_t(dof_c) * dof_c);
-    const int col = int(rest / dof_c % dof_c), row = int(rest % dof_c);
-    const int chi_r = row / V.nv, k_r = row % V.nv, chi_c = col / V.nv, k_c = col % V.nv;
-    Complex<Real> acc;
+    const std::int64_t Z = t / (std::int64_t(dof_c) * dof_c);
+    const int col = int(t / dof_c % dof_c), row = int(t % dof_c);
+    const int chi_r = row / V.nv, k_r = row % V.nv;
+    Complex<Real> inside, across;
     for (int jb = 0; jb < agg.block_sites; ++jb) {
       const std::int64_t i = agg.fine_of(Z, jb);
-      for (int e = 0; e < kStencilDirections; ++e) {
-        const std::int64_t j = Af.neighbour(i, e);
-        const int target = agg.coarse_of(j) == Z ? 0 : e;
-        if (target != d) continue;
-        // V(i, row)^dag A_f,e(i) V(j, col), over the rows' and the columns' chirality halves.
-        for (int a = chi_r * half; a < (chi_r + 1) * half; ++a) {
-          Complex<Real> w;
-          for (int b = chi_c * half; b < (chi_c + 1) * half; ++b) w = multiply_add(Af.at(e, i, a, b), V.at(j, b, k_c), w);
-          acc = conj_multiply_add(V.at(i, a, k_r), w, acc);
-        }
-      }
+      const bool in_block = agg.coarse_of(Af.neighbour(i, e)) == Z;
+      Complex<Real> acc;
+      for (int a = chi_r * half; a < (chi_r + 1) * half; ++a)
+        acc = conj_multiply_add(V.at(i, a, k_r), W[(i * V.dof_f + a) * dof_c + col], acc);
+      if (in_block)
+        inside += acc;
+      else
+        across += acc;
     }
-    Ac.at(d, Z, row, col) = acc;
+    Complex<Real>& c0 = Ac.at(0, Z, row, col);
+    c0 = e == 0 ? inside : c0 + inside;
+    if (e != 0) Ac.at(e, Z, row, col) = across;
   }
 };
 

@@ -36,7 +36,8 @@
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseGaussianKernel<Real>)                    \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseBlockProlongKernel<Real>)                \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseBlockRestrictKernel<Real>)               \
-  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseGalerkinKernel<Real>)
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseGalerkinHopKernel<Real>)                 \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseGalerkinBlockSumKernel<Real>)
 LQCD_INSTANTIATE_MULTIGRID(double)
 LQCD_INSTANTIATE_MULTIGRID(float)
 #undef LQCD_INSTANTIATE_MULTIGRID
