@@ -10,7 +10,8 @@
 #           coarse_schur_block12_* and coarse_operator_block12_* fields of each line
 #   stall   12 sources with the coarse solves' iteration cap raised and other settings (MG_STALL_VARIANTS, ';'-separated)
 #   single  one source, 3 repetitions, per setting of MG_SINGLE_VARIANTS (';'-separated)
-#   ncu     Nsight Compute on the even-odd coarse pass, one source and a block of 12 (tile 12; OUT/ncu.txt)
+#   ncu     Nsight Compute on the even-odd coarse pass (one source and a block of 12 on the CUDA cores, a block
+#           of 12 on the tensor cores) and on the fused Schwarz kernel (OUT/ncu.txt)
 # MG_SETTINGS: multigrid settings for every run (default: coarse_half=true outer_restart=16).
 set -uo pipefail
 out=${1:?OUT}
@@ -49,8 +50,13 @@ fi
 if has ncu; then
   ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
   cfg=$(ls runs/mgscan_32/wilson.*.ildg | tail -1)
-  for k in "20 HalfHopRows<float>, \(int\)1>" "0 HalfHopRows<float>, \(int\)12>"; do
-    LQCD_COARSE_RHS_TILE=12 timeout -k 5 150 "$ncu" --kernel-name-base demangled --kernel-name "regex:${k#* }" \
+  # skip, name: the CUDA-core pass on one field and on a block of 12, the tensor-core pass on 12
+  # (LQCD_COARSE_MMA=1, coarse_hop_mma.hpp), and the Schwarz smoother's fused kernel (schwarz_block_mr.hpp).
+  for k in "20 HalfHopRows<float>, \(int\)1>" "0 HalfHopRows<float>, \(int\)12>" "0 coarse_hop_mma_kernel" \
+    "0 schwarz_block_mr_kernel<float>"; do
+    mma=1
+    [[ $k == *HalfHopRows* ]] && mma=0
+    LQCD_COARSE_MMA=$mma LQCD_COARSE_RHS_TILE=12 timeout -k 5 150 "$ncu" --kernel-name-base demangled --kernel-name "regex:${k#* }" \
       --launch-skip "${k%% *}" --launch-count 2 --section SpeedOfLight --section Occupancy --section WarpStateStats \
       --section MemoryWorkloadAnalysis --section LaunchStats \
       "$bin" bench solver --dims 32,32,32,32 --device gpu --config "$cfg" --repetitions 1 --tolerance 1e-10 \

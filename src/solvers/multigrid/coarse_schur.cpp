@@ -1,7 +1,11 @@
 #include "solvers/multigrid/coarse_schur.hpp"
 
+#include <type_traits>
+
 #include "core/dispatch.hpp"
+#include "core/environment_switch.hpp"
 #include "core/error.hpp"
+#include "solvers/multigrid/coarse_hop_mma.hpp"
 #include "solvers/multigrid/coarse_schur_kernels.hpp"
 
 namespace lqcd {
@@ -25,6 +29,7 @@ CoarseSchurComplement<Real>::CoarseSchurComplement(const CoarseOperator<Real>& D
                  : 0,
             Dc.location()),
       half_scale_(half ? std::size_t(kStencilDirections - 1) * std::size_t(Dc.lattice().sites) : 0, Dc.location()),
+      mma_(switch_from_environment("LQCD_COARSE_MMA", false)),
       bhat_(Dc.make_field()),
       odd_(Dc.make_field()) {
   if (!possible(Dc.lattice()))
@@ -105,6 +110,12 @@ void CoarseSchurComplement<Real>::pass(const Rows& rows, const Complex<Real>* in
                                        Complex<Real>* out, std::int64_t size, int n, int parity, double sign,
                                        bool zero_other) const {
   if (size != Dc_.lattice().sites * Dc_.dof() * n) fail("internal: a coarse parity pass over a field of another shape");
+#if LQCD_HAVE_CUDA
+  if constexpr (std::is_same_v<Rows, CoarseHalfHopRows<float>>)
+    if (mma_ && Dc_.location() == Location::Device &&
+        coarse_hop_mma_on_device(CoarseHopMmaPass{rows.H, in, x, out, parity, float(sign), zero_other ? 1 : 0, n}))
+      return;
+#endif
   with_rhs_tile(n, [&](auto tile) {
     constexpr int T = decltype(tile)::value;
     for_each(Dc_.location(), rhs_tile_threads(Dc_.lattice().sites / 2, Dc_.dof(), n, T),

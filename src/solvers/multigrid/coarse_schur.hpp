@@ -67,6 +67,10 @@ class CoarseSchurComplement {
   bool half_enabled_;
   Buffer<Complex<std::int16_t>> half_;
   Buffer<float> half_scale_;
+  // LQCD_COARSE_MMA=1: in single precision with half blocks, block passes of 4 to 16 right-hand sides on the
+  // device's tensor cores (solvers/multigrid/coarse_hop_mma.hpp). Off by default until it has been run and
+  // measured on a GPU (written in a session without one; docs/history/2026-12.md).
+  bool mma_;
   CoarseField<Real> bhat_;
   mutable CoarseField<Real> odd_;
   mutable std::unique_ptr<CoarseBlockField<Real>> bhat_block_, odd_block_;
