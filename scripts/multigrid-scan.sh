@@ -6,6 +6,8 @@
 # per benchmark in OUT/mgscan.jsonl.
 #   scripts/multigrid-scan.sh OUT BIN L "KAPPAS" [MULTIGRID_SETTINGS...]
 # MG_BENCH_ARGS: more options of lqcd bench solver for the multigrid (e.g. --max-iterations 300).
+# MG_DEVICE=cpu: everything on the CPU backend (default gpu). MG_KRYLOV: the Krylov solvers timed, as
+# "SOLVER SYSTEM;..." (default "cg normal;bicgstab matpc"), each within MG_KRYLOV_TIMEOUT seconds (300).
 # MG_SKIP_KRYLOV=1: the multigrid only. MG_TIMEOUT: seconds per multigrid benchmark (400). MG_RHS=N: the multigrid also on N sources solved together
 # (lqcd bench solver --rhs N; issue 46). MG_VARIANTS="SETTINGS;SETTINGS;...": several multigrid settings
 # (each a space-separated list of KEY=VALUE) at every kappa, instead of MULTIGRID_SETTINGS.
@@ -38,11 +40,11 @@ precision = 64
 save_every = 10
 TOML
   start=$(date +%s)
-  "$bin" heatbath "$cfgdir/hb.toml" --device gpu --quiet >>"$out/mgscan.log" 2>&1
+  "$bin" heatbath "$cfgdir/hb.toml" --device "${MG_DEVICE:-gpu}" --quiet >>"$out/mgscan.log" 2>&1
   echo "heatbath $L^4: exit $? in $(( $(date +%s) - start )) s; $(tail -1 "$cfgdir/wilson.log")" | tee -a "$out/summary.txt"
   cfg=$(ls "$cfgdir"/wilson.*.ildg | tail -1)
 fi
-common=(--dims "$dims" --device gpu --config "$cfg" --repetitions "${MG_REPS:-3}" --tolerance 1e-10 --json)
+common=(--dims "$dims" --device "${MG_DEVICE:-gpu}" --config "$cfg" --repetitions "${MG_REPS:-3}" --tolerance 1e-10 --json)
 action=(--action clover --csw 1.769)
 # MG_ACTION=twisted_mass: Wilson twisted mass at kappa = MG_KAPPA (maximal twist: the critical kappa,
 # 0.1571 for the quenched beta = 6.0 Wilson action); the list then holds the values of mu (mass form).
@@ -53,10 +55,11 @@ for k in $kappas; do
   else
     mass=(--kappa "$k")
   fi
-  for krylov in "cg normal" "bicgstab matpc"; do
+  IFS=';' read -r -a krylovs <<<"${MG_KRYLOV:-cg normal;bicgstab matpc}"
+  for krylov in "${krylovs[@]}"; do
     [ -n "${MG_SKIP_KRYLOV:-}" ] && continue
     set -- $krylov
-    timeout 300 "$bin" bench solver "${common[@]}" "${action[@]}" "${mass[@]}" --precision single --solver "$1" \
+    timeout "${MG_KRYLOV_TIMEOUT:-300}" "$bin" bench solver "${common[@]}" "${action[@]}" "${mass[@]}" --precision single --solver "$1" \
       --system "$2" --inner-tolerance 1e-5 >>"$out/mgscan.jsonl" 2>>"$out/mgscan.log" ||
       echo "{\"kappa\": $k, \"action\": \"${MG_ACTION:-clover}\", \"solver\": \"$1\", \"failed\": true}" >>"$out/mgscan.jsonl"
   done
