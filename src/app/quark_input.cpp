@@ -115,7 +115,7 @@ QuarkInput read_quark_input(const Config& c) {
 
   FermionParams& f = in.fermion;
   try {
-    f.action = fermion_action_from_name(c.string("fermion.action"));
+    f.action = fermion_action_from_name(c.string("fermion.action"), "fermion.action");
   } catch (const Error& e) {
     fail("{}: {}", c.source(), e.what());
   }
@@ -151,7 +151,7 @@ QuarkInput read_quark_input(const Config& c) {
     try {
       check_free_field_invertible(f.wilson, in.dims);
     } catch (const Error& e) {
-      fail("{}: {}", c.source(), e.what());
+      c.fail_key("fermion.kappa", e.what());
     }
   }
 

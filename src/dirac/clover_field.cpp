@@ -16,7 +16,7 @@ CloverField<Real>::CloverField(const GaugeField<double>& U, double kappa, double
       mu_(mu),
       stride_(padded_stride(U.geometry().half_volume(), sizeof(Complex<Real>))),
       data_(std::size_t(stride_) * CloverView<Real>::kComponents * 2, U.location()) {
-  if (!(kappa > 0)) fail("fermion.kappa: must be positive (got {})", kappa);
+  if (!(kappa > 0)) fail("kappa: must be positive (got {})", kappa);
   compute();
 }
 

@@ -33,8 +33,8 @@ class SharedCloverOperator : public LinearOperator<Real> {
   std::shared_ptr<const WilsonCloverOperator<Real>> M_;
 };
 
-void check_finite(double value, const char* key) {
-  if (!std::isfinite(value)) fail("{}: must be a finite number (got {})", key, value);
+void check_finite(double value, const char* name) {
+  if (!std::isfinite(value)) fail("{}: must be a finite number (got {})", name, value);
 }
 
 }  // namespace
@@ -56,19 +56,18 @@ const char* fermion_action_name(FermionAction action) {
 }
 
 void check_fermion_params(const FermionParams& p) {
-  check_finite(p.wilson.kappa, "fermion.kappa");
-  check_finite(p.wilson.mu, "fermion.mu");
-  check_finite(p.csw, "fermion.csw");
-  if (!(p.wilson.kappa > 0)) fail("fermion.kappa: must be positive (got {})", p.wilson.kappa);
+  check_finite(p.wilson.kappa, "kappa");
+  check_finite(p.wilson.mu, "mu");
+  check_finite(p.csw, "csw");
+  if (!(p.wilson.kappa > 0)) fail("kappa: must be positive (got {})", p.wilson.kappa);
   // kappa <= 0 is m0 <= -4 or infinite: the light mode is a doubler, which no run means (the operator
   // at -kappa is the one at kappa up to the sign (-1)^(x+y+z+t)). A negative c_sw is accepted: it is
   // unusual, not ill-defined.
   if (p.action == FermionAction::Wilson) {
     if (p.csw != 0)
-      fail("fermion.csw = {} is set, but fermion.action = \"wilson\" has no clover term (use \"clover\")", p.csw);
+      fail("csw = {} is set, but the Wilson action has no clover term (use the clover action)", p.csw);
     if (p.wilson.mu != 0)
-      fail("fermion.mu = {} is set, but fermion.action = \"wilson\" has no twisted mass (use \"twisted_mass\" or "
-           "\"clover\")",
+      fail("mu = {} is set, but the Wilson action has no twisted mass (use the twisted-mass or the clover action)",
            p.wilson.mu);
   }
 }
@@ -101,13 +100,13 @@ std::optional<std::array<int, 4>> free_field_zero_mode(const WilsonParams& p, co
 }
 
 void check_free_field_invertible(const WilsonParams& p, const Dims& dims) {
-  check_finite(p.kappa, "fermion.kappa");
+  check_finite(p.kappa, "kappa");
   const auto mode = free_field_zero_mode(p, dims);
   if (!mode) return;
   const auto component = [](int m) { return m ? "pi" : "0"; };
-  fail("fermion.kappa = {:.17g} (m0 = {:.17g}) makes the free-field operator singular on {}: the momentum p = ({}, "
+  fail("kappa = {:.17g} (m0 = {:.17g}) makes the free-field operator singular on {}: the momentum p = ({}, "
        "{}, {}, {}) is an exact zero mode with these boundary conditions (m0 = -2 x the number of components equal to "
-       "pi); change fermion.kappa, give a twisted mass or change fermion.boundary",
+       "pi); change kappa, give a twisted mass or change the boundary conditions",
        p.kappa, p.mass(), dims_string(dims), component((*mode)[0]), component((*mode)[1]), component((*mode)[2]),
        component((*mode)[3]));
 }

@@ -21,7 +21,7 @@ namespace lqcd {
 enum class FermionAction { Wilson, Clover, TwistedMass };
 
 // "wilson", "clover", "twisted_mass"; anything else throws lqcd::Error naming `key` and the allowed values.
-FermionAction fermion_action_from_name(const std::string& name, const std::string& key = "fermion.action");
+FermionAction fermion_action_from_name(const std::string& name, const std::string& key = "action");
 // The inverse of fermion_action_from_name.
 const char* fermion_action_name(FermionAction action);
 
@@ -31,9 +31,10 @@ struct FermionParams {
   double csw = 0;
 };
 
-// Throws lqcd::Error naming the key at fault (fermion.kappa, fermion.mu, fermion.csw) when a value is
-// not finite, kappa <= 0, csw != 0 with the wilson action, or mu != 0 with the wilson action (a
-// contradiction, not silently something else). clover with csw = 0 and twisted_mass with mu = 0 are
+// Throws lqcd::Error naming the parameter at fault (kappa, mu, csw: the fields' names; the input readers
+// in app/ check their keys when they read them, and name those) when a value is not finite, kappa <= 0,
+// csw != 0 with the wilson action, or mu != 0 with the wilson action (a contradiction, not silently
+// something else). clover with csw = 0 and twisted_mass with mu = 0 are
 // the Wilson operator, run as asked.
 void check_fermion_params(const FermionParams& p);
 
@@ -54,9 +55,9 @@ void check_fermion_params(const FermionParams& p);
 // that close to singular has a condition number beyond what double-precision solves resolve anyway.
 std::optional<std::array<int, 4>> free_field_zero_mode(const WilsonParams& p, const Dims& dims);
 
-// Throws lqcd::Error naming fermion.kappa when the free-field operator is singular
-// (free_field_zero_mode), saying which momentum is the zero mode and what would make it invertible.
-// The application calls this for the unit ("free") configuration only.
+// Throws lqcd::Error naming kappa when the free-field operator is singular (free_field_zero_mode),
+// saying which momentum is the zero mode and what would make it invertible. The application calls this
+// for the unit ("free") configuration only, and names its key.
 void check_free_field_invertible(const WilsonParams& p, const Dims& dims);
 
 struct DiracOperators {

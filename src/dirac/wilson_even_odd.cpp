@@ -12,7 +12,7 @@ WilsonEvenOddOperator<Real, LC>::WilsonEvenOddOperator(const GaugeField<Real, LC
       params_(params),
       tmp_odd_(U.geometry(), U.location(), Subset::Odd),
       t_tile_(hopping_t_tile(U.geometry(), hopping_traffic_bytes<Real, LC>())) {
-  if (!(params.kappa > 0)) fail("fermion.kappa: must be positive (got {})", params.kappa);
+  if (!(params.kappa > 0)) fail("kappa: must be positive (got {})", params.kappa);
 }
 
 template <typename Real, int LC>

@@ -11,7 +11,7 @@ template <typename Real, int LC>
 WilsonEvenOddMultiRHS<Real, LC>::WilsonEvenOddMultiRHS(const GaugeField<Real, LC>& U, const WilsonParams& params,
                                                        int rhs)
     : U_(U), params_(params), tmp_odd_(U.geometry(), U.location(), rhs, Subset::Odd) {
-  if (!(params.kappa > 0)) fail("fermion.kappa: must be positive (got {})", params.kappa);
+  if (!(params.kappa > 0)) fail("kappa: must be positive (got {})", params.kappa);
 }
 
 template <typename Real, int LC>

@@ -8,7 +8,7 @@ namespace lqcd {
 
 template <typename Real>
 WilsonOperator<Real>::WilsonOperator(const GaugeField<Real>& U, const WilsonParams& params) : U_(U), params_(params) {
-  if (!(params.kappa > 0)) fail("fermion.kappa: must be positive (got {})", params.kappa);
+  if (!(params.kappa > 0)) fail("kappa: must be positive (got {})", params.kappa);
 }
 
 template <typename Real>
