@@ -34,8 +34,8 @@ inline constexpr int kCoarseHopMmaMinRhs = 4;
 inline constexpr int kCoarseHopMmaMaxRhs = 16;
 
 // Runs the pass on the device and returns true, or returns false (nothing done) where it does not apply:
-// n outside [kCoarseHopMmaMinRhs, kCoarseHopMmaMaxRhs], or a build without the CUDA backend. The caller
-// then runs CoarseParityHopKernel.
+// n outside [kCoarseHopMmaMinRhs, kCoarseHopMmaMaxRhs], or a device older than sm_80 (no TF32). The
+// caller then runs CoarseParityHopKernel. Defined in the CUDA backend only.
 bool coarse_hop_mma_on_device(const CoarseHopMmaPass& p);
 
 }  // namespace lqcd
