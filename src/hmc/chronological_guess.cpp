@@ -11,7 +11,7 @@ namespace lqcd {
 
 ChronologicalGuess::ChronologicalGuess(int depth) : depth_(depth) {
   if (depth < 0 || depth > kMaxDepth)
-    fail("monomial.forecast: expected 0 (off) to {} kept solutions (got {})", kMaxDepth, depth);
+    fail("forecast: expected 0 (off) to {} kept solutions (got {})", kMaxDepth, depth);
 }
 
 void ChronologicalGuess::record(const SpinorField<double>& x) {

@@ -37,12 +37,12 @@ void apply_gamma5(SpinorField<double>& psi) { for_each(psi.location(), psi.sites
 MultigridForceSolver::MultigridForceSolver(const EvenOddQuark& q, const HmcMultigridParams& p)
     : quark_(q), params_(p) {
   if (q.params.mu != 0)
-    fail("monomial.multigrid: the multigrid force solves are for Wilson and clover quarks without twisted mass "
+    fail("the multigrid force solves are for Wilson and clover quarks without twisted mass "
          "(M_hat^dag = gamma_5 M_hat gamma_5 needs mu = 0); got mu = {}",
          q.params.mu);
   check_multigrid_params(p.multigrid);
   if (p.refresh_iterations < 0 || p.refresh_iterations > 1000)
-    fail("multigrid.refresh_iterations: expected 0 to 1000 GCR steps per test vector, got {}", p.refresh_iterations);
+    fail("refresh_iterations: expected 0 to 1000 GCR steps per test vector, got {}", p.refresh_iterations);
 }
 
 void MultigridForceSolver::bring_up_to_date(const GaugeField<double>& U, const SchurOperator<double>& M) {

@@ -26,7 +26,7 @@ const SpinorField<double>& PseudofermionMonomial::pseudofermion() const {
 }
 
 void PseudofermionMonomial::use_multigrid(const HmcMultigridParams&) {
-  fail("monomial.multigrid: is for the wilson, clover and hasenbusch_ratio monomials, not {}", name());
+  fail("the multigrid force solves are for the wilson, clover and hasenbusch_ratio monomials, not {}", name());
 }
 
 void PseudofermionMonomial::start_trajectory() {

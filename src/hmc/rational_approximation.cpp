@@ -47,11 +47,11 @@ double RationalApproximation::operator()(double x) const {
 }
 
 RationalApproximation zolotarev_inverse_sqrt(int degree, double lambda_min, double lambda_max) {
-  if (degree < 1 || degree > 64) fail("monomial.degree: expected an integer in [1, 64] (got {})", degree);
+  if (degree < 1 || degree > 64) fail("degree: expected an integer in [1, 64] (got {})", degree);
   if (!(lambda_min > 0) || !std::isfinite(lambda_min))
-    fail("monomial.lambda_min: expected a positive number (got {})", lambda_min);
+    fail("lambda_min: expected a positive number (got {})", lambda_min);
   if (!(lambda_max > lambda_min) || !std::isfinite(lambda_max))
-    fail("monomial.lambda_max: expected a number above lambda_min = {} (got {})", lambda_min, lambda_max);
+    fail("lambda_max: expected a number above lambda_min = {} (got {})", lambda_min, lambda_max);
   RationalApproximation r;
   r.lambda_min = lambda_min;
   r.lambda_max = lambda_max;

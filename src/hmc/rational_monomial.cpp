@@ -16,7 +16,7 @@ namespace lqcd {
 RationalMonomial::RationalMonomial(const EvenOddQuark& quark, const RationalApproximation& r,
                                    const SolverParams& solver, std::uint32_t stream)
     : PseudofermionMonomial(solver, stream), quark_(quark), r_(r) {
-  if (quark.params.mu != 0) fail("monomial.mu: the rational (one-flavour) monomial needs mu = 0");
+  if (quark.params.mu != 0) fail("mu: the rational (one-flavour) monomial needs mu = 0");
 }
 
 std::string RationalMonomial::name() const {
@@ -63,12 +63,12 @@ void RationalMonomial::refresh(const GaugeField<double>& U, std::uint64_t seed, 
     if (s.lambda_min < r_.lambda_min)
       warnings_.push_back(fmt::format(
           "{}: M_hat^dag M_hat has an eigenvalue below lambda_min = {:g} (Lanczos Ritz value {:.4g} after {} steps, "
-          "an upper bound of the smallest): the rational approximation does not hold there; lower monomial.lambda_min",
+          "an upper bound of the smallest): the rational approximation does not hold there; lower its lambda_min",
           name(), r_.lambda_min, s.lambda_min, s.iterations));
     if (s.lambda_max > r_.lambda_max)
       warnings_.push_back(fmt::format(
           "{}: M_hat^dag M_hat has an eigenvalue above lambda_max = {:g} (Lanczos Ritz value {:.4g} after {} steps, "
-          "a lower bound of the largest): the rational approximation does not hold there; raise monomial.lambda_max",
+          "a lower bound of the largest): the rational approximation does not hold there; raise its lambda_max",
           name(), r_.lambda_max, s.lambda_max, s.iterations));
   }
   // phi = c^{-1/2} [eta + sum_l rho'_l (Q - i q_l) (Q^2 + q_l^2)^{-1} eta],  q_l = sqrt(a_l), with the

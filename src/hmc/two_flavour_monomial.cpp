@@ -14,7 +14,7 @@ namespace lqcd {
 TwoFlavourMonomial::TwoFlavourMonomial(const WilsonParams& params, double csw, const SolverParams& solver,
                                        std::uint32_t stream, int forecast)
     : PseudofermionMonomial(solver, stream, forecast), quark_{params, csw} {
-  if (!std::isfinite(csw)) fail("monomial.csw: must be a finite number (got {})", csw);
+  if (!std::isfinite(csw)) fail("csw: must be a finite number (got {})", csw);
 }
 
 std::string TwoFlavourMonomial::name() const { return "two-flavour " + describe(quark_) + multigrid_note(); }
