@@ -37,7 +37,6 @@
 #include "dirac/clover_even_odd.hpp"
 #include "dirac/dirac_operator_factory.hpp"
 #include "dirac/wilson_even_odd.hpp"
-#include "dirac/wilson_kernels.hpp"
 #include "dirac/wilson_even_odd_multi_rhs.hpp"
 #include "fields/spinor_block_blas.hpp"
 #include "solvers/multigrid/multigrid.hpp"

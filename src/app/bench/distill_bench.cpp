@@ -34,7 +34,6 @@
 #include "core/site_random.hpp"
 #include "dirac/clover_even_odd.hpp"
 #include "dirac/wilson_even_odd.hpp"
-#include "dirac/wilson_kernels.hpp"
 #include "dirac/wilson_even_odd_multi_rhs.hpp"
 #include "solvers/multigrid/multigrid.hpp"
 #include "core/dispatch.hpp"

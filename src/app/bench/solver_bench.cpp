@@ -35,7 +35,6 @@
 #include "dirac/dirac_operator_factory.hpp"
 #include "dirac/face_exchange.hpp"
 #include "dirac/wilson_even_odd.hpp"
-#include "dirac/wilson_kernels.hpp"
 #include "dirac/wilson_even_odd_multi_rhs.hpp"
 #include "fields/spinor_block_blas.hpp"
 #include "solvers/krylov/multi_rhs_cg.hpp"
