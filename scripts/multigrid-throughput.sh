@@ -10,6 +10,8 @@
 #           coarse_schur_block12_* and coarse_operator_block12_* fields of each line
 #   stall   12 sources with the coarse solves' iteration cap raised and other settings (MG_STALL_VARIANTS, ';'-separated)
 #   single  one source, 3 repetitions, per setting of MG_SINGLE_VARIANTS (';'-separated)
+#   mma     12 sources together with the coarse passes on the tensor cores (LQCD_COARSE_MMA=1) and without,
+#           MG_REPS (3) each, into OUT/mma1 and OUT/mma0 (scripts/mgscan_summary.py on each mgscan.jsonl)
 #   ncu     Nsight Compute on the even-odd coarse pass (one source and a block of 12 on the CUDA cores, a block
 #           of 12 on the tensor cores) and on the fused Schwarz kernel (OUT/ncu.txt)
 # MG_SETTINGS: multigrid settings for every run (default: coarse_half=true outer_restart=16).
@@ -22,7 +24,7 @@ cd "$(dirname "$0")/.."
 bin=build-gpu/lqcd
 read -r -a settings <<<"${MG_SETTINGS:-coarse_half=true outer_restart=16}"
 if has tests; then
-  (cd build-gpu && timeout -k 5 300 ctest -R "CoarseBlock|CoarseRhsTile|CoarseDeflation|TransferBlock|CoarseOperator|Multigrid|FlexibleGcr" \
+  (cd build-gpu && timeout -k 5 300 ctest -R "CoarseBlock|CoarseRhsTile|CoarseDeflation|CoarseHopMma|CoarseDirect|TransferBlock|CoarseOperator|Multigrid|FlexibleGcr" \
     -j 4 --timeout 240) >"$out/mgtest.log" 2>&1
   echo "mgtest: exit $?: $(grep -E 'tests passed|tests failed' "$out/mgtest.log")" | tee -a "$out/summary.txt"
 fi
@@ -46,6 +48,14 @@ if has single; then
   MG_RHS=1 MG_REPS=3 MG_SKIP_KRYLOV=1 MG_TIMEOUT=${MG_TIMEOUT:-90} \
     MG_VARIANTS="${MG_SINGLE_VARIANTS:-coarse_half=true outer_restart=16}" \
     bash scripts/multigrid-scan.sh "$out" "$bin" 32 "${MG_KAPPAS:-0.1352}"
+fi
+if has mma; then
+  for mma in 1 0; do
+    mkdir -p "$out/mma$mma"
+    LQCD_COARSE_MMA=$mma MG_RHS=12 MG_REPS=${MG_REPS:-3} MG_SKIP_KRYLOV=1 MG_TIMEOUT=${MG_TIMEOUT:-200} \
+      bash scripts/multigrid-scan.sh "$out/mma$mma" "$bin" 32 "0.1352" "${settings[@]}"
+    echo "mma $mma: $(python3 scripts/mgscan_summary.py "$out/mma$mma/mgscan.jsonl" 2>&1 | tail -2)" | tee -a "$out/summary.txt"
+  done
 fi
 if has ncu; then
   ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
