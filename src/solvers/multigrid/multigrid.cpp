@@ -73,40 +73,41 @@ std::unique_ptr<CoarseDeflation<Real>> make_deflation(const CoarseOperator<Real>
 
 void check_multigrid_params(const MultigridParams& p) {
   for (int mu = 0; mu < 4; ++mu)
-    if (p.block[std::size_t(mu)] < 2) fail("multigrid.block = {}: each extent must be at least 2", dims_string(p.block));
+    if (p.block[std::size_t(mu)] < 2) fail("block = {}: each extent must be at least 2", dims_string(p.block));
   if (p.test_vectors < 1 || p.test_vectors > 64)
-    fail("multigrid.test_vectors = {}: expected 1 to 64 (24 or 32 are usual)", p.test_vectors);
-  if (p.setup_iterations < 0) fail("multigrid.setup_iterations = {}: expected >= 0", p.setup_iterations);
-  if (p.adaptive_cycles < 0) fail("multigrid.adaptive_cycles = {}: expected >= 0", p.adaptive_cycles);
+    fail("test_vectors = {}: expected 1 to 64 (24 or 32 are usual)", p.test_vectors);
+  if (p.setup_iterations < 0) fail("setup_iterations = {}: expected >= 0", p.setup_iterations);
+  if (p.adaptive_cycles < 0) fail("adaptive_cycles = {}: expected >= 0", p.adaptive_cycles);
   if (p.pre_smoothing < 0 || p.post_smoothing < 0 || p.pre_smoothing + p.post_smoothing == 0)
-    fail("multigrid.pre_smoothing = {}, multigrid.post_smoothing = {}: expected >= 0 each and at least one step",
-         p.pre_smoothing, p.post_smoothing);
+    fail("{} = {} (pre_smoothing = {}, post_smoothing = {}): expected >= 0 each and at least one step",
+         p.pre_smoothing < 0 ? "pre_smoothing" : "post_smoothing",
+         p.pre_smoothing < 0 ? p.pre_smoothing : p.post_smoothing, p.pre_smoothing, p.post_smoothing);
   if (!(p.coarse_tolerance > 0 && p.coarse_tolerance < 1))
-    fail("multigrid.coarse_tolerance = {}: expected a relative residual in (0, 1)", p.coarse_tolerance);
+    fail("coarse_tolerance = {}: expected a relative residual in (0, 1)", p.coarse_tolerance);
   if (p.coarse_max_iterations < 1)
-    fail("multigrid.coarse_max_iterations = {}: expected >= 1", p.coarse_max_iterations);
+    fail("coarse_max_iterations = {}: expected >= 1", p.coarse_max_iterations);
   if (p.coarse_restart < 1 || p.coarse_restart > kCoarseGcrMaxRestart)
-    fail("multigrid.coarse_restart = {}: expected 1 to {}", p.coarse_restart, kCoarseGcrMaxRestart);
+    fail("coarse_restart = {}: expected 1 to {}", p.coarse_restart, kCoarseGcrMaxRestart);
   if (!(p.coarse_mu_factor >= 1 && p.coarse_mu_factor <= 1000))
-    fail("multigrid.coarse_mu_factor = {}: expected a number in [1, 1000]", p.coarse_mu_factor);
-  if (p.outer_restart < 1) fail("multigrid.outer_restart = {}: expected >= 1", p.outer_restart);
+    fail("coarse_mu_factor = {}: expected a number in [1, 1000]", p.coarse_mu_factor);
+  if (p.outer_restart < 1) fail("outer_restart = {}: expected >= 1", p.outer_restart);
   if (p.outer_double_restart < 0 || p.outer_double_restart > 64)
-    fail("multigrid.outer_double_restart = {}: expected 0 to 64", p.outer_double_restart);
+    fail("outer_double_restart = {}: expected 0 to 64", p.outer_double_restart);
   if (p.outer_recycle < 0 || p.outer_recycle > 64)
-    fail("multigrid.outer_recycle = {}: expected 0 to 64", p.outer_recycle);
+    fail("outer_recycle = {}: expected 0 to 64", p.outer_recycle);
   if (p.levels != 0 && (p.levels < 2 || p.levels > 3))
-    fail("multigrid.levels = {}: expected 2 or 3 (or 0: chosen from the lattice)", p.levels);
+    fail("levels = {}: expected 2 or 3 (or 0: chosen from the lattice)", p.levels);
   if (p.coarse_test_vectors < 1 || p.coarse_test_vectors > 64)
-    fail("multigrid.coarse_test_vectors = {}: expected 1 to 64", p.coarse_test_vectors);
+    fail("coarse_test_vectors = {}: expected 1 to 64", p.coarse_test_vectors);
   if (p.coarse_setup_iterations < 0)
-    fail("multigrid.coarse_setup_iterations = {}: expected >= 0", p.coarse_setup_iterations);
-  if (p.coarse_smoothing < 0) fail("multigrid.coarse_smoothing = {}: expected >= 0", p.coarse_smoothing);
+    fail("coarse_setup_iterations = {}: expected >= 0", p.coarse_setup_iterations);
+  if (p.coarse_smoothing < 0) fail("coarse_smoothing = {}: expected >= 0", p.coarse_smoothing);
   if (!(p.coarsest_tolerance > 0 && p.coarsest_tolerance < 1))
-    fail("multigrid.coarsest_tolerance = {}: expected a relative residual in (0, 1)", p.coarsest_tolerance);
+    fail("coarsest_tolerance = {}: expected a relative residual in (0, 1)", p.coarsest_tolerance);
   if (p.coarsest_max_iterations < 1)
-    fail("multigrid.coarsest_max_iterations = {}: expected >= 1", p.coarsest_max_iterations);
+    fail("coarsest_max_iterations = {}: expected >= 1", p.coarsest_max_iterations);
   if (p.coarsest_direct_max < 0 || p.coarsest_direct_max > 32768)
-    fail("multigrid.coarsest_direct_max = {}: expected 0 (never) to 32768 unknowns (the dense inverse holds their square)",
+    fail("coarsest_direct_max = {}: expected 0 (never) to 32768 unknowns (the dense inverse holds their square)",
          p.coarsest_direct_max);
 }
 

@@ -139,7 +139,8 @@ struct MultigridPreconditionerInfo {
   std::string summary() const;  // one line, the setup's times included
 };
 
-// Throws lqcd::Error naming the multigrid.* key of a value out of range.
+// Throws lqcd::Error naming the parameter of a value out of range by its field name, which is its key in the
+// inputs' [multigrid] table (app/multigrid_input.cpp adds the table's name).
 void check_multigrid_params(const MultigridParams& p);
 // The number of levels p gives on a lattice of these global extents (p.levels, or what 0 chooses).
 int multigrid_levels(const MultigridParams& p, const Dims& lattice);
