@@ -228,6 +228,10 @@ void Config::fail_key(const std::string& path, const std::string& what) const {
   fail("{}: {}: {}", source_, path, what);
 }
 
+void Config::fail_in_table(const std::string& table, const std::string& parameter_error) const {
+  fail("{}: {}.{}", source_, table, parameter_error);
+}
+
 std::int64_t Config::integer(const std::string& path) const { return node(path).as_integer()->get(); }
 double Config::real(const std::string& path) const { return node(path).as_floating_point()->get(); }
 std::string Config::string(const std::string& path) const { return node(path).as_string()->get(); }

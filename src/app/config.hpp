@@ -59,6 +59,10 @@ class Config {
   const std::string& source() const { return source_; }
   // "run.toml: heatbath.sweeps: <what>" as an lqcd::Error.
   [[noreturn]] void fail_key(const std::string& path, const std::string& what) const;
+  // A lower layer's error that begins with the name of the parameter at fault ("test_vectors = 0: ...";
+  // those layers name their parameters, not input keys), given its table: "run.toml: multigrid.test_vectors
+  // = 0: ..." as an lqcd::Error.
+  [[noreturn]] void fail_in_table(const std::string& table, const std::string& parameter_error) const;
 
   // The full input with every key, its current value and its help, as TOML.
   std::string to_toml(bool with_help = true) const;

@@ -241,14 +241,15 @@ std::vector<std::unique_ptr<Monomial>> make_monomials(const Config& c, HmcInput&
       const std::int64_t degree = m.integer("monomial.degree");
       if (degree < 1 || degree > 64)
         m.fail_key("monomial.degree", fmt::format("expected an integer in [1, 64], got {}", degree));
-      const double lambda_min = m.real("monomial.lambda_min"), lambda_max = m.real("monomial.lambda_max");
-      if (!(lambda_min > 0) || !std::isfinite(lambda_min))
-        m.fail_key("monomial.lambda_min", fmt::format("expected a positive number, got {}", lambda_min));
-      if (!(lambda_max > lambda_min) || !std::isfinite(lambda_max))
-        m.fail_key("monomial.lambda_max",
-                   fmt::format("expected a number above lambda_min = {}, got {}", lambda_min, lambda_max));
+      // The approximation checks its spectral range and names lambda_min or lambda_max.
+      const RationalApproximation r = [&] {
+        try {
+          return zolotarev_inverse_sqrt(int(degree), m.real("monomial.lambda_min"), m.real("monomial.lambda_max"));
+        } catch (const Error& e) {
+          m.fail_in_table("monomial", e.what());
+        }
+      }();
       try {
-        const RationalApproximation r = zolotarev_inverse_sqrt(int(degree), lambda_min, lambda_max);
         auto rational = std::make_unique<RationalMonomial>(q, r, in.solver, stream++);
         const std::int64_t lanczos = m.integer("monomial.spectrum_check");
         if (lanczos < 0 || lanczos > 10000)

@@ -126,7 +126,7 @@ MultigridParams read_multigrid_params(const Config& c) {
   try {
     check_multigrid_params(p);
   } catch (const Error& e) {
-    fail("{}: multigrid.{}", c.source(), e.what());  // the solver names the field; the key is in [multigrid]
+    c.fail_in_table("multigrid", e.what());
   }
   return p;
 }

@@ -151,7 +151,7 @@ QuarkInput read_quark_input(const Config& c) {
     try {
       check_free_field_invertible(f.wilson, in.dims);
     } catch (const Error& e) {
-      c.fail_key("fermion.kappa", e.what());
+      c.fail_in_table("fermion", e.what());
     }
   }
 
