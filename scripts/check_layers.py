@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Fails when a file under src/ includes a layer above its own (docs/design.md, "Layers").
+"""Fails when a file under src/ includes a layer above its own (docs/design.md, "Layers"), or a kernel
+header that its layer must reach through an interface (FORBIDDEN below).
 
 Each layer may include the layers listed for it and itself; anything else is an include pointing up the
 map (or sideways between siblings such as io and gauge) and is printed as FILE:LINE with the rule it
@@ -27,7 +28,18 @@ ALLOWED = {
     "app": {"hmc", "measure", "solvers", "dirac", "gauge", "io", "fields", "comm", "core", "math"},
     "bindings": {"app", "hmc", "measure", "solvers", "dirac", "gauge", "io", "fields", "comm", "core", "math"},
 }
-INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/')
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/([^"]*)"')
+# Headers a layer may not include although their layer is below it: kernel internals, so that the layer
+# goes through the public operators and interfaces (issue 48). (layer, pattern on "layer/path", why)
+FORBIDDEN = [
+    ("app", re.compile(r".*_kernels\.hpp$|dirac/face_exchange\.hpp$"),
+     "app/ drives the public operators and solvers, not kernel headers or the face exchange"),
+    ("bindings", re.compile(r".*_kernels\.hpp$|dirac/face_exchange\.hpp$"),
+     "the bindings drive the public operators and solvers, not kernel headers or the face exchange"),
+    ("solvers", re.compile(r"dirac/.*_kernels\.hpp$"),
+     "solvers/ reaches the Dirac operators through their interfaces (dirac/linear_operator.hpp, "
+     "dirac/block_operator.hpp, dirac/hopping_part.hpp), not their kernels"),
+]
 
 
 def violations(src: pathlib.Path):
@@ -40,9 +52,15 @@ def violations(src: pathlib.Path):
             continue
         for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
             m = INCLUDE.match(line)
-            if m and m.group(1) != layer and m.group(1) not in ALLOWED[layer]:
+            if not m:
+                continue
+            if m.group(1) != layer and m.group(1) not in ALLOWED[layer]:
                 yield (f"{path}:{number}: {layer}/ includes {m.group(1)}/, which it may not "
                        f"(it may include: {', '.join(sorted(ALLOWED[layer]))})")
+            for rule_layer, pattern, why in FORBIDDEN:
+                header = f"{m.group(1)}/{m.group(2)}"
+                if rule_layer == layer and pattern.match(header):
+                    yield f"{path}:{number}: includes {header}: {why}"
 
 
 def main() -> int:

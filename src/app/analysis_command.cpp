@@ -1,5 +1,9 @@
 #include "app/analysis_command.hpp"
 
+#include <memory>
+
+#include <CLI/CLI.hpp>
+
 #include <unistd.h>
 
 #include <cerrno>
@@ -66,6 +70,34 @@ int run_analysis(const AnalysisCommandOptions& opt) {
   ::execvp(argv[0], argv.data());
   fail("{}: cannot run {} ({}): install Debian's python3 with python3-numpy, python3-scipy and python3-matplotlib "
        "(scripts/install-deps.sh), or set LQCD_PYTHON to a python3 that has them", command, args[0], std::strerror(errno));
+}
+
+Command add_analyse_command(CLI::App& lqcd) {
+  auto o = std::make_shared<AnalysisCommandOptions>();
+  o->mode = "run";
+  CLI::App* c = lqcd.add_subcommand(
+      "analyse",
+      "Error analysis of a heatbath or HMC run (PREFIX.jsonl): every scalar observable after thermalisation with\n"
+      "its Gamma-method error (Wolff 2004) and integrated autocorrelation time, the acceptance and <exp(-dH)>.\n"
+      "Runs python3 -m lqcd.analysis run (Debian's python3-numpy and python3-scipy).");
+  c->add_option("run", o->run, "PREFIX.jsonl of lqcd heatbath or lqcd hmc, or PREFIX")->required();
+  c->add_option("--therm", o->therm, "records to drop (default: those the run did not mark thermalised)");
+  return {c, [o] { return run_analysis(*o); }};
+}
+
+Command add_plot_command(CLI::App& lqcd) {
+  auto o = std::make_shared<AnalysisCommandOptions>();
+  o->mode = "plot";
+  CLI::App* c = lqcd.add_subcommand(
+      "plot",
+      "Plots of a heatbath or HMC run (PREFIX.jsonl), next to it: PREFIX.<observable>.history.png (history and\n"
+      "histogram with the mean and its error band) and PREFIX.<observable>.autocorrelation.png. Runs python3 -m\n"
+      "lqcd.analysis plot (Debian's python3-matplotlib).");
+  c->add_option("run", o->run, "PREFIX.jsonl of lqcd heatbath or lqcd hmc, or PREFIX")->required();
+  c->add_option("--observables", o->observables, "comma-separated (default: plaquette, and dH when present)");
+  c->add_option("--therm", o->therm, "records to drop (default: those the run did not mark thermalised)");
+  c->add_option("--format", o->format, "png | pdf")->capture_default_str();
+  return {c, [o] { return run_analysis(*o); }};
 }
 
 }  // namespace lqcd::app

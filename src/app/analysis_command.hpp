@@ -6,6 +6,8 @@
 
 #include <string>
 
+#include "app/command.hpp"
+
 namespace lqcd::app {
 
 struct AnalysisCommandOptions {
@@ -18,5 +20,10 @@ struct AnalysisCommandOptions {
 
 // Replaces this process with the Python analysis (returns only on failure, by throwing lqcd::Error).
 int run_analysis(const AnalysisCommandOptions& options);
+
+// lqcd analyse: its options on the command line, and what runs it (app/command.hpp).
+Command add_analyse_command(CLI::App& lqcd);
+// lqcd plot: its options on the command line, and what runs it (app/command.hpp).
+Command add_plot_command(CLI::App& lqcd);
 
 }  // namespace lqcd::app

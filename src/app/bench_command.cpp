@@ -1,5 +1,9 @@
 #include "app/bench_command.hpp"
 
+#include <memory>
+
+#include <CLI/CLI.hpp>
+
 #include "app/input_values.hpp"
 #include "app/output.hpp"
 #include "app/run_files.hpp"
@@ -399,6 +403,77 @@ int run_bench(const BenchCommandOptions& opt) {
   }
   if (opt.json && root) std::cout << result.dump() << std::endl;
   return 0;
+}
+
+Command add_bench_command(CLI::App& lqcd) {
+  auto o = std::make_shared<BenchCommandOptions>();
+  CLI::App* c = lqcd.add_subcommand(
+      "bench", "Performance harness: measures the copy bandwidth, then the kernel; prints median times, GB/s and "
+               "the fraction of the copy bandwidth. On a GPU also the energy of each timed loop from the driver's "
+               "counter (NVML, loaded at run time; LQCD_NVML_LIBRARY names another library): energy_joules per "
+               "call, average_watts, gflops_per_watt (prefixed matpc_/mdagm_/heatbath_/overrelaxation_ where a "
+               "benchmark times several things); null, with energy_note saying why, where it is not measured.");
+  c->add_option("kernel", o->kernel, "heatbath | flow | gaugefix | distill | copy | dslash | matpc | solver")->capture_default_str();
+  c->add_option("--dims", o->dims, "lattice X,Y,Z,T")->capture_default_str();
+  c->add_option("--grid", o->grid,
+                    "dslash, matpc, solver: processes per direction X,Y,Z,T (run under mpirun -np X*Y*Z*T; one GPU "
+                    "per rank); default: all along t");
+  add_device_option(c, o->device);
+  c->add_option("--action", o->action,
+                    "heatbath: gauge action; dslash, matpc, solver: wilson | clover | twisted_mass")
+      ->capture_default_str();
+  c->add_option("--precision", o->precision, "double | single | half (16-bit fixed point; solver: single, half = double outer, single / half inner)")
+      ->capture_default_str();
+  c->add_option("--reconstruct", o->reconstruct, "reals stored per link: 18 | 12 | 8 (12 and 8: Wilson and twisted mass; half: 12 or 8)")->capture_default_str();
+  c->add_option("--rhs", o->rhs,
+                    "right-hand sides per call (dslash: 1 to 64, one kernel for all; solver: 2 to 32, the multi-RHS "
+                    "CG against the same solves one at a time; solver --solver multigrid: 2 to 64 solved together "
+                    "through block cycles, against one at a time)")
+      ->capture_default_str();
+  c->add_option("--kappa", o->kappa, "hopping parameter of the Dirac benchmarks")->capture_default_str();
+  c->add_option("--mu", o->mu, "twisted mass (twisted_mass)")->capture_default_str();
+  c->add_option("--csw", o->csw, "clover coefficient (clover)")->capture_default_str();
+  c->add_option("--tolerance", o->tolerance, "solver: true relative residual")->capture_default_str();
+  c->add_option("--max-iterations", o->max_iterations,
+                    "solver --solver multigrid: outer iterations per right-hand side before the solve counts as failed")
+      ->check(CLI::Range(1, 1000000))
+      ->capture_default_str();
+  c->add_option("--inner-tolerance", o->inner_tolerance,
+                    "solver, --precision single|half: residual reduction of each lower-precision correction "
+                    "(half: at least 1e-3)")
+      ->check(CLI::Range(1e-12, 0.5))
+      ->capture_default_str();
+  c->add_option("--timing", o->timing,
+                    "device calls: events = CUDA events between back-to-back calls (the device's time per call); "
+                    "batched = CUDA events around batches of " + std::to_string(kTimingBatch) +
+                        " back-to-back calls, none between them (as in a solver's loop); wall = host clock around "
+                        "each call, synchronised after it (adds launch and sync latency)")
+      ->check(CLI::IsMember({"events", "batched", "wall"}))
+      ->capture_default_str();
+  c->add_option("--system", o->system,
+                    "solver: normal = CG on M^dag M x = M^dag b with the tolerance on that residual (as QUDA's "
+                    "CG test); matpc = --solver on M x = b, tolerance on ||b - M x|| / ||b||")
+      ->capture_default_str();
+  c->add_option("--solver", o->solver,
+                    "solver, --system matpc: cg (CGNR, on the normal equations) | bicgstab | gcr (on M itself); "
+                    "multigrid: flexible GCR with the multigrid cycle on the full system M x = b (--system not used; "
+                    "the setup timed apart)")
+      ->capture_default_str();
+  c->add_option("--multigrid", o->multigrid,
+                    "solver --solver multigrid: KEY=VALUE settings of the [multigrid] table, repeatable "
+                    "(e.g. --multigrid test_vectors=32 --multigrid block=[4,4,4,4]); see lqcd propagator --print-config");
+  c->add_option("--config", o->config,
+                    "dslash, matpc, solver: gauge configuration to use (ILDG, SciDAC, NERSC, MILC, openQCD; its dims "
+                    "must be --dims) instead of Haar-random links");
+  c->add_option("--rotation-sets", o->rotation_sets,
+                    "dslash: copies of links and fields that the timed calls take in turn, so that each call reads "
+                    "DRAM (0: enough copies to exceed twice the L2; 1: the same inputs every call, L2-resident on "
+                    "small lattices)")
+      ->capture_default_str();
+  c->add_option("--nv", o->nv, "distill: Laplacian eigenvectors per time slice")->capture_default_str();
+  c->add_option("--repetitions", o->repetitions, "timed repetitions (the median is reported)")->capture_default_str();
+  c->add_flag("--json", o->json, "one JSON object on stdout");
+  return {c, [o] { return run_bench(*o); }};
 }
 
 }  // namespace lqcd::app

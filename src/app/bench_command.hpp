@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "app/command.hpp"
+
 namespace lqcd::app {
 
 // --timing batched: CUDA events around batches of this many back-to-back calls.
@@ -37,5 +39,8 @@ struct BenchCommandOptions {
 };
 
 int run_bench(const BenchCommandOptions& options);
+
+// lqcd bench: its options on the command line, and what runs it (app/command.hpp).
+Command add_bench_command(CLI::App& lqcd);
 
 }  // namespace lqcd::app

@@ -1,5 +1,9 @@
 #include "app/convert_command.hpp"
 
+#include <memory>
+
+#include <CLI/CLI.hpp>
+
 #include <filesystem>
 #include <iostream>
 
@@ -47,6 +51,21 @@ int run_convert(const ConvertCommandOptions& opt) {
                            dims_string(lex.dims), opt.format, w.precision_bits,
                            projected ? ", projected to SU(3)" : "", c.observables.plaquette);
   return 0;
+}
+
+Command add_convert_command(CLI::App& lqcd) {
+  auto o = std::make_shared<ConvertCommandOptions>();
+  CLI::App* c = lqcd.add_subcommand(
+      "convert", "Convert a configuration to another format; the input is verified first, writes are atomic.");
+  c->add_option("input", o->input, "configuration to read (any supported format)")->required();
+  c->add_option("output", o->output, "file to write")->required();
+  c->add_option("--format", o->format, "ildg | nersc | openqcd")->capture_default_str();
+  c->add_option("--precision", o->precision, "32 | 64 bits per real (default: as stored in the input)");
+  c->add_option("--tile", o->tile,
+                      "NX,NY,NZ,NT: repeat the lattice this many times per direction (e.g. 2,2,2,2 makes 16^4 "
+                      "into 32^4; the plaquette is unchanged)");
+  c->add_flag("--force", o->force, "replace an existing output file");
+  return {c, [o] { return run_convert(*o); }};
 }
 
 }  // namespace lqcd::app

@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include "app/command.hpp"
+
 namespace lqcd::app {
 
 struct ConvertCommandOptions {
@@ -16,5 +18,8 @@ struct ConvertCommandOptions {
 };
 
 int run_convert(const ConvertCommandOptions& options);
+
+// lqcd convert: its options on the command line, and what runs it (app/command.hpp).
+Command add_convert_command(CLI::App& lqcd);
 
 }  // namespace lqcd::app

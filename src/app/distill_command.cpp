@@ -1,5 +1,9 @@
 #include "app/distill_command.hpp"
 
+#include <memory>
+
+#include <CLI/CLI.hpp>
+
 #include <cmath>
 #include <iostream>
 #include <span>
@@ -340,6 +344,25 @@ int run_distill(const DistillCommandOptions& opt) {
   if (opt.json && comm::rank() == 0) std::cout << summary.dump() << std::endl;
   log.line("# done in {}", format_duration(clock.seconds()));
   return 0;
+}
+
+Command add_distill_command(CLI::App& lqcd) {
+  auto o = std::make_shared<DistillCommandOptions>();
+  CLI::App* c = lqcd.add_subcommand(
+      "distill",
+      "Distillation on one configuration (one process): Laplacian eigenvectors per time slice (3D-stout-smeared\n"
+      "links), perambulators for the source times, meson elementals, the correlator matrix of every operator\n"
+      "pair (PREFIX.h5, /distillation/C[t][i][j][re,im]) and the GEVP effective energies of the requested\n"
+      "channels (log, PREFIX.jsonl, --json).");
+  add_toml_input(c, o->input, o->print_config);
+  c->add_flag("--json", o->json, "print one JSON object (GEVP effective energies) on stdout");
+  add_device_option(c, o->device);
+  c->add_option("--grid", o->grid,
+                      "processes per direction 1,1,1,T (run under mpirun -np T, one GPU per rank): the time slices "
+                      "are shared out, each rank computes its slices' eigenvectors, elementals and sink times, the "
+                      "solves are distributed; default under mpirun: all along t");
+  add_quiet_option(c, o->quiet, "no log on stdout (files are still written)");
+  return {c, [o] { return run_distill(*o); }};
 }
 
 }  // namespace lqcd::app

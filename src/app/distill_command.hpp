@@ -9,6 +9,8 @@
 
 #include "app/distill_input.hpp"  // distill_schema, read_distill_input
 
+#include "app/command.hpp"
+
 namespace lqcd::app {
 
 struct DistillCommandOptions {
@@ -21,5 +23,8 @@ struct DistillCommandOptions {
 };
 
 int run_distill(const DistillCommandOptions& options);
+
+// lqcd distill: its options on the command line, and what runs it (app/command.hpp).
+Command add_distill_command(CLI::App& lqcd);
 
 }  // namespace lqcd::app

@@ -1,4 +1,8 @@
 #include "app/flow_command.hpp"
+
+#include <memory>
+
+#include <CLI/CLI.hpp>
 #include "app/output.hpp"
 
 #include <cmath>
@@ -104,6 +108,47 @@ int run_flow(const FlowCommandOptions& opt) {
   // The histories that were measured, also when another file failed (its error is printed above).
   if (!opt.hdf5.empty() && printer && !h5.records.empty()) io::write_flow_hdf5(opt.hdf5, h5);
   return failures == 0 ? 0 : 1;
+}
+
+Command add_flow_command(CLI::App& lqcd) {
+  auto o = std::make_shared<FlowCommandOptions>();
+  CLI::App* c = lqcd.add_subcommand(
+      "flow",
+      "Gradient flow (Wilson, Symanzik or Zeuthen) of stored configurations (Luscher's RK3 integrator): E(t) from the plaquette and the clover "
+      "field strength, t^2 E, the topological charge Q (clover), and the scales t0/a^2 (t^2 E = 0.3) and w0/a "
+      "(t d/dt t^2 E = 0.3). Lattice units: t/a^2, E a^4.");
+  c->add_option("files", o->files, "configuration files")->required();
+  c->add_option("--action", o->action,
+                   "wilson (plaquette action) | symanzik (Luscher-Weisz, c1 = -1/12) | zeuthen (Symanzik, O(a^2)-improved "
+                   "at tree level; Ramos and Sint 2016)")
+      ->capture_default_str();
+  c->add_option("--epsilon", o->epsilon, "flow step in t/a^2")->capture_default_str()->check(CLI::Range(1e-6, 0.5));
+  c->add_option("--t-max", o->t_max,
+                   "flow until this t/a^2; 0: until t0 and w0 are passed (at most t = L_min^2 / 32)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  c->add_option("--tolerance", o->tolerance,
+                   "0: fixed steps of --epsilon; > 0: adaptive steps (Fritzsch-Ramos) with this error bound per step "
+                   "(1e-5 is usual), --epsilon the first")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 0.5));
+  c->add_option("--every", o->measure_every, "steps between measurements")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1 << 30));
+  c->add_flag("--improved-charge", o->improved_charge,
+                 "also the O(a^2)-improved topological charge Q_improved: the field strength 5/3 F(1x1) - 1/3 "
+                 "(F(1x2) + F(2x1)) from plaquette and rectangle clover leaves (Bilson-Thompson, Leinweber, Williams "
+                 "2003); several times the cost of the clover measurement");
+  c->add_flag("--json", o->json, "one JSON object per file on stdout (the whole history, t0, w0)");
+  c->add_option("--hdf5", o->hdf5,
+                   "also every history into this HDF5 file: /flow/cfg_KKKKKK/history [n][7] (t, steps, E_plaq, "
+                   "E_clover, t2E_plaq, t2E_clover, Q; [n][8] with Q_improved under --improved-charge) with "
+                   "attributes file, t0, w0");
+  c->add_flag("--force", o->force, "replace an existing --hdf5 file");
+  c->add_flag("--no-verify", o->no_verify, "report checksum/header mismatches instead of failing");
+  add_device_option(c, o->device);
+  add_grid_option(c, o->grid);
+  return {c, [o] { return run_flow(*o); }};
 }
 
 }  // namespace lqcd::app

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "app/command.hpp"
+
 namespace lqcd::app {
 
 struct FlowCommandOptions {
@@ -23,5 +25,8 @@ struct FlowCommandOptions {
 };
 
 int run_flow(const FlowCommandOptions& options);
+
+// lqcd flow: its options on the command line, and what runs it (app/command.hpp).
+Command add_flow_command(CLI::App& lqcd);
 
 }  // namespace lqcd::app

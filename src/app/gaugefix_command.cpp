@@ -1,5 +1,9 @@
 #include "app/gaugefix_command.hpp"
 
+#include <memory>
+
+#include <CLI/CLI.hpp>
+
 #include <filesystem>
 #include <iostream>
 
@@ -134,6 +138,36 @@ int run_gaugefix(const GaugefixCommandOptions& opt) {
         opt.format, w.precision_bits);
   }
   return 0;
+}
+
+Command add_gaugefix_command(CLI::App& lqcd) {
+  auto o = std::make_shared<GaugefixCommandOptions>();
+  CLI::App* c = lqcd.add_subcommand(
+      "gaugefix",
+      "Fix a stored configuration to the Landau or Coulomb gauge and write it: Fourier-accelerated steepest "
+      "descent (FFTW / cuFFT, one process) or overrelaxation (also with --grid), until theta = (1/3V) sum_x tr "
+      "Delta(x)^2 < --precision, Delta = sum_mu d_mu A_mu. The plaquette is unchanged; the file is written only "
+      "when the precision is reached.");
+  c->add_option("input", o->input, "configuration to read (any supported format)")->required();
+  c->add_option("output", o->output, "file to write")->required();
+  c->add_option("--gauge", o->gauge, "landau | coulomb")->capture_default_str();
+  c->add_option("--method", o->method, "auto (fft on one process, else overrelaxation) | fft | overrelaxation")
+      ->capture_default_str();
+  c->add_option("--precision", o->precision, "stop when theta is below this")->capture_default_str();
+  c->add_option("--max-iterations", o->max_iterations, "give up (and write nothing) after this many")
+      ->capture_default_str();
+  c->add_option("--alpha", o->alpha, "fft: steepest-descent step")->capture_default_str();
+  c->add_option("--omega", o->omega, "overrelaxation: exponent in [1, 2)")->capture_default_str();
+  c->add_option("--every", o->every, "iterations between progress lines")->capture_default_str();
+  c->add_option("--bits", o->bits, "precision of the written file: 64 | 32")->capture_default_str();
+  c->add_option("--format", o->format, "ildg | nersc | openqcd")->capture_default_str();
+  c->add_flag("--force", o->force, "replace OUTPUT if it exists");
+  c->add_flag("--no-verify", o->no_verify, "report checksum/header mismatches of the input instead of failing");
+  c->add_flag("--json", o->json, "one JSON object on stdout (iterations, theta, F, plaquette, seconds)");
+  add_quiet_option(c, o->quiet, "no progress lines");
+  add_device_option(c, o->device);
+  add_grid_option(c, o->grid);
+  return {c, [o] { return run_gaugefix(*o); }};
 }
 
 }  // namespace lqcd::app

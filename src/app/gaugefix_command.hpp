@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include "app/command.hpp"
+
 namespace lqcd::app {
 
 struct GaugefixCommandOptions {
@@ -27,5 +29,8 @@ struct GaugefixCommandOptions {
 };
 
 int run_gaugefix(const GaugefixCommandOptions& options);
+
+// lqcd gaugefix: its options on the command line, and what runs it (app/command.hpp).
+Command add_gaugefix_command(CLI::App& lqcd);
 
 }  // namespace lqcd::app

@@ -1,5 +1,9 @@
 #include "app/gevp_command.hpp"
 
+#include <memory>
+
+#include <CLI/CLI.hpp>
+
 #include <cmath>
 #include <iostream>
 #include <sstream>
@@ -96,6 +100,21 @@ int run_gevp(const GevpCommandOptions& opt) {
     std::cout << row << "\n";
   }
   return 0;
+}
+
+Command add_gevp_command(CLI::App& lqcd) {
+  auto o = std::make_shared<GevpCommandOptions>();
+  CLI::App* c = lqcd.add_subcommand(
+      "gevp",
+      "The GEVP C(t) v = lambda C(t0) v of a correlator matrix written by lqcd distill (PREFIX.h5): principal\n"
+      "correlators and effective energies for a reference time and a subset of the operators.");
+  c->add_option("file", o->file, "HDF5 file of lqcd distill (PREFIX.h5)")->required()->check(CLI::ExistingFile);
+  c->add_option("--t0", o->t0, "reference time t0")->capture_default_str();
+  c->add_option("--operators", o->operators,
+                   "operators to use, comma-separated as in the file (e.g. g5_p0,0,0,gxgygz_p0,0,0); default all");
+  c->add_option("--dataset", o->dataset, "the correlator matrix [T][N][N][re, im] in the file")->capture_default_str();
+  c->add_flag("--json", o->json, "one JSON object (lambda and effective energies per state) on stdout");
+  return {c, [o] { return run_gevp(*o); }};
 }
 
 }  // namespace lqcd::app

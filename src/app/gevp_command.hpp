@@ -5,6 +5,8 @@
 
 #include <string>
 
+#include "app/command.hpp"
+
 namespace lqcd::app {
 
 struct GevpCommandOptions {
@@ -16,5 +18,8 @@ struct GevpCommandOptions {
 };
 
 int run_gevp(const GevpCommandOptions& options);
+
+// lqcd gevp: its options on the command line, and what runs it (app/command.hpp).
+Command add_gevp_command(CLI::App& lqcd);
 
 }  // namespace lqcd::app

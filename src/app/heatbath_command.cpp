@@ -1,5 +1,9 @@
 #include "app/heatbath_command.hpp"
 
+#include <memory>
+
+#include <CLI/CLI.hpp>
+
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -242,6 +246,21 @@ int run_heatbath(const HeatbathCommandOptions& opt) {
              records);
   }
   return 0;
+}
+
+Command add_heatbath_command(CLI::App& lqcd) {
+  auto o = std::make_shared<HeatbathCommandOptions>();
+  CLI::App* c = lqcd.add_subcommand(
+      "heatbath",
+      "Quenched SU(3) ensemble: Cabibbo-Marinari heatbath + overrelaxation.\n"
+      "Without INPUT it runs a built-in default (8^4, Wilson action, beta = 6.0) and prints the plaquette history.\n"
+      "Writes PREFIX.log (human), PREFIX.jsonl (one JSON object per measurement) and saved configurations.");
+  add_toml_input(c, o->input, o->print_config);
+  c->add_flag("--resume", o->resume, "continue from PREFIX.checkpoint.ildg exactly as if never stopped");
+  add_device_option(c, o->device);
+  add_grid_option(c, o->grid);
+  add_quiet_option(c, o->quiet, "no log on stdout and no progress line (files are still written)");
+  return {c, [o] { return run_heatbath(*o); }};
 }
 
 }  // namespace lqcd::app

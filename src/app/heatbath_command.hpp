@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "app/command.hpp"
 #include "app/config.hpp"
 
 namespace lqcd::app {
@@ -22,5 +23,8 @@ std::vector<KeySpec> heatbath_schema();
 // (lqcd::Error naming the file and the key otherwise); the TOML fuzzer (fuzz/) calls it.
 void check_heatbath_input(const Config& c);
 int run_heatbath(const HeatbathCommandOptions& options);
+
+// lqcd heatbath: its options on the command line, and what runs it (app/command.hpp).
+Command add_heatbath_command(CLI::App& lqcd);
 
 }  // namespace lqcd::app

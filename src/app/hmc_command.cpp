@@ -1,4 +1,8 @@
 #include "app/hmc_command.hpp"
+
+#include <memory>
+
+#include <CLI/CLI.hpp>
 #include "app/hmc_input.hpp"
 
 #include <algorithm>
@@ -309,6 +313,25 @@ int run_hmc(const HmcCommandOptions& opt) {
              records);
   }
   return 0;
+}
+
+Command add_hmc_command(CLI::App& lqcd) {
+  auto o = std::make_shared<HmcCommandOptions>();
+  CLI::App* c = lqcd.add_subcommand(
+      "hmc",
+      "Dynamical-fermion ensemble by Hybrid Monte Carlo / RHMC: a gauge action (Wilson, Symanzik, Iwasaki, DBW2)\n"
+      "with any set of fermion monomials, each even-odd preconditioned: two flavours of Wilson, clover, twisted-mass\n"
+      "or twisted-clover quarks, Hasenbusch ratios det M(kappa) / det M(kappa2), and single flavours by a rational\n"
+      "approximation (Nf = 2+1). Nested multi-level integrators: leapfrog, Omelyan (2nd and 4th order),\n"
+      "force-gradient. Without INPUT: a short Nf = 2 Wilson run on 8^4.\n"
+      "Writes PREFIX.log, PREFIX.jsonl (one object per trajectory: dH, accepted, plaquette, ...) and configurations.");
+  add_toml_input(c, o->input, o->print_config);
+  c->add_flag("--resume", o->resume, "continue from PREFIX.checkpoint.ildg exactly as if never stopped");
+  c->add_flag("--force", o->force, "with --resume: accept a checkpoint written with other physics parameters");
+  add_device_option(c, o->device);
+  add_grid_option(c, o->grid);
+  add_quiet_option(c, o->quiet, "no log on stdout and no progress line (files are still written)");
+  return {c, [o] { return run_hmc(*o); }};
 }
 
 }  // namespace lqcd::app

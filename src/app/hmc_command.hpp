@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "app/command.hpp"
 #include "app/config.hpp"
 #include "app/hmc_input.hpp"  // hmc_schema, hmc_repeated_sections
 #include "hmc/hmc.hpp"
@@ -30,5 +31,8 @@ int run_hmc(const HmcCommandOptions& options);
 // [fermion_smearing] and hmc.seed), read and checked as run_hmc reads them, for other front ends (the C
 // interface, lqcd.core.Hmc): trajectory n of it is trajectory n of lqcd hmc with that input.
 std::unique_ptr<Hmc> make_hmc(const Config& c);
+
+// lqcd hmc: its options on the command line, and what runs it (app/command.hpp).
+Command add_hmc_command(CLI::App& lqcd);
 
 }  // namespace lqcd::app

@@ -1,5 +1,9 @@
 #include "app/measure_command.hpp"
 
+#include <memory>
+
+#include <CLI/CLI.hpp>
+
 #include <cmath>
 #include <iostream>
 #include <optional>
@@ -150,6 +154,36 @@ int run_measure(const MeasureCommandOptions& opt) {
     }
   }
   return failures == 0 ? 0 : 1;
+}
+
+Command add_measure_command(CLI::App& lqcd) {
+  auto o = std::make_shared<MeasureCommandOptions>();
+  CLI::App* c = lqcd.add_subcommand(
+      "measure",
+      "Gauge observables of stored configurations (format detected from the content: ILDG/SciDAC LIME, NERSC, "
+      "MILC, openQCD).\nChecksums and header plaquettes are verified; a mismatch is an error unless --no-verify.");
+  c->add_option("files", o->files, "configuration files")->required();
+  c->add_flag("--json", o->json, "one JSON object per file on stdout");
+  c->add_flag("--no-verify", o->no_verify, "report checksum/header mismatches instead of failing");
+  add_device_option(c, o->device);
+  c->add_option("--loops", o->loops,
+                      "RMAX,TMAX (each 1..8): also the planar Wilson loops W(R, T) = <Re tr W>/3, R along the "
+                      "spatial axes (averaged), T along time (smear the spatial links first with --ape-steps for the "
+                      "static potential)");
+  c->add_option("--ape-steps", o->ape_steps,
+                      "with --loops: APE-smear the spatial links of a copy this many times first (ground-state "
+                      "overlap for the static potential; 20 is usual)")
+      ->capture_default_str();
+  c->add_option("--ape-alpha", o->ape_alpha, "with --ape-steps: the APE parameter")->capture_default_str();
+  c->add_option("--hyp-steps", o->hyp_steps,
+                      "with --loops: 3D-HYP-smear the spatial links of a copy this many times first (alpha = 0.75, "
+                      "0.6; instead of --ape-steps)")
+      ->capture_default_str();
+  c->add_flag("--off-axis", o->off_axis,
+                    "with --loops: also the off-axis loops W(r, T) for r = (a, b, c), a >= b >= 1, |r| <= RMAX (staircase "
+                    "paths averaged over the cubic images; JSON wilson_loops_off_axis)");
+  add_grid_option(c, o->grid);
+  return {c, [o] { return run_measure(*o); }};
 }
 
 }  // namespace lqcd::app

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "app/command.hpp"
+
 namespace lqcd::app {
 
 struct MeasureCommandOptions {
@@ -20,5 +22,8 @@ struct MeasureCommandOptions {
 };
 
 int run_measure(const MeasureCommandOptions& options);
+
+// lqcd measure: its options on the command line, and what runs it (app/command.hpp).
+Command add_measure_command(CLI::App& lqcd);
 
 }  // namespace lqcd::app

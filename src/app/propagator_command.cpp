@@ -1,5 +1,9 @@
 #include "app/propagator_command.hpp"
 
+#include <memory>
+
+#include <CLI/CLI.hpp>
+
 #include <filesystem>
 #include <iostream>
 
@@ -68,6 +72,20 @@ int run_propagator(const PropagatorCommandOptions& opt) {
   jsonl.write({{"record", "propagator"}, {"file", file}, {"seconds", clock.seconds()}});
   log.line("# done in {}", format_duration(clock.seconds()));
   return 0;
+}
+
+Command add_propagator_command(CLI::App& lqcd) {
+  auto o = std::make_shared<PropagatorCommandOptions>();
+  CLI::App* c = lqcd.add_subcommand(
+      "propagator",
+      "Quark propagator of one source (12 spin-colour solves) on a configuration or the free field, saved as\n"
+      "PREFIX.prop.lime (SciDAC/QIO LIME). Solver residuals are checked with the full operator.");
+  add_toml_input(c, o->input, o->print_config);
+  add_device_option(c, o->device);
+  add_grid_option(c, o->grid);
+  c->add_flag("--force", o->force, "replace an existing PREFIX.prop.lime");
+  add_quiet_option(c, o->quiet, "no log on stdout (files are still written)");
+  return {c, [o] { return run_propagator(*o); }};
 }
 
 }  // namespace lqcd::app

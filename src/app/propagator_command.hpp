@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "app/command.hpp"
 #include "app/config.hpp"
 
 namespace lqcd::app {
@@ -20,5 +21,8 @@ struct PropagatorCommandOptions {
 
 std::vector<KeySpec> propagator_schema();
 int run_propagator(const PropagatorCommandOptions& options);
+
+// lqcd propagator: its options on the command line, and what runs it (app/command.hpp).
+Command add_propagator_command(CLI::App& lqcd);
 
 }  // namespace lqcd::app

@@ -1,5 +1,9 @@
 #include "app/smear_command.hpp"
 
+#include <memory>
+
+#include <CLI/CLI.hpp>
+
 #include <cmath>
 #include <filesystem>
 #include <iostream>
@@ -76,6 +80,32 @@ int run_smear(const SmearCommandOptions& opt) {
                            opt.format, w.precision_bits, projected ? ", input projected to SU(3)" : "",
                            c.observables.plaquette, o.plaquette);
   return 0;
+}
+
+Command add_smear_command(CLI::App& lqcd) {
+  auto o = std::make_shared<SmearCommandOptions>();
+  CLI::App* c = lqcd.add_subcommand(
+      "smear",
+      "Smear a stored configuration (stout: Morningstar-Peardon; APE: Albanese et al.; HYP: Hasenfratz-Knechtli; projected to SU(3)) and "
+      "write it atomically, in the input's precision (openqcd: 64-bit); prints the plaquette before and after.");
+  c->add_option("input", o->input, "configuration to read (any supported format)")->required();
+  c->add_option("output", o->output, "file to write")->required();
+  c->add_option("--method", o->method, "stout | ape | hyp")->capture_default_str();
+  c->add_option("--steps", o->steps, "smearing steps")->capture_default_str();
+  c->add_option("--rho", o->rho, "stout: rho of every plane")->capture_default_str();
+  c->add_option("--alpha", o->alpha, "ape: alpha (weight of the staples)")->capture_default_str();
+  c->add_option("--alpha1", o->alpha1, "hyp: alpha1 (the outer level)")->capture_default_str();
+  c->add_option("--alpha2", o->alpha2, "hyp: alpha2")->capture_default_str();
+  c->add_option("--alpha3", o->alpha3, "hyp: alpha3 (the inner level; not used by 3D HYP)")->capture_default_str();
+  c->add_flag("--spatial", o->spatial,
+                  "smear only the spatial links, with spatial staples (3D; hyp: two levels within the cubes of a time "
+                  "slice)");
+  c->add_option("--format", o->format, "ildg | nersc | openqcd")->capture_default_str();
+  c->add_flag("--force", o->force, "replace OUTPUT if it exists");
+  c->add_flag("--no-verify", o->no_verify, "report checksum/header mismatches of the input instead of failing");
+  add_device_option(c, o->device);
+  add_grid_option(c, o->grid);
+  return {c, [o] { return run_smear(*o); }};
 }
 
 }  // namespace lqcd::app

@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include "app/command.hpp"
+
 namespace lqcd::app {
 
 struct SmearCommandOptions {
@@ -23,5 +25,8 @@ struct SmearCommandOptions {
 };
 
 int run_smear(const SmearCommandOptions& options);
+
+// lqcd smear: its options on the command line, and what runs it (app/command.hpp).
+Command add_smear_command(CLI::App& lqcd);
 
 }  // namespace lqcd::app

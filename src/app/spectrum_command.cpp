@@ -1,5 +1,9 @@
 #include "app/spectrum_command.hpp"
 
+#include <memory>
+
+#include <CLI/CLI.hpp>
+
 #include <cmath>
 #include <iostream>
 #include <limits>
@@ -194,6 +198,21 @@ int run_spectrum(const SpectrumCommandOptions& opt) {
   if (opt.json && comm::rank() == 0) std::cout << summary.dump() << std::endl;
   log.line("# done in {}", format_duration(clock.seconds()));
   return 0;
+}
+
+Command add_spectrum_command(CLI::App& lqcd) {
+  auto o = std::make_shared<SpectrumCommandOptions>();
+  CLI::App* c = lqcd.add_subcommand(
+      "spectrum",
+      "Meson two-point functions: propagator of one source, contracted for all 16 gamma structures at the\n"
+      "requested momenta (PREFIX.h5), with pion, rho, a0, PCAC mass and effective masses in the log,\n"
+      "PREFIX.jsonl and (--json) on stdout.");
+  add_toml_input(c, o->input, o->print_config);
+  c->add_flag("--json", o->json, "print one JSON object (correlators, effective masses) on stdout");
+  add_device_option(c, o->device);
+  add_grid_option(c, o->grid);
+  add_quiet_option(c, o->quiet, "no log on stdout (files are still written)");
+  return {c, [o] { return run_spectrum(*o); }};
 }
 
 }  // namespace lqcd::app

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "app/command.hpp"
 #include "app/config.hpp"
 #include "app/spectrum_input.hpp"  // spectrum_schema, read_spectrum_input
 
@@ -21,5 +22,8 @@ struct SpectrumCommandOptions {
 };
 
 int run_spectrum(const SpectrumCommandOptions& options);
+
+// lqcd spectrum: its options on the command line, and what runs it (app/command.hpp).
+Command add_spectrum_command(CLI::App& lqcd);
 
 }  // namespace lqcd::app

@@ -11,20 +11,13 @@
 
 #include <type_traits>
 
+#include "dirac/fermion_boundary.hpp"
 #include "fields/gauge_view.hpp"
 #include "fields/spinor_field.hpp"
 #include "math/gamma.hpp"
 #include "math/half_spinor.hpp"
 
 namespace lqcd {
-
-struct FermionBoundary {
-  Complex<double> phase[4];  // e^{i theta_mu}: 1 periodic, -1 antiperiodic
-  // Periodic or antiperiodic in every direction (the phases the input files offer).
-  LQCD_HOST_DEVICE bool real() const {
-    return phase[0].im == 0.0 && phase[1].im == 0.0 && phase[2].im == 0.0 && phase[3].im == 0.0;
-  }
-};
 
 template <typename T>
 LQCD_HOST_DEVICE ColorSpinor<T> color_multiply(const SU3<T>& u, const ColorSpinor<T>& psi) {

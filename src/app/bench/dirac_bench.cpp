@@ -34,9 +34,8 @@
 #include "core/site_random.hpp"
 #include "dirac/clover_even_odd.hpp"
 #include "dirac/visiting_order.hpp"
-#include "dirac/face_exchange.hpp"
 #include "dirac/wilson_even_odd.hpp"
-#include "dirac/wilson_kernels.hpp"
+#include "dirac/wilson_hopping_term.hpp"
 #include "dirac/wilson_even_odd_multi_rhs.hpp"
 #include "dirac/wilson_multi_rhs.hpp"
 #include "fields/spinor_block_blas.hpp"
@@ -133,33 +132,20 @@ ModelParts message_model_parts(const Geometry& g, int parities, std::size_t site
 //   serial_seconds:   exchange, then kernels, without overlap;
 // and what they imply: hidden_fraction = (serial - overlapped) / exchange of the exchange time is
 // hidden behind the interior, exposed_seconds = overlapped - compute is not.
-template <typename Kernel, typename Real, int LC>
-nlohmann::json time_hopping_term(const Kernel& k, const GaugeView<Real, LC>& U, const SpinorField<Real>& in,
-                                 SpinorField<Real>& out, Location loc, int repetitions, double& seconds,
-                                 RegionEnergy* energy = nullptr) {
-  seconds = median_seconds(
-      loc, repetitions, [&] { run_hopping_term(k, U, in, out, k.boundary, k.alpha, k.dagger); }, energy);
-  const Geometry& g = out.geometry();
+template <typename Real, int LC>
+nlohmann::json time_hopping_term(WilsonHoppingTerm<Real, LC>& h, const Geometry& g, Location loc, int repetitions,
+                                 double& seconds, RegionEnergy* energy = nullptr) {
+  seconds = median_seconds(loc, repetitions, [&] { h.apply(); }, energy);
   if (!g.has_halo()) return nlohmann::json::object();
-  FaceExchange<Real, LC> faces(U, in, out, k.dagger);
-  faces.wait();
-  const double bytes = faces.bytes_sent();
-  const double t_exchange = median_seconds(loc, repetitions, [&] { FaceExchange<Real, LC>(U, in, out, k.dagger).wait(); });
-  const double t_compute = median_seconds(loc, repetitions, [&] {
-    for_each(loc, out.sites(), k);
-    faces.add_face_hops(U, out, k.boundary, k.alpha, k.dagger);
-  });
-  const double t_serial = median_seconds(loc, repetitions, [&] {
-    FaceExchange<Real, LC> f(U, in, out, k.dagger);
-    f.wait();
-    if (loc == Location::Device) detail::device_synchronize();
-    for_each(loc, out.sites(), k);
-    f.add_face_hops(U, out, k.boundary, k.alpha, k.dagger);
-  });
-  const double t_interior = median_seconds(loc, repetitions, [&] { for_each(loc, out.sites(), k); });
+  h.receive_faces();
+  const double bytes = h.face_bytes_sent();
+  const double t_exchange = median_seconds(loc, repetitions, [&] { h.exchange(); });
+  const double t_compute = median_seconds(loc, repetitions, [&] { h.compute_on_received_faces(); });
+  const double t_serial = median_seconds(loc, repetitions, [&] { h.serial(); });
+  const double t_interior = median_seconds(loc, repetitions, [&] { h.interior(); });
   // The interior alone left `out` without the face hops: the whole call again, so that the caller
   // compares the result (difference_to_double_18_real) and not the timing's by-product.
-  run_hopping_term(k, U, in, out, k.boundary, k.alpha, k.dagger);
+  h.apply();
   nlohmann::json r = {{"halo_bytes_sent", bytes},
           {"exchange_seconds", t_exchange},
           {"exchange_GBps", bytes / t_exchange * 1e-9},
@@ -179,8 +165,7 @@ nlohmann::json time_hopping_term(const Kernel& k, const GaugeView<Real, LC>& U, 
     // (host staging; the pack kernel is folded into the copy's wait), each part timed alone here with
     // the exchange's message sizes; with overlap, t ~ max(t_interior, t_exchange) + t_face_hops, with
     // t_face_hops = compute - interior.
-    const ModelParts m = message_model_parts(g, out.subset() == Subset::Full ? 2 : 1,
-                                             6 * sizeof(typename FaceExchange<Real, LC>::Message), loc,
+    const ModelParts m = message_model_parts(g, 1, WilsonHoppingTerm<Real, LC>::kMessageBytesPerFaceSite, loc,
                                              repetitions);
     const double chain = m.d2h + m.mpi + m.h2d, face_hops = std::max(0.0, t_compute - t_interior);
     r.update({{"model_d2h_seconds", m.d2h},
@@ -307,7 +292,7 @@ nlohmann::json dirac_bench(const BenchCommandOptions& opt, const Geometry& geom,
     const double link = link_bytes<Real>(LC), spinor = spinor_bytes<Real>();
     // Minimal: the hopping term's own (links and input once, output once: what the visiting order budgets).
     const double naive = 8 * link + 8 * spinor + spinor + site_bytes,
-                 minimal = double(hopping_traffic_bytes<Real, LC>()) + site_bytes;
+                 minimal = double(WilsonHoppingTerm<Real, LC>::kTrafficBytesPerSite) + site_bytes;
     double t = 0;
     int sets = 1;
     nlohmann::json parts = nlohmann::json::object();
@@ -319,31 +304,28 @@ nlohmann::json dirac_bench(const BenchCommandOptions& opt, const Geometry& geom,
         Cd->hop(ref, src_odd, &src_even, -opt.kappa);
       }
     } else {
-      const WilsonHoppingKernel<Real, LC> k{Uc->view(), in_odd.view(), out_even.view(), in_even.view(), prm.boundary,
-                                            alpha,      1.0,           c5,              twisted ? 1 : 0, 0,
-                                            hopping_t_tile(geom, hopping_traffic_bytes<Real, LC>())};
-      r["t_tile"] = k.t_tile;
+      WilsonHoppingTerm<Real, LC> h(*Uc, in_odd, out_even, twisted ? &in_even : nullptr, prm.boundary, alpha, 1.0, c5);
+      r["t_tile"] = h.t_tile();
       sets = geom.has_halo() ? 1 : opt.rotation_sets > 0 ? opt.rotation_sets : l2_rotation_sets(loc, minimal * vh);
       if (sets > 1) {
         // Copies of the links and fields, one call on each in turn: each call reads from DRAM, as on
-        // a lattice larger than L2, instead of finding the previous call's data in L2.
+        // a lattice larger than L2, instead of finding the previous call's data in L2. (The copies'
+        // device pointers stay where they are when the vectors grow: reserve.)
         std::vector<GaugeField<Real, LC>> links;
         std::vector<SpinorField<Real>> ins, xs, outs;
-        // (A view holds the device pointers, which moving a field into its vector keeps.)
-        std::vector<WilsonHoppingKernel<Real, LC>> kernels{k};
-        for (int c = 1; c < sets; ++c) {
-          WilsonHoppingKernel<Real, LC> kc = k;
-          kc.U = links.emplace_back(convert_links<Real, LC>(U)).view();
-          kc.in = ins.emplace_back(in_odd.clone(loc)).view();
-          kc.x = xs.emplace_back(in_even.clone(loc)).view();
-          kc.out = outs.emplace_back(out_even.like()).view();
-          kernels.push_back(kc);
-        }
+        links.reserve(std::size_t(sets));
+        ins.reserve(std::size_t(sets));
+        xs.reserve(std::size_t(sets));
+        outs.reserve(std::size_t(sets));
+        std::vector<WilsonHoppingTerm<Real, LC>> terms{h};
+        for (int c = 1; c < sets; ++c)
+          terms.push_back(h.with_fields(links.emplace_back(convert_links<Real, LC>(U)), ins.emplace_back(in_odd.clone(loc)),
+                                        outs.emplace_back(out_even.like()),
+                                        twisted ? &xs.emplace_back(in_even.clone(loc)) : nullptr));
         int call = 0;
-        t = median_seconds(
-            loc, opt.repetitions, [&] { for_each(loc, out_even.sites(), kernels[std::size_t(call++ % sets)]); }, &energy);
+        t = median_seconds(loc, opt.repetitions, [&] { terms[std::size_t(call++ % sets)].apply(); }, &energy);
       } else {
-        parts = time_hopping_term(k, k.U, in_odd, out_even, loc, opt.repetitions, t, &energy);
+        parts = time_hopping_term(h, geom, loc, opt.repetitions, t, &energy);
       }
       W_ref.hop(ref, src_odd, twisted ? &src_even : nullptr, alpha, c5, 0);
     }

@@ -33,7 +33,6 @@
 #include "core/site_random.hpp"
 #include "dirac/clover_even_odd.hpp"
 #include "dirac/dirac_operator_factory.hpp"
-#include "dirac/face_exchange.hpp"
 #include "dirac/wilson_even_odd.hpp"
 #include "dirac/wilson_even_odd_multi_rhs.hpp"
 #include "fields/spinor_block_blas.hpp"

@@ -13,8 +13,10 @@
 
 #include <cstdint>
 
-#include "dirac/wilson_kernels.hpp"
+#include "dirac/fermion_boundary.hpp"
 #include "fields/gauge_view.hpp"
+#include "math/color_spinor.hpp"
+#include "math/gamma.hpp"
 #include "solvers/multigrid/coarse_operator_kernels.hpp"
 #include "solvers/multigrid/transfer_kernels.hpp"
 

@@ -15,7 +15,7 @@ namespace lqcd {
 template <typename Real>
 struct SchwarzBlockMr {
   Aggregation agg;
-  SchwarzSiteOperator<Real> D;
+  WilsonSiteOperator<Real> D;
   SpinorView<Real> rho;  // the residual; read on the blocks of `colour` only
   SpinorView<Real> e;    // e += the block solutions on the blocks of `colour`
   int colour;

@@ -5,9 +5,7 @@
 
 #include <cstdint>
 
-#include "dirac/clover_kernels.hpp"
 #include "dirac/hopping_part.hpp"
-#include "dirac/wilson_kernels.hpp"
 #include "fields/spinor_field.hpp"
 #include "solvers/multigrid/aggregation.hpp"
 
@@ -122,7 +120,7 @@ struct BlockMrUpdateKernel {
   }
 };
 
-// A spinor source for wilson_hop (dirac/wilson_kernels.hpp) that holds s on the sites of block Y only
+// A spinor source for WilsonSiteOperator (dirac/hopping_part.hpp) that holds s on the sites of block Y only
 // and 0 elsewhere: the hopping term on it, at a site of Y, is that of D_B, the Dirac operator with the
 // block's outside cut off.
 template <typename Real>
@@ -143,43 +141,14 @@ struct BlockMaskedSource {
   }
 };
 
-// D_B at one site, from the links and the site term of D directly (D = site term + alpha H,
-// dirac/hopping_part.hpp; the clover term where has_clover, else c0 + i c5 gamma_5), for any spinor
-// source that holds s on the site's block and 0 elsewhere (BlockMaskedSource here, the block in
-// shared memory in schwarz_block_mr.cu).
-template <typename Real>
-struct SchwarzSiteOperator {
-  using T = compute_t<Real>;
-  GaugeView<Real> U;
-  FermionBoundary boundary;
-  double alpha, c0, c5;
-  CloverView<Real> clover;
-  int has_clover;
-
-  static SchwarzSiteOperator of(const WilsonHoppingPart<Real>& P) {
-    return {P.links->view(), P.boundary, P.alpha, P.c0, P.c5, P.clover ? P.clover->view() : CloverView<Real>{},
-            P.clover ? 1 : 0};
-  }
-  template <typename Source>
-  LQCD_HOST_DEVICE ColorSpinor<T> apply(const Source& in, int p, std::int64_t cb, const int xc[4]) const {
-    if (has_clover) {
-      ColorSpinor<T> r = wilson_hop<T>(U, in, boundary, 0, p, cb, xc, T(alpha));
-      r += clover.apply(p, cb, in.load(p, cb), 0);
-      return r;
-    }
-    // the Wilson kernels' own site result: (c0 + i c5 gamma_5) s + alpha H s
-    return wilson_site_result<T>(U, in, in, boundary, alpha, c0, c5, 1, 0, p, cb, xc);
-  }
-};
-
-// On the sites of the blocks of `colour`: t = D_B s (SchwarzSiteOperator), with w = (t^dag s, |t|^2)
+// On the sites of the blocks of `colour`: t = D_B s (WilsonSiteOperator, dirac/hopping_part.hpp), with w = (t^dag s, |t|^2)
 // as BlockMrPartialKernel writes them. One pass over half the lattice instead of D on all of it and
 // a second pass for w; s must vanish off the blocks of `colour` (the sites of Y alone are read for a
 // site of Y).
 template <typename Real>
 struct SchwarzBlockOperatorKernel {
   Aggregation agg;
-  SchwarzSiteOperator<Real> D;
+  WilsonSiteOperator<Real> D;
   SpinorView<Real> s, t;
   Complex<double>* w;
   int colour;

@@ -34,7 +34,7 @@ void SchwarzSmoother<Real>::solve_blocks(SpinorField<Real>& e, SpinorField<Real>
   const std::int64_t n = s.sites();
   for (int it = 0; it < block_iterations_; ++it) {
     if (parts_) {
-      for_each(loc, n, SchwarzBlockOperatorKernel<Real>{agg_, SchwarzSiteOperator<Real>::of(*parts_), s.view(),
+      for_each(loc, n, SchwarzBlockOperatorKernel<Real>{agg_, WilsonSiteOperator<Real>::of(*parts_), s.view(),
                                                         t_.view(), w_.data(), colour});
     } else {
       D_.apply(t_, s);  // s vanishes off the blocks of `colour`: t on them is D_B s
@@ -53,7 +53,7 @@ template <typename Real>
 void SchwarzSmoother<Real>::solve_colour(SpinorField<Real>& e, const SpinorField<Real>& rho, int colour) {
 #if LQCD_HAVE_CUDA
   if (parts_ && fused_ && D_.location() == Location::Device &&
-      schwarz_block_mr_on_device(SchwarzBlockMr<Real>{agg_, SchwarzSiteOperator<Real>::of(*parts_), rho.view(),
+      schwarz_block_mr_on_device(SchwarzBlockMr<Real>{agg_, WilsonSiteOperator<Real>::of(*parts_), rho.view(),
                                                       e.view(), colour, block_iterations_}))
     return;
 #endif
