@@ -6,6 +6,7 @@
 
 #include "app/command.hpp"
 #include "app/config.hpp"
+#include "app/heatbath_input.hpp"
 
 namespace lqcd::app {
 
@@ -18,10 +19,6 @@ struct HeatbathCommandOptions {
   bool quiet = false;
 };
 
-std::vector<KeySpec> heatbath_schema();
-// Reads and checks every key of a merged input as run_heatbath does before it starts, and stops there
-// (lqcd::Error naming the file and the key otherwise); the TOML fuzzer (fuzz/) calls it.
-void check_heatbath_input(const Config& c);
 int run_heatbath(const HeatbathCommandOptions& options);
 
 // lqcd heatbath: its options on the command line, and what runs it (app/command.hpp).

@@ -245,6 +245,8 @@ class MultigridPreconditioner {
   const SpinorField<Real>& pre_smooth(SpinorField<Real>& z, const SpinorField<Real>& r, SpinorField<Real>& res,
                                       bool overwritten = false);
   void post_smooth(SpinorField<Real>& z, const SpinorField<Real>& r);
+  // post_smooth on every z[i], r[i], the Schwarz smoother taking several fields to a launch.
+  void post_smooth(const std::vector<SpinorField<Real>*>& z, const std::vector<const SpinorField<Real>*>& r);
   void make_block(int rhs);  // the block coarse fields and GCR for at least `rhs` columns
   void release_block();      // those freed (after the setup's block cycles)
   const LinearOperator<Real>& D_;
@@ -269,6 +271,7 @@ class MultigridPreconditioner {
   // The block cycle's coarse fields and solver (made at the first block cycle, wide enough for it).
   std::unique_ptr<CoarseBlockField<Real>> rc_block_, ec_block_, schur_rhs_block_;
   std::vector<SpinorField<Real>> res_block_;  // with pre-smoothing: each field's residual, for the block restriction
+  std::vector<SpinorField<Real>> post_block_;  // the block post-smoothing's residuals, corrections and work fields
   std::unique_ptr<CoarseBlockGcr<Real>> block_gcr_;
   std::unique_ptr<ThirdLevelBlock<Real>> third_block_;  // 3 levels
   GcrWorkspace<CoarseField<Real>> coarse_work_;  // 3 levels: the coarse flexible GCR

@@ -6,6 +6,8 @@
 // norms are shared.
 #include "solvers/multigrid/multigrid.hpp"
 
+#include <algorithm>
+
 #include "core/error.hpp"
 #include "solvers/multigrid/multigrid_support.hpp"
 
@@ -38,6 +40,7 @@ void MultigridPreconditioner<Real>::release_block() {
   ec_block_.reset();
   schur_rhs_block_.reset();
   res_block_.clear();
+  post_block_.clear();
 }
 
 // K_c on blocks (as coarse_cycle on one field): the N columns restricted to the third level, the N
@@ -122,7 +125,40 @@ void MultigridPreconditioner<Real>::apply(const std::vector<SpinorField<Real>*>&
     Section s(t_.transfer, loc);
     transfer_.prolong_block(z, ec, p_.pre_smoothing > 0);  // without pre-smoothing z = P e_c, as z was 0
   }
-  for (int i = 0; i < n; ++i) post_smooth(*z[std::size_t(i)], *r[std::size_t(i)]);
+  post_smooth(z, r);
+}
+
+// Each field as post_smooth does it (res = r - D z, e = S res, z += e), in groups whose block solves
+// share the Schwarz smoother's launches (SchwarzSmoother::sources_per_launch, schwarz_block_mr.hpp).
+template <typename Real>
+void MultigridPreconditioner<Real>::post_smooth(const std::vector<SpinorField<Real>*>& z,
+                                                const std::vector<const SpinorField<Real>*>& r) {
+  const std::size_t n = z.size();
+  if (p_.post_smoothing == 0) return;
+  if (p_.smoother != MultigridSmoother::Schwarz) {
+    for (std::size_t i = 0; i < n; ++i) post_smooth(*z[i], *r[i]);
+    return;
+  }
+  Section s(t_.smoother, D_.location());
+  const std::size_t group = std::size_t(schwarz_.sources_per_launch());
+  while (post_block_.size() < 3 * group) post_block_.push_back(D_.make_field());
+  for (std::size_t first = 0; first < n; first += group) {
+    const std::size_t m = std::min(group, n - first);
+    std::vector<SpinorField<Real>*> e(m), work(m);
+    std::vector<const SpinorField<Real>*> res(m);
+    for (std::size_t k = 0; k < m; ++k) {
+      SpinorField<Real>& rk = post_block_[k];
+      D_.apply(tmp_, *z[first + k]);
+      rk.copy_from(*r[first + k]);
+      axpy(Complex<double>(-1.0), tmp_, rk);
+      res[k] = &rk;
+      e[k] = &post_block_[group + k];
+      work[k] = &post_block_[2 * group + k];
+    }
+    t_.fine_applications += int(m);
+    t_.fine_applications += schwarz_.smooth(e, res, work, p_.post_smoothing);
+    for (std::size_t k = 0; k < m; ++k) axpy(Complex<double>(1.0), *e[k], *z[first + k]);
+  }
 }
 
 template void MultigridPreconditioner<double>::coarse_cycle(CoarseBlockField<double>&, const CoarseBlockField<double>&);

@@ -40,30 +40,29 @@ struct SharedBlockSource {
   }
 };
 
-// Sum of (a, b, c) over the thread block, the same in every thread (fixed order: deterministic).
-__device__ void block_sum3(double& a, double& b, double& c, double* scratch) {
-  for (int o = 16; o > 0; o /= 2) {
-    a += __shfl_down_sync(0xffffffffu, a, o);
-    b += __shfl_down_sync(0xffffffffu, b, o);
-    c += __shfl_down_sync(0xffffffffu, c, o);
-  }
+// Each v[k] summed over the thread block, the same in every thread (fixed order: deterministic; the
+// order of one value's sum does not depend on K).
+template <int K>
+__device__ void block_sum(double (&v)[K], double* scratch) {
+  for (int o = 16; o > 0; o /= 2)
+#pragma unroll
+    for (int k = 0; k < K; ++k) v[k] += __shfl_down_sync(0xffffffffu, v[k], o);
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, warps = blockDim.x / 32;
-  if (lane == 0) {
-    scratch[3 * warp] = a;
-    scratch[3 * warp + 1] = b;
-    scratch[3 * warp + 2] = c;
-  }
+  if (lane == 0)
+#pragma unroll
+    for (int k = 0; k < K; ++k) scratch[K * warp + k] = v[k];
   __syncthreads();
-  a = b = c = 0;
-  for (int w = 0; w < warps; ++w) {
-    a += scratch[3 * w];
-    b += scratch[3 * w + 1];
-    c += scratch[3 * w + 2];
-  }
+#pragma unroll
+  for (int k = 0; k < K; ++k) v[k] = 0;
+  for (int w = 0; w < warps; ++w)
+#pragma unroll
+    for (int k = 0; k < K; ++k) v[k] += scratch[K * w + k];
   __syncthreads();  // scratch is reused by the next call
 }
 
-template <typename Real>
+// One thread block per block of the colour, one thread per site; shared memory: the N residuals of the
+// block (source n at [n sites + j]), then the reduction's scratch.
+template <typename Real, int N>
 __global__ void __launch_bounds__(kMaxBlockSites, 2) schwarz_block_mr_kernel(SchwarzBlockMr<Real> a) {
   using T = compute_t<Real>;
   extern __shared__ __align__(16) unsigned char storage[];
@@ -72,65 +71,89 @@ __global__ void __launch_bounds__(kMaxBlockSites, 2) schwarz_block_mr_kernel(Sch
   // the spinors first (the storage is aligned for any type; ColorSpinor<double> needs 16 bytes), the
   // reduction's scratch after them (sizeof(ColorSpinor<T>) is a multiple of 16)
   auto* sh = reinterpret_cast<ColorSpinor<T>*>(storage);
-  auto* scratch = reinterpret_cast<double*>(storage + sizeof(ColorSpinor<T>) * std::size_t(sites));
+  auto* scratch = reinterpret_cast<double*>(storage + sizeof(ColorSpinor<T>) * std::size_t(N * sites));
   std::int64_t other = 0;
   const std::int32_t Y = std::int32_t(coarse_site_of_parity(agg.coarse, a.colour, blockIdx.x, other));
   const int j = int(threadIdx.x);
   const bool active = j < sites;
   int p = 0, xc[4] = {0, 0, 0, 0};
   std::int64_t cb = 0;
-  ColorSpinor<T> s{}, e{};
+  ColorSpinor<T> e[N];
   if (active) {
     const std::int64_t i = agg.fine_of(Y, j);
-    p = a.rho.parity_of(i);
-    cb = a.rho.cb_of(i);
+    p = a.rho[0].parity_of(i);
+    cb = a.rho[0].cb_of(i);
     a.D.U.idx.coords(p, cb, xc);
-    s = a.rho.load(p, cb);
-    sh[j] = s;
+#pragma unroll
+    for (int n = 0; n < N; ++n) sh[n * sites + j] = a.rho[n].load(p, cb);
   }
   __syncthreads();
-  const SharedBlockSource<T> in{sh, agg.fine_block, agg.fine_local, agg.fine.vh, Y, agg.b[0], agg.b[1], agg.b[2]};
   for (int step = 0; step < a.steps; ++step) {
-    ColorSpinor<T> t{};
-    double ts_re = 0, ts_im = 0, tt = 0;
-    if (active) {
-      t = a.D.apply(in, p, cb, xc);
-      mr_partial(t, s, ts_re, ts_im, tt);
+    ColorSpinor<T> t[N];
+    double w[3 * N];
+#pragma unroll
+    for (int n = 0; n < N; ++n) {
+      w[3 * n] = w[3 * n + 1] = w[3 * n + 2] = 0;
+      if (active) {
+        const SharedBlockSource<T> in{sh + n * sites, agg.fine_block, agg.fine_local, agg.fine.vh,
+                                      Y,              agg.b[0],       agg.b[1],       agg.b[2]};
+        t[n] = a.D.apply(in, p, cb, xc);
+        mr_partial(t[n], sh[n * sites + j], w[3 * n], w[3 * n + 1], w[3 * n + 2]);
+      }
     }
-    block_sum3(ts_re, ts_im, tt, scratch);  // also the barrier after every thread's reads of sh
-    const Complex<T> alpha = tt > 0 ? Complex<T>(T(ts_re / tt), T(ts_im / tt)) : Complex<T>();
+    block_sum(w, scratch);  // also the barrier after every thread's reads of sh
     if (active) {
-      e += alpha * s;
-      s += (-alpha) * t;
-      sh[j] = s;
+#pragma unroll
+      for (int n = 0; n < N; ++n) {
+        const double ts_re = w[3 * n], ts_im = w[3 * n + 1], tt = w[3 * n + 2];
+        const Complex<T> alpha = tt > 0 ? Complex<T>(T(ts_re / tt), T(ts_im / tt)) : Complex<T>();
+        ColorSpinor<T> s = sh[n * sites + j];
+        e[n] += alpha * s;
+        s += (-alpha) * t[n];
+        sh[n * sites + j] = s;
+      }
     }
     __syncthreads();
   }
-  if (active) a.e.store(p, cb, a.e.load(p, cb) + e);
+  if (active)
+#pragma unroll
+    for (int n = 0; n < N; ++n) a.e[n].store(p, cb, a.e[n].load(p, cb) + e[n]);
+}
+
+template <typename Real, int N>
+bool launch_block_mr(const SchwarzBlockMr<Real>& a) {
+  using T = compute_t<Real>;
+  const int sites = a.agg.block_sites;
+  const int threads = (sites + 31) / 32 * 32;
+  const std::size_t bytes = sizeof(double) * 3 * N * (threads / 32) + sizeof(ColorSpinor<T>) * std::size_t(N * sites);
+  static int limit = -1;  // the device's opt-in shared memory per block, set once per instantiation
+  if (limit < 0) {
+    int device = 0;
+    cudaGetDevice(&device);
+    cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+    cudaFuncSetAttribute(schwarz_block_mr_kernel<Real, N>, cudaFuncAttributeMaxDynamicSharedMemorySize, limit);
+  }
+  if (bytes > std::size_t(limit)) return false;
+  const std::int64_t blocks = a.agg.coarse.sites / 2;  // the blocks of one colour (even coarse extents)
+  if (blocks == 0) return true;
+  schwarz_block_mr_kernel<Real, N><<<unsigned(blocks), unsigned(threads), bytes>>>(a);
+  cuda_detail::check_launch("Schwarz block MR");
+  return true;
 }
 
 }  // namespace
 
 template <typename Real>
 bool schwarz_block_mr_on_device(const SchwarzBlockMr<Real>& a) {
-  using T = compute_t<Real>;
-  const int sites = a.agg.block_sites;
-  if (sites > kMaxBlockSites) return false;
-  const int threads = (sites + 31) / 32 * 32;
-  const std::size_t bytes = sizeof(double) * 3 * (threads / 32) + sizeof(ColorSpinor<T>) * std::size_t(sites);
-  static int limit = -1;  // the device's opt-in shared memory per block, set once
-  if (limit < 0) {
-    int device = 0;
-    cudaGetDevice(&device);
-    cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
-    cudaFuncSetAttribute(schwarz_block_mr_kernel<Real>, cudaFuncAttributeMaxDynamicSharedMemorySize, limit);
+  if (a.agg.block_sites > kMaxBlockSites) return false;
+  static_assert(kMaxSchwarzRhs == 4, "one instantiation per count of right-hand sides");
+  switch (a.rhs) {
+    case 1: return launch_block_mr<Real, 1>(a);
+    case 2: return launch_block_mr<Real, 2>(a);
+    case 3: return launch_block_mr<Real, 3>(a);
+    case 4: return launch_block_mr<Real, 4>(a);
+    default: return false;
   }
-  if (bytes > std::size_t(limit)) return false;
-  const std::int64_t blocks = a.agg.coarse.sites / 2;  // the blocks of one colour (even coarse extents)
-  if (blocks == 0) return true;
-  schwarz_block_mr_kernel<Real><<<unsigned(blocks), unsigned(threads), bytes>>>(a);
-  cuda_detail::check_launch("Schwarz block MR");
-  return true;
 }
 
 template bool schwarz_block_mr_on_device<double>(const SchwarzBlockMr<double>&);

@@ -1,5 +1,7 @@
 #include "solvers/multigrid/schwarz_smoother.hpp"
 
+#include <algorithm>
+
 #include "core/dispatch.hpp"
 #include "core/environment_switch.hpp"
 #include "core/error.hpp"
@@ -20,7 +22,8 @@ SchwarzSmoother<Real>::SchwarzSmoother(const LinearOperator<Real>& D, const Aggr
       t_(D.make_field()),
       w_(std::size_t(2 * D.geometry().volume()), D.location()),
       alpha_(std::size_t(agg.coarse.sites), D.location()),
-      fused_(switch_from_environment("LQCD_SCHWARZ_FUSED", true)) {
+      fused_(switch_from_environment("LQCD_SCHWARZ_FUSED", true)),
+      fused_rhs_(integer_from_environment("LQCD_SCHWARZ_RHS", 1, kMaxSchwarzRhs, kMaxSchwarzRhs)) {
   for (int mu = 0; mu < 4 && block_iterations > 0; ++mu)
     if (agg.coarse.n[mu] % 2 != 0)
       fail("multigrid.block: the Schwarz smoother colours the blocks red and black, which needs an even number of "
@@ -47,37 +50,68 @@ void SchwarzSmoother<Real>::solve_blocks(SpinorField<Real>& e, SpinorField<Real>
   }
 }
 
-// The blocks of `colour` solved with rho as their right-hand side, on the device by the fused kernel
-// where it can (solvers/multigrid/schwarz_block_mr.hpp), else through solve_blocks.
+// The blocks of `colour` solved with rho[i] as their right-hand sides: on the device by the fused kernel
+// where it can, up to fused_rhs_ sources a launch (solvers/multigrid/schwarz_block_mr.hpp), else through
+// solve_blocks one source at a time.
 template <typename Real>
-void SchwarzSmoother<Real>::solve_colour(SpinorField<Real>& e, const SpinorField<Real>& rho, int colour) {
+void SchwarzSmoother<Real>::solve_colour(const std::vector<SpinorField<Real>*>& e,
+                                         const std::vector<SpinorField<Real>*>& rho, int colour) {
+  const std::size_t n = e.size();
+  std::size_t done = 0;
 #if LQCD_HAVE_CUDA
-  if (parts_ && fused_ && D_.location() == Location::Device &&
-      schwarz_block_mr_on_device(SchwarzBlockMr<Real>{agg_, WilsonSiteOperator<Real>::of(*parts_), rho.view(),
-                                                      e.view(), colour, block_iterations_}))
-    return;
+  if (parts_ && fused_ && D_.location() == Location::Device) {
+    SchwarzBlockMr<Real> a{agg_, WilsonSiteOperator<Real>::of(*parts_), {}, {}, 0, colour, block_iterations_};
+    while (done < n) {
+      a.rhs = int(std::min<std::size_t>(std::size_t(fused_rhs_), n - done));
+      for (int k = 0; k < a.rhs; ++k) {
+        a.rho[k] = rho[done + std::size_t(k)]->view();
+        a.e[k] = e[done + std::size_t(k)]->view();
+      }
+      if (!schwarz_block_mr_on_device(a)) {
+        if (a.rhs == 1) break;  // the kernel cannot take these blocks at all
+        fused_rhs_ = 1;         // their spinors for several sources exceed the shared memory
+        continue;
+      }
+      done += std::size_t(a.rhs);
+    }
+  }
 #endif
-  for_each(D_.location(), rho.sites(), BlockMaskKernel<Real>{agg_, rho.view(), s_.view(), colour});
-  solve_blocks(e, s_, colour);
+  for (; done < n; ++done) {
+    for_each(D_.location(), rho[done]->sites(), BlockMaskKernel<Real>{agg_, rho[done]->view(), s_.view(), colour});
+    solve_blocks(*e[done], s_, colour);
+  }
+}
+
+template <typename Real>
+int SchwarzSmoother<Real>::smooth(const std::vector<SpinorField<Real>*>& e,
+                                  const std::vector<const SpinorField<Real>*>& r,
+                                  const std::vector<SpinorField<Real>*>& rho, int sweeps) {
+  if (e.size() != r.size() || rho.size() < e.size())
+    fail("internal: Schwarz smoother on {} fields from {} with {} work fields", e.size(), r.size(), rho.size());
+  const std::vector<SpinorField<Real>*> work(rho.begin(), rho.begin() + std::ptrdiff_t(e.size()));
+  int applications = 0;
+  for (SpinorField<Real>* f : e) set_zero(*f);
+  for (int sweep = 0; sweep < sweeps; ++sweep)
+    for (int colour = 0; colour < 2; ++colour) {
+      for (std::size_t i = 0; i < e.size(); ++i) {
+        if (sweep == 0 && colour == 0) {
+          work[i]->copy_from(*r[i]);
+        } else {  // rho = r - D e
+          D_.apply(*work[i], *e[i]);
+          ++applications;
+          xpay(*r[i], Complex<double>(-1.0), *work[i]);
+        }
+      }
+      solve_colour(e, work, colour);
+      applications += block_iterations_ * int(e.size());
+    }
+  return applications;
 }
 
 template <typename Real>
 int SchwarzSmoother<Real>::smooth(SpinorField<Real>& e, const SpinorField<Real>& r, int sweeps) {
-  int applications = 0;
-  set_zero(e);
-  for (int sweep = 0; sweep < sweeps; ++sweep)
-    for (int colour = 0; colour < 2; ++colour) {
-      if (sweep == 0 && colour == 0) {
-        rho_.copy_from(r);
-      } else {  // rho = r - D e
-        D_.apply(rho_, e);
-        ++applications;
-        xpay(r, Complex<double>(-1.0), rho_);
-      }
-      solve_colour(e, rho_, colour);
-      applications += block_iterations_;
-    }
-  return applications;
+  return smooth(std::vector<SpinorField<Real>*>{&e}, std::vector<const SpinorField<Real>*>{&r},
+                std::vector<SpinorField<Real>*>{&rho_}, sweeps);
 }
 
 template class SchwarzSmoother<double>;

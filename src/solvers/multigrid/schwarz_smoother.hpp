@@ -15,6 +15,7 @@
 // each block in shared memory (solvers/multigrid/schwarz_block_mr.hpp).
 
 #include <optional>
+#include <vector>
 
 #include "dirac/linear_operator.hpp"
 #include "solvers/multigrid/aggregation.hpp"
@@ -30,9 +31,17 @@ class SchwarzSmoother {
   SchwarzSmoother(const LinearOperator<Real>& D, const Aggregation& agg, int block_iterations);
   // e = `sweeps` SAP sweeps on D e = r from e = 0. Returns the applications of D made.
   int smooth(SpinorField<Real>& e, const SpinorField<Real>& r, int sweeps);
+  // The same for each e[i], r[i]: the same fields as one smooth each, with the device's block solves of
+  // up to kMaxSchwarzRhs sources in one launch (schwarz_block_mr.hpp; LQCD_SCHWARZ_RHS sets how many,
+  // 1 for one at a time). rho: N work fields of D's shape. Returns the applications of D made.
+  int smooth(const std::vector<SpinorField<Real>*>& e, const std::vector<const SpinorField<Real>*>& r,
+             const std::vector<SpinorField<Real>*>& rho, int sweeps);
+  // How many sources the block smooth takes to one launch: callers group their fields by it.
+  int sources_per_launch() const { return fused_rhs_; }
 
  private:
-  void solve_colour(SpinorField<Real>& e, const SpinorField<Real>& rho, int colour);
+  // The blocks of `colour` solved with rho[i] as their right-hand sides, e[i] += the solutions.
+  void solve_colour(const std::vector<SpinorField<Real>*>& e, const std::vector<SpinorField<Real>*>& rho, int colour);
   void solve_blocks(SpinorField<Real>& e, SpinorField<Real>& s, int colour);
   const LinearOperator<Real>& D_;
   std::optional<WilsonHoppingPart<Real>> parts_;  // D's links and site term, where it gives them
@@ -41,6 +50,7 @@ class SchwarzSmoother {
   SpinorField<Real> rho_, s_, t_;
   Buffer<Complex<double>> w_, alpha_;
   bool fused_;  // the fused device kernel where it applies (LQCD_SCHWARZ_FUSED=0: never, for comparison)
+  int fused_rhs_;  // sources per fused launch (lowered to 1 where more do not fit), 1 .. kMaxSchwarzRhs (LQCD_SCHWARZ_RHS)
 };
 
 }  // namespace lqcd
