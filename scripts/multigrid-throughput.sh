@@ -12,6 +12,8 @@
 #   single  one source, 3 repetitions, per setting of MG_SINGLE_VARIANTS (';'-separated)
 #   mma     12 sources together with the coarse passes on the tensor cores (LQCD_COARSE_MMA=1) and without,
 #           MG_REPS (3) each, into OUT/mma1 and OUT/mma0 (scripts/mgscan_summary.py on each mgscan.jsonl)
+#   sap     the same with the Schwarz smoother's fused launches taking 4 sources (LQCD_SCHWARZ_RHS=4) and one
+#           (=1), into OUT/sap4 and OUT/sap1
 #   ncu     Nsight Compute on the even-odd coarse pass (one source and a block of 12 on the CUDA cores, a block
 #           of 12 on the tensor cores) and on the fused Schwarz kernel (OUT/ncu.txt)
 # MG_SETTINGS: multigrid settings for every run (default: coarse_half=true outer_restart=16).
@@ -24,7 +26,7 @@ cd "$(dirname "$0")/.."
 bin=build-gpu/lqcd
 read -r -a settings <<<"${MG_SETTINGS:-coarse_half=true outer_restart=16}"
 if has tests; then
-  (cd build-gpu && timeout -k 5 300 ctest -R "CoarseBlock|CoarseRhsTile|CoarseDeflation|CoarseHopMma|CoarseDirect|TransferBlock|CoarseOperator|Multigrid|FlexibleGcr" \
+  (cd build-gpu && timeout -k 5 300 ctest -R "CoarseBlock|CoarseRhsTile|CoarseDeflation|CoarseHopMma|CoarseDirect|TransferBlock|CoarseOperator|Multigrid|FlexibleGcr|SchwarzSmoother" \
     -j 4 --timeout 240) >"$out/mgtest.log" 2>&1
   echo "mgtest: exit $?: $(grep -E 'tests passed|tests failed' "$out/mgtest.log")" | tee -a "$out/summary.txt"
 fi
@@ -49,14 +51,17 @@ if has single; then
     MG_VARIANTS="${MG_SINGLE_VARIANTS:-coarse_half=true outer_restart=16}" \
     bash scripts/multigrid-scan.sh "$out" "$bin" 32 "${MG_KAPPAS:-0.1352}"
 fi
-if has mma; then
-  for mma in 1 0; do
-    mkdir -p "$out/mma$mma"
-    LQCD_COARSE_MMA=$mma MG_RHS=12 MG_REPS=${MG_REPS:-3} MG_SKIP_KRYLOV=1 MG_TIMEOUT=${MG_TIMEOUT:-200} \
-      bash scripts/multigrid-scan.sh "$out/mma$mma" "$bin" 32 "0.1352" "${settings[@]}"
-    echo "mma $mma: $(python3 scripts/mgscan_summary.py "$out/mma$mma/mgscan.jsonl" 2>&1 | tail -2)" | tee -a "$out/summary.txt"
+# ab NAME VARIABLE "VALUES": 12 sources together, MG_REPS (3) runs for each value of VARIABLE, into OUT/NAMEvalue.
+ab() {
+  for value in $3; do
+    mkdir -p "$out/$1$value"
+    env "$2=$value" MG_RHS=12 MG_REPS=${MG_REPS:-3} MG_SKIP_KRYLOV=1 MG_TIMEOUT=${MG_TIMEOUT:-200} \
+      bash scripts/multigrid-scan.sh "$out/$1$value" "$bin" 32 "0.1352" "${settings[@]}"
+    echo "$1 $value: $(python3 scripts/mgscan_summary.py "$out/$1$value/mgscan.jsonl" 2>&1 | tail -2)" | tee -a "$out/summary.txt"
   done
-fi
+}
+if has mma; then ab mma LQCD_COARSE_MMA "1 0"; fi
+if has sap; then ab sap LQCD_SCHWARZ_RHS "4 1"; fi
 if has ncu; then
   ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
   cfg=$(ls runs/mgscan_32/wilson.*.ildg | tail -1)
