@@ -12,8 +12,8 @@
 #   single  one source, 3 repetitions, per setting of MG_SINGLE_VARIANTS (';'-separated)
 #   mma     12 sources together with the coarse passes on the tensor cores (LQCD_COARSE_MMA=1) and without,
 #           MG_REPS (3) each, into OUT/mma1 and OUT/mma0 (scripts/mgscan_summary.py on each mgscan.jsonl)
-#   sap     the same with the Schwarz smoother's fused launches taking 4 sources (LQCD_SCHWARZ_RHS=4) and one
-#           (=1), into OUT/sap4 and OUT/sap1
+#   sap     the same with the Schwarz smoother's fused launches taking 4, 2 and 1 sources (LQCD_SCHWARZ_RHS,
+#           the values in MG_SAP_RHS), into OUT/sap4, OUT/sap2, OUT/sap1
 #   ncu     Nsight Compute on the even-odd coarse pass (one source and a block of 12 on the CUDA cores, a block
 #           of 12 on the tensor cores) and on the fused Schwarz kernel (OUT/ncu.txt)
 # MG_SETTINGS: multigrid settings for every run (default: coarse_half=true outer_restart=16).
@@ -61,7 +61,7 @@ ab() {
   done
 }
 if has mma; then ab mma LQCD_COARSE_MMA "1 0"; fi
-if has sap; then ab sap LQCD_SCHWARZ_RHS "4 1"; fi
+if has sap; then ab sap LQCD_SCHWARZ_RHS "${MG_SAP_RHS:-4 2 1}"; fi
 if has ncu; then
   ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
   cfg=$(ls runs/mgscan_32/wilson.*.ildg | tail -1)

@@ -8,8 +8,8 @@
 namespace lqcd {
 namespace {
 
-// Threads (sites) per thread block at most; two thread blocks per SM cap the registers at 128 per
-// thread (the hopping kernels' cap, dirac/wilson_kernels.hpp).
+// Threads (sites) per thread block at most; for one source two thread blocks per SM, which caps the
+// registers at 128 per thread (the hopping kernels' cap, dirac/wilson_kernels.hpp).
 constexpr int kMaxBlockSites = 256;
 
 // The spinor source of D_B for the hops of wilson_hop: the block's current residual in shared memory
@@ -61,9 +61,11 @@ __device__ void block_sum(double (&v)[K], double* scratch) {
 }
 
 // One thread block per block of the colour, one thread per site; shared memory: the N residuals of the
-// block (source n at [n sites + j]), then the reduction's scratch.
+// block (source n at [n sites + j]), then the reduction's scratch. A thread holds D_B s and its share of
+// the solution for each source (48 N reals besides the site operator's own): one source keeps to the
+// hopping kernels' 128 registers (two thread blocks per SM), more get the whole register file.
 template <typename Real, int N>
-__global__ void __launch_bounds__(kMaxBlockSites, 2) schwarz_block_mr_kernel(SchwarzBlockMr<Real> a) {
+__global__ void __launch_bounds__(kMaxBlockSites, N == 1 ? 2 : 1) schwarz_block_mr_kernel(SchwarzBlockMr<Real> a) {
   using T = compute_t<Real>;
   extern __shared__ __align__(16) unsigned char storage[];
   const Aggregation& agg = a.agg;
