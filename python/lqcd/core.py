@@ -21,29 +21,18 @@ order; spins in the DeGrand-Rossi basis of docs/design.md); links (T, Z, Y, X, 4
 `U.device_array()` is a view of the field's own storage (CuPy, through __cuda_array_interface__: no copy).
 
 The library: $LQCD_LIBRARY, else liblqcd_capi.so next to this file (cmake --install), else build/ of the
-source tree.
+source tree (lqcd._library).
 """
 import ctypes
 import numbers
-import os
-from pathlib import Path
 
 import numpy as np
 
+from ._library import library
+
 _c_double_p = ctypes.POINTER(ctypes.c_double)
 
-
-def _find_library():
-    candidates = [os.environ.get("LQCD_LIBRARY"), Path(__file__).with_name("liblqcd_capi.so"),
-                  Path(__file__).resolve().parents[2] / "build" / "liblqcd_capi.so"]
-    for c in candidates:
-        if c and Path(c).is_file():
-            return str(c)
-    raise OSError("liblqcd_capi.so not found: build lqcd (bash scripts/build.sh), set LQCD_LIBRARY, or cmake --install")
-
-
-_lib = ctypes.CDLL(_find_library())
-_lib.lqcd_last_error.restype = ctypes.c_char_p
+_lib = library()
 _lib.lqcd_gauge_load.argtypes = [ctypes.c_char_p, ctypes.c_int, ctypes.POINTER(ctypes.c_void_p), ctypes.c_int * 4]
 _lib.lqcd_gauge_free.argtypes = [ctypes.c_void_p]
 _lib.lqcd_gauge_free.restype = None

@@ -1,8 +1,10 @@
 #include "bindings/c_api.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <cmath>
 #include <filesystem>
@@ -22,6 +24,8 @@
 #include "gauge/stout_smearing.hpp"
 #include "gauge/updates.hpp"
 #include "measure/configuration.hpp"
+#include "measure/effective_mass.hpp"
+#include "measure/gevp.hpp"
 #include "measure/propagator.hpp"
 
 struct lqcd_gauge {
@@ -367,3 +371,49 @@ int lqcd_dirac_solve(const lqcd_gauge* u, const char* toml, const double* b, dou
 }
 
 }  // extern "C"
+
+int lqcd_effective_mass(const double* c, int n, int T, const char* kind, double* m) {
+  return guarded([&] {
+    if (n < 2) lqcd::fail("effective mass: {} time slices (expected at least 2)", n);
+    const std::vector<double> values(c, c + n);
+    const std::string k = kind ? kind : "";
+    std::vector<double> r;
+    if (k == "log") {
+      r = lqcd::log_effective_mass(values);
+    } else if (k == "cosh") {
+      if (T < n) lqcd::fail("effective mass: the time extent T = {} is below the {} slices given", T, n);
+      r = lqcd::cosh_effective_mass(values, T);
+    } else {
+      lqcd::fail("effective mass: kind is \"log\" or \"cosh\", got \"{}\"", k);
+    }
+    std::copy(r.begin(), r.end(), m);
+  });
+}
+
+int lqcd_gevp(const double* c, int T, int n, int t0, double* lambda, double* energy) {
+  return guarded([&] {
+    if (T < 1 || n < 1) lqcd::fail("gevp: {} times of {} x {} matrices", T, n, n);
+    std::vector<std::vector<lqcd::Complex<double>>> values(static_cast<std::size_t>(T));
+    for (std::size_t t = 0; t < values.size(); ++t)
+      for (std::size_t k = 0; k < std::size_t(n) * std::size_t(n); ++k) {
+        const double* z = c + 2 * (t * std::size_t(n) * std::size_t(n) + k);
+        values[t].emplace_back(z[0], z[1]);
+      }
+    const lqcd::GevpResult r = lqcd::solve_gevp(values, n, t0);
+    for (std::size_t t = 0; t < r.lambda.size(); ++t)
+      std::copy(r.lambda[t].begin(), r.lambda[t].end(), lambda + t * std::size_t(n));
+    for (std::size_t t = 0; t < r.effective_energy.size(); ++t)
+      std::copy(r.effective_energy[t].begin(), r.effective_energy[t].end(), energy + t * std::size_t(n));
+  });
+}
+
+int lqcd_flow_scales(const double* t, const double* t2E, int n, double reference, double* t0, double* w0) {
+  return guarded([&] {
+    if (n < 0) lqcd::fail("flow scales: {} flow times", n);
+    const lqcd::FlowScales s = lqcd::flow_scales(std::vector<double>(t, t + n), std::vector<double>(t2E, t2E + n),
+                                                 reference);
+    const double nan = std::nan("");
+    *t0 = s.t0.value_or(nan);
+    *w0 = s.w0.value_or(nan);
+  });
+}

@@ -88,5 +88,17 @@ int lqcd_dirac_apply(const lqcd_gauge* u, const char* toml, const double* in, do
 // ||b - M x|| / ||b||) may be NULL.
 int lqcd_dirac_solve(const lqcd_gauge* u, const char* toml, const double* b, double* x, int* iterations,
                      double* residual);
+
+// The analysis lqcd itself does, for Python's lqcd.analysis (one implementation for both):
+// effective masses of c[0..n-1] into m[0..n-2]: kind "log" (log c(t)/c(t+1)) or "cosh" (T the full time
+// extent, c its first n slices, e.g. folded); NaN where undefined (measure/effective_mass.hpp).
+int lqcd_effective_mass(const double* c, int n, int T, const char* kind, double* m);
+// The GEVP of the correlator matrices c[T][n][n] (complex, (re, im) pairs) at reference time t0: the
+// principal correlators lambda[T][n] and effective energies energy[T-1][n], ground state first
+// (measure/gevp.hpp).
+int lqcd_gevp(const double* c, int T, int n, int t0, double* lambda, double* energy);
+// t0/a^2 and w0/a where the curve t2E[0..n-1] at flow times t[0..n-1] crosses `reference` (NaN where it
+// does not; gauge/gradient_flow.hpp).
+int lqcd_flow_scales(const double* t, const double* t2E, int n, double reference, double* t0, double* w0);
 #pragma GCC visibility pop
 }

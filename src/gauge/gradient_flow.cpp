@@ -208,25 +208,33 @@ std::vector<FlowMeasurement> run_gradient_flow(GaugeField<double>& V, const Flow
 }
 
 FlowScales flow_scales(const std::vector<FlowMeasurement>& h, double reference) {
-  FlowScales s;
-  for (std::size_t k = 1; k < h.size() && !s.t0; ++k) {
-    const double y0 = h[k - 1].t2E_clover(), y1 = h[k].t2E_clover();
-    if (y0 < reference && y1 >= reference)
-      s.t0 = h[k - 1].t + (reference - y0) / (y1 - y0) * (h[k].t - h[k - 1].t);
+  std::vector<double> t, t2E;
+  for (const FlowMeasurement& m : h) {
+    t.push_back(m.t);
+    t2E.push_back(m.t2E_clover());
   }
+  return flow_scales(t, t2E, reference);
+}
+
+FlowScales flow_scales(const std::vector<double>& t, const std::vector<double>& y, double reference) {
+  if (t.size() != y.size()) fail("flow scales: {} flow times for {} values of t^2 E", t.size(), y.size());
+  FlowScales s;
+  for (std::size_t k = 1; k < t.size() && !s.t0; ++k)
+    if (y[k - 1] < reference && y[k] >= reference)
+      s.t0 = t[k - 1] + (reference - y[k - 1]) / (y[k] - y[k - 1]) * (t[k] - t[k - 1]);
   // W at the mid times of neighbouring measurements.
   std::vector<std::pair<double, double>> w;
-  for (std::size_t k = 1; k < h.size(); ++k) {
-    const double dt = h[k].t - h[k - 1].t;
+  for (std::size_t k = 1; k < t.size(); ++k) {
+    const double dt = t[k] - t[k - 1];
     if (!(dt > 0)) continue;
-    const double t = 0.5 * (h[k].t + h[k - 1].t);
-    w.emplace_back(t, t * (h[k].t2E_clover() - h[k - 1].t2E_clover()) / dt);
+    const double mid = 0.5 * (t[k] + t[k - 1]);
+    w.emplace_back(mid, mid * (y[k] - y[k - 1]) / dt);
   }
   for (std::size_t k = 1; k < w.size() && !s.w0; ++k)
     if (w[k - 1].second < reference && w[k].second >= reference) {
-      const double t = w[k - 1].first +
-                       (reference - w[k - 1].second) / (w[k].second - w[k - 1].second) * (w[k].first - w[k - 1].first);
-      s.w0 = std::sqrt(t);
+      const double tw = w[k - 1].first +
+                        (reference - w[k - 1].second) / (w[k].second - w[k - 1].second) * (w[k].first - w[k - 1].first);
+      s.w0 = std::sqrt(tw);
     }
   return s;
 }

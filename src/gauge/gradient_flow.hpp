@@ -115,5 +115,8 @@ struct FlowScales {
   std::optional<double> w0;  // w0/a
 };
 FlowScales flow_scales(const std::vector<FlowMeasurement>& history, double reference = 0.3);
+// The same crossings of any t^2 E curve given at the flow times t (an ensemble average: Python's
+// lqcd.analysis.flow_scales calls this through the C interface, lqcd_flow_scales).
+FlowScales flow_scales(const std::vector<double>& t, const std::vector<double>& t2E, double reference = 0.3);
 
 }  // namespace lqcd

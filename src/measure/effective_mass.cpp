@@ -14,8 +14,10 @@ std::vector<double> log_effective_mass(const std::vector<double>& c) {
   return m;
 }
 
-std::vector<double> cosh_effective_mass(const std::vector<double>& c) {
-  const double half = double(c.size()) / 2;
+std::vector<double> cosh_effective_mass(const std::vector<double>& c) { return cosh_effective_mass(c, int(c.size())); }
+
+std::vector<double> cosh_effective_mass(const std::vector<double>& c, int T) {
+  const double half = double(T) / 2;
   std::vector<double> m;
   for (std::size_t t = 0; t + 1 < c.size(); ++t) {
     const double r = c[t] / c[t + 1];

@@ -1,5 +1,6 @@
 #pragma once
-// Effective masses of a two-point function on a lattice of T time slices.
+// Effective masses of a two-point function on a lattice of T time slices. Python's lqcd.analysis calls
+// these through the C interface (lqcd_effective_mass): one implementation for both.
 
 #include <vector>
 
@@ -10,6 +11,9 @@ namespace lqcd {
 // NaN where no positive solution exists (noise, or past the middle of the lattice where the ratio
 // carries no information).
 std::vector<double> cosh_effective_mass(const std::vector<double>& c);
+// The same for the first c.size() time slices of a correlator of time extent T (c folded about T/2,
+// t = 0..T/2, or any leading part of it).
+std::vector<double> cosh_effective_mass(const std::vector<double>& c, int T);
 
 // log C(t) / C(t+1), for t = 0..T-2 (NaN where the ratio is not positive).
 std::vector<double> log_effective_mass(const std::vector<double>& c);

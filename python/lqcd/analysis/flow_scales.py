@@ -3,8 +3,8 @@
 The scales are defined on the ensemble average (M. Luscher, JHEP 1008 (2010) 071: <t^2 E(t0)> = 0.3;
 BMW, JHEP 1209 (2012) 010: t d/dt <t^2 E>(w0^2) = 0.3), so <t^2 E(t)> (clover E) is averaged over the
 configurations on their common flow times, the crossings found by linear interpolation (W from the
-difference quotient of neighbouring times, at their mid time: the definition of lqcd's own flow_scales,
-docs/conventions.md), and the errors estimated by the jackknife over bins of BIN consecutive
+difference quotient of neighbouring times, at their mid time: lqcd's own flow_scales, called through its C
+interface, docs/conventions.md), and the errors estimated by the jackknife over bins of BIN consecutive
 configurations. Also: <Q^2> at the flow time nearest t0, and how far Q lies from the nearest integer there
 and at the end of the flow (<|Q - round Q|>, the clover charge and, when the flow measured it (lqcd flow
 --improved-charge), the O(a^2)-improved one).
@@ -12,7 +12,8 @@ and at the end of the flow (<|Q - round Q|>, the clover charge and, when the flo
     python3 -m lqcd.analysis flow-scales FILE.jsonl [--bin 5] [--reference 0.3]
     scripts/flow_scales.py FILE.jsonl [--bin 5] [--reference 0.3]      (the same)
 
-Standard library only (no NumPy), so that scripts/flow_scales.py runs with any python3.
+Standard library only (no NumPy; the crossings from liblqcd_capi.so through ctypes), so that
+scripts/flow_scales.py runs with any python3.
 """
 import argparse
 import json
@@ -22,31 +23,18 @@ from dataclasses import dataclass, field
 
 try:  # in the package, or loaded as a top-level module beside jsonl.py (scripts/flow_scales.py, no NumPy)
     from .jsonl import read_jsonl
+    from .native import flow_scales as native_flow_scales
 except ImportError:
     from jsonl import read_jsonl
-
-
-def crossing(ts, ys, ref):
-    """The first t where ys crosses ref upwards (ys[k-1] < ref <= ys[k]), linear between the points; NaN if none."""
-    for k in range(1, len(ts)):
-        if ys[k - 1] < ref <= ys[k]:
-            return ts[k - 1] + (ref - ys[k - 1]) / (ys[k] - ys[k - 1]) * (ts[k] - ts[k - 1])
-    return math.nan
-
-
-def w_curve(ts, ys):
-    """W(t) = t d/dt (t^2 E): the difference quotient of neighbouring points, at their mid times."""
-    mids = [(ts[k] + ts[k - 1]) / 2 for k in range(1, len(ts))]
-    return mids, [mids[k - 1] * (ys[k] - ys[k - 1]) / (ts[k] - ts[k - 1]) for k in range(1, len(ts))]
+    from native import flow_scales as native_flow_scales
 
 
 def scales(ts, curves, ref=0.3):
-    """(t0/a^2, w0/a) of the average of the t^2 E curves (each a list over the common times ts)."""
+    """(t0/a^2, w0/a) of the average of the t^2 E curves (each a list over the common times ts): the
+    crossings of lqcd's own flow_scales (gauge/gradient_flow.hpp, through lqcd.analysis.native)."""
     n = len(curves)
     mean = [sum(c[k] for c in curves) / n for k in range(len(ts))]
-    t0 = crossing(ts, mean, ref)
-    w0sq = crossing(*w_curve(ts, mean), ref)
-    return t0, math.sqrt(w0sq) if w0sq == w0sq else math.nan
+    return native_flow_scales(ts, mean, ref)
 
 
 def jackknife_error(values):

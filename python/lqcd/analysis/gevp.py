@@ -3,10 +3,14 @@
   C(t) v_n = lambda_n(t, t0) C(t0) v_n,   lambda_n(t, t0) ~ exp(-E_n (t - t0)),
 the principal correlators lambda_n ordered so that n = 0 is the ground state (descending for t > t0,
 ascending for t < t0, where lambda_n = exp(+E_n (t0 - t))) and the effective energies
-E_n(t) = log(lambda_n(t) / lambda_n(t + 1)). The same conventions as lqcd gevp (measure/gevp.hpp).
+E_n(t) = log(lambda_n(t) / lambda_n(t + 1)): lqcd's own (measure/gevp.hpp, the one lqcd gevp and lqcd
+distill use, through lqcd.analysis.native). gevp() gives the eigenvectors too, which the C++ does not
+need (SciPy's eigh).
 """
 import numpy as np
 from scipy.linalg import eigh
+
+from . import native
 
 
 def gevp(c_t, c_t0, descending=True):
@@ -20,14 +24,20 @@ def gevp(c_t, c_t0, descending=True):
     return w[order], v[:, order]
 
 
+def _native_gevp(c, t0):
+    c = np.asarray(c, dtype=complex)
+    T, n = c.shape[0], c.shape[1]
+    flat = np.stack([c.real, c.imag], axis=-1).ravel()
+    lam, energy = native.gevp(flat, T, n, int(t0))
+    return np.array(lam), np.array(energy).reshape(T - 1, n)
+
+
 def principal_correlators(c, t0):
-    """lambda_n(t, t0) for every t of c (shape (T, n, n)), the ground state first."""
-    c = np.asarray(c)
-    return np.array([gevp(c[t], c[t0], descending=t >= t0)[0] for t in range(c.shape[0])])
+    """lambda_n(t, t0) for every t of c (shape (T, n, n)), the ground state first (lqcd's GEVP,
+    measure/gevp.hpp)."""
+    return _native_gevp(c, t0)[0]
 
 
 def gevp_effective_energies(c, t0):
     """E_n(t) = log(lambda_n(t) / lambda_n(t+1)) for t = 0..T-2 (nan where a ratio is not positive)."""
-    lam = principal_correlators(c, t0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.log(lam[:-1] / lam[1:])
+    return _native_gevp(c, t0)[1]
