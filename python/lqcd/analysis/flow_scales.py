@@ -24,9 +24,11 @@ from dataclasses import dataclass, field
 try:  # in the package, or loaded as a top-level module beside jsonl.py (scripts/flow_scales.py, no NumPy)
     from .jsonl import read_jsonl
     from .native import flow_scales as native_flow_scales
+    from .plain_jackknife import jackknife_error
 except ImportError:
     from jsonl import read_jsonl
     from native import flow_scales as native_flow_scales
+    from plain_jackknife import jackknife_error
 
 
 def scales(ts, curves, ref=0.3):
@@ -35,14 +37,6 @@ def scales(ts, curves, ref=0.3):
     n = len(curves)
     mean = [sum(c[k] for c in curves) / n for k in range(len(ts))]
     return native_flow_scales(ts, mean, ref)
-
-
-def jackknife_error(values):
-    nb = len(values)
-    if nb < 2:
-        return math.nan
-    m = sum(values) / nb
-    return math.sqrt((nb - 1) / nb * sum((x - m) ** 2 for x in values))
 
 
 @dataclass

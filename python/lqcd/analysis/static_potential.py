@@ -21,6 +21,11 @@ import math
 import random
 import sys
 
+try:  # in the package, or loaded as a top-level module beside plain_jackknife.py (scripts/static_potential.py)
+    from .plain_jackknife import jackknife_error
+except ImportError:
+    from plain_jackknife import jackknife_error
+
 
 def potential(loops, t, rows):
     """V at the rows (indices into the averaged loops, each W[T-1] at one distance)."""
@@ -77,16 +82,12 @@ def analyse(records, distances, t, rmin, rmax, binsize):
     central = potential(average(records), t, rows)
     jv = [potential(j, t, rows) for j in jack]
 
-    def jerr(values, centre):
-        m = sum(values) / nb
-        return math.sqrt((nb - 1) / nb * sum((x - m) ** 2 for x in values))
-
-    verr = [jerr([j[k] for j in jv], central[k]) for k in range(len(rs))]
+    verr = [jackknife_error([j[k] for j in jv]) for k in range(len(rs))]
     fit = cornell_fit(rs, central, verr)
     jfits = [cornell_fit(rs, j, verr) for j in jv]
     r0 = r0_of(fit[1], fit[2])
-    r0_err = jerr([r0_of(f[1], f[2]) for f in jfits], r0)
-    errs = [jerr([f[i] for f in jfits], fit[i]) for i in range(3)]
+    r0_err = jackknife_error([r0_of(f[1], f[2]) for f in jfits])
+    errs = [jackknife_error([f[i] for f in jfits]) for i in range(3)]
     return rs, central, verr, fit, errs, r0, r0_err, nb
 
 
