@@ -16,7 +16,6 @@ Standard library only (no NumPy; the crossings from liblqcd_capi.so through ctyp
 scripts/flow_scales.py runs with any python3.
 """
 import argparse
-import json
 import math
 import sys
 from dataclasses import dataclass, field
