@@ -1,0 +1,142 @@
+// Baryon two-point functions (measure/baryon_correlator.hpp, issue 49): the charge-conjugation matrix's
+// defining identity, the contraction against the Wick sum written out index by index on arbitrary
+// propagators.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "core/site_random.hpp"
+#include "measure/baryon_correlator.hpp"
+#include "test_support.hpp"
+
+namespace lqcd {
+namespace {
+
+SpinMatrix transposed(const SpinMatrix& a) {
+  SpinMatrix t;
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j) t.m[i][j] = a.m[j][i];
+  return t;
+}
+
+double distance(const SpinMatrix& a, const SpinMatrix& b) {
+  double d = 0;
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j) d = std::max(d, std::abs(a.m[i][j].re - b.m[i][j].re) + std::abs(a.m[i][j].im - b.m[i][j].im));
+  return d;
+}
+
+TEST(BaryonCorrelator, ChargeConjugationTransposesTheGammas) {
+  const SpinMatrix C = charge_conjugation(), Cinv = C.dagger();
+  EXPECT_LT(distance(C * Cinv, SpinMatrix::identity()), 1e-15);
+  for (int mu = 0; mu < 4; ++mu) {
+    SpinMatrix minus_transpose = transposed(SpinMatrix::gamma(mu));
+    for (auto& row : minus_transpose.m)
+      for (auto& z : row) z = -z;
+    EXPECT_LT(distance(C * SpinMatrix::gamma(mu) * Cinv, minus_transpose), 1e-15) << "mu = " << mu;
+  }
+  // C gamma_5 is antisymmetric (the scalar diquark u^T C gamma_5 d).
+  const SpinMatrix cg5 = BaryonInterpolator::nucleon().diquark;
+  SpinMatrix sum;
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j) sum.m[i][j] = cg5.m[i][j] + cg5.m[j][i];
+  EXPECT_LT(distance(sum, SpinMatrix{}), 1e-15);
+}
+
+PointPropagator random_propagator(const Dims& dims, std::uint32_t stream) {
+  PointPropagator S;
+  S.geometry = Geometry::single_process(dims);
+  S.source = {1, 0, 1, 2};
+  const std::int64_t v = std::int64_t(dims[0]) * dims[1] * dims[2] * dims[3];
+  for (int col = 0; col < 12; ++col) {
+    S.column[std::size_t(col)].resize(std::size_t(v));
+    for (std::int64_t i = 0; i < v; ++i) {
+      SiteRandom rng(5, std::uint64_t(i), RngPurpose::Test, stream * 16 + std::uint32_t(col), 0);
+      for (auto& s : S.column[std::size_t(col)][std::size_t(i)].s)
+        for (auto& z : s.c) {
+          z.re = rng.gaussian();
+          z.im = rng.gaussian();
+        }
+    }
+  }
+  return S;
+}
+
+int epsilon(int a, int b, int c) {
+  if (a == b || b == c || a == c) return 0;
+  return (a == 0 && b == 1) || (a == 1 && b == 2) || (a == 2 && b == 0) ? 1 : -1;
+}
+
+// <O_alpha Obar_beta> at box site x by Wick's theorem index by index: sink quarks (q, r, q) at
+// (a rho), (b sigma), (c gamma), source antiquarks at (a' rho'), (b' sigma'), (c' gamma'); the pairings
+// that join equal flavours, each with the sign of its permutation of the antiquarks.
+Complex<double> wick_trace(const PointPropagator& Q, const PointPropagator& R, const BaryonInterpolator& op,
+                           const SpinMatrix& P, std::size_t x) {
+  const SpinMatrix gt = SpinMatrix::gamma(3);
+  const SpinMatrix ghat = gt * op.diquark.dagger() * transposed(gt), ghat2 = gt * op.outer.dagger() * gt;
+  const auto S = [&](const PointPropagator& F, int c, int s, int cp, int sp) {
+    return F.column[std::size_t(sp * 3 + cp)][x].s[s].c[c];
+  };
+  Complex<double> tr{};
+  for (int al = 0; al < 4; ++al)
+    for (int be = 0; be < 4; ++be) {
+      if (P.m[be][al].re == 0 && P.m[be][al].im == 0) continue;
+      Complex<double> g{};
+      for (int a = 0; a < 3; ++a)
+        for (int b = 0; b < 3; ++b)
+          for (int c = 0; c < 3; ++c)
+            for (int ap = 0; ap < 3; ++ap)
+              for (int bp = 0; bp < 3; ++bp)
+                for (int cp = 0; cp < 3; ++cp) {
+                  const int e = epsilon(a, b, c) * epsilon(ap, bp, cp);
+                  if (e == 0) continue;
+                  for (int rho = 0; rho < 4; ++rho)
+                    for (int sig = 0; sig < 4; ++sig)
+                      for (int gam = 0; gam < 4; ++gam)
+                        for (int rp = 0; rp < 4; ++rp)
+                          for (int sp = 0; sp < 4; ++sp)
+                            for (int gp = 0; gp < 4; ++gp) {
+                              const Complex<double> w = op.diquark.m[rho][sig] * op.outer.m[al][gam] *
+                                                        ghat.m[sp][rp] * ghat2.m[gp][be];
+                              if (w.re == 0 && w.im == 0) continue;
+                              const Complex<double> pairings =
+                                  S(Q, a, rho, ap, rp) * S(Q, c, gam, cp, gp) - S(Q, a, rho, cp, gp) * S(Q, c, gam, ap, rp);
+                              g += double(e) * w * S(R, b, sig, bp, sp) * pairings;
+                            }
+                }
+      tr += P.m[be][al] * g;
+    }
+  return tr;
+}
+
+TEST(BaryonCorrelator, EqualsTheWickSumOnAnyPropagators) {
+  const Dims dims{2, 2, 2, 4};
+  const PointPropagator Q = random_propagator(dims, 1), R = random_propagator(dims, 2);
+  const std::vector<std::array<int, 3>> momenta = {{0, 0, 0}, {1, 0, 0}, {0, 1, 1}};
+  const SpinMatrix gt = SpinMatrix::gamma(3);
+  for (const SpinMatrix& P : {parity_projector(+1), parity_projector(-1), SpinMatrix::gamma(kGamma5) * gt}) {
+    const auto got = baryon_correlator(Q, R, BaryonInterpolator::nucleon(), P, momenta);
+    const int T = dims[3];
+    std::vector<std::vector<Complex<double>>> want(momenta.size(), std::vector<Complex<double>>(std::size_t(T)));
+    const SiteIndexer idx = SiteIndexer::from(Q.geometry);
+    for (std::int64_t i = 0; i < Q.geometry.volume(); ++i) {
+      int x[4];
+      idx.coords_lex(i, x);
+      const Complex<double> site = wick_trace(Q, R, BaryonInterpolator::nucleon(), P, std::size_t(i));
+      for (std::size_t k = 0; k < momenta.size(); ++k) {
+        double phase = 0;
+        for (int d = 0; d < 3; ++d) phase -= 2 * M_PI * momenta[k][std::size_t(d)] * (x[d] - Q.source[std::size_t(d)]) / dims[d];
+        want[k][std::size_t(((x[3] - Q.source[3]) % T + T) % T)] += Complex<double>(std::cos(phase), std::sin(phase)) * site;
+      }
+    }
+    for (std::size_t k = 0; k < momenta.size(); ++k)
+      for (int t = 0; t < T; ++t) {
+        const Complex<double> a = got[k][std::size_t(t)], b = want[k][std::size_t(t)];
+        EXPECT_NEAR(a.re, b.re, 1e-11 * (1 + std::abs(b.re))) << "momentum " << k << " t " << t;
+        EXPECT_NEAR(a.im, b.im, 1e-11 * (1 + std::abs(b.im))) << "momentum " << k << " t " << t;
+      }
+  }
+}
+
+}  // namespace
+}  // namespace lqcd
