@@ -1,6 +1,6 @@
 // Baryon two-point functions (measure/baryon_correlator.hpp, issue 49): the charge-conjugation matrix's
 // defining identity, the contraction against the Wick sum written out index by index on arbitrary
-// propagators.
+// propagators, the free nucleon, and gauge invariance on a rough field.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -10,6 +10,7 @@
 #include "gauge/updates.hpp"
 #include "measure/propagator.hpp"
 #include "measure/baryon_correlator.hpp"
+#include "field_test_support.hpp"
 #include "test_support.hpp"
 
 namespace lqcd {
@@ -172,6 +173,37 @@ TEST(BaryonCorrelator, FreeNucleonIsThreeQuarksAtRest) {
     EXPECT_LT(std::abs(plus[std::size_t(t)].im), 1e-12 * c) << "t = " << t;
   }
   EXPECT_NEAR(std::log(plus[10].re / plus[11].re), E, 1e-5);
+}
+
+// Gauge invariance on a rough field: the propagators on U and on a random gauge transform of it differ by
+// the transformation at the sink and the source, which the colour epsilons (det g = 1) remove from every
+// baryon correlator, at every momentum and for either projector. A contraction that paired colours
+// other than through eps_abc eps_a'b'c' would differ by O(1).
+TEST(BaryonCorrelator, UnchangedByARandomGaugeTransformation) {
+  const Dims dims{4, 4, 4, 8};
+  const Geometry geom = Geometry::single_process(dims);
+  GaugeField<double> U = test::rough_gauge(geom, Location::Host);
+  GaugeField<double> Ug = U.clone(Location::Host);
+  random_gauge_transformation(Ug, 99);
+  FermionParams f;
+  f.wilson.kappa = 0.11;
+  PropagatorOptions o;
+  o.solver.tolerance = 1e-13;
+  SourceSpec point;
+  point.position = {2, 1, 0, 3};
+  const PointPropagator S = compute_propagator(make_dirac_operators(U, f), true, point, o);
+  const PointPropagator Sg = compute_propagator(make_dirac_operators(Ug, f), true, point, o);
+  const std::vector<std::array<int, 3>> momenta = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}};
+  for (int sign : {+1, -1}) {
+    const auto a = baryon_correlator(S, S, BaryonInterpolator::nucleon(), parity_projector(sign), momenta);
+    const auto b = baryon_correlator(Sg, Sg, BaryonInterpolator::nucleon(), parity_projector(sign), momenta);
+    for (std::size_t k = 0; k < momenta.size(); ++k)
+      for (std::size_t t = 0; t < a[k].size(); ++t) {
+        const double scale = std::abs(a[0][t].re);
+        EXPECT_NEAR(a[k][t].re, b[k][t].re, 1e-10 * scale) << "parity " << sign << " momentum " << k << " t " << t;
+        EXPECT_NEAR(a[k][t].im, b[k][t].im, 1e-10 * scale) << "parity " << sign << " momentum " << k << " t " << t;
+      }
+  }
 }
 
 }  // namespace
