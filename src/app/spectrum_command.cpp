@@ -19,6 +19,7 @@
 #include "core/timer.hpp"
 #include "io/hdf5_correlators.hpp"
 #include "measure/effective_mass.hpp"
+#include "measure/baryon_correlator.hpp"
 #include "measure/meson_correlator.hpp"
 #include "measure/spin_matrix.hpp"
 
@@ -119,6 +120,17 @@ int run_spectrum(const SpectrumCommandOptions& opt) {
     pion0 = real_parts(c[0]);
   }
 
+  // The nucleon (proton: C gamma_5 diquark, measure/baryon_correlator.hpp) with the positive and the negative
+  // parity projector; u and d from the same propagator, or the twisted-mass pair (u at +mu, d at -mu).
+  const PointPropagator& S_down = neutral ? *S_d : S;
+  std::array<std::vector<std::vector<Complex<double>>>, 2> nucleon;
+  for (int k = 0; k < 2; ++k) {
+    nucleon[std::size_t(k)] =
+        baryon_correlator(S, S_down, BaryonInterpolator::nucleon(), parity_projector(k == 0 ? +1 : -1), momenta);
+    for (std::size_t m = 0; m < momenta.size(); ++m)
+      file.datasets.push_back({k == 0 ? "nucleon_Pplus" : "nucleon_Pminus", momenta[m], nucleon[std::size_t(k)][m]});
+  }
+
   // Momentum index of p = 0 for the summary (the first momentum if zero is not in the list).
   std::size_t p0 = 0;
   for (std::size_t m = 0; m < momenta.size(); ++m)
@@ -132,6 +144,7 @@ int run_spectrum(const SpectrumCommandOptions& opt) {
     for (int t = 0; t < T; ++t) rho[std::size_t(t)] += diagonal[std::size_t(i)][p0][std::size_t(t)].re / 3;
   const std::vector<double> a0 = real_parts(diagonal[kScalar][p0]);
   const std::vector<double> pcac = pcac_mass(real_parts(c_ap[p0]), real_parts(diagonal[kPion][p0]));
+  const std::vector<double> nucleon_plus = real_parts(nucleon[0][p0]), nucleon_minus = real_parts(nucleon[1][p0]);
 
   const WilsonParams& w = in.fermion.wilson;
   file.string_attributes = {{"program", version_string()},
@@ -146,7 +159,10 @@ int run_spectrum(const SpectrumCommandOptions& opt) {
                             {"dims", dims_string(dims)},
                             {"gamma_basis", "DeGrand-Rossi (Chroma/QDP++)"},
                             {"convention", "C(t) = sum_x exp(-i p.(x-x0)) <O_G(x) O_G^dag(x0)>, datasets [T][re, im], t "
-                                           "relative to the source time slice, p = 2 pi n / L"}};
+                                           "relative to the source time slice, p = 2 pi n / L"},
+                            {"baryon_convention", "nucleon_Pplus/Pminus: C(t) = sum_x exp(-i p.(x-x0)) tr[P <N(x) Nbar(x0)>], "
+                                                  "N = eps_abc (u_a^T C gamma_5 d_b) u_c, C = gamma_y gamma_t, P = (1 +- "
+                                                  "gamma_t)/2"}};
   file.number_attributes = {{"kappa", w.kappa}, {"m0", w.mass()}, {"csw", in.fermion.csw}, {"mu", w.mu},
                             {"solver_tolerance", in.solver.tolerance},
                             {"plaquette", problem.observables().plaquette}};
@@ -172,6 +188,13 @@ int run_spectrum(const SpectrumCommandOptions& opt) {
   log.line("# effective masses: cosh-aware, m(t) from C(t)/C(t+1) (lattice units); PCAC mass averaged over "
            "t = T/4..3T/4: {:.6f}", pcac_avg);
   if (neutral) log.line("# twisted mass: pion = charged pion (sum |S_u|^2); pion0_connected in {}", h5);
+  const std::vector<double> m_nucleon = log_effective_mass(nucleon_plus);
+  log.line("# nucleon, N = eps (u^T C gamma_5 d) u, projected with P+- = (1 +- gamma_t)/2 (nucleon_Pplus, "
+           "nucleon_Pminus in {}); m_eff = log C+(t)/C+(t+1):", h5);
+  log.line("# {:>3} {:>15} {:>15} {:>10}", "t", "C+", "C-", "m_nucleon");
+  for (int t = 0; t < T; ++t)
+    log.line("  {:>3} {:15.8e} {:15.8e} {}", t, nucleon_plus[std::size_t(t)], nucleon_minus[std::size_t(t)],
+             fmt_mass(m_nucleon, t));
 
   nlohmann::json summary = {{"record", "spectrum"},
                             {"config", in.config},
@@ -189,10 +212,15 @@ int run_spectrum(const SpectrumCommandOptions& opt) {
   summary["correlators"] = {{"pion", finite_or_null(pion)},
                             {"rho", finite_or_null(rho)},
                             {"a0", finite_or_null(a0)},
-                            {"pcac_mass", finite_or_null(pcac)}};
+                            {"pcac_mass", finite_or_null(pcac)},
+                            {"nucleon", finite_or_null(nucleon_plus)},
+                            {"nucleon_negative_parity", finite_or_null(nucleon_minus)}};
   if (in.source.type == SourceType::GaussianWavefunction) summary["source"]["radius"] = in.source.radius;
   if (neutral) summary["correlators"]["pion0_connected"] = finite_or_null(pion0);
-  summary["effective_masses"] = {{"pion", finite_or_null(m_pion)}, {"rho", finite_or_null(m_rho)}, {"a0", finite_or_null(m_a0)}};
+  summary["effective_masses"] = {{"pion", finite_or_null(m_pion)},
+                                 {"rho", finite_or_null(m_rho)},
+                                 {"a0", finite_or_null(m_a0)},
+                                 {"nucleon", finite_or_null(m_nucleon)}};
   summary["pcac_mass_average"] = finite_or_null(pcac_avg);
   jsonl.write(summary);
   if (opt.json && comm::rank() == 0) std::cout << summary.dump() << std::endl;
@@ -204,9 +232,9 @@ Command add_spectrum_command(CLI::App& lqcd) {
   auto o = std::make_shared<SpectrumCommandOptions>();
   CLI::App* c = lqcd.add_subcommand(
       "spectrum",
-      "Meson two-point functions: propagator of one source, contracted for all 16 gamma structures at the\n"
-      "requested momenta (PREFIX.h5), with pion, rho, a0, PCAC mass and effective masses in the log,\n"
-      "PREFIX.jsonl and (--json) on stdout.");
+      "Meson and nucleon two-point functions: propagator of one source, contracted for all 16 gamma structures\n"
+      "and the nucleon (both parity projections) at the requested momenta (PREFIX.h5), with pion, rho, a0, PCAC\n"
+      "mass, nucleon and effective masses in the log, PREFIX.jsonl and (--json) on stdout.");
   add_toml_input(c, o->input, o->print_config);
   c->add_flag("--json", o->json, "print one JSON object (correlators, effective masses) on stdout");
   add_device_option(c, o->device);

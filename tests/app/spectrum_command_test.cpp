@@ -573,7 +573,21 @@ TEST(SpectrumCommand, WritesEveryGammaAndMomentumToHdf5) {
   const FreeQuark q{{4, 4, 4, 4}, 0.3, 0.0, {0, 0, 0, M_PI}};
   const auto j = spectrum_json(dir, free_input(q, "wilson", "[spectrum]\nmomenta = [[0, 0, 0], [0, 1, 0]]\n"));
   const io::CorrelatorFile f = io::read_correlators_hdf5(dir / "out/free.h5");
-  EXPECT_EQ(f.datasets.size(), 2u * 17u);  // 16 Gamma-Gamma + A0-P, two momenta
+  EXPECT_EQ(f.datasets.size(), 2u * 19u);  // 16 Gamma-Gamma + A0-P + the nucleon's two parities, two momenta
+  // The nucleon: the summary's correlator is the HDF5 file's positive-parity one at p = 0, and its effective
+  // mass log C(t)/C(t+1) of it (the contraction itself: tests/measure/baryon_correlator_test.cpp).
+  bool nucleon_found = false;
+  for (const auto& d : f.datasets)
+    if (d.name == "nucleon_Pplus" && d.momentum == std::array<int, 3>{0, 0, 0}) {
+      nucleon_found = true;
+      ASSERT_EQ(d.values.size(), 4u);
+      for (std::size_t t = 0; t < 4; ++t)
+        EXPECT_NEAR(j["correlators"]["nucleon"][t].get<double>(), d.values[t].re, 1e-12 * std::abs(d.values[0].re));
+      EXPECT_GT(d.values[1].re, 0);
+      EXPECT_NEAR(j["effective_masses"]["nucleon"][1].get<double>(), std::log(d.values[1].re / d.values[2].re), 1e-12);
+    }
+  EXPECT_TRUE(nucleon_found);
+  EXPECT_NE(f.string_attributes.at("baryon_convention").find("C gamma_5"), std::string::npos);
   for (int n = 0; n < 16; ++n)
     for (const std::array<int, 3> p : {std::array<int, 3>{0, 0, 0}, std::array<int, 3>{0, 1, 0}}) {
       const std::string name = gamma_name(n) + "_" + gamma_name(n);
