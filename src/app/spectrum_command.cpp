@@ -126,7 +126,8 @@ int run_spectrum(const SpectrumCommandOptions& opt) {
   std::array<std::vector<std::vector<Complex<double>>>, 2> nucleon;
   for (int k = 0; k < 2; ++k) {
     nucleon[std::size_t(k)] =
-        baryon_correlator(S, S_down, BaryonInterpolator::nucleon(), parity_projector(k == 0 ? +1 : -1), momenta);
+        baryon_correlator(S, S_down, BaryonInterpolator::nucleon(), parity_projector(k == 0 ? +1 : -1), momenta,
+                          in.fermion.wilson.boundary.phase[3]);
     for (std::size_t m = 0; m < momenta.size(); ++m)
       file.datasets.push_back({k == 0 ? "nucleon_Pplus" : "nucleon_Pminus", momenta[m], nucleon[std::size_t(k)][m]});
   }

@@ -59,8 +59,10 @@ constexpr int kPermutations[6][4] = {{0, 1, 2, 1}, {1, 2, 0, 1}, {2, 0, 1, 1}, {
 
 std::vector<std::vector<Complex<double>>> baryon_correlator(const PointPropagator& Q, const PointPropagator& R,
                                                             const BaryonInterpolator& op, const SpinMatrix& projector,
-                                                            const std::vector<std::array<int, 3>>& momenta) {
+                                                            const std::vector<std::array<int, 3>>& momenta,
+                                                            Complex<double> time_boundary_phase) {
   const Geometry& geom = Q.geometry;
+  const Complex<double> wrapped = time_boundary_phase * time_boundary_phase * time_boundary_phase;
   const Dims& n = geom.global;
   if (!(R.geometry == geom) || R.source != Q.source)
     fail("internal: the two propagators of a baryon differ in lattice, process box or source");
@@ -100,6 +102,7 @@ std::vector<std::vector<Complex<double>>> baryon_correlator(const PointPropagato
         site += double(s[3] * sp[3]) * (first - exchange);
       }
     const int t = ((x[3] - Q.source[3]) % T + T) % T;
+    if (x[3] < Q.source[3]) site = site * wrapped;
     for (std::size_t k = 0; k < momenta.size(); ++k) {
       double phase = 0;
       for (int d = 0; d < 3; ++d)

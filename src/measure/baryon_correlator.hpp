@@ -14,7 +14,12 @@
 // the second term's sign from exchanging the two antiquarks of flavour q. The correlator is
 //   C(t, p) = sum_{x, x_t = t0 + t} e^{-i p.(x - x0)} tr[ P G(x) ],
 // P the parity projector (1 +- gamma_t)/2 (P+ the nucleon, P- its parity partner for t < T/2) or any
-// spin matrix. On a decomposed lattice collective, summed over the process grid as the mesons are.
+// spin matrix. A sink time slice before the source's (x_t < t0) is reached across the time boundary: its
+// three quarks there carry the boundary phase e^{i theta_t} once each (psi(x + T) = e^{i theta_t} psi(x)),
+// so C(t) at t = x_t - t0 + T is the sum there times e^{3 i theta_t} (-1 antiperiodic), as Chroma's
+// hadron spectrum reports it: C(t) is then that of a source at t = 0 on every slice. (A meson's quark
+// and antiquark cancel the phase.) On a decomposed lattice collective, summed over the process grid as
+// the mesons are.
 
 #include <array>
 #include <vector>
@@ -37,9 +42,11 @@ struct BaryonInterpolator {
 };
 
 // C(t, p) for t = 0..T-1 relative to the source time slice, one entry per momentum (units of 2 pi / L):
-// Q the propagator of the doubly present flavour, R the other's (the same field for degenerate quarks).
+// Q the propagator of the doubly present flavour, R the other's (the same field for degenerate quarks);
+// time_boundary_phase the quarks' e^{i theta_t} (-1: antiperiodic).
 std::vector<std::vector<Complex<double>>> baryon_correlator(const PointPropagator& Q, const PointPropagator& R,
                                                             const BaryonInterpolator& op, const SpinMatrix& projector,
-                                                            const std::vector<std::array<int, 3>>& momenta);
+                                                            const std::vector<std::array<int, 3>>& momenta,
+                                                            Complex<double> time_boundary_phase);
 
 }  // namespace lqcd
