@@ -2,8 +2,8 @@
 
 #include <cmath>
 
-#include "comm/communicator.hpp"
 #include "core/error.hpp"
+#include "measure/momentum_projection.hpp"
 
 namespace lqcd {
 
@@ -63,7 +63,6 @@ std::vector<std::vector<Complex<double>>> baryon_correlator(const PointPropagato
                                                             Complex<double> time_boundary_phase) {
   const Geometry& geom = Q.geometry;
   const Complex<double> wrapped = time_boundary_phase * time_boundary_phase * time_boundary_phase;
-  const Dims& n = geom.global;
   if (!(R.geometry == geom) || R.source != Q.source)
     fail("internal: the two propagators of a baryon differ in lattice, process box or source");
   for (const PointPropagator* S : {&Q, &R})
@@ -74,14 +73,8 @@ std::vector<std::vector<Complex<double>>> baryon_correlator(const PointPropagato
   const SpinMatrix g = op.diquark, ghat = gt * g.dagger() * transpose(gt);
   // tr[P G' X Ghat'] = tr[(Ghat' P G') X]
   const SpinMatrix outer = gt * op.outer.dagger() * gt * projector * op.outer;
-  const int T = n[3];
-  std::vector<Complex<double>> corr(momenta.size() * std::size_t(T));
-  const SiteIndexer idx = SiteIndexer::from(geom);
-  const std::int64_t spatial = std::int64_t(geom.local[0]) * geom.local[1] * geom.local[2];
-  const auto add_site = [&](std::int64_t i) {
-    int x[4];
-    idx.coords_lex(i, x);
-    for (int mu = 0; mu < 4; ++mu) x[mu] += geom.offset[mu];
+  // f(x) = tr[P G(x)], with the boundary phase on slices before the source's (measure/momentum_projection.hpp).
+  return project_to_momenta(geom, Q.source, momenta, [&](std::int64_t i, const int* x) {
     SpinMatrix q[3][3], r[3][3], m[3][3];
     colour_blocks(Q, std::size_t(i), q);
     colour_blocks(R, std::size_t(i), r);
@@ -101,24 +94,8 @@ std::vector<std::vector<Complex<double>>> baryon_correlator(const PointPropagato
         const Complex<double> exchange = trace_of_product(outer * q[c][ap] * transpose(m[b][bp]), q[a][cp]);
         site += double(s[3] * sp[3]) * (first - exchange);
       }
-    const int t = ((x[3] - Q.source[3]) % T + T) % T;
-    if (x[3] < Q.source[3]) site = site * wrapped;
-    for (std::size_t k = 0; k < momenta.size(); ++k) {
-      double phase = 0;
-      for (int d = 0; d < 3; ++d)
-        phase -= 2 * M_PI * momenta[k][std::size_t(d)] * double(x[d] - Q.source[std::size_t(d)]) / n[d];
-      corr[k * std::size_t(T) + std::size_t(t)] += Complex<double>(std::cos(phase), std::sin(phase)) * site;
-    }
-  };
-  // One thread per time slice of the box, each adding its sites in order (as meson_correlator).
-#pragma omp parallel for schedule(dynamic, 1)
-  for (int lt = 0; lt < geom.local[3]; ++lt)
-    for (std::int64_t i = lt * spatial; i < (lt + 1) * spatial; ++i) add_site(i);
-  comm::sum(geom.grid, std::span<double>(reinterpret_cast<double*>(corr.data()), 2 * corr.size()));
-  std::vector<std::vector<Complex<double>>> out(momenta.size());
-  for (std::size_t k = 0; k < momenta.size(); ++k)
-    out[k].assign(corr.begin() + std::ptrdiff_t(k * std::size_t(T)), corr.begin() + std::ptrdiff_t((k + 1) * std::size_t(T)));
-  return out;
+    return x[3] < Q.source[3] ? site * wrapped : site;
+  });
 }
 
 }  // namespace lqcd

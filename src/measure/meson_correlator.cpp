@@ -5,6 +5,7 @@
 #include "comm/communicator.hpp"
 #include "core/error.hpp"
 #include "fields/global_order.hpp"
+#include "measure/momentum_projection.hpp"
 
 namespace lqcd {
 
@@ -34,7 +35,6 @@ std::vector<std::vector<Complex<double>>> meson_correlator(const PointPropagator
                                                            const SpinMatrix& g_snk, const SpinMatrix& g_src,
                                                            const std::vector<std::array<int, 3>>& momenta) {
   const Geometry& geom = S.geometry;
-  const Dims& n = geom.global;
   if (!(S2.geometry == geom) || S2.source != S.source)
     fail("internal: the two propagators of a meson differ in lattice, process box or source");
   check_columns(S);
@@ -44,19 +44,8 @@ std::vector<std::vector<Complex<double>>> meson_correlator(const PointPropagator
   // B = Gbar gamma_5 (acts on the source index of S^dag), A = gamma_5 G_snk (acts on its sink index):
   // tr[G S Gbar g5 S^dag g5] = tr[(g5 G) S (Gbar g5) S^dag].
   const SpinMatrix a = g5 * g_snk, b = gbar * g5;
-  const int T = n[3];
-  // corr[m][t], complex, contiguous: this box's time slices accumulated in its lexicographic order,
-  // then summed over the processes (the other boxes add zero where they hold no site of a slice).
-  std::vector<Complex<double>> corr(momenta.size() * std::size_t(T));
-  const SiteIndexer idx = SiteIndexer::from(geom);
-  // One thread per time slice of the box (sites are lexicographic, t slowest): each slice adds its
-  // sites in lexicographic order, as one thread would, so the sums do not depend on the thread count,
-  // and no two threads write one entry of corr.
-  const std::int64_t spatial = std::int64_t(geom.local[0]) * geom.local[1] * geom.local[2];
-  const auto add_site = [&](std::int64_t i) {
-    int x[4];
-    idx.coords_lex(i, x);
-    for (int mu = 0; mu < 4; ++mu) x[mu] += geom.offset[mu];  // global coordinates
+  // f(x) = -tr[A S(x) B S2(x)^dag], summed per time slice and momentum (measure/momentum_projection.hpp).
+  return project_to_momenta(geom, S.source, momenta, [&](std::int64_t i, const int*) {
     Complex<double> s[12][12], s2[12][12];
     site_matrix(S, std::size_t(i), s);
     site_matrix(S2, std::size_t(i), s2);
@@ -78,23 +67,8 @@ std::vector<std::vector<Complex<double>>> meson_correlator(const PointPropagator
     Complex<double> tr{};
     for (int row = 0; row < 12; ++row)
       for (int col = 0; col < 12; ++col) tr += asb[row][col] * conj(s2[row][col]);
-    const int t = ((x[3] - S.source[3]) % T + T) % T;
-    for (std::size_t m = 0; m < momenta.size(); ++m) {
-      double phase = 0;
-      for (int d = 0; d < 3; ++d)
-        phase -= 2 * M_PI * momenta[m][std::size_t(d)] * double(x[d] - S.source[std::size_t(d)]) / n[d];
-      corr[m * std::size_t(T) + std::size_t(t)] -= Complex<double>(std::cos(phase), std::sin(phase)) * tr;
-    }
-  };
-#pragma omp parallel for schedule(dynamic, 1)
-  for (int lt = 0; lt < geom.local[3]; ++lt)
-    for (std::int64_t i = lt * spatial; i < (lt + 1) * spatial; ++i) add_site(i);
-  static_assert(sizeof(Complex<double>) == 2 * sizeof(double));
-  comm::sum(geom.grid, std::span<double>(reinterpret_cast<double*>(corr.data()), 2 * corr.size()));
-  std::vector<std::vector<Complex<double>>> out(momenta.size());
-  for (std::size_t m = 0; m < momenta.size(); ++m)
-    out[m].assign(corr.begin() + std::ptrdiff_t(m * std::size_t(T)), corr.begin() + std::ptrdiff_t((m + 1) * std::size_t(T)));
-  return out;
+    return Complex<double>() - tr;
+  });
 }
 
 std::vector<double> pion_correlator_from_norms(const PointPropagator& S) {

@@ -71,16 +71,14 @@ int epsilon(int a, int b, int c) {
   return (a == 0 && b == 1) || (a == 1 && b == 2) || (a == 2 && b == 0) ? 1 : -1;
 }
 
-// <O_alpha Obar_beta> at box site x by Wick's theorem index by index: sink quarks (q, r, q) at
-// (a rho), (b sigma), (c gamma), source antiquarks at (a' rho'), (b' sigma'), (c' gamma'); the pairings
-// that join equal flavours, each with the sign of its permutation of the antiquarks.
-Complex<double> wick_trace(const PointPropagator& Q, const PointPropagator& R, const BaryonInterpolator& op,
-                           const SpinMatrix& P, std::size_t x) {
+// tr[P <O Obar>] by Wick's theorem index by index: sink quarks (q, r, q) at (a rho), (b sigma), (c gamma),
+// source antiquarks at (a' rho'), (b' sigma'), (c' gamma'); `pairings` gives the product of the
+// propagators of both pairings that join equal flavours, each with the sign of its permutation of the
+// antiquarks, for one set of indices.
+template <typename Pairings>
+Complex<double> wick_sum(const BaryonInterpolator& op, const SpinMatrix& P, const Pairings& pairings) {
   const SpinMatrix gt = SpinMatrix::gamma(3);
   const SpinMatrix ghat = gt * op.diquark.dagger() * transposed(gt), ghat2 = gt * op.outer.dagger() * gt;
-  const auto S = [&](const PointPropagator& F, int c, int s, int cp, int sp) {
-    return F.column[std::size_t(sp * 3 + cp)][x].s[s].c[c];
-  };
   Complex<double> tr{};
   for (int al = 0; al < 4; ++al)
     for (int be = 0; be < 4; ++be) {
@@ -103,14 +101,25 @@ Complex<double> wick_trace(const PointPropagator& Q, const PointPropagator& R, c
                               const Complex<double> w = op.diquark.m[rho][sig] * op.outer.m[al][gam] *
                                                         ghat.m[sp][rp] * ghat2.m[gp][be];
                               if (w.re == 0 && w.im == 0) continue;
-                              const Complex<double> pairings =
-                                  S(Q, a, rho, ap, rp) * S(Q, c, gam, cp, gp) - S(Q, a, rho, cp, gp) * S(Q, c, gam, ap, rp);
-                              g += double(e) * w * S(R, b, sig, bp, sp) * pairings;
+                              g += double(e) * w * pairings(a, b, c, ap, bp, cp, rho, sig, gam, rp, sp, gp);
                             }
                 }
       tr += P.m[be][al] * g;
     }
   return tr;
+}
+
+// The Wick sum at box site x of two propagators.
+Complex<double> wick_trace(const PointPropagator& Q, const PointPropagator& R, const BaryonInterpolator& op,
+                           const SpinMatrix& P, std::size_t x) {
+  const auto S = [&](const PointPropagator& F, int c, int s, int cp, int sp) {
+    return F.column[std::size_t(sp * 3 + cp)][x].s[s].c[c];
+  };
+  return wick_sum(op, P, [&](int a, int b, int c, int ap, int bp, int cp, int rho, int sig, int gam, int rp, int sp,
+                             int gp) {
+    return S(R, b, sig, bp, sp) *
+           (S(Q, a, rho, ap, rp) * S(Q, c, gam, cp, gp) - S(Q, a, rho, cp, gp) * S(Q, c, gam, ap, rp));
+  });
 }
 
 TEST(BaryonCorrelator, EqualsTheWickSumOnAnyPropagators) {
@@ -231,44 +240,19 @@ SpinMatrix free_quark(const Dims& n, double m0, const std::array<int, 3>& k, int
   return s;
 }
 
-// The Wick sum of wick_trace for colour-diagonal quarks with their own spin matrices: sa for the quark
-// at the sink's (a rho), sb at (b sigma), sc at (c gamma), whichever antiquark each joins (the momenta
-// are attached to the sink's quarks). The colour sums are done here by the same epsilon loops.
+// The Wick sum for colour-diagonal quarks with their own spin matrices: sa for the quark at the sink's
+// (a rho), sb at (b sigma), sc at (c gamma), whichever antiquark each joins (the momenta are attached to
+// the sink's quarks).
 Complex<double> free_wick_trace(const SpinMatrix& sa, const SpinMatrix& sb, const SpinMatrix& sc,
                                 const BaryonInterpolator& op, const SpinMatrix& P) {
-  const SpinMatrix gt = SpinMatrix::gamma(3);
-  const SpinMatrix ghat = gt * op.diquark.dagger() * transposed(gt), ghat2 = gt * op.outer.dagger() * gt;
-  Complex<double> tr{};
-  for (int al = 0; al < 4; ++al)
-    for (int be = 0; be < 4; ++be) {
-      if (P.m[be][al].re == 0 && P.m[be][al].im == 0) continue;
-      Complex<double> g{};
-      for (int a = 0; a < 3; ++a)
-        for (int b = 0; b < 3; ++b)
-          for (int c = 0; c < 3; ++c)
-            for (int ap = 0; ap < 3; ++ap)
-              for (int bp = 0; bp < 3; ++bp)
-                for (int cp = 0; cp < 3; ++cp) {
-                  const int e = epsilon(a, b, c) * epsilon(ap, bp, cp);
-                  if (e == 0 || b != bp) continue;
-                  for (int rho = 0; rho < 4; ++rho)
-                    for (int sig = 0; sig < 4; ++sig)
-                      for (int gam = 0; gam < 4; ++gam)
-                        for (int rp = 0; rp < 4; ++rp)
-                          for (int sp = 0; sp < 4; ++sp)
-                            for (int gp = 0; gp < 4; ++gp) {
-                              const Complex<double> w = op.diquark.m[rho][sig] * op.outer.m[al][gam] *
-                                                        ghat.m[sp][rp] * ghat2.m[gp][be];
-                              if (w.re == 0 && w.im == 0) continue;
-                              Complex<double> pairings{};
-                              if (a == ap && c == cp) pairings += sa.m[rho][rp] * sc.m[gam][gp];
-                              if (a == cp && c == ap) pairings -= sa.m[rho][gp] * sc.m[gam][rp];
-                              g += double(e) * w * sb.m[sig][sp] * pairings;
-                            }
-                }
-      tr += P.m[be][al] * g;
-    }
-  return tr;
+  return wick_sum(op, P, [&](int a, int b, int c, int ap, int bp, int cp, int rho, int sig, int gam, int rp, int sp,
+                             int gp) {
+    Complex<double> pairings{};
+    if (b != bp) return pairings;
+    if (a == ap && c == cp) pairings += sa.m[rho][rp] * sc.m[gam][gp];
+    if (a == cp && c == ap) pairings -= sa.m[rho][gp] * sc.m[gam][rp];
+    return sb.m[sig][sp] * pairings;
+  });
 }
 
 // Acceptance of issue 49: the free nucleon from momentum-space sums. With S(x) = (1/V_s) sum_k
