@@ -1,7 +1,7 @@
 #pragma once
-// The Wilson hopping term between parities as one public object: what the even-odd operators run
-// (dirac/wilson_even_odd.hpp) and what lqcd bench times, without the caller building kernels or face
-// exchanges itself. One call computes, on the sites of `out`,
+// The Wilson hopping term between parities as one public object, with the kernel and the face exchange the
+// even-odd operators run (dirac/wilson_even_odd.hpp): what lqcd bench times, without the caller building
+// kernels or face exchanges itself. One call computes, on the sites of `out`,
 //   out = (c0 + i c5 gamma_5) x + alpha H in          (dirac/wilson_kernels.hpp; x only when given)
 // with the hops across split faces exchanged and overlapped with the interior (dirac/face_exchange.hpp).
 // For measuring that overlap it also offers the call's parts one by one. The object holds pointers to
