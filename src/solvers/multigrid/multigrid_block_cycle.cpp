@@ -1,5 +1,6 @@
 // The multigrid cycle on N right-hand sides at once (issue 46; solvers/multigrid/multigrid.hpp): each field is
-// smoothed on its own; the N fields are restricted together, the N coarse systems solved together by
+// pre-smoothed on its own and post-smoothed in groups whose Schwarz block solves share launches; the N
+// fields are restricted together, the N coarse systems solved together by
 // CoarseBlockGcr (even-odd where the coarse lattice allows, as the single cycle), and the N corrections
 // prolonged together. The transfers then read the test vectors, and one coarse iteration the coarse
 // operator, once for all N instead of N times, and the coarse launches and the wait for the residual
