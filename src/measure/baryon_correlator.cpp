@@ -23,13 +23,6 @@ BaryonInterpolator BaryonInterpolator::nucleon() {
 
 namespace {
 
-SpinMatrix transpose(const SpinMatrix& a) {
-  SpinMatrix t;
-  for (int i = 0; i < 4; ++i)
-    for (int j = 0; j < 4; ++j) t.m[i][j] = a.m[j][i];
-  return t;
-}
-
 // tr[a b^T] = sum_ij a_ij b_ij
 Complex<double> trace_with_transpose(const SpinMatrix& a, const SpinMatrix& b) {
   Complex<double> s{};
@@ -63,14 +56,9 @@ std::vector<std::vector<Complex<double>>> baryon_correlator(const PointPropagato
                                                             Complex<double> time_boundary_phase) {
   const Geometry& geom = Q.geometry;
   const Complex<double> wrapped = time_boundary_phase * time_boundary_phase * time_boundary_phase;
-  if (!(R.geometry == geom) || R.source != Q.source)
-    fail("internal: the two propagators of a baryon differ in lattice, process box or source");
-  for (const PointPropagator* S : {&Q, &R})
-    for (const auto& c : S->column)
-      if (std::int64_t(c.size()) != geom.volume())
-        fail("internal: propagator column of {} sites for a box of {}", c.size(), geom.volume());
+  Q.check_pair(R, "baryon");
   const SpinMatrix gt = SpinMatrix::gamma(3);
-  const SpinMatrix g = op.diquark, ghat = gt * g.dagger() * transpose(gt);
+  const SpinMatrix g = op.diquark, ghat = gt * g.dagger() * gt.transpose();
   // tr[P G' X Ghat'] = tr[(Ghat' P G') X]
   const SpinMatrix outer = gt * op.outer.dagger() * gt * projector * op.outer;
   // f(x) = tr[P G(x)], with the boundary phase on slices before the source's (measure/momentum_projection.hpp).
@@ -91,7 +79,7 @@ std::vector<std::vector<Complex<double>>> baryon_correlator(const PointPropagato
         // G R G^hat contracted with Q^{aa'} (the first term's diquark) and the exchange term
         // tr[(Ghat' P G') Q^{ca'} M^T Q^{ac'}].
         const Complex<double> first = trace_with_transpose(m[b][bp], q[a][ap]) * direct[c][cp];
-        const Complex<double> exchange = trace_of_product(outer * q[c][ap] * transpose(m[b][bp]), q[a][cp]);
+        const Complex<double> exchange = trace_of_product(outer * q[c][ap] * m[b][bp].transpose(), q[a][cp]);
         site += double(s[3] * sp[3]) * (first - exchange);
       }
     return x[3] < Q.source[3] ? site * wrapped : site;

@@ -17,13 +17,20 @@ void site_matrix(const PointPropagator& S, std::size_t x, Complex<double> m[12][
     for (int row = 0; row < 12; ++row) m[row][col] = S.column[std::size_t(col)][x].s[row / 3].c[row % 3];
 }
 
-void check_columns(const PointPropagator& S) {
-  for (const auto& c : S.column)
-    if (std::int64_t(c.size()) != S.geometry.volume())
-      fail("internal: propagator column of {} sites for a box of {}", c.size(), S.geometry.volume());
+}  // namespace
+
+void PointPropagator::check_columns() const {
+  for (const auto& c : column)
+    if (std::int64_t(c.size()) != geometry.volume())
+      fail("internal: propagator column of {} sites for a box of {}", c.size(), geometry.volume());
 }
 
-}  // namespace
+void PointPropagator::check_pair(const PointPropagator& other, const char* hadron) const {
+  if (!(other.geometry == geometry) || other.source != source)
+    fail("internal: the two propagators of a {} differ in lattice, process box or source", hadron);
+  check_columns();
+  other.check_columns();
+}
 
 std::vector<std::vector<Complex<double>>> meson_correlator(const PointPropagator& S, const SpinMatrix& g_snk,
                                                            const SpinMatrix& g_src,
@@ -35,10 +42,7 @@ std::vector<std::vector<Complex<double>>> meson_correlator(const PointPropagator
                                                            const SpinMatrix& g_snk, const SpinMatrix& g_src,
                                                            const std::vector<std::array<int, 3>>& momenta) {
   const Geometry& geom = S.geometry;
-  if (!(S2.geometry == geom) || S2.source != S.source)
-    fail("internal: the two propagators of a meson differ in lattice, process box or source");
-  check_columns(S);
-  check_columns(S2);
+  S.check_pair(S2, "meson");
   const SpinMatrix g5 = SpinMatrix::gamma(kGamma5), gt = SpinMatrix::gamma(3);
   const SpinMatrix gbar = gt * g_src.dagger() * gt;
   // B = Gbar gamma_5 (acts on the source index of S^dag), A = gamma_5 G_snk (acts on its sink index):
@@ -73,7 +77,7 @@ std::vector<std::vector<Complex<double>>> meson_correlator(const PointPropagator
 
 std::vector<double> pion_correlator_from_norms(const PointPropagator& S) {
   const Geometry& geom = S.geometry;
-  check_columns(S);
+  S.check_columns();
   const int T = geom.global[3];
   const std::int64_t spatial = std::int64_t(geom.local[0]) * geom.local[1] * geom.local[2];
   std::vector<double> c(std::size_t(T), 0.0);
@@ -87,7 +91,7 @@ std::vector<double> pion_correlator_from_norms(const PointPropagator& S) {
 }
 
 std::array<LexicographicSpinor, 12> gather_propagator_on_root(const PointPropagator& S) {
-  check_columns(S);
+  S.check_columns();
   std::array<LexicographicSpinor, 12> whole;
   for (std::size_t col = 0; col < 12; ++col) whole[col] = gather_global_on_root(S.column[col], S.geometry, 1);
   return whole;

@@ -26,6 +26,11 @@ struct PointPropagator {
   std::array<LexicographicSpinor, 12> column;  // column[s*3+c][x].s[s'].c[c'] = S(x)_{s'c', sc}, x in the box
                                                // (lexicographic in the box, x fastest)
   const Dims& dims() const { return geometry.global; }
+  // Throws (internal error) unless every column holds this box's sites.
+  void check_columns() const;
+  // check_columns on both, and that `other` has this lattice, box and source (the quarks of one
+  // `hadron` correlator).
+  void check_pair(const PointPropagator& other, const char* hadron) const;
 };
 
 // The whole propagator in file order (the columns of the global lattice) on rank 0, for writing;

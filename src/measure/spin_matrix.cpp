@@ -31,6 +31,13 @@ SpinMatrix SpinMatrix::dagger() const {
   return s;
 }
 
+SpinMatrix SpinMatrix::transpose() const {
+  SpinMatrix s;
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j) s.m[i][j] = m[j][i];
+  return s;
+}
+
 SpinMatrix operator*(const SpinMatrix& a, const SpinMatrix& b) {
   SpinMatrix c{};
   for (int i = 0; i < 4; ++i)

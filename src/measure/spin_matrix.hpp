@@ -17,6 +17,7 @@ struct SpinMatrix {
   static SpinMatrix gamma(int mu);    // mu = 0..3, or kGamma5
   static SpinMatrix basis(int n);     // Gamma(n), n = 0..15
   SpinMatrix dagger() const;
+  SpinMatrix transpose() const;
 };
 SpinMatrix operator*(const SpinMatrix& a, const SpinMatrix& b);
 

@@ -16,13 +16,6 @@
 namespace lqcd {
 namespace {
 
-SpinMatrix transposed(const SpinMatrix& a) {
-  SpinMatrix t;
-  for (int i = 0; i < 4; ++i)
-    for (int j = 0; j < 4; ++j) t.m[i][j] = a.m[j][i];
-  return t;
-}
-
 double distance(const SpinMatrix& a, const SpinMatrix& b) {
   double d = 0;
   for (int i = 0; i < 4; ++i)
@@ -34,7 +27,7 @@ TEST(BaryonCorrelator, ChargeConjugationTransposesTheGammas) {
   const SpinMatrix C = charge_conjugation(), Cinv = C.dagger();
   EXPECT_LT(distance(C * Cinv, SpinMatrix::identity()), 1e-15);
   for (int mu = 0; mu < 4; ++mu) {
-    SpinMatrix minus_transpose = transposed(SpinMatrix::gamma(mu));
+    SpinMatrix minus_transpose = SpinMatrix::gamma(mu).transpose();
     for (auto& row : minus_transpose.m)
       for (auto& z : row) z = -z;
     EXPECT_LT(distance(C * SpinMatrix::gamma(mu) * Cinv, minus_transpose), 1e-15) << "mu = " << mu;
@@ -78,7 +71,7 @@ int epsilon(int a, int b, int c) {
 template <typename Pairings>
 Complex<double> wick_sum(const BaryonInterpolator& op, const SpinMatrix& P, const Pairings& pairings) {
   const SpinMatrix gt = SpinMatrix::gamma(3);
-  const SpinMatrix ghat = gt * op.diquark.dagger() * transposed(gt), ghat2 = gt * op.outer.dagger() * gt;
+  const SpinMatrix ghat = gt * op.diquark.dagger() * gt.transpose(), ghat2 = gt * op.outer.dagger() * gt;
   Complex<double> tr{};
   for (int al = 0; al < 4; ++al)
     for (int be = 0; be < 4; ++be) {

@@ -58,21 +58,34 @@ const Case kCases[] = {
     {FermionAction::Clover, 0.04, 1.3, {4, 8, 8, 4}, {2, 4, 2, 2}},  // twisted clover
 };
 
+// A case's lattice, rough links, operators and blocks.
+struct CaseSetup {
+  CaseSetup(const Case& c, Location loc)
+      : geom(Geometry::single_process(c.dims)),
+        U(test::rough_gauge(geom, loc)),
+        ops(c.operators(U)),
+        tables(Aggregation::make(geom, c.block, "block"), loc) {}
+  const LinearOperator<double>& D() const { return *ops.full; }
+  Geometry geom;
+  GaugeField<double> U;
+  DiracOperators ops;
+  AggregationTables tables;
+};
+
 class SchwarzSmootherTest : public ::testing::TestWithParam<Location> {};
 
 TEST_P(SchwarzSmootherTest, BlockOperatorsFromTheLinksEqualTheMaskedOperator) {
   const Location loc = GetParam();
   for (const Case& c : kCases) {
     SCOPED_TRACE(std::to_string(int(c.action)) + " mu " + std::to_string(c.mu));
-    const Geometry geom = Geometry::single_process(c.dims);
-    const GaugeField<double> U = test::rough_gauge(geom, loc);
-    const DiracOperators ops = c.operators(U);
-    const LinearOperator<double>& D = *ops.full;
+    const CaseSetup setup(c, loc);
+    const Geometry& geom = setup.geom;
+    const LinearOperator<double>& D = setup.D();
     ASSERT_TRUE(D.hopping_part().has_value());
     const OpaqueOperator opaque(D);
     ASSERT_FALSE(opaque.hopping_part().has_value());
-    const AggregationTables tables(Aggregation::make(geom, c.block, "block"), loc);
-    SchwarzSmoother<double> from_links(D, tables.aggregation(), 3), through_D(opaque, tables.aggregation(), 3);
+    const Aggregation& agg = setup.tables.aggregation();
+    SchwarzSmoother<double> from_links(D, agg, 3), through_D(opaque, agg, 3);
     const SpinorField<double> r = to_spinor_field(test::random_spinor(geom, 5), geom, loc);
     SpinorField<double> a = D.make_field(), b = D.make_field();
     from_links.smooth(a, r, 2);
@@ -92,12 +105,10 @@ TEST_P(SchwarzSmootherTest, EverySweepReducesTheResidualByAFactor) {
   constexpr double kMaxFactorPerSweep = 0.4;
   for (const Case& c : kCases) {
     SCOPED_TRACE(std::to_string(int(c.action)) + " mu " + std::to_string(c.mu));
-    const Geometry geom = Geometry::single_process(c.dims);
-    const GaugeField<double> U = test::rough_gauge(geom, loc);
-    const DiracOperators ops = c.operators(U);
-    const LinearOperator<double>& D = *ops.full;
-    const AggregationTables tables(Aggregation::make(geom, c.block, "block"), loc);
-    SchwarzSmoother<double> sap(D, tables.aggregation(), 3);
+    const CaseSetup setup(c, loc);
+    const Geometry& geom = setup.geom;
+    const LinearOperator<double>& D = setup.D();
+    SchwarzSmoother<double> sap(D, setup.tables.aggregation(), 3);
     const SpinorField<double> r = to_spinor_field(test::random_spinor(geom, 5), geom, loc);
     double previous = std::sqrt(norm2(r));
     for (int sweeps = 1; sweeps <= 3; ++sweeps) {
@@ -122,12 +133,10 @@ TEST_P(SchwarzSmootherTest, SeveralFieldsTogetherEqualEachAlone) {
   const Location loc = GetParam();
   for (const Case& c : {kCases[0], kCases[2], kCases[3]}) {
     SCOPED_TRACE(std::to_string(int(c.action)) + " mu " + std::to_string(c.mu));
-    const Geometry geom = Geometry::single_process(c.dims);
-    const GaugeField<double> U = test::rough_gauge(geom, loc);
-    const DiracOperators ops = c.operators(U);
-    const LinearOperator<double>& D = *ops.full;
-    const AggregationTables tables(Aggregation::make(geom, c.block, "block"), loc);
-    SchwarzSmoother<double> sap(D, tables.aggregation(), 3);
+    const CaseSetup setup(c, loc);
+    const Geometry& geom = setup.geom;
+    const LinearOperator<double>& D = setup.D();
+    SchwarzSmoother<double> sap(D, setup.tables.aggregation(), 3);
     for (const int n : {3, 5}) {
       std::vector<SpinorField<double>> r, e, work;
       std::vector<SpinorField<double>*> ep, wp;

@@ -1,20 +1,17 @@
 #include "solvers/multigrid/coarse_operator.hpp"
 
-#include <cstdlib>
-
 #include "core/dispatch.hpp"
+#include "core/environment_switch.hpp"
 #include "core/error.hpp"
 
 namespace lqcd {
 
 int coarse_rhs_tile(int n) {
   static const int forced = [] {
-    const char* v = std::getenv("LQCD_COARSE_RHS_TILE");
-    if (v == nullptr || *v == '\0') return 0;
-    const int t = std::atoi(v);
+    const int t = integer_from_environment("LQCD_COARSE_RHS_TILE", 1, 16, 0);
     for (int allowed : kRhsTiles)
-      if (t == allowed) return t;
-    fail("LQCD_COARSE_RHS_TILE: expected 1, 4, 8, 12 or 16, got \"{}\"", v);
+      if (t == 0 || t == allowed) return t;
+    fail("LQCD_COARSE_RHS_TILE: expected 1, 4, 8, 12 or 16, got {}", t);
   }();
   if (n <= 1) return 1;
   if (forced > 0) return forced;
