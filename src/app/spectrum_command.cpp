@@ -19,7 +19,7 @@
 #include "core/timer.hpp"
 #include "io/hdf5_correlators.hpp"
 #include "measure/effective_mass.hpp"
-#include "measure/baryon_correlator.hpp"
+#include "measure/baryon_interpolators.hpp"
 #include "measure/meson_correlator.hpp"
 #include "measure/spin_matrix.hpp"
 
@@ -126,8 +126,8 @@ int run_spectrum(const SpectrumCommandOptions& opt) {
   std::array<std::vector<std::vector<Complex<double>>>, 2> nucleon;
   for (int k = 0; k < 2; ++k) {
     nucleon[std::size_t(k)] =
-        baryon_correlator(S, S_down, BaryonInterpolator::nucleon(), parity_projector(k == 0 ? +1 : -1), momenta,
-                          in.fermion.wilson.boundary.phase[3]);
+        baryon_correlator({&S, &S_down, nullptr}, proton(), spin_half_projection(parity_projector(k == 0 ? +1 : -1)),
+                          momenta, in.fermion.wilson.boundary.phase[3], "nucleon");
     for (std::size_t m = 0; m < momenta.size(); ++m)
       file.datasets.push_back({k == 0 ? "nucleon_Pplus" : "nucleon_Pminus", momenta[m], nucleon[std::size_t(k)][m]});
   }

@@ -2,26 +2,22 @@
 
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "core/error.hpp"
 #include "measure/momentum_projection.hpp"
 
 namespace lqcd {
 
-SpinMatrix charge_conjugation() { return SpinMatrix::gamma(1) * SpinMatrix::gamma(3); }
-
-SpinMatrix parity_projector(int sign) {
-  const SpinMatrix one = SpinMatrix::identity(), gt = SpinMatrix::gamma(3);
-  SpinMatrix p;
-  for (int i = 0; i < 4; ++i)
-    for (int j = 0; j < 4; ++j) p.m[i][j] = 0.5 * (one.m[i][j] + double(sign) * gt.m[i][j]);
-  return p;
-}
-
-BaryonInterpolator BaryonInterpolator::nucleon() {
-  return {charge_conjugation() * SpinMatrix::gamma(kGamma5), SpinMatrix::identity()};
-}
-
 namespace {
+
+using ColourBlocks = SpinMatrix[3][3];
+
+// The propagator at box site x as colour blocks: block[a][a'].m[rho][rho'] = S^{aa'}_{rho rho'}(x).
+void colour_blocks(const PointPropagator& S, std::size_t x, ColourBlocks& block) {
+  for (int col = 0; col < 12; ++col)
+    for (int row = 0; row < 12; ++row) block[row % 3][col % 3].m[row / 3][col / 3] = S.column[std::size_t(col)][x].s[row / 3].c[row % 3];
+}
 
 // tr[a b^T] = sum_ij a_ij b_ij
 Complex<double> trace_with_transpose(const SpinMatrix& a, const SpinMatrix& b) {
@@ -39,50 +35,132 @@ Complex<double> trace_of_product(const SpinMatrix& a, const SpinMatrix& b) {
   return s;
 }
 
-// The propagator at box site x as colour blocks: block[a][a'].m[rho][rho'] = S^{aa'}_{rho rho'}(x).
-void colour_blocks(const PointPropagator& S, std::size_t x, SpinMatrix block[3][3]) {
-  for (int col = 0; col < 12; ++col)
-    for (int row = 0; row < 12; ++row) block[row % 3][col % 3].m[row / 3][col / 3] = S.column[std::size_t(col)][x].s[row / 3].c[row % 3];
+// tr[x m^T y] = sum_ijk x_ij m_kj y_ki
+Complex<double> trace_x_mt_y(const SpinMatrix& x, const SpinMatrix& m, const SpinMatrix& y) {
+  Complex<double> s{};
+  for (int k = 0; k < 4; ++k)
+    for (int j = 0; j < 4; ++j) {
+      Complex<double> xy{};  // (y x)_kj
+      for (int i = 0; i < 4; ++i) xy += y.m[k][i] * x.m[i][j];
+      s += xy * m.m[k][j];
+    }
+  return s;
 }
 
 // The six permutations (a, b, c) of (0, 1, 2) with the sign of eps_abc.
-constexpr int kPermutations[6][4] = {{0, 1, 2, 1}, {1, 2, 0, 1}, {2, 0, 1, 1}, {0, 2, 1, -1}, {2, 1, 0, -1}, {1, 0, 2, -1}};
+constexpr int kEpsilon[6][4] = {{0, 1, 2, 1}, {1, 2, 0, 1}, {2, 0, 1, 1}, {0, 2, 1, -1}, {2, 1, 0, -1}, {1, 0, 2, -1}};
+
+// The Wick pairings: the sink's slot k joins the source's slot to[k].
+struct Pairing {
+  int to[3];
+  int sign;
+};
+constexpr Pairing kPairings[6] = {{{0, 1, 2}, 1}, {{1, 0, 2}, -1}, {{2, 1, 0}, -1},
+                                  {{0, 2, 1}, -1}, {{1, 2, 0}, 1},  {{2, 0, 1}, 1}};
+
+// One pairing of one sink term with one source term: everything but the propagators.
+struct Contraction {
+  int pairing;                  // index into kPairings
+  double weight;                // w_sink w_source sign
+  std::array<int, 3> flavour;   // the sink's slots
+  SpinMatrix g, g_t, h, h_t, o; // G, G^T, Ghat, Ghat^T, Ghat' W G'
+};
+
+// Every pairing's colour sum at one site (the table in the header), with A, B, C the sink slots' blocks.
+Complex<double> colour_sum(const Contraction& k, const ColourBlocks& A, const ColourBlocks& B, const ColourBlocks& C) {
+  SpinMatrix p[3][3], q[3][3];  // per-pairing intermediates, indexed [sink colour][source colour]
+  Complex<double> d[3][3];
+  const int which = k.pairing;
+  for (int x = 0; x < 3; ++x)
+    for (int y = 0; y < 3; ++y) switch (which) {
+        case 0: p[x][y] = k.g * B[x][y] * k.h; d[x][y] = trace_of_product(k.o, C[x][y]); break;
+        case 1: p[x][y] = k.g * B[x][y] * k.h_t; d[x][y] = trace_of_product(k.o, C[x][y]); break;
+        case 2: p[x][y] = k.g * B[x][y] * k.h; q[x][y] = k.o * C[x][y]; break;
+        case 3: p[x][y] = k.o * C[x][y] * k.h; q[x][y] = k.g * B[x][y]; break;
+        case 4: p[x][y] = k.o * C[x][y] * k.h_t; q[x][y] = k.g * B[x][y]; break;
+        default: p[x][y] = k.o * C[x][y] * k.h; q[x][y] = k.g_t * A[x][y]; break;
+      }
+  Complex<double> sum{};
+  for (const auto& s : kEpsilon)
+    for (const auto& sp : kEpsilon) {
+      const int a = s[0], b = s[1], c = s[2], ap = sp[0], bp = sp[1], cp = sp[2];
+      Complex<double> t;
+      switch (which) {
+        case 0: t = trace_with_transpose(p[b][bp], A[a][ap]) * d[c][cp]; break;
+        case 1: t = trace_with_transpose(p[b][ap], A[a][bp]) * d[c][cp]; break;
+        case 2: t = trace_x_mt_y(q[c][ap], p[b][bp], A[a][cp]); break;
+        case 3: t = trace_x_mt_y(p[c][bp], A[a][ap], q[b][cp]); break;
+        case 4: t = trace_x_mt_y(p[c][ap], A[a][bp], q[b][cp]); break;
+        default: t = trace_x_mt_y(p[c][bp], B[b][ap], q[a][cp]); break;
+      }
+      sum += double(s[3] * sp[3]) * t;
+    }
+  return sum;
+}
+
+bool is_zero(const SpinMatrix& m) {
+  for (const auto& row : m.m)
+    for (const auto& z : row)
+      if (z.re != 0 || z.im != 0) return false;
+  return true;
+}
 
 }  // namespace
 
-std::vector<std::vector<Complex<double>>> baryon_correlator(const PointPropagator& Q, const PointPropagator& R,
-                                                            const BaryonInterpolator& op, const SpinMatrix& projector,
+std::vector<std::vector<Complex<double>>> baryon_correlator(const QuarkPropagators& quarks,
+                                                            const BaryonInterpolator& op, const BaryonProjection& W,
                                                             const std::vector<std::array<int, 3>>& momenta,
-                                                            Complex<double> time_boundary_phase) {
-  const Geometry& geom = Q.geometry;
-  const Complex<double> wrapped = time_boundary_phase * time_boundary_phase * time_boundary_phase;
-  Q.check_pair(R, "baryon");
+                                                            Complex<double> time_boundary_phase, const char* name) {
+  const std::size_t n = op.components.size();
+  if (n == 0 || W.size() != n)
+    throw Error(fmt::format("{}: the projection has {} rows for {} interpolator components", name, W.size(), n));
+  const PointPropagator* prop[3] = {quarks.up, quarks.down, quarks.strange};
+  const char* flavour_name[3] = {"up", "down", "strange"};
   const SpinMatrix gt = SpinMatrix::gamma(3);
-  const SpinMatrix g = op.diquark, ghat = gt * g.dagger() * gt.transpose();
-  // tr[P G' X Ghat'] = tr[(Ghat' P G') X]
-  const SpinMatrix outer = gt * op.outer.dagger() * gt * projector * op.outer;
-  // f(x) = tr[P G(x)], with the boundary phase on slices before the source's (measure/momentum_projection.hpp).
-  return project_to_momenta(geom, Q.source, momenta, [&](std::int64_t i, const int* x) {
-    SpinMatrix q[3][3], r[3][3], m[3][3];
-    colour_blocks(Q, std::size_t(i), q);
-    colour_blocks(R, std::size_t(i), r);
-    Complex<double> direct[3][3];  // tr[(Ghat' P G') Q^{cc'}]
-    for (int c = 0; c < 3; ++c)
-      for (int cp = 0; cp < 3; ++cp) {
-        m[c][cp] = g * r[c][cp] * ghat;  // M^{bb'} = G R^{bb'} Ghat
-        direct[c][cp] = trace_of_product(outer, q[c][cp]);
-      }
+  std::vector<Contraction> contractions;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (W[i].size() != n) throw Error(fmt::format("{}: projection row {} has {} entries, expected {}", name, i, W[i].size(), n));
+    for (std::size_t j = 0; j < n; ++j) {
+      if (is_zero(W[i][j])) continue;
+      for (const BaryonTerm& sink : op.components[i])
+        for (const BaryonTerm& source : op.components[j]) {
+          const SpinMatrix h = gt * source.diquark.dagger() * gt.transpose();
+          const SpinMatrix o = gt * source.outer.dagger() * gt * W[i][j] * sink.outer;
+          for (int p = 0; p < 6; ++p) {
+            bool matches = true;
+            for (int k = 0; k < 3; ++k) matches = matches && sink.quarks[std::size_t(k)] == source.quarks[std::size_t(kPairings[p].to[k])];
+            if (!matches) continue;
+            std::array<int, 3> f{};
+            for (int k = 0; k < 3; ++k) {
+              f[std::size_t(k)] = int(sink.quarks[std::size_t(k)]);
+              if (!prop[f[std::size_t(k)]])
+                throw Error(fmt::format("{}: needs the {} quark's propagator", name, flavour_name[f[std::size_t(k)]]));
+            }
+            contractions.push_back({p, sink.weight * source.weight * kPairings[p].sign, f, sink.diquark,
+                                    sink.diquark.transpose(), h, h.transpose(), o});
+          }
+        }
+    }
+  }
+  const PointPropagator* first = nullptr;
+  for (const PointPropagator* q : prop)
+    if (q) {
+      if (first) first->check_pair(*q, name);
+      else q->check_columns();
+      first = first ? first : q;
+    }
+  if (!first) throw Error(fmt::format("{}: no propagator", name));
+  const Complex<double> wrapped = time_boundary_phase * time_boundary_phase * time_boundary_phase;
+  // f(x) = sum_ij tr[W_ij G^{ij}(x)], with the boundary phase on slices before the source's
+  // (measure/momentum_projection.hpp).
+  return project_to_momenta(first->geometry, first->source, momenta, [&](std::int64_t i, const int* x) {
+    ColourBlocks blocks[3];
+    for (int f = 0; f < 3; ++f)
+      if (prop[f]) colour_blocks(*prop[f], std::size_t(i), blocks[f]);
     Complex<double> site{};
-    for (const auto& s : kPermutations)
-      for (const auto& sp : kPermutations) {
-        const int a = s[0], b = s[1], c = s[2], ap = sp[0], bp = sp[1], cp = sp[2];
-        // G R G^hat contracted with Q^{aa'} (the first term's diquark) and the exchange term
-        // tr[(Ghat' P G') Q^{ca'} M^T Q^{ac'}].
-        const Complex<double> first = trace_with_transpose(m[b][bp], q[a][ap]) * direct[c][cp];
-        const Complex<double> exchange = trace_of_product(outer * q[c][ap] * m[b][bp].transpose(), q[a][cp]);
-        site += double(s[3] * sp[3]) * (first - exchange);
-      }
-    return x[3] < Q.source[3] ? site * wrapped : site;
+    for (const Contraction& k : contractions)
+      site += k.weight * colour_sum(k, blocks[k.flavour[0]], blocks[k.flavour[1]], blocks[k.flavour[2]]);
+    return x[3] < first->source[3] ? site * wrapped : site;
   });
 }
 

@@ -1,25 +1,32 @@
 #pragma once
-// Baryon two-point functions from point-to-all propagators (issue 49), for interpolators with two quarks
-// of one flavour and one of another:
-//   O_alpha(x) = eps_abc (q_a^T(x) G r_b(x)) (G' q_c(x))_alpha,
-//   Obar_beta(0) = eps_a'b'c' (rbar_b'(0) Ghat qbar_a'^T(0)) (qbar_c'(0) Ghat')_beta,
-// Ghat = gamma_t G^dag gamma_t^T, Ghat' = gamma_t G'^dag gamma_t (Obar = O^dag gamma_t). The proton is
-// q = u, r = d with G = C gamma_5, G' = 1 (C = gamma_y gamma_t: C gamma_mu C^-1 = -gamma_mu^T in the
-// DeGrand-Rossi basis); Sigma+ (uus) and Xi0 (ssu) are the same shape with other flavours. With Q and R
-// the propagators of q and r (S^{aa'}_{rho rho'}(x) = <q_{a rho}(x) qbar_{a' rho'}(0)>), Wick's theorem
-// gives
-//   G_{alpha beta}(x) = eps_abc eps_a'b'c' G_{rho sigma} G'_{alpha gamma} Ghat_{sigma' rho'} Ghat'_{gamma' beta}
-//                       R^{bb'}_{sigma sigma'} [ Q^{aa'}_{rho rho'} Q^{cc'}_{gamma gamma'}
-//                                               - Q^{ac'}_{rho gamma'} Q^{ca'}_{gamma rho'} ],
-// the second term's sign from exchanging the two antiquarks of flavour q. The correlator is
-//   C(t, p) = sum_{x, x_t = t0 + t} e^{-i p.(x - x0)} tr[ P G(x) ],
-// P the parity projector (1 +- gamma_t)/2 (P+ the nucleon, P- its parity partner for t < T/2) or any
-// spin matrix. A sink time slice before the source's (x_t < t0) is reached across the time boundary: its
-// three quarks there carry the boundary phase e^{i theta_t} once each (psi(x + T) = e^{i theta_t} psi(x)),
-// so C(t) at t = x_t - t0 + T is the sum there times e^{3 i theta_t} (-1 antiperiodic), as Chroma's
-// hadron spectrum reports it: C(t) is then that of a source at t = 0 on every slice. (A meson's quark
-// and antiquark cancel the phase.) On a decomposed lattice collective, summed over the process grid as
-// the mesons are.
+// Baryon two-point functions from point-to-all propagators (issue 49), for any interpolator built from
+// terms of the diquark-quark form
+//   O_alpha(x) = sum_terms w eps_abc (q1_a^T(x) G q2_b(x)) (G' q3_c(x))_alpha,
+//   Obar_beta(0) = O^dag gamma_t = sum_terms w* eps_a'b'c' (q2bar_b'(0) Ghat q1bar_a'^T(0)) (q3bar_c'(0) Ghat')_beta,
+// Ghat = gamma_t G^dag gamma_t^T, Ghat' = gamma_t G'^dag gamma_t. The flavours q1, q2, q3 of each term are
+// up, down or strange (measure/baryon_interpolators.hpp has the octet and decuplet). Wick's theorem joins
+// the sink's quark in slot i with the source's antiquark in slot sigma(i) of the same flavour, for every
+// permutation sigma of the slots that matches the flavours, with the sign of sigma; up and down are two
+// flavours even when one propagator serves both. With A, B, C the propagators of the sink's three slots
+// (S^{aa'}_{rho rho'}(x) = <q_{a rho}(x) qbar_{a' rho'}(0)>), the six pairings are, under
+// eps_abc eps_a'b'c' and with o = Ghat' W G' for the trace with the spin weight W,
+//   id      + tr[G B^{bb'} Ghat A^{aa'T}] tr[o C^{cc'}]
+//   (12)    - tr[G B^{ba'} Ghat^T A^{ab'T}] tr[o C^{cc'}]
+//   (13)    - tr[o C^{ca'} (G B^{bb'} Ghat)^T A^{ac'}]
+//   (23)    - tr[o C^{cb'} Ghat A^{aa'T} G B^{bc'}]
+//   (123)   + tr[o C^{ca'} Ghat^T A^{ab'T} G B^{bc'}]
+//   (132)   + tr[o C^{cb'} Ghat B^{ba'T} G^T A^{ac'}]
+// (sigma written as the slots it moves; each line is the index-by-index Wick term with its spin sums
+// done as matrix products). An interpolator has one component (spin 1/2) or three (spin 3/2: k = x, y, z);
+// the correlator is
+//   C(t, p) = sum_{x, x_t = t0 + t} e^{-i p.(x - x0)} sum_ij tr[W_ij G^{ij}(x)],
+//   G^{ij}_{alpha beta}(x) = <O^i_alpha(x) Obar^j_beta(0)>,
+// W the projection (parity, spin 3/2; measure/baryon_interpolators.hpp). A sink time slice before the
+// source's (x_t < t0) is reached across the time boundary: its three quarks there carry the boundary phase
+// e^{i theta_t} once each (psi(x + T) = e^{i theta_t} psi(x)), so C(t) at t = x_t - t0 + T is the sum there
+// times e^{3 i theta_t} (-1 antiperiodic), as Chroma's hadron spectrum reports it: C(t) is then that of a
+// source at t = 0 on every slice. On a decomposed lattice collective, summed over the process grid as the
+// mesons are.
 
 #include <array>
 #include <vector>
@@ -29,24 +36,37 @@
 
 namespace lqcd {
 
-// C = gamma_y gamma_t (QDP++ Gamma(10)): C gamma_mu C^-1 = -gamma_mu^T, C^-1 = C^dag = -C.
-SpinMatrix charge_conjugation();
-// (1 + sign gamma_t) / 2.
-SpinMatrix parity_projector(int sign);
+enum class Quark { Up = 0, Down = 1, Strange = 2 };
 
-struct BaryonInterpolator {
-  SpinMatrix diquark;  // G in (q^T G r)
-  SpinMatrix outer;    // G' on the third quark
-  // The nucleon's standard choice: G = C gamma_5, G' = 1.
-  static BaryonInterpolator nucleon();
+// One term w eps_abc (q1^T G q2) (G' q3).
+struct BaryonTerm {
+  double weight = 1;
+  std::array<Quark, 3> quarks{};  // q1, q2, q3
+  SpinMatrix diquark;             // G
+  SpinMatrix outer;               // G'
 };
 
-// C(t, p) for t = 0..T-1 relative to the source time slice, one entry per momentum (units of 2 pi / L):
-// Q the propagator of the doubly present flavour, R the other's (the same field for degenerate quarks);
-// time_boundary_phase the quarks' e^{i theta_t} (-1: antiperiodic).
-std::vector<std::vector<Complex<double>>> baryon_correlator(const PointPropagator& Q, const PointPropagator& R,
-                                                            const BaryonInterpolator& op, const SpinMatrix& projector,
+// components[i]: the terms of O^i (one component for spin 1/2, three for spin 3/2).
+struct BaryonInterpolator {
+  std::vector<std::vector<BaryonTerm>> components;
+};
+
+// W: one spin matrix per pair of components (W[i][j] weighs G^{ij}).
+using BaryonProjection = std::vector<std::vector<SpinMatrix>>;
+
+// The propagators of up, down and strange from one source (up and down may be the same field; a flavour
+// the interpolator does not use may be null).
+struct QuarkPropagators {
+  const PointPropagator* up = nullptr;
+  const PointPropagator* down = nullptr;
+  const PointPropagator* strange = nullptr;
+};
+
+// C(t, p) for t = 0..T-1 relative to the source time slice, one entry per momentum (units of 2 pi / L);
+// time_boundary_phase the quarks' e^{i theta_t} (-1: antiperiodic). `name` is for errors.
+std::vector<std::vector<Complex<double>>> baryon_correlator(const QuarkPropagators& quarks,
+                                                            const BaryonInterpolator& op, const BaryonProjection& W,
                                                             const std::vector<std::array<int, 3>>& momenta,
-                                                            Complex<double> time_boundary_phase);
+                                                            Complex<double> time_boundary_phase, const char* name);
 
 }  // namespace lqcd
