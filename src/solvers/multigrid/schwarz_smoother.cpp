@@ -23,7 +23,9 @@ SchwarzSmoother<Real>::SchwarzSmoother(const LinearOperator<Real>& D, const Aggr
       w_(std::size_t(2 * D.geometry().volume()), D.location()),
       alpha_(std::size_t(agg.coarse.sites), D.location()),
       fused_(switch_from_environment("LQCD_SCHWARZ_FUSED", true)),
-      fused_rhs_(integer_from_environment("LQCD_SCHWARZ_RHS", 1, kMaxSchwarzRhs, kMaxSchwarzRhs)) {
+      // Two sources per launch measured fastest on the H200 (docs/performance.md: smoother 3.07 s per block
+      // solve of 12 against 3.30 s one at a time and 4.31 s four at a time, whose registers spill).
+      fused_rhs_(integer_from_environment("LQCD_SCHWARZ_RHS", 1, kMaxSchwarzRhs, 2)) {
   for (int mu = 0; mu < 4 && block_iterations > 0; ++mu)
     if (agg.coarse.n[mu] % 2 != 0)
       fail("multigrid.block: the Schwarz smoother colours the blocks red and black, which needs an even number of "
