@@ -385,6 +385,12 @@ DiracOperators QuarkProblem::operators_with_mu(double mu) const {
   return make_dirac_operators(*U_, f, sloppy_, block_rhs_);
 }
 
+DiracOperators QuarkProblem::operators_with_kappa(double kappa) const {
+  FermionParams f = fermion_;
+  f.wilson.kappa = kappa;
+  return make_dirac_operators(*U_, f, sloppy_, block_rhs_);
+}
+
 PointPropagator QuarkProblem::propagator(const QuarkInput& in, const DiracOperators& ops, RunLog& log,
                                          JsonLines& jsonl, const std::string& label) const {
   PropagatorOptions o;

@@ -65,6 +65,8 @@ class QuarkProblem {
   // The operators for twisted mass mu (the input's, or -mu for the d quark).
   const DiracOperators& operators() const { return ops_; }
   DiracOperators operators_with_mu(double mu) const;
+  // The operators of another quark of the same action (a strange quark's kappa).
+  DiracOperators operators_with_kappa(double kappa) const;
 
   // The 12 solves for the input's source, each logged as one line and one JSON-lines record.
   PointPropagator propagator(const QuarkInput& in, const DiracOperators& ops, RunLog& log, JsonLines& jsonl,

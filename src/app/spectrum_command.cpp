@@ -56,6 +56,20 @@ double middle_average(const std::vector<double>& v) {
   return n ? sum / n : std::nan("");
 }
 
+struct Measured {
+  const BaryonChannel* channel;
+  std::array<std::vector<std::vector<Complex<double>>>, 2> parity;  // P+, P- at every momentum
+};
+
+// The HDF5 attribute that says what each baryon dataset is.
+std::string baryon_convention(const std::vector<Measured>& baryons) {
+  std::string s = "<name>_Pplus/Pminus: C(t) = sum_x exp(-i p.(x-x0)) tr[P <B(x) Bbar(x0)>], P = (1 +- gamma_t)/2, "
+                  "C = gamma_y gamma_t, t relative to the source slice (slices before it carry the quarks' boundary "
+                  "phase cubed); spin 3/2: (1/3) sum_kl tr[P (delta_kl - gamma_k gamma_l / 3) <B_l Bbar_k>]. B:";
+  for (const Measured& b : baryons) s += " " + b.channel->name + " = " + b.channel->formula + ";";
+  return s;
+}
+
 }  // namespace
 
 int run_spectrum(const SpectrumCommandOptions& opt) {
@@ -82,7 +96,7 @@ int run_spectrum(const SpectrumCommandOptions& opt) {
   const Dims dims = problem.links().geometry().global;
   const int T = dims[3];
   log.line("# {}", version_string());
-  log.line("# lqcd spectrum: meson two-point functions from one {} source", config.string("source.type"));
+  log.line("# lqcd spectrum: meson and baryon two-point functions from one {} source", config.string("source.type"));
   log.line("# gauge: {}; plaquette {:.12f}", problem.gauge_description(), problem.observables().plaquette);
   log.line("# quark: {}", describe_fermion(in.fermion));
   log.line("# backend: {}", loc == Location::Device ? "CUDA, " + device_description() : "CPU (OpenMP)");
@@ -120,16 +134,25 @@ int run_spectrum(const SpectrumCommandOptions& opt) {
     pion0 = real_parts(c[0]);
   }
 
-  // The nucleon (proton: C gamma_5 diquark, measure/baryon_correlator.hpp) with the positive and the negative
-  // parity projector; u and d from the same propagator, or the twisted-mass pair (u at +mu, d at -mu).
-  const PointPropagator& S_down = neutral ? *S_d : S;
-  std::array<std::vector<std::vector<Complex<double>>>, 2> nucleon;
-  for (int k = 0; k < 2; ++k) {
-    nucleon[std::size_t(k)] =
-        baryon_correlator({&S, &S_down, nullptr}, proton(), spin_half_projection(parity_projector(k == 0 ? +1 : -1)),
-                          momenta, in.fermion.wilson.boundary.phase[3], "nucleon");
-    for (std::size_t m = 0; m < momenta.size(); ++m)
-      file.datasets.push_back({k == 0 ? "nucleon_Pplus" : "nucleon_Pminus", momenta[m], nucleon[std::size_t(k)][m]});
+  // The baryons (measure/baryon_interpolators.hpp) with the positive and the negative parity projector:
+  // u and d from the same propagator, or the twisted-mass pair (u at +mu, d at -mu); the strange ones
+  // with spectrum.strange_kappa.
+  std::optional<PointPropagator> S_s;
+  if (input.strange_kappa > 0) S_s = problem.propagator(in, problem.operators_with_kappa(input.strange_kappa), log, jsonl, "s");
+  const QuarkPropagators quarks{&S, neutral ? &*S_d : &S, S_s ? &*S_s : nullptr};
+  std::vector<Measured> baryons;
+  for (const BaryonChannel& b : baryon_channels()) {
+    if (b.strange && !S_s) continue;
+    Measured m{&b, {}};
+    for (int k = 0; k < 2; ++k) {
+      const SpinMatrix P = parity_projector(k == 0 ? +1 : -1);
+      m.parity[std::size_t(k)] = baryon_correlator(quarks, b.interpolator(),
+                                                   b.spin_three_halves ? spin_three_halves_projection(P) : spin_half_projection(P),
+                                                   momenta, in.fermion.wilson.boundary.phase[3], b.name.c_str());
+      for (std::size_t p = 0; p < momenta.size(); ++p)
+        file.datasets.push_back({b.name + (k == 0 ? "_Pplus" : "_Pminus"), momenta[p], m.parity[std::size_t(k)][p]});
+    }
+    baryons.push_back(std::move(m));
   }
 
   // Momentum index of p = 0 for the summary (the first momentum if zero is not in the list).
@@ -145,7 +168,8 @@ int run_spectrum(const SpectrumCommandOptions& opt) {
     for (int t = 0; t < T; ++t) rho[std::size_t(t)] += diagonal[std::size_t(i)][p0][std::size_t(t)].re / 3;
   const std::vector<double> a0 = real_parts(diagonal[kScalar][p0]);
   const std::vector<double> pcac = pcac_mass(real_parts(c_ap[p0]), real_parts(diagonal[kPion][p0]));
-  const std::vector<double> nucleon_plus = real_parts(nucleon[0][p0]), nucleon_minus = real_parts(nucleon[1][p0]);
+  const std::vector<double> nucleon_plus = real_parts(baryons[0].parity[0][p0]),
+                            nucleon_minus = real_parts(baryons[0].parity[1][p0]);
 
   const WilsonParams& w = in.fermion.wilson;
   file.string_attributes = {{"program", version_string()},
@@ -161,12 +185,11 @@ int run_spectrum(const SpectrumCommandOptions& opt) {
                             {"gamma_basis", "DeGrand-Rossi (Chroma/QDP++)"},
                             {"convention", "C(t) = sum_x exp(-i p.(x-x0)) <O_G(x) O_G^dag(x0)>, datasets [T][re, im], t "
                                            "relative to the source time slice, p = 2 pi n / L"},
-                            {"baryon_convention", "nucleon_Pplus/Pminus: C(t) = sum_x exp(-i p.(x-x0)) tr[P <N(x) Nbar(x0)>], "
-                                                  "N = eps_abc (u_a^T C gamma_5 d_b) u_c, C = gamma_y gamma_t, P = (1 +- "
-                                                  "gamma_t)/2"}};
-  file.number_attributes = {{"kappa", w.kappa}, {"m0", w.mass()}, {"csw", in.fermion.csw}, {"mu", w.mu},
+                            {"baryon_convention", baryon_convention(baryons)}};
+  if (S_s) file.number_attributes["strange_kappa"] = input.strange_kappa;
+  file.number_attributes.insert({{"kappa", w.kappa}, {"m0", w.mass()}, {"csw", in.fermion.csw}, {"mu", w.mu},
                             {"solver_tolerance", in.solver.tolerance},
-                            {"plaquette", problem.observables().plaquette}};
+                            {"plaquette", problem.observables().plaquette}});
   // The wavefunction's width is part of what the correlators measure (the overlap with the ground state).
   if (in.source.type == SourceType::GaussianWavefunction) file.number_attributes["source_radius"] = in.source.radius;
   const std::string h5 = in.prefix + ".h5";
@@ -196,6 +219,20 @@ int run_spectrum(const SpectrumCommandOptions& opt) {
   for (int t = 0; t < T; ++t)
     log.line("  {:>3} {:15.8e} {:15.8e} {}", t, nucleon_plus[std::size_t(t)], nucleon_minus[std::size_t(t)],
              fmt_mass(m_nucleon, t));
+  std::vector<std::vector<double>> m_baryon;
+  std::string header = fmt::format("# {:>3}", "t");
+  for (const Measured& b : baryons) {
+    m_baryon.push_back(log_effective_mass(real_parts(b.parity[0][p0])));
+    header += fmt::format(" {:>10}", b.channel->name);
+  }
+  log.line("# baryon effective masses m_eff = log C+(t)/C+(t+1) (lattice units; correlators <name>_Pplus/Pminus in "
+           "{}, interpolators in its baryon_convention attribute):", h5);
+  log.line("{}", header);
+  for (int t = 0; t < T; ++t) {
+    std::string row = fmt::format("  {:>3}", t);
+    for (const auto& m : m_baryon) row += " " + fmt_mass(m, t);
+    log.line("{}", row);
+  }
 
   nlohmann::json summary = {{"record", "spectrum"},
                             {"config", in.config},
@@ -214,14 +251,20 @@ int run_spectrum(const SpectrumCommandOptions& opt) {
                             {"rho", finite_or_null(rho)},
                             {"a0", finite_or_null(a0)},
                             {"pcac_mass", finite_or_null(pcac)},
-                            {"nucleon", finite_or_null(nucleon_plus)},
-                            {"nucleon_negative_parity", finite_or_null(nucleon_minus)}};
+};
+  for (std::size_t b = 0; b < baryons.size(); ++b) {
+    const std::string& name = baryons[b].channel->name;
+    summary["correlators"][name] = finite_or_null(real_parts(baryons[b].parity[0][p0]));
+    summary["correlators"][name + "_negative_parity"] = finite_or_null(real_parts(baryons[b].parity[1][p0]));
+  }
   if (in.source.type == SourceType::GaussianWavefunction) summary["source"]["radius"] = in.source.radius;
   if (neutral) summary["correlators"]["pion0_connected"] = finite_or_null(pion0);
   summary["effective_masses"] = {{"pion", finite_or_null(m_pion)},
                                  {"rho", finite_or_null(m_rho)},
                                  {"a0", finite_or_null(m_a0)},
-                                 {"nucleon", finite_or_null(m_nucleon)}};
+};
+  for (std::size_t b = 0; b < baryons.size(); ++b)
+    summary["effective_masses"][baryons[b].channel->name] = finite_or_null(m_baryon[b]);
   summary["pcac_mass_average"] = finite_or_null(pcac_avg);
   jsonl.write(summary);
   if (opt.json && comm::rank() == 0) std::cout << summary.dump() << std::endl;
@@ -233,9 +276,10 @@ Command add_spectrum_command(CLI::App& lqcd) {
   auto o = std::make_shared<SpectrumCommandOptions>();
   CLI::App* c = lqcd.add_subcommand(
       "spectrum",
-      "Meson and nucleon two-point functions: propagator of one source, contracted for all 16 gamma structures\n"
-      "and the nucleon (both parity projections) at the requested momenta (PREFIX.h5), with pion, rho, a0, PCAC\n"
-      "mass, nucleon and effective masses in the log, PREFIX.jsonl and (--json) on stdout.");
+      "Meson and baryon two-point functions: propagator of one source, contracted for all 16 gamma structures\n"
+      "and the nucleon and Delta (with spectrum.strange_kappa also Lambda, Sigma, Xi, Omega; both parity\n"
+      "projections) at the requested momenta (PREFIX.h5), with pion, rho, a0, PCAC mass, baryons and effective\n"
+      "masses in the log, PREFIX.jsonl and (--json) on stdout.");
   add_toml_input(c, o->input, o->print_config);
   c->add_flag("--json", o->json, "print one JSON object (correlators, effective masses) on stdout");
   add_device_option(c, o->device);

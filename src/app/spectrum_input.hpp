@@ -18,6 +18,7 @@ struct SpectrumInput {
   QuarkInput quark;
   std::vector<std::array<int, 3>> momenta;  // sink momenta n (p = 2 pi n / L), at least one
   bool neutral_pion = false;                // twisted mass only: also the -mu propagator
+  double strange_kappa = 0;                 // > 0: a strange quark (same action) for Lambda, Sigma, Xi, Omega
 };
 
 // Validates every key (errors name the input file and the key).

@@ -568,12 +568,49 @@ TEST(SpectrumCommand, MultigridSolvesGiveTheKrylovCorrelators) {
   }
 }
 
+// spectrum.strange_kappa adds Lambda, Sigma, Xi and Omega. With the strange quark's kappa the light one's,
+// SU(3) flavour symmetry makes the octet's correlators the nucleon's and the Omega's the Delta's in the
+// file (the contractions' own tests: tests/measure/baryon_symmetries_test.cpp); with a heavier strange
+// quark every strange baryon's free effective mass lies above the nucleon's (Omega above Delta). The
+// log's baryon table and the JSON name every channel.
+TEST(SpectrumCommand, StrangeKappaAddsTheStrangeBaryons) {
+  test::TempDir dir;
+  const FreeQuark q{{4, 4, 4, 8}, 0.3, 0.0, {0, 0, 0, M_PI}};
+  const double kappa = 1.0 / (2 * q.m0 + 8);
+  const auto dataset = [](const io::CorrelatorFile& f, const std::string& name) {
+    for (const auto& d : f.datasets)
+      if (d.name == name) return d.values;
+    ADD_FAILURE() << "no dataset " << name;
+    return std::vector<Complex<double>>{};
+  };
+  spectrum_json(dir, free_input(q, "wilson", fmt::format("[spectrum]\nstrange_kappa = {:.17g}\n", kappa)));
+  io::CorrelatorFile f = io::read_correlators_hdf5(dir / "out/free.h5");
+  EXPECT_EQ(f.datasets.size(), 17u + 2u * 6u);
+  EXPECT_NEAR(f.number_attributes.at("strange_kappa"), kappa, 1e-15);
+  for (const char* parity : {"_Pplus", "_Pminus"})
+    for (const auto& [name, same] : {std::pair<std::string, std::string>{"lambda", "nucleon"}, {"sigma", "nucleon"},
+                                     {"xi", "nucleon"}, {"omega", "delta"}}) {
+      const auto a = dataset(f, name + parity), b = dataset(f, same + parity);
+      ASSERT_EQ(a.size(), b.size());
+      for (std::size_t t = 0; t < a.size(); ++t) EXPECT_NEAR(a[t].re, b[t].re, 1e-12 * std::abs(b[0].re)) << name << parity << t;
+    }
+  // m0 = 0.545 against 0.3: a free strange quark at rest is heavier by log(1.545 / 1.3) = 0.17 (measured at
+  // t = 2 of T = 8: Lambda 0.24 and Sigma 0.26 above the nucleon, Xi 0.23 above Sigma, Omega 0.73 above Delta).
+  const auto j = spectrum_json(dir, free_input(q, "wilson", "[spectrum]\nstrange_kappa = 0.11\n"));
+  for (const auto& [heavy, light, strange] : {std::tuple<std::string, std::string, int>{"lambda", "nucleon", 1},
+                                              {"sigma", "nucleon", 1}, {"xi", "sigma", 1}, {"omega", "delta", 3}})
+    EXPECT_GT(j["effective_masses"][heavy][2].get<double>(), j["effective_masses"][light][2].get<double>() + 0.1 * strange)
+        << heavy << " against " << light;
+  const std::string log = test::read_text(dir / "out/free.log");
+  EXPECT_NE(log.find("nucleon      delta     lambda      sigma         xi      omega"), std::string::npos) << log;
+}
+
 TEST(SpectrumCommand, WritesEveryGammaAndMomentumToHdf5) {
   test::TempDir dir;
   const FreeQuark q{{4, 4, 4, 4}, 0.3, 0.0, {0, 0, 0, M_PI}};
   const auto j = spectrum_json(dir, free_input(q, "wilson", "[spectrum]\nmomenta = [[0, 0, 0], [0, 1, 0]]\n"));
   const io::CorrelatorFile f = io::read_correlators_hdf5(dir / "out/free.h5");
-  EXPECT_EQ(f.datasets.size(), 2u * 19u);  // 16 Gamma-Gamma + A0-P + the nucleon's two parities, two momenta
+  EXPECT_EQ(f.datasets.size(), 2u * 21u);  // 16 Gamma-Gamma + A0-P + nucleon and Delta, two parities each; two momenta
   // The nucleon: the summary's correlator is the HDF5 file's positive-parity one at p = 0, and its effective
   // mass log C(t)/C(t+1) of it (the contraction itself: tests/measure/baryon_correlator_test.cpp).
   bool nucleon_found = false;
@@ -587,7 +624,7 @@ TEST(SpectrumCommand, WritesEveryGammaAndMomentumToHdf5) {
       EXPECT_NEAR(j["effective_masses"]["nucleon"][1].get<double>(), std::log(d.values[1].re / d.values[2].re), 1e-12);
     }
   EXPECT_TRUE(nucleon_found);
-  EXPECT_NE(f.string_attributes.at("baryon_convention").find("C gamma_5"), std::string::npos);
+  EXPECT_NE(f.string_attributes.at("baryon_convention").find("nucleon = eps (u^T C g5 d) u"), std::string::npos);
   for (int n = 0; n < 16; ++n)
     for (const std::array<int, 3> p : {std::array<int, 3>{0, 0, 0}, std::array<int, 3>{0, 1, 0}}) {
       const std::string name = gamma_name(n) + "_" + gamma_name(n);
@@ -732,6 +769,9 @@ TEST(SpectrumCommand, BadInputsGiveOneLineErrors) {
       {"[solver]\ntype = \"multigrid\"\n[multigrid]\nlevels = 3\n", "multigrid.coarse_block"},
       {"[solver]\ntype = \"multigrid\"\n[multigrid]\nlevels = 3\ncoarse_block = [2, 2, 2]\n", "multigrid.coarse_block"},
       {"[solver]\ntype = \"multigrid\"\n[multigrid]\nlevels = 3\ncoarsest_tolerance = 0\n", "multigrid.coarsest_tolerance"},
+      {"[spectrum]\nstrange_kappa = -0.1\n", "spectrum.strange_kappa"},
+      {"[spectrum]\nstrange_kappa = nan\n", "spectrum.strange_kappa"},
+      {"[fermion]\naction = \"twisted_mass\"\nmu = 0.01\n[spectrum]\nstrange_kappa = 0.12\n", "spectrum.strange_kappa"},
   };
   for (const auto& [text, key] : cases) {
     test::write_text(dir / "bad.toml", text + "[output]\nprefix = \"bad/out\"\n");
