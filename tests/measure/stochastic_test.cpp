@@ -1,0 +1,246 @@
+// Noise sources and the estimates made with them (measure/stochastic_source.hpp,
+// measure/stochastic_estimates.hpp, issue 49): the noise's entries and its dilution pieces, the exact
+// diagonal of M^-1 from one fully diluted noise vector, the noise average of the disconnected loops
+// converging to the exact trace on 4^4, and the one-end-trick pion against the point-source pion
+// averaged over the source slice. The exact references come from point propagators at every site.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "dirac/dirac_operator_factory.hpp"
+#include "measure/meson_correlator.hpp"
+#include "measure/propagator.hpp"
+#include "measure/stochastic_estimates.hpp"
+#include "field_test_support.hpp"
+#include "test_support.hpp"
+
+namespace lqcd {
+namespace {
+
+const NoiseType kNoises[3] = {NoiseType::Z2, NoiseType::Z4, NoiseType::U1};
+
+// Every entry has modulus 1 (Z2 real +-1, Z4 one of +-1, +-i); the pieces of a fully diluted vector are
+// disjoint and sum to the undiluted one; another index draws another vector; the mean over a 4^4
+// lattice's 3072 entries is zero within 4 sigma.
+TEST(StochasticSource, NoiseEntriesAndDilutionPieces) {
+  const Dims dims{2, 2, 2, 4};
+  const Geometry geom = Geometry::single_process(dims);
+  for (NoiseType type : kNoises) {
+    NoiseSpec plain;
+    plain.type = type;
+    plain.seed = 7;
+    const LexicographicSpinor whole = to_local_lexicographic(diluted_noise(plain, 0, geom, Location::Host));
+    NoiseSpec diluted = plain;
+    diluted.dilution = {true, true, true, 2};
+    const int pieces = dilution_pieces(diluted, dims);
+    ASSERT_EQ(pieces, 4 * 4 * 3 * 8);
+    LexicographicSpinor sum(whole.size());
+    std::vector<int> covered(whole.size() * 12);
+    for (int k = 0; k < pieces; ++k) {
+      const LexicographicSpinor p = to_local_lexicographic(diluted_noise(diluted, k, geom, Location::Host));
+      for (std::size_t x = 0; x < p.size(); ++x)
+        for (int s = 0; s < 4; ++s)
+          for (int c = 0; c < 3; ++c) {
+            const Complex<double> z = p[x].s[s].c[c];
+            if (z.re == 0 && z.im == 0) continue;
+            ++covered[x * 12 + std::size_t(s * 3 + c)];
+            sum[x].s[s].c[c] += z;
+          }
+    }
+    for (std::size_t x = 0; x < whole.size(); ++x)
+      for (int s = 0; s < 4; ++s)
+        for (int c = 0; c < 3; ++c) {
+          const Complex<double> z = whole[x].s[s].c[c];
+          EXPECT_NEAR(z.re * z.re + z.im * z.im, 1.0, 1e-14);
+          if (type == NoiseType::Z2) EXPECT_EQ(z.im, 0);
+          if (type == NoiseType::Z4) EXPECT_EQ(std::abs(z.re) + std::abs(z.im), 1.0);
+          EXPECT_EQ(covered[x * 12 + std::size_t(s * 3 + c)], 1);
+          EXPECT_EQ(sum[x].s[s].c[c].re, z.re);
+          EXPECT_EQ(sum[x].s[s].c[c].im, z.im);
+        }
+    NoiseSpec other = plain;
+    other.index = 1;
+    const LexicographicSpinor next = to_local_lexicographic(diluted_noise(other, 0, geom, Location::Host));
+    int equal = 0;
+    for (std::size_t x = 0; x < whole.size(); ++x) equal += next[x].s[0].c[0].re == whole[x].s[0].c[0].re;
+    EXPECT_LT(equal, int(whole.size()));
+    const Geometry big = Geometry::single_process({4, 4, 4, 4});
+    const LexicographicSpinor b = to_local_lexicographic(diluted_noise(plain, 0, big, Location::Host));
+    Complex<double> mean{};
+    for (const auto& site : b)
+      for (const auto& s : site.s)
+        for (const auto& z : s.c) mean += z;
+    const double n = double(b.size()) * 12;
+    EXPECT_LT(std::hypot(mean.re, mean.im) / n, 4 / std::sqrt(n)) << noise_type_name(type);
+  }
+}
+
+struct RoughQuark {
+  Dims dims;
+  GaugeField<double> U;
+  DiracOperators D;
+  PropagatorOptions options;
+  RoughQuark(const Dims& d, double kappa, double tolerance)
+      : dims(d), U(test::rough_gauge(Geometry::single_process(d), Location::Host)) {
+    FermionParams f;
+    f.action = FermionAction::Clover;
+    f.wilson.kappa = kappa;
+    f.csw = 1.0;
+    D = make_dirac_operators(U, f);
+    options.solver.tolerance = tolerance;
+    options.solver.type = SolverType::BiCGStab;  // fewer operator applications than CG on the normal equations
+  }
+  // L_G(t, p) exactly: tr[G M^-1(y, y)] from a point propagator at every site y.
+  LoopEstimate exact_loops(const std::vector<SpinMatrix>& gammas, const std::vector<std::array<int, 3>>& momenta) const {
+    const Geometry geom = Geometry::single_process(dims);
+    const SiteIndexer idx = SiteIndexer::from(geom);
+    LoopEstimate L(gammas.size(), std::vector<std::vector<Complex<double>>>(momenta.size(),
+                                                                           std::vector<Complex<double>>(std::size_t(dims[3]))));
+    for (std::int64_t y = 0; y < geom.volume(); ++y) {
+      int x[4];
+      idx.coords_lex(y, x);
+      SourceSpec point;
+      point.position = {x[0], x[1], x[2], x[3]};
+      const PointPropagator S = compute_propagator(D, true, point, options);
+      for (std::size_t g = 0; g < gammas.size(); ++g) {
+        Complex<double> tr{};
+        for (int a = 0; a < 4; ++a)
+          for (int b = 0; b < 4; ++b)
+            for (int c = 0; c < 3; ++c) tr += gammas[g].m[a][b] * S.column[std::size_t(a * 3 + c)][std::size_t(y)].s[b].c[c];
+        for (std::size_t m = 0; m < momenta.size(); ++m) {
+          double phase = 0;
+          for (int d = 0; d < 3; ++d) phase -= 2 * M_PI * momenta[m][std::size_t(d)] * x[d] / dims[d];
+          L[g][m][std::size_t(x[3])] += Complex<double>(std::cos(phase), std::sin(phase)) * tr;
+        }
+      }
+    }
+    return L;
+  }
+};
+
+std::vector<SpinMatrix> all_gammas() {
+  std::vector<SpinMatrix> g;
+  for (int n = 0; n < 16; ++n) g.push_back(SpinMatrix::basis(n));
+  return g;
+}
+
+// Acceptance of issue 49 (dilution): with time, spin, colour and full spatial dilution every index is its
+// own piece, and one noise vector of any kind gives the loops exactly (|eta|^2 = 1): all 16 Gammas, at
+// rest and moving, equal the trace of the point propagators' diagonal to the solver's accuracy (measured
+// 1e-11 of the largest). A spatial class that mixes sites leaves off-diagonal noise and fails, as does a
+// missing complex conjugate of eta (Z4, U(1)).
+TEST(StochasticLoops, FullDilutionGivesTheExactLoops) {
+  const RoughQuark q({2, 2, 2, 2}, 0.115, 1e-13);
+  const std::vector<std::array<int, 3>> momenta = {{0, 0, 0}, {1, 0, 1}};
+  const LoopEstimate exact = q.exact_loops(all_gammas(), momenta);
+  double scale = 0;
+  for (const auto& g : exact)
+    for (const auto& m : g)
+      for (const auto& z : m) scale = std::max({scale, std::abs(z.re), std::abs(z.im)});
+  for (NoiseType type : kNoises) {
+    NoiseSpec noise;
+    noise.type = type;
+    noise.seed = 3;
+    noise.dilution = {true, true, true, 2};
+    const LoopEstimate got = disconnected_loops(q.D, true, noise, all_gammas(), momenta, q.options);
+    for (std::size_t g = 0; g < 16; ++g)
+      for (std::size_t m = 0; m < momenta.size(); ++m)
+        for (std::size_t t = 0; t < 2; ++t) {
+          EXPECT_NEAR(got[g][m][t].re, exact[g][m][t].re, 1e-11 * scale) << noise_type_name(type) << " " << gamma_name(int(g)) << " p " << m << " t " << t;
+          EXPECT_NEAR(got[g][m][t].im, exact[g][m][t].im, 1e-11 * scale) << noise_type_name(type) << " " << gamma_name(int(g)) << " p " << m << " t " << t;
+        }
+  }
+}
+
+// Acceptance of issue 49: on 4^4 (rough clover field) the noise average of the loops converges to the
+// exact trace. Undiluted Z4 noise: over 64 noise vectors every Gamma's L(t, p = 0) lies
+// within 4 standard errors of the exact value, and the rms distance in units of the exact values' scale
+// falls by about sqrt(64 / 4) = 4 from 4 to 64 vectors (asserted: by more than 2).
+TEST(StochasticLoops, NoiseAverageConvergesToTheExactTraceOn4x4x4x4) {
+  const RoughQuark q({4, 4, 4, 4}, 0.1, 1e-8);
+  const std::vector<std::array<int, 3>> rest = {{0, 0, 0}};
+  const LoopEstimate exact = q.exact_loops(all_gammas(), rest);
+  constexpr int kVectors = 64;
+  std::vector<LoopEstimate> samples;
+  for (int i = 0; i < kVectors; ++i) {
+    NoiseSpec noise;
+    noise.type = NoiseType::Z4;
+    noise.seed = 11;
+    noise.index = i;
+    samples.push_back(disconnected_loops(q.D, true, noise, all_gammas(), rest, q.options));
+  }
+  const auto rms_distance = [&](int n) {
+    double d2 = 0;
+    for (std::size_t g = 0; g < 16; ++g)
+      for (std::size_t t = 0; t < 4; ++t) {
+        Complex<double> mean{};
+        for (int i = 0; i < n; ++i) mean += samples[std::size_t(i)][g][0][t] * (1.0 / n);
+        const double dr = mean.re - exact[g][0][t].re, di = mean.im - exact[g][0][t].im;
+        d2 += dr * dr + di * di;
+      }
+    return std::sqrt(d2 / 64);
+  };
+  for (std::size_t g = 0; g < 16; ++g)
+    for (std::size_t t = 0; t < 4; ++t)
+      for (int part = 0; part < 2; ++part) {
+        double mean = 0, sq = 0;
+        for (const auto& s : samples) {
+          const double v = part ? s[g][0][t].im : s[g][0][t].re;
+          mean += v / kVectors;
+          sq += v * v / kVectors;
+        }
+        const double error = std::sqrt(std::max(sq - mean * mean, 0.0) / (kVectors - 1));
+        const double want = part ? exact[g][0][t].im : exact[g][0][t].re;
+        EXPECT_LE(std::abs(mean - want), 4 * error + 1e-12) << gamma_name(int(g)) << " t " << t << (part ? " im" : " re");
+      }
+  const double d4 = rms_distance(4), d64 = rms_distance(64);
+  std::printf("    rms distance to the exact loops: %.3e (4 vectors), %.3e (64)\n", d4, d64);
+  EXPECT_GT(d4 / d64, 2.0);
+}
+
+// Acceptance of issue 49 (one-end trick): the one-end pion equals the point-source pion averaged over
+// every source site of the slice (the exact value, from 64 point propagators on 4^3 x 8), within 4
+// standard errors of 8 spin-colour-diluted Z2 noise vectors, at every t; and at equal cost (12 solves:
+// one noise vector against one point source) its spread is smaller than the point sources' spread
+// over the slice, relative to the mean, at t = T/2 (measured: 2.5% against 5.9%). A 10% error in the
+// normalisation fails; 1% lies within the 8 vectors' statistics.
+TEST(StochasticPion, OneEndTrickEqualsThePointPionAveragedOverTheSlice) {
+  const RoughQuark q({4, 4, 4, 8}, 0.1, 1e-8);
+  const int T = 8, t0 = 3;
+  std::vector<std::vector<double>> point;
+  for (int z = 0; z < 4; ++z)
+    for (int y = 0; y < 4; ++y)
+      for (int x = 0; x < 4; ++x) {
+        SourceSpec s;
+        s.position = {x, y, z, t0};
+        point.push_back(pion_correlator_from_norms(compute_propagator(q.D, true, s, q.options)));
+      }
+  std::vector<std::vector<double>> noise;
+  for (int i = 0; i < 8; ++i) {
+    NoiseSpec n;
+    n.type = NoiseType::Z2;
+    n.seed = 5;
+    n.index = i;
+    n.time_slice = t0;
+    n.dilution.spin = n.dilution.colour = true;
+    noise.push_back(one_end_pion(q.D, true, n, q.options));
+  }
+  const auto stats = [](const std::vector<std::vector<double>>& v, std::size_t t) {
+    double mean = 0, sq = 0;
+    for (const auto& c : v) mean += c[t] / double(v.size()), sq += c[t] * c[t] / double(v.size());
+    return std::pair<double, double>{mean, std::sqrt(std::max(sq - mean * mean, 0.0) * double(v.size()) / double(v.size() - 1))};
+  };
+  for (std::size_t t = 0; t < std::size_t(T); ++t) {
+    const auto [exact, spread] = stats(point, t);
+    const auto [estimate, noise_spread] = stats(noise, t);
+    EXPECT_LE(std::abs(estimate - exact), 4 * noise_spread / std::sqrt(8.0) + 1e-12 * exact) << "t " << t;
+    if (t == std::size_t(T / 2)) {
+      std::printf("    t = %d: one noise vector's spread %.3e, one point source's %.3e (relative)\n", T / 2,
+                  noise_spread / exact, spread / exact);
+      EXPECT_LT(noise_spread, spread);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace lqcd
