@@ -22,6 +22,7 @@
 #include "app/distill_command.hpp"
 #include "app/analysis_command.hpp"
 #include "app/gevp_command.hpp"
+#include "app/loops_command.hpp"
 #include "app/spectrum_command.hpp"
 #include "app/version.hpp"
 #include "comm/communicator.hpp"
@@ -97,6 +98,7 @@ int main(int argc, char** argv) {
       add_hmc_command(app),
       add_propagator_command(app),
       add_spectrum_command(app),
+      add_loops_command(app),
       add_distill_command(app),
       add_gevp_command(app),
       add_analyse_command(app),

@@ -391,8 +391,8 @@ DiracOperators QuarkProblem::operators_with_kappa(double kappa) const {
   return make_dirac_operators(*U_, f, sloppy_, block_rhs_);
 }
 
-PointPropagator QuarkProblem::propagator(const QuarkInput& in, const DiracOperators& ops, RunLog& log,
-                                         JsonLines& jsonl, const std::string& label) const {
+PropagatorOptions QuarkProblem::solve_options(const QuarkInput& in, RunLog& log, JsonLines& jsonl,
+                                              const std::string& label) const {
   PropagatorOptions o;
   o.solver = in.solver;
   o.smearing_links = smeared_.get();
@@ -400,7 +400,7 @@ PointPropagator QuarkProblem::propagator(const QuarkInput& in, const DiracOperat
   o.sink_smearing = in.sink_smearing;
   o.multi_rhs = in.multi_rhs;
   o.multigrid = in.multigrid;
-  o.on_multigrid_setup = [&](const MultigridPreconditionerInfo& info) {
+  o.on_multigrid_setup = [&log, &jsonl, label](const MultigridPreconditionerInfo& info) {
     log.line("  {} {}", label, info.summary());
     jsonl.write({{"record", "multigrid_setup"},
                  {"quark", label},
@@ -414,6 +414,12 @@ PointPropagator QuarkProblem::propagator(const QuarkInput& in, const DiracOperat
                  {"seconds_test_vectors", info.timings.setup_vectors},
                  {"seconds_coarse_operator", info.timings.setup_coarse}});
   };
+  return o;
+}
+
+PointPropagator QuarkProblem::propagator(const QuarkInput& in, const DiracOperators& ops, RunLog& log,
+                                         JsonLines& jsonl, const std::string& label) const {
+  const PropagatorOptions o = solve_options(in, log, jsonl, label);
   // The 12 solves of the source (spin x colour) on the terminal while they run.
   CountProgress progress(!log.quiet(), fmt::format("{} solves", label), 12);
   long solved = 0;

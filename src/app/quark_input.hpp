@@ -68,6 +68,10 @@ class QuarkProblem {
   // The operators of another quark of the same action (a strange quark's kappa).
   DiracOperators operators_with_kappa(double kappa) const;
 
+  // The solver's options for this input (its multigrid setups logged under `label`); log and jsonl must
+  // outlive the solves.
+  PropagatorOptions solve_options(const QuarkInput& in, RunLog& log, JsonLines& jsonl, const std::string& label) const;
+
   // The 12 solves for the input's source, each logged as one line and one JSON-lines record.
   PointPropagator propagator(const QuarkInput& in, const DiracOperators& ops, RunLog& log, JsonLines& jsonl,
                              const std::string& label) const;
