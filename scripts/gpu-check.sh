@@ -10,7 +10,7 @@
 # stages (default all but therm16/clover32/scaling): build test bench validate spectrum hmc dirac [therm16] [clover32] [ref32] [distill]
 # [scaling] [strong48] [resident2] [mpitest] [fast] [rhs] [sass] [solver] [resident] [blockcg] [ttile] [tune] [htile] [launch] [table] [extra] [pdltest] [quenched] [blockres] [propagators]
 # [flow] (issue 29: the gradient flow's GPU tests and t0/w0 runs) [gaugefix] [potential] (issue 29) [hmctests] (issue 28's GPU tests) [nf2p1] (issue 28's RHMC run) [mgtest] [mgscan] (issue 27: scripts/multigrid-scan.sh) [mgmpi] (the multigrid on two ranks; after mgscan)
-# [python] (issue 31: lqcd.core and the CuPy view, with the machine's Python)
+# [python] (issue 31: lqcd.core and the CuPy view, with the machine's Python) [baryons] (issue 49: baryons and loops, GPU against CPU)
 # [sanitize] (compute-sanitizer on the GPU tests; needs the build stage's build-gpu: `... OUT build sanitize`)
 #
 # Each stage is a file of its own in scripts/gpu-check/ (STAGE.sh, guarded by `if has STAGE`); helper-*.sh
@@ -32,7 +32,7 @@ has() { [[ " $stages " == *" $1 "* ]]; }
 export PYTHONPATH=/opt/deps/usr/lib/python3/dist-packages${PYTHONPATH:+:$PYTHONPATH} PYTEST_DISABLE_PLUGIN_AUTOLOAD=1
 parts=(
   build test python hmctests flow gaugefix distill potential mgtest mgscan mgmpi mpitest bench validate
-  spectrum hmc helper-clover-input therm16 clover32 ref32 nf2p1 helper-multi-gpu-runs strong48 resident2
+  spectrum baryons hmc helper-clover-input therm16 clover32 ref32 nf2p1 helper-multi-gpu-runs strong48 resident2
   scaling dirac rhs helper-env-sweep ttile tune htile table extra pdltest launch quenched propagators sass
   fast solver resident blockcg blockres sanitize
 )
