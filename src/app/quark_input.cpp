@@ -274,6 +274,22 @@ QuarkInput read_quark_input(const Config& c) {
   return in;
 }
 
+std::string describe_quark_smearing(const GaussianParams& g) {
+  if (g.iterations == 0) return "none";
+  // (1 + alpha Laplacian)^N = (1 + w^2/(4N) Laplacian)^N: w = sqrt(4 N alpha) (Chroma's and MILC's width).
+  return fmt::format("gaussian (Wuppertal): N = {} steps of (1 + alpha Laplacian), alpha = {:.10g}{}, kappa_G = {:.10g}",
+                     g.iterations, g.alpha,
+                     g.alpha >= 0 ? fmt::format(", width w = {:.10g}", std::sqrt(4 * g.iterations * g.alpha)) : "",
+                     g.kappa());
+}
+
+std::string describe_link_smearing(const QuarkInput& in) {
+  if (in.source_smearing.iterations == 0 && in.sink_smearing.iterations == 0) return "none";
+  if (in.ape.iterations == 0) return "none (the smearing uses the unsmeared links)";
+  return fmt::format("APE, alpha = {:.10g}, {} iterations, {} links", in.ape.alpha, in.ape.iterations,
+                     in.ape.spatial_only ? "spatial" : "all");
+}
+
 std::string describe_fermion(const FermionParams& f) {
   const WilsonParams& w = f.wilson;
   std::string s = fmt::format("{}, kappa = {:.10g} (m0 = {:.10g})",

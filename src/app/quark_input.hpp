@@ -90,6 +90,11 @@ class QuarkProblem {
 // "wilson, kappa = 0.155 (m0 = -0.774), boundary (p, p, p, a)" etc. for logs.
 std::string describe_fermion(const FermionParams& f);
 
+// The source's and sink's smearing and the links it uses, for the correlator files' attributes
+// (source_smearing, sink_smearing, link_smearing): "none" or the form with every parameter.
+std::string describe_quark_smearing(const GaussianParams& g);
+std::string describe_link_smearing(const QuarkInput& in);
+
 // Writes the input (every key with its value) to the log as comments.
 void log_input(RunLog& log, const Config& c);
 

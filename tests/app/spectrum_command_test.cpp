@@ -427,6 +427,13 @@ TEST(SpectrumCommand, GaussianSmearingInWidthAndHoppingFormMatchesMomentumSpace)
   std::vector<double> from_width;
   for (const auto& v : w["correlators"]["pion"]) from_width.push_back(v.get<double>());
   expect_close(k["correlators"]["pion"], from_width, 1e-13, "the two forms");
+  // The file says how source and sink were smeared (issue 49: a smeared point source is not "point" alone).
+  const io::CorrelatorFile f = io::read_correlators_hdf5(dir / "out/free.h5");
+  const std::string want_smearing = "gaussian (Wuppertal): N = 5 steps of (1 + alpha Laplacian), alpha = 0.2, width w = 2, kappa_G = -1";
+  EXPECT_EQ(f.string_attributes.at("source_smearing"), want_smearing);
+  EXPECT_EQ(f.string_attributes.at("sink_smearing"), want_smearing);
+  EXPECT_EQ(f.string_attributes.at("link_smearing"), "none (the smearing uses the unsmeared links)");
+  EXPECT_EQ(f.string_attributes.at("source_type"), "point");
   // The smearing changed the correlator (it is not the point-point one).
   FreeQuark point = q;
   point.smear_steps = 0;
@@ -625,6 +632,8 @@ TEST(SpectrumCommand, WritesEveryGammaAndMomentumToHdf5) {
     }
   EXPECT_TRUE(nucleon_found);
   EXPECT_NE(f.string_attributes.at("baryon_convention").find("nucleon = eps (u^T C g5 d) u"), std::string::npos);
+  EXPECT_EQ(f.string_attributes.at("source_smearing"), "none");
+  EXPECT_EQ(f.string_attributes.at("link_smearing"), "none");
   for (int n = 0; n < 16; ++n)
     for (const std::array<int, 3> p : {std::array<int, 3>{0, 0, 0}, std::array<int, 3>{0, 1, 0}}) {
       const std::string name = gamma_name(n) + "_" + gamma_name(n);
