@@ -6,7 +6,7 @@
   plot FILE.jsonl [--observables plaquette,dH] [--therm N] [--format png|pdf]
       FILE.<observable>.history.png (history and histogram with the mean and its error) and
       FILE.<observable>.autocorrelation.png for each observable (default: plaquette, and dH when present).
-  correlators FILE.h5 ... [--name g5_g5] [--momentum 0,0,0] [--fit T1,T2] [--states 1|2] [--bin B] [--plot OUT.png]
+  correlators FILE.h5 ... [--name g5_g5 | nucleon | delta | ...] [--momentum 0,0,0] [--fit T1,T2] [--states 1|2] [--bin B] [--plot OUT.png]
       the ensemble of lqcd spectrum outputs (one HDF5 file per configuration): folded correlator, cosh
       effective mass with jackknife errors, a correlated fit over [T1, T2] with chi^2/dof; --plot draws the
       effective masses with the fitted mass as a band.
@@ -23,8 +23,8 @@ import sys
 import numpy as np
 
 from . import flow_scales, static_potential
-from . import (analyse_run, correlated_fit, effective_mass, fold, gamma_method, gevp_effective_energies, jackknife,
-               one_cosh, read_jsonl, run_series, two_exponentials)
+from . import (analyse_run, correlated_fit, effective_mass, fold, fold_baryon, gamma_method, gevp_effective_energies,
+               jackknife, one_cosh, one_exponential, read_jsonl, run_series, two_exponentials)
 
 
 def _run(a):
@@ -64,20 +64,39 @@ def _read_correlator(path, name, momentum):
         return np.asarray(f[key])[:, 0]
 
 
+def _is_baryon(path, name, momentum):
+    import h5py
+    with h5py.File(path, "r") as f:
+        return f"correlators/{name}_Pplus/p{momentum[0]}_{momentum[1]}_{momentum[2]}" in f
+
+
 def _correlators(a):
     momentum = [int(x) for x in a.momentum.split(",")]
-    data = np.array([_read_correlator(p, a.name, momentum) for p in a.files])
-    T = data.shape[1]
-    folded = fold(data)
-    value, error, _ = jackknife(folded, lambda c: effective_mass(c, "cosh", T), a.bin)
-    print(f"{a.name} p = {tuple(momentum)}: {len(a.files)} configurations, T = {T}, cosh effective mass:")
+    # A baryon (lqcd spectrum's NAME_Pplus, NAME_Pminus): the parity partners folded together, the log
+    # effective mass and a one-exponential fit (its backward state is the other parity's).
+    baryon = _is_baryon(a.files[0], a.name, momentum)
+    if baryon:
+        plus = np.array([_read_correlator(p, a.name + "_Pplus", momentum) for p in a.files])
+        minus = np.array([_read_correlator(p, a.name + "_Pminus", momentum) for p in a.files])
+        T = plus.shape[1]
+        folded = fold_baryon(plus, minus)
+        kind = "log"
+    else:
+        data = np.array([_read_correlator(p, a.name, momentum) for p in a.files])
+        T = data.shape[1]
+        folded = fold(data)
+        kind = "cosh"
+    value, error, _ = jackknife(folded, lambda c: effective_mass(c, kind, T), a.bin)
+    print(f"{a.name} p = {tuple(momentum)}: {len(a.files)} configurations, T = {T}, {kind} effective mass"
+          f"{' (C+(t) and -C-(T-t) averaged)' if baryon else ''}:")
     for t, (m, e) in enumerate(zip(value, error)):
         print(f"  t = {t:>3}: C = {folded.mean(axis=0)[t]:.6e}   m_eff = {m:.6f} +- {e:.6f}")
     if a.fit:
         t1, t2 = (int(x) for x in a.fit.split(","))
         t = np.arange(t1, t2 + 1)
         if a.states == 1:
-            model, p0 = one_cosh(T), [folded.mean(axis=0)[t1] * np.exp(value[t1] * t1), value[t1]]
+            model = one_exponential if baryon else one_cosh(T)
+            p0 = [folded.mean(axis=0)[t1] * np.exp(value[t1] * t1), value[t1]]
         else:
             model, p0 = two_exponentials, [folded.mean(axis=0)[t1] * np.exp(value[t1] * t1), value[t1], 0.1, 0.0]
         r = correlated_fit(model, t, folded[:, t1 : t2 + 1], p0, a.bin, correlated=not a.uncorrelated)

@@ -21,6 +21,16 @@ def fold(c, parity=+1):
     return 0.5 * (c[..., t] + parity * c[..., (T - t) % T])
 
 
+def fold_baryon(plus, minus):
+    """C_f(t) = (C+(t) - C-(T - t)) / 2 for t = 0..T/2 along the last axis: a baryon's positive-parity
+    projection forward and its negative-parity projection backward carry the same state (time reflection:
+    C+(t) = -C-(T - t), docs/conventions.md), so averaging them halves nothing but the noise."""
+    plus, minus = np.asarray(plus), np.asarray(minus)
+    T = plus.shape[-1]
+    t = np.arange(T // 2 + 1)
+    return 0.5 * (plus[..., t] - minus[..., (T - t) % T])
+
+
 def effective_mass(c, kind="log", T=None):
     """m_eff(t) for t = 0..len(c)-2, NaN where undefined. kind "log" or "cosh" (cosh needs T, the full
     time extent; c may be folded, t = 0..T/2). lqcd's own effective masses (measure/effective_mass.hpp,
