@@ -82,13 +82,7 @@ DistillInput read_distill_input(const Config& c) {
     in.gammas.push_back(n);
   }
   if (in.gammas.empty()) c.fail_key("distillation.gammas", "expected at least one gamma structure, e.g. [\"g5\"]");
-  for (const auto& p : c.integer_arrays("distillation.momenta", 3)) {
-    for (const std::int64_t n : p)
-      if (n < -(1 << 20) || n > (1 << 20))
-        c.fail_key("distillation.momenta", fmt::format("momentum component {} is out of range [-2^20, 2^20]", n));
-    in.momenta.push_back({int(p[0]), int(p[1]), int(p[2])});
-  }
-  if (in.momenta.empty()) c.fail_key("distillation.momenta", "expected at least one momentum, e.g. [[0, 0, 0]]");
+  in.momenta = read_momenta(c, "distillation.momenta");
   for (const std::string& d : c.strings("distillation.displacements")) {
     const int k = d == "none" ? -1 : d == "x" ? 0 : d == "y" ? 1 : d == "z" ? 2 : -2;
     if (k == -2) c.fail_key("distillation.displacements", fmt::format("\"{}\": expected none, x, y or z", d));

@@ -62,13 +62,7 @@ LoopsInput read_loops_input(const Config& c) {
     }
   }
   if (in.gammas.empty()) c.fail_key("loops.gammas", "expected at least one Gamma, e.g. [\"1\"]");
-  for (const auto& p : c.integer_arrays("loops.momenta", 3)) {
-    for (const std::int64_t n : p)
-      if (n < -(1 << 20) || n > (1 << 20))
-        c.fail_key("loops.momenta", fmt::format("momentum component {} is out of range [-2^20, 2^20]", n));
-    in.momenta.push_back({int(p[0]), int(p[1]), int(p[2])});
-  }
-  if (in.momenta.empty()) c.fail_key("loops.momenta", "expected at least one momentum, e.g. [[0, 0, 0]]");
+  in.momenta = read_momenta(c, "loops.momenta");
   return in;
 }
 

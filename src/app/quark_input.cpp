@@ -407,6 +407,17 @@ DiracOperators QuarkProblem::operators_with_kappa(double kappa) const {
   return make_dirac_operators(*U_, f, sloppy_, block_rhs_);
 }
 
+std::vector<std::array<int, 3>> read_momenta(const Config& c, const std::string& key) {
+  std::vector<std::array<int, 3>> momenta;
+  for (const auto& p : c.integer_arrays(key, 3)) {
+    for (const std::int64_t n : p)
+      if (n < -(1 << 20) || n > (1 << 20)) c.fail_key(key, fmt::format("momentum component {} is out of range [-2^20, 2^20]", n));
+    momenta.push_back({int(p[0]), int(p[1]), int(p[2])});
+  }
+  if (momenta.empty()) c.fail_key(key, "expected at least one momentum, e.g. [[0, 0, 0]]");
+  return momenta;
+}
+
 PropagatorOptions QuarkProblem::solve_options(const QuarkInput& in, RunLog& log, JsonLines& jsonl,
                                               const std::string& label) const {
   PropagatorOptions o;

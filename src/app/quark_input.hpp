@@ -42,6 +42,10 @@ struct QuarkInput {
 // Validates every key (errors name the input file and the key).
 QuarkInput read_quark_input(const Config& c);
 
+// A list of sink or insertion momenta n (p = 2 pi n / L) under `key`, at least one, every component within
+// [-2^20, 2^20] (beyond that the phase 2 pi n x / L loses every digit; no lattice is that large).
+std::vector<std::array<int, 3>> read_momenta(const Config& c, const std::string& key);
+
 // The reduced precision of the operators' sloppy copies that solver.precision asks for.
 SloppyPrecision sloppy_precision_of(SolverPrecision p);
 

@@ -20,14 +20,7 @@ std::vector<KeySpec> spectrum_schema() {
 SpectrumInput read_spectrum_input(const Config& c) {
   SpectrumInput in;
   in.quark = read_quark_input(c);
-  for (const auto& p : c.integer_arrays("spectrum.momenta", 3)) {
-    // Beyond |n| = 2^20 the phase 2 pi n x / L loses every digit; no lattice is that large.
-    for (const std::int64_t n : p)
-      if (n < -(1 << 20) || n > (1 << 20))
-        c.fail_key("spectrum.momenta", fmt::format("momentum component {} is out of range [-2^20, 2^20]", n));
-    in.momenta.push_back({int(p[0]), int(p[1]), int(p[2])});
-  }
-  if (in.momenta.empty()) c.fail_key("spectrum.momenta", "expected at least one momentum, e.g. [[0, 0, 0]]");
+  in.momenta = read_momenta(c, "spectrum.momenta");
   in.neutral_pion = in.quark.fermion.action == FermionAction::TwistedMass && c.boolean("spectrum.neutral_pion");
   in.strange_kappa = c.real("spectrum.strange_kappa");
   if (!std::isfinite(in.strange_kappa) || in.strange_kappa < 0)
