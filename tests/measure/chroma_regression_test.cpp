@@ -34,7 +34,7 @@ TEST(ChromaRegression, WeakFieldIsChromasConfiguration) {
   EXPECT_NEAR(o.link_trace, 0.379449337626284, 1e-8);
 }
 
-TEST(ChromaRegression, PionAndProtonEqualChromasSpectrumSample) {
+TEST(ChromaRegression, PionProtonAndScalarEqualChromasSpectrumSample) {
   test::QdpLatticeRandom rng({11, 11, 11, 0});
   const Dims dims{4, 4, 4, 8};
   const GaugeField<double> U = to_gauge_field(test::chroma_weak_field(dims, rng), Geometry::single_process(dims), Location::Host);
@@ -75,6 +75,26 @@ TEST(ChromaRegression, PionAndProtonEqualChromasSpectrumSample) {
     EXPECT_NEAR(proton_lqcd[std::size_t(t)].re * norm, chroma_proton[t][0], 2e-5 * chroma_proton[t][0]) << "proton t " << t;
   }
   EXPECT_NEAR(proton_lqcd[0].im * norm, chroma_proton[0][1], 2e-5 * chroma_proton[0][0]);
+
+  // The shell-point pion at |p| = 2 pi / L, averaged over the six momenta as Chroma's avg_equiv_mom does.
+  const double chroma_pion_p1[4] = {0.0489777, 0.001067753, 0.000145561, 3.248991e-05};
+  const SpinMatrix g5 = SpinMatrix::gamma(kGamma5);
+  const auto moving = meson_correlator(S, g5, g5, {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}});
+  for (int t = 0; t < 4; ++t) {
+    double mean = 0;
+    for (const auto& c : moving) mean += c[std::size_t(t)].re / 6;
+    EXPECT_NEAR(mean * 4 * kappa * kappa, chroma_pion_p1[t], 2e-5 * chroma_pion_p1[t]) << "pion p = 1, t " << t;
+  }
+  // Shell-shell Gamma = 1 (gamma_value 0) at rest: the sink smeared as the source. Chroma's meson
+  // (mesons_w) is tr[(g5 S g5)^dag G S G], without the closed quark loop's sign; lqcd's is
+  // <(qbar G q)(x) (qbar G q)^dag(x0)> = -tr[G S (g_t G^dag g_t) g5 S^dag g5]. So Chroma's is -e_G times
+  // lqcd's, g_t G^dag g_t = e_G G: +1 for the pion (G = g5, e = -1), -1 for G = 1 (e = +1).
+  o.sink_smearing = o.source_smearing;
+  const PointPropagator shell = compute_propagator(make_dirac_operators(U, f), true, point, o);
+  const auto scalar = meson_correlator(shell, SpinMatrix::identity(), SpinMatrix::identity(), {{0, 0, 0}})[0];
+  const double chroma_scalar[2] = {2.724953, -0.002349273};
+  for (int t = 0; t < 2; ++t)
+    EXPECT_NEAR(-scalar[std::size_t(t)].re * 4 * kappa * kappa, chroma_scalar[t], 2e-5 * std::abs(chroma_scalar[t])) << "t " << t;
 }
 
 }  // namespace
