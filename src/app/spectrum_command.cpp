@@ -21,6 +21,7 @@
 #include "measure/effective_mass.hpp"
 #include "measure/baryon_interpolators.hpp"
 #include "measure/meson_correlator.hpp"
+#include "measure/pion_three_point.hpp"
 #include "measure/spin_matrix.hpp"
 
 namespace lqcd::app {
@@ -155,6 +156,30 @@ int run_spectrum(const SpectrumCommandOptions& opt) {
     baryons.push_back(std::move(m));
   }
 
+  // Pion three-point functions (measure/pion_three_point.hpp): one sequential propagator per sink time.
+  struct ThreePoint {
+    std::string name;  // pion_3pt_<current>_ts<t_s>
+    int sink_time;
+    std::vector<std::vector<Complex<double>>> c3;  // [q][tau]
+  };
+  std::vector<ThreePoint> three_point;
+  for (const int ts : input.sink_times) {
+    const Stopwatch seq_clock;
+    const PointPropagator B = pion_sequential_propagator(problem.operators(), in.even_odd, S, ts,
+                                                         problem.solve_options(in, log, jsonl, "sequential"));
+    log.line("  sequential propagator through the pion sink at t_s = {}: 12 solves in {:.2f} s", ts, seq_clock.seconds());
+    for (const int g : input.currents) {
+      const std::string current = g < 0 ? "conserved_vector" : gamma_name(g);
+      ThreePoint r{fmt::format("pion_3pt_{}_ts{}", current, ts), ts, {}};
+      r.c3 = g < 0 ? pion_three_point_conserved(S, B, problem.links(), in.fermion.wilson.kappa,
+                                                in.fermion.wilson.boundary.phase[3], input.momentum_transfers)
+                   : pion_three_point_local(S, B, SpinMatrix::basis(g), input.momentum_transfers);
+      for (std::size_t q = 0; q < input.momentum_transfers.size(); ++q)
+        file.datasets.push_back({r.name, input.momentum_transfers[q], r.c3[q]});
+      three_point.push_back(std::move(r));
+    }
+  }
+
   // Momentum index of p = 0 for the summary (the first momentum if zero is not in the list).
   std::size_t p0 = 0;
   for (std::size_t m = 0; m < momenta.size(); ++m)
@@ -237,6 +262,20 @@ int run_spectrum(const SpectrumCommandOptions& opt) {
     log.line("{}", row);
   }
 
+  // The ratios C3(tau) / C2(t_s) at the first momentum transfer (the charge of the conserved current
+  // between source and sink minus outside is 1).
+  nlohmann::json ratios = nlohmann::json::object();
+  for (const ThreePoint& r : three_point) {
+    std::vector<double> ratio(static_cast<std::size_t>(T));
+    for (int t = 0; t < T; ++t) ratio[std::size_t(t)] = r.c3[0][std::size_t(t)].re / pion[std::size_t(r.sink_time)];
+    log.line("# {}: C3(tau) / C2(t_s) at q = [{}, {}, {}] (tau = 0..T-1 from the source; datasets {} in {}):", r.name,
+             input.momentum_transfers[0][0], input.momentum_transfers[0][1], input.momentum_transfers[0][2], r.name, h5);
+    std::string row = " ";
+    for (double v : ratio) row += fmt::format(" {:.8f}", v);
+    log.line("{}", row);
+    ratios[r.name] = finite_or_null(ratio);
+  }
+
   nlohmann::json summary = {{"record", "spectrum"},
                             {"config", in.config},
                             {"dims", dims},
@@ -269,6 +308,7 @@ int run_spectrum(const SpectrumCommandOptions& opt) {
   for (std::size_t b = 0; b < baryons.size(); ++b)
     summary["effective_masses"][baryons[b].channel->name] = finite_or_null(m_baryon[b]);
   summary["pcac_mass_average"] = finite_or_null(pcac_avg);
+  if (!three_point.empty()) summary["three_point_ratios"] = ratios;
   jsonl.write(summary);
   if (opt.json && comm::rank() == 0) std::cout << summary.dump() << std::endl;
   log.line("# done in {}", format_duration(clock.seconds()));

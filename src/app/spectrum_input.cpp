@@ -4,6 +4,9 @@
 
 #include <fmt/format.h>
 
+#include "core/error.hpp"
+#include "measure/spin_matrix.hpp"
+
 namespace lqcd::app {
 
 std::vector<KeySpec> spectrum_schema() {
@@ -11,6 +14,12 @@ std::vector<KeySpec> spectrum_schema() {
   s.push_back({"spectrum.momenta", "[[0, 0, 0]]", "sink momenta p = 2 pi n / L, as integer vectors n = [nx, ny, nz]"});
   s.push_back({"spectrum.neutral_pion", "true",
                "twisted mass: also solve with -mu for the connected neutral pion (24 solves instead of 12)"});
+  s.push_back({"spectrum.three_point_sink_times", "[]",
+               "pion three-point functions: source-sink separations t_s (1..T-1), 12 sequential solves each; [] none"});
+  s.push_back({"spectrum.three_point_currents", "[\"gt\", \"conserved_vector\"]",
+               "their currents ubar G u: a Gamma name (\"gt\", \"gxgt\", \"g5\", ...) or \"conserved_vector\" (the "
+               "temporal point-split current, charge exactly 1)"});
+  s.push_back({"spectrum.momentum_transfers", "[[0, 0, 0]]", "momenta q of the current, as integer vectors n (q = 2 pi n / L)"});
   s.push_back({"spectrum.strange_kappa", "0.0",
                "kappa of a strange quark (the same action, c_sw and boundary conditions as fermion): adds the "
                "Lambda, Sigma, Xi and Omega baryons (12 more solves); 0: none"});
@@ -29,6 +38,31 @@ SpectrumInput read_spectrum_input(const Config& c) {
     c.fail_key("spectrum.strange_kappa",
                "not available with fermion.action = \"twisted_mass\" (its strange quark belongs to a non-degenerate "
                "doublet, which lqcd does not have); use 0");
+  for (const std::int64_t t : c.integers("spectrum.three_point_sink_times")) {
+    if (in.quark.dims_set && (t < 1 || t >= in.quark.dims[3]))
+      c.fail_key("spectrum.three_point_sink_times", fmt::format("{} is not a separation 1..T-1 of the {} time slices", t, in.quark.dims[3]));
+    if (t < 1 || t > (1 << 20)) c.fail_key("spectrum.three_point_sink_times", fmt::format("{} is not a positive separation", t));
+    in.sink_times.push_back(int(t));
+  }
+  if (!in.sink_times.empty()) {
+    if (in.quark.fermion.action == FermionAction::TwistedMass)
+      c.fail_key("spectrum.three_point_sink_times", "the pion three-point functions need wilson or clover quarks (their "
+                                                    "sequential source uses gamma_5-hermiticity of one flavour)");
+    for (const std::string& g : c.strings("spectrum.three_point_currents")) {
+      if (g == "conserved_vector") {
+        in.currents.push_back(-1);
+        continue;
+      }
+      try {
+        in.currents.push_back(gamma_index(g, "spectrum.three_point_currents"));
+      } catch (const Error&) {
+        c.fail_key("spectrum.three_point_currents",
+                   fmt::format("unknown current \"{}\" (expected a Gamma name such as \"gt\" or \"conserved_vector\")", g));
+      }
+    }
+    if (in.currents.empty()) c.fail_key("spectrum.three_point_currents", "expected at least one current, e.g. [\"gt\"]");
+    in.momentum_transfers = read_momenta(c, "spectrum.momentum_transfers");
+  }
   return in;
 }
 
