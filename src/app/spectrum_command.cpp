@@ -22,6 +22,7 @@
 #include "measure/baryon_interpolators.hpp"
 #include "measure/meson_correlator.hpp"
 #include "measure/pion_three_point.hpp"
+#include "measure/stochastic_estimates.hpp"
 #include "measure/spin_matrix.hpp"
 
 namespace lqcd::app {
@@ -180,6 +181,20 @@ int run_spectrum(const SpectrumCommandOptions& opt) {
     }
   }
 
+  // The one-end-trick pion: vector i from (source.seed, i) on the source's time slice.
+  std::vector<std::vector<double>> one_end;
+  for (int v = 0; v < input.one_end_vectors; ++v) {
+    NoiseSpec noise;
+    noise.type = input.one_end_noise;
+    noise.seed = in.source.seed;
+    noise.index = v;
+    noise.time_slice = in.source.position[3];
+    noise.dilution.spin = noise.dilution.colour = true;
+    one_end.push_back(one_end_pion(problem.operators(), in.even_odd, noise, problem.solve_options(in, log, jsonl, "one-end")));
+    std::vector<Complex<double>> values(one_end.back().begin(), one_end.back().end());
+    file.datasets.push_back({fmt::format("pion_one_end_noise{}", v), {0, 0, 0}, values});
+  }
+
   // Momentum index of p = 0 for the summary (the first momentum if zero is not in the list).
   std::size_t p0 = 0;
   for (std::size_t m = 0; m < momenta.size(); ++m)
@@ -308,6 +323,26 @@ int run_spectrum(const SpectrumCommandOptions& opt) {
   for (std::size_t b = 0; b < baryons.size(); ++b)
     summary["effective_masses"][baryons[b].channel->name] = finite_or_null(m_baryon[b]);
   summary["pcac_mass_average"] = finite_or_null(pcac_avg);
+  if (!one_end.empty()) {
+    // Mean and standard error over the noise vectors: the point pion averaged over the source slice.
+    std::vector<double> mean(std::size_t(T), 0.0), error(std::size_t(T), std::nan(""));
+    const double n = double(one_end.size());
+    for (std::size_t t = 0; t < mean.size(); ++t) {
+      for (const auto& c : one_end) mean[t] += c[t] / n;
+      if (n > 1) {
+        double s2 = 0;
+        for (const auto& c : one_end) s2 += (c[t] - mean[t]) * (c[t] - mean[t]);
+        error[t] = std::sqrt(s2 / (n * (n - 1)));
+      }
+    }
+    summary["correlators"]["pion_one_end"] = finite_or_null(mean);
+    summary["correlators"]["pion_one_end_error"] = finite_or_null(error);
+    log.line("# one-end-trick pion (point pion averaged over the source slice; {} {} vectors, pion_one_end_noise<i> in {}):",
+             one_end.size(), noise_type_name(input.one_end_noise), h5);
+    for (int t = 0; t < T; ++t)
+      log.line("  {:>3} {:15.8e} +- {:.3e}   (point source: {:15.8e})", t, mean[std::size_t(t)], error[std::size_t(t)],
+               pion[std::size_t(t)]);
+  }
   if (!three_point.empty()) summary["three_point_ratios"] = ratios;
   jsonl.write(summary);
   if (opt.json && comm::rank() == 0) std::cout << summary.dump() << std::endl;

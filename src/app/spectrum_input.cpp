@@ -20,6 +20,10 @@ std::vector<KeySpec> spectrum_schema() {
                "their currents ubar G u: a Gamma name (\"gt\", \"gxgt\", \"g5\", ...) or \"conserved_vector\" (the "
                "temporal point-split current, charge exactly 1)"});
   s.push_back({"spectrum.momentum_transfers", "[[0, 0, 0]]", "momenta q of the current, as integer vectors n (q = 2 pi n / L)"});
+  s.push_back({"spectrum.one_end_vectors", "0",
+               "the one-end-trick pion: noise vectors on the source's time slice, spin-colour diluted (12 solves "
+               "each), each written on its own; 0: none"});
+  s.push_back({"spectrum.one_end_noise", "\"z2\"", "their noise: \"z2\", \"z4\" or \"u1\" (seed: source.seed)"});
   s.push_back({"spectrum.strange_kappa", "0.0",
                "kappa of a strange quark (the same action, c_sw and boundary conditions as fermion): adds the "
                "Lambda, Sigma, Xi and Omega baryons (12 more solves); 0: none"});
@@ -62,6 +66,15 @@ SpectrumInput read_spectrum_input(const Config& c) {
     }
     if (in.currents.empty()) c.fail_key("spectrum.three_point_currents", "expected at least one current, e.g. [\"gt\"]");
     in.momentum_transfers = read_momenta(c, "spectrum.momentum_transfers");
+  }
+  const std::int64_t vectors = c.integer("spectrum.one_end_vectors");
+  if (vectors < 0 || vectors > 100000) c.fail_key("spectrum.one_end_vectors", fmt::format("expected 0 to 100000, got {}", vectors));
+  in.one_end_vectors = int(vectors);
+  try {
+    in.one_end_noise = noise_type_from_name(c.string("spectrum.one_end_noise"), "spectrum.one_end_noise");
+  } catch (const Error&) {
+    c.fail_key("spectrum.one_end_noise",
+               fmt::format("unknown noise \"{}\" (expected \"z2\", \"z4\" or \"u1\")", c.string("spectrum.one_end_noise")));
   }
   return in;
 }

@@ -9,6 +9,7 @@
 
 #include "app/config.hpp"
 #include "app/quark_input.hpp"
+#include "measure/stochastic_source.hpp"
 
 namespace lqcd::app {
 
@@ -25,6 +26,10 @@ struct SpectrumInput {
   std::vector<int> sink_times;
   std::vector<int> currents;
   std::vector<std::array<int, 3>> momentum_transfers;
+  // The one-end-trick pion (measure/stochastic_estimates.hpp): noise vectors on the source's time slice,
+  // spin-colour diluted (0: none).
+  int one_end_vectors = 0;
+  NoiseType one_end_noise = NoiseType::Z2;
 };
 
 // Validates every key (errors name the input file and the key).

@@ -223,6 +223,8 @@ const BadInput kCases[] = {
     {"spectrum", "missing input file", Kind::Args, "spectrum --json no-such-file.toml", "no-such-file.toml"},
     {"propagator", "kappa = nan", Kind::Toml, "[fermion]\nkappa = nan\n", "fermion.kappa"},
     {"propagator", "a [spectrum] section", Kind::Toml, "[spectrum]\nmomenta = [[0, 0, 0]]\n", "spectrum"},
+    {"spectrum", "negative one-end vectors", Kind::Toml, "[spectrum]\none_end_vectors = -1\n", "spectrum.one_end_vectors"},
+    {"spectrum", "unknown one-end noise", Kind::Toml, "[spectrum]\none_end_vectors = 2\none_end_noise = \"z3\"\n", "spectrum.one_end_noise"},
     {"loops", "unknown noise", Kind::Toml, "[loops]\nnoise = \"gaussian\"\n", "loops.noise"},
     {"loops", "no noise vectors", Kind::Toml, "[loops]\nvectors = 0\n", "loops.vectors"},
     {"loops", "unknown dilution", Kind::Toml, "[loops]\ndilution = [\"space\"]\n", "loops.dilution"},
