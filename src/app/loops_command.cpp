@@ -13,6 +13,7 @@
 #include "app/output.hpp"
 #include "app/version.hpp"
 #include "comm/communicator.hpp"
+#include "core/error.hpp"
 #include "core/timer.hpp"
 #include "io/hdf5_correlators.hpp"
 #include "measure/spin_matrix.hpp"
@@ -53,7 +54,12 @@ int run_loops(const LoopsCommandOptions& opt) {
   const Dims dims = problem.links().geometry().global;
   const int T = dims[3];
   NoiseSpec noise = input.noise;
-  const int pieces = dilution_pieces(noise, dims);
+  int pieces = 0;
+  try {
+    pieces = dilution_pieces(noise, dims);
+  } catch (const Error& e) {
+    config.fail_key("loops.space_stride", e.what());
+  }
   log.line("# {}", version_string());
   log.line("# lqcd loops: disconnected loops L_G(t, p) = sum_x e^{{-i p.x}} tr[G M^-1(x, x)] from {} {} noise vectors, "
            "dilution {} ({} solves each)", input.vectors, noise_type_name(noise.type), dilution_description(noise), pieces);

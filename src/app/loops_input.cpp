@@ -48,18 +48,23 @@ LoopsInput read_loops_input(const Config& c) {
     *flag = true;
   }
   const std::int64_t stride = c.integer("loops.space_stride");
+  if (stride > 4096) c.fail_key("loops.space_stride", fmt::format("{} exceeds any lattice extent lqcd runs", stride));
   for (int mu = 0; mu < 3 && in.quark.dims_set; ++mu)
     if (stride > in.quark.dims[mu])
       c.fail_key("loops.space_stride", fmt::format("{} exceeds the lattice's extent {} in direction {}", stride, in.quark.dims[mu], mu));
   if (stride < 1) c.fail_key("loops.space_stride", fmt::format("expected at least 1, got {}", stride));
   in.noise.dilution.space_stride = int(stride);
   for (const std::string& g : c.strings("loops.gammas")) {
+    int n = 0;
     try {
-      in.gammas.push_back(gamma_index(g, "loops.gammas"));
+      n = gamma_index(g, "loops.gammas");
     } catch (const Error&) {
       c.fail_key("loops.gammas", fmt::format("unknown Gamma \"{}\" (expected one of 1, gx, gy, gxgy, gz, ..., g5: products in x, "
                                              "y, z, t order)", g));
     }
+    for (const int k : in.gammas)
+      if (k == n) c.fail_key("loops.gammas", fmt::format("\"{}\" is listed twice", g));
+    in.gammas.push_back(n);
   }
   if (in.gammas.empty()) c.fail_key("loops.gammas", "expected at least one Gamma, e.g. [\"1\"]");
   in.momenta = read_momenta(c, "loops.momenta");

@@ -412,7 +412,10 @@ std::vector<std::array<int, 3>> read_momenta(const Config& c, const std::string&
   for (const auto& p : c.integer_arrays(key, 3)) {
     for (const std::int64_t n : p)
       if (n < -(1 << 20) || n > (1 << 20)) c.fail_key(key, fmt::format("momentum component {} is out of range [-2^20, 2^20]", n));
-    momenta.push_back({int(p[0]), int(p[1]), int(p[2])});
+    const std::array<int, 3> n{int(p[0]), int(p[1]), int(p[2])};
+    for (const auto& m : momenta)
+      if (m == n) c.fail_key(key, fmt::format("[{}, {}, {}] is listed twice", n[0], n[1], n[2]));
+    momenta.push_back(n);
   }
   if (momenta.empty()) c.fail_key(key, "expected at least one momentum, e.g. [[0, 0, 0]]");
   return momenta;

@@ -97,6 +97,14 @@ int run_spectrum(const SpectrumCommandOptions& opt) {
   JsonLines jsonl(in.prefix + ".jsonl", false);
   const Dims dims = problem.links().geometry().global;
   const int T = dims[3];
+  // What the configuration's lattice decides (lattice.dims may be unset): refused before any solve.
+  for (const int ts : input.sink_times)
+    if (ts >= T)
+      config.fail_key("spectrum.three_point_sink_times", fmt::format("{} is not a separation 1..T-1 of the {} time slices", ts, T));
+  for (const int g : input.currents)
+    if (g < 0 && !input.sink_times.empty() && problem.links().geometry().grid[3] != 1)
+      config.fail_key("spectrum.three_point_currents", "\"conserved_vector\" needs the whole time extent on each process "
+                                                       "(--grid with t = 1)");
   log.line("# {}", version_string());
   log.line("# lqcd spectrum: meson and baryon two-point functions from one {} source", config.string("source.type"));
   log.line("# gauge: {}; plaquette {:.12f}", problem.gauge_description(), problem.observables().plaquette);
@@ -337,10 +345,11 @@ int run_spectrum(const SpectrumCommandOptions& opt) {
     }
     summary["correlators"]["pion_one_end"] = finite_or_null(mean);
     summary["correlators"]["pion_one_end_error"] = finite_or_null(error);
-    log.line("# one-end-trick pion (point pion averaged over the source slice; {} {} vectors, pion_one_end_noise<i> in {}):",
+    log.line("# one-end-trick pion (the pion of this source averaged over the source slice; {} {} vectors, "
+             "pion_one_end_noise<i> in {}):",
              one_end.size(), noise_type_name(input.one_end_noise), h5);
     for (int t = 0; t < T; ++t)
-      log.line("  {:>3} {:15.8e} +- {:.3e}   (point source: {:15.8e})", t, mean[std::size_t(t)], error[std::size_t(t)],
+      log.line("  {:>3} {:15.8e} +- {:.3e}   (this source's pion: {:15.8e})", t, mean[std::size_t(t)], error[std::size_t(t)],
                pion[std::size_t(t)]);
   }
   if (!three_point.empty()) summary["three_point_ratios"] = ratios;

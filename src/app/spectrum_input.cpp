@@ -48,21 +48,34 @@ SpectrumInput read_spectrum_input(const Config& c) {
     if (t < 1 || t > (1 << 20)) c.fail_key("spectrum.three_point_sink_times", fmt::format("{} is not a positive separation", t));
     in.sink_times.push_back(int(t));
   }
+  for (std::size_t i = 0; i < in.sink_times.size(); ++i)
+    for (std::size_t k = 0; k < i; ++k)
+      if (in.sink_times[i] == in.sink_times[k])
+        c.fail_key("spectrum.three_point_sink_times", fmt::format("{} is listed twice", in.sink_times[i]));
   if (!in.sink_times.empty()) {
+    if (in.quark.sink_smearing.iterations > 0)
+      c.fail_key("spectrum.three_point_sink_times", "the pion three-point functions need a point sink (sink.smearing = "
+                                                    "\"none\"): the current sits at every site of the propagator's sink");
     if (in.quark.fermion.action == FermionAction::TwistedMass)
       c.fail_key("spectrum.three_point_sink_times", "the pion three-point functions need wilson or clover quarks (their "
                                                     "sequential source uses gamma_5-hermiticity of one flavour)");
     for (const std::string& g : c.strings("spectrum.three_point_currents")) {
       if (g == "conserved_vector") {
+        for (const int k : in.currents)
+          if (k == -1) c.fail_key("spectrum.three_point_currents", "\"conserved_vector\" is listed twice");
         in.currents.push_back(-1);
         continue;
       }
+      int n = 0;
       try {
-        in.currents.push_back(gamma_index(g, "spectrum.three_point_currents"));
+        n = gamma_index(g, "spectrum.three_point_currents");
       } catch (const Error&) {
         c.fail_key("spectrum.three_point_currents",
                    fmt::format("unknown current \"{}\" (expected a Gamma name such as \"gt\" or \"conserved_vector\")", g));
       }
+      for (const int k : in.currents)
+        if (k == n) c.fail_key("spectrum.three_point_currents", fmt::format("\"{}\" is listed twice", g));
+      in.currents.push_back(n);
     }
     if (in.currents.empty()) c.fail_key("spectrum.three_point_currents", "expected at least one current, e.g. [\"gt\"]");
     in.momentum_transfers = read_momenta(c, "spectrum.momentum_transfers");

@@ -40,6 +40,10 @@ PointPropagator pion_sequential_propagator(const DiracOperators& ops, bool even_
   PointPropagator B;
   B.geometry = geom;
   B.source = S.source;
+  // B is a plain M^-1 of the sequential source: S's own smearing (at its source) is already in it.
+  PropagatorOptions plain = options;
+  plain.source_smearing = GaussianParams{};
+  plain.sink_smearing = GaussianParams{};
   solve_sources(
       ops, even_odd, 12,
       [&](int j) {
@@ -51,7 +55,7 @@ PointPropagator pion_sequential_propagator(const DiracOperators& ops, bool even_
         }
         return local_to_spinor_field(eta, geom, ops.full->location());
       },
-      options, [&](int j, SpinorField<double>& psi) { B.column[std::size_t(j)] = to_local_lexicographic(psi); });
+      plain, [&](int j, SpinorField<double>& psi) { B.column[std::size_t(j)] = to_local_lexicographic(psi); });
   return B;
 }
 

@@ -14,7 +14,8 @@
 //           sitting on the link y -> y + t (the boundary phase on the link T-1 -> 0 included); its
 //           charge is exact: C3(tau_in) - C3(tau_out) = C2(t_s) on every configuration, for tau_in
 //           between source and sink and tau_out outside (the lattice Ward identity).
-// The conserved current needs the whole time extent on each process (grid[3] = 1).
+// S may come from a smeared source; its sink must be a point (the current sits at every site). The
+// conserved current needs the whole time extent on each process (grid[3] = 1).
 
 #include <array>
 #include <vector>

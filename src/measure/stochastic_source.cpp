@@ -33,6 +33,7 @@ struct PieceShape {
 PieceShape piece_shape(const NoiseSpec& spec, const Dims& global) {
   const Dilution& d = spec.dilution;
   if (d.space_stride < 1) throw Error(fmt::format("space_stride = {}: expected at least 1", d.space_stride));
+  if (spec.index < 0) throw Error(fmt::format("noise index {}: expected a non-negative index", spec.index));
   for (int mu = 0; mu < 3; ++mu)
     if (d.space_stride > global[mu])
       throw Error(fmt::format("space_stride = {} exceeds the lattice's extent {} in direction {}", d.space_stride,
@@ -51,8 +52,11 @@ int dilution_pieces(const NoiseSpec& spec, const Dims& global) {
 }
 
 Complex<double> noise_entry(const NoiseSpec& spec, std::uint64_t global_site, int spin, int colour) {
-  // One stream per (noise vector, spin, colour): the entries of different vectors are independent.
-  SiteRandom rng(spec.seed, global_site, RngPurpose::Source, std::uint32_t(spec.index) * 12u + std::uint32_t(spin * 3 + colour), 1);
+  // One stream per (noise vector, spin, colour): the vector's index in the 32-bit update word (the
+  // substream keeps only 8 bits), spin and colour in the substream from 16 on (the noise walls of
+  // sources.cpp use substreams 0..2 with update 0).
+  SiteRandom rng(spec.seed, global_site, RngPurpose::Source, 16u + std::uint32_t(spin * 3 + colour),
+                 1u + std::uint32_t(spec.index));
   switch (spec.type) {
     case NoiseType::Z2: return Complex<double>((rng.next_u32() & 1) ? -1.0 : 1.0);
     case NoiseType::Z4: {

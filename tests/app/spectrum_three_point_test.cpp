@@ -69,15 +69,30 @@ TEST(SpectrumThreePoint, BadInputsGiveOneLine) {
         {"three_point_sink_times = [0]\n", "action = \"wilson\"\nkappa = 0.12\n"},
         {"three_point_sink_times = [2]\nthree_point_currents = [\"vector\"]\n", "action = \"wilson\"\nkappa = 0.12\n"},
         {"three_point_sink_times = [2]\nthree_point_currents = []\n", "action = \"wilson\"\nkappa = 0.12\n"},
-        {"three_point_sink_times = [2]\n", "action = \"twisted_mass\"\nkappa = 0.12\nmu = 0.01\n"}}) {
+        {"three_point_sink_times = [2]\n", "action = \"twisted_mass\"\nkappa = 0.12\nmu = 0.01\n"},
+        {"three_point_sink_times = [2, 2]\n", "action = \"wilson\"\nkappa = 0.12\n"},
+        {"three_point_sink_times = [2]\nthree_point_currents = [\"gt\", \"gt\"]\n", "action = \"wilson\"\nkappa = 0.12\n"},
+        {"three_point_sink_times = [2]\nmomentum_transfers = [[1, 0, 0], [1, 0, 0]]\n", "action = \"wilson\"\nkappa = 0.12\n"},
+        {"three_point_sink_times = [2]\n[sink]\nsmearing = \"gaussian\"\n[source]\nsmearing_iterations = 2\n",
+         "action = \"wilson\"\nkappa = 0.12\n"}}) {
     SCOPED_TRACE(extra + fermion);
     test::write_text(dir / "bad.toml", input(kFree, fermion, extra));
     const auto r = run_lqcd("spectrum bad.toml", dir.path());
     EXPECT_NE(r.exit_code, 0);
     EXPECT_EQ(test::program_lines(r.err).size(), 1u) << r.err;
-    EXPECT_NE(r.err.find("spectrum.three_point"), std::string::npos) << r.err;
+    EXPECT_TRUE(r.err.find("spectrum.three_point") != std::string::npos ||
+                r.err.find("spectrum.momentum_transfers") != std::string::npos) << r.err;
     EXPECT_FALSE(std::filesystem::exists(dir / "out/tp.h5"));
   }
+  // A sink time beyond the configuration's T (lattice.dims unset: known once the file is read), refused
+  // before any solve.
+  test::write_text(dir / "bad.toml", input(fmt::format("[gauge]\nconfig = \"{}\"\n", test::testdata("milc_l8888_b6.0.milc").string()),
+                                           "action = \"wilson\"\nkappa = 0.12\n", "three_point_sink_times = [8]\n"));
+  const auto r = run_lqcd("spectrum bad.toml", dir.path());
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_EQ(test::program_lines(r.err).size(), 1u) << r.err;
+  EXPECT_NE(r.err.find("spectrum.three_point_sink_times"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "out/tp.h5"));
 }
 
 }  // namespace

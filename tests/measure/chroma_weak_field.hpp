@@ -26,7 +26,8 @@ class QdpLatticeRandom {
  public:
   explicit QdpLatticeRandom(std::array<std::uint64_t, 4> limbs)
       : seed_(limbs[0] + (limbs[1] << 12) + (limbs[2] << 24) + (limbs[3] << 36)) {}
-  // One fill of the lattice's volume sites: value[n] for lexicographic n.
+  // One fill of the lattice's volume sites: value[n] for lexicographic n (QDP++'s uniform numbers are
+  // single precision).
   template <typename Out>
   void fill(std::int64_t volume, Out&& out) {
     std::uint64_t s = seed_;
@@ -50,7 +51,9 @@ class QdpLatticeRandom {
   std::uint64_t seed_;
 };
 
-inline LexicographicGauge chroma_weak_field(const Dims& dims, QdpLatticeRandom& rng) {
+// single_precision: the angles and their sines in float, as Chroma's single-precision build (the one that
+// wrote spectrum.out.xml) computes them; else in double.
+inline LexicographicGauge chroma_weak_field(const Dims& dims, QdpLatticeRandom& rng, bool single_precision = true) {
   LexicographicGauge U(dims);
   const std::int64_t V = U.volume();
   const double amp = 0.02 * 2 * M_PI, fact = 1 / std::sqrt(2.0);
@@ -58,12 +61,18 @@ inline LexicographicGauge chroma_weak_field(const Dims& dims, QdpLatticeRandom& 
   std::vector<double> th1(static_cast<std::size_t>(V)), th2(static_cast<std::size_t>(V));
   for (int mu = 0; mu < 4; ++mu)
     for (const auto& p : pairs) {
-      rng.fill(V, [&](std::int64_t n, double r) { th1[std::size_t(n)] = float(amp) * float(r); });
-      rng.fill(V, [&](std::int64_t n, double r) { th2[std::size_t(n)] = float(amp) * float(r); });
+      const auto angle = [&](double r) { return single_precision ? double(float(amp) * float(r)) : amp * r; };
+      rng.fill(V, [&](std::int64_t n, double r) { th1[std::size_t(n)] = angle(r); });
+      rng.fill(V, [&](std::int64_t n, double r) { th2[std::size_t(n)] = angle(r); });
       for (std::int64_t n = 0; n < V; ++n) {
-        // In single precision, as Chroma's single-precision build computes it.
-        const float t1 = float(th1[std::size_t(n)]), t2 = float(th2[std::size_t(n)]), ff = float(fact);
-        const double a0 = ff * std::cos(t1), a1 = ff * std::sin(t1), a2 = ff * std::cos(t2), a3 = ff * std::sin(t2);
+        double a0, a1, a2, a3;
+        if (single_precision) {
+          const float t1 = float(th1[std::size_t(n)]), t2 = float(th2[std::size_t(n)]), ff = float(fact);
+          a0 = ff * std::cos(t1), a1 = ff * std::sin(t1), a2 = ff * std::cos(t2), a3 = ff * std::sin(t2);
+        } else {
+          const double t1 = th1[std::size_t(n)], t2 = th2[std::size_t(n)];
+          a0 = fact * std::cos(t1), a1 = fact * std::sin(t1), a2 = fact * std::cos(t2), a3 = fact * std::sin(t2);
+        }
         SU3<double> s = SU3<double>::identity();
         const int i1 = p[0], i2 = p[1];
         s.m[i1][i1] = {a0, a3};
