@@ -17,6 +17,7 @@
 #include "core/timer.hpp"
 #include "io/hdf5_correlators.hpp"
 #include "measure/spin_matrix.hpp"
+#include "measure/statistics.hpp"
 #include "measure/stochastic_estimates.hpp"
 
 namespace lqcd::app {
@@ -99,12 +100,10 @@ int run_loops(const LoopsCommandOptions& opt) {
           const Complex<double> z = e[g][0][std::size_t(t)];
           x.push_back(part ? z.im : z.re);
         }
-        const double n = double(x.size());
-        double m = 0, s2 = 0;  // two passes: the spread is tiny against the mean when the dilution is full
-        for (double v : x) m += v / n;
-        for (double v : x) s2 += (v - m) * (v - m);
-        mean[part].push_back(m);
-        error[part].push_back(n > 1 ? std::sqrt(s2 / (n * (n - 1))) : std::nan(""));
+        // Independent vectors: the jackknife of the mean is its standard error.
+        const Estimate e = binned_jackknife(x, 1);
+        mean[part].push_back(e.mean);
+        error[part].push_back(e.bins > 1 ? e.error : std::nan(""));
       }
     log.line("# L_{}(t): {:>3} {:>15} {:>11} {:>15} {:>11}", name, "t", "re", "error", "im", "error");
     for (int t = 0; t < T; ++t)

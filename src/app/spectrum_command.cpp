@@ -24,6 +24,7 @@
 #include "measure/pion_three_point.hpp"
 #include "measure/stochastic_estimates.hpp"
 #include "measure/spin_matrix.hpp"
+#include "measure/statistics.hpp"
 
 namespace lqcd::app {
 
@@ -263,19 +264,17 @@ int run_spectrum(const SpectrumCommandOptions& opt) {
   log.line("# effective masses: cosh-aware, m(t) from C(t)/C(t+1) (lattice units); PCAC mass averaged over "
            "t = T/4..3T/4: {:.6f}", pcac_avg);
   if (neutral) log.line("# twisted mass: pion = charged pion (sum |S_u|^2); pion0_connected in {}", h5);
-  const std::vector<double> m_nucleon = log_effective_mass(nucleon_plus);
+  std::vector<std::vector<double>> m_baryon;  // log C+(t)/C+(t+1) of each baryon, the nucleon first
+  for (const Measured& b : baryons) m_baryon.push_back(log_effective_mass(real_parts(b.parity[0][p0])));
+  const std::vector<double>& m_nucleon = m_baryon[0];
   log.line("# nucleon, N = eps (u^T C gamma_5 d) u, projected with P+- = (1 +- gamma_t)/2 (nucleon_Pplus, "
            "nucleon_Pminus in {}); m_eff = log C+(t)/C+(t+1):", h5);
   log.line("# {:>3} {:>15} {:>15} {:>10}", "t", "C+", "C-", "m_nucleon");
   for (int t = 0; t < T; ++t)
     log.line("  {:>3} {:15.8e} {:15.8e} {}", t, nucleon_plus[std::size_t(t)], nucleon_minus[std::size_t(t)],
              fmt_mass(m_nucleon, t));
-  std::vector<std::vector<double>> m_baryon;
   std::string header = fmt::format("# {:>3}", "t");
-  for (const Measured& b : baryons) {
-    m_baryon.push_back(log_effective_mass(real_parts(b.parity[0][p0])));
-    header += fmt::format(" {:>10}", b.channel->name);
-  }
+  for (const Measured& b : baryons) header += fmt::format(" {:>10}", b.channel->name);
   log.line("# baryon effective masses m_eff = log C+(t)/C+(t+1) (lattice units; correlators <name>_Pplus/Pminus in "
            "{}, interpolators in its baryon_convention attribute):", h5);
   log.line("{}", header);
@@ -333,15 +332,13 @@ int run_spectrum(const SpectrumCommandOptions& opt) {
   summary["pcac_mass_average"] = finite_or_null(pcac_avg);
   if (!one_end.empty()) {
     // Mean and standard error over the noise vectors: the point pion averaged over the source slice.
-    std::vector<double> mean(std::size_t(T), 0.0), error(std::size_t(T), std::nan(""));
-    const double n = double(one_end.size());
-    for (std::size_t t = 0; t < mean.size(); ++t) {
-      for (const auto& c : one_end) mean[t] += c[t] / n;
-      if (n > 1) {
-        double s2 = 0;
-        for (const auto& c : one_end) s2 += (c[t] - mean[t]) * (c[t] - mean[t]);
-        error[t] = std::sqrt(s2 / (n * (n - 1)));
-      }
+    std::vector<double> mean, error;
+    for (int t = 0; t < T; ++t) {
+      std::vector<double> x;
+      for (const auto& c : one_end) x.push_back(c[std::size_t(t)]);
+      const Estimate e = binned_jackknife(x, 1);  // independent vectors: the standard error of the mean
+      mean.push_back(e.mean);
+      error.push_back(e.bins > 1 ? e.error : std::nan(""));
     }
     summary["correlators"]["pion_one_end"] = finite_or_null(mean);
     summary["correlators"]["pion_one_end_error"] = finite_or_null(error);

@@ -19,12 +19,14 @@ void solve_pieces(const DiracOperators& ops, bool even_odd, const NoiseSpec& noi
   const int pieces = dilution_pieces(noise, geom.global);
   for (int first = 0; first < pieces; first += 12) {
     const int count = std::min(12, pieces - first);
+    std::vector<LexicographicSpinor> eta(static_cast<std::size_t>(count));  // drawn once, used for the solve and the estimate
     solve_sources(
-        ops, even_odd, count, [&](int j) { return diluted_noise(noise, first + j, geom, M.location()); }, options,
-        [&](int j, SpinorField<double>& psi) {
-          const LexicographicSpinor eta = to_local_lexicographic(diluted_noise(noise, first + j, geom, Location::Host));
-          use(eta, to_local_lexicographic(psi));
-        });
+        ops, even_odd, count,
+        [&](int j) {
+          eta[std::size_t(j)] = diluted_noise_box(noise, first + j, geom);
+          return local_to_spinor_field(eta[std::size_t(j)], geom, M.location());
+        },
+        options, [&](int j, SpinorField<double>& psi) { use(eta[std::size_t(j)], to_local_lexicographic(psi)); });
   }
 }
 

@@ -72,6 +72,10 @@ Complex<double> noise_entry(const NoiseSpec& spec, std::uint64_t global_site, in
 }
 
 SpinorField<double> diluted_noise(const NoiseSpec& spec, int piece, const Geometry& geom, Location loc) {
+  return local_to_spinor_field(diluted_noise_box(spec, piece, geom), geom, loc);
+}
+
+LexicographicSpinor diluted_noise_box(const NoiseSpec& spec, int piece, const Geometry& geom) {
   const PieceShape p = piece_shape(spec, geom.global);
   if (piece < 0 || piece >= p.times * p.spins * p.colours * p.classes)
     throw Error(fmt::format("noise piece {} out of range [0, {})", piece, p.times * p.spins * p.colours * p.classes));
@@ -97,7 +101,7 @@ SpinorField<double> diluted_noise(const NoiseSpec& spec, int piece, const Geomet
         if (p.colours == 1 || c == colour_piece) v[std::size_t(i)].s[sp].c[c] = noise_entry(spec, site, sp, c);
     }
   }
-  return local_to_spinor_field(v, geom, loc);
+  return v;
 }
 
 }  // namespace lqcd

@@ -47,7 +47,8 @@ int dilution_pieces(const NoiseSpec& spec, const Dims& global);
 Complex<double> noise_entry(const NoiseSpec& spec, std::uint64_t global_site, int spin, int colour);
 
 // Piece k of the diluted noise vector on geom (this process's box), zero outside the piece; the pieces
-// sum to the whole noise vector.
+// sum to the whole noise vector. The box's sites in its lexicographic order, or as a field.
+LexicographicSpinor diluted_noise_box(const NoiseSpec& spec, int piece, const Geometry& geom);
 SpinorField<double> diluted_noise(const NoiseSpec& spec, int piece, const Geometry& geom, Location loc);
 
 }  // namespace lqcd

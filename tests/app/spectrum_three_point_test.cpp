@@ -56,9 +56,10 @@ TEST(SpectrumThreePoint, ConservedCurrentChargeIsOne) {
     const io::CorrelatorFile f = io::read_correlators_hdf5(dir / "out/tp.h5");
     EXPECT_EQ(f.datasets.size(), 17u + 4u + 2u * 2u * 2u);  // mesons, nucleon and Delta, 2 t_s x 2 currents x 2 q
     for (const auto& d : f.datasets)
-      if (d.name == "pion_3pt_gt_ts3" && d.momentum == std::array<int, 3>{0, 0, 0})
+      if (d.name == "pion_3pt_gt_ts3" && d.momentum == std::array<int, 3>{0, 0, 0}) {
         EXPECT_NEAR(d.values[1].re / j["correlators"]["pion"][3].get<double>(),
                     j["three_point_ratios"]["pion_3pt_gt_ts3"][1].get<double>(), 1e-10);
+      }
   }
 }
 

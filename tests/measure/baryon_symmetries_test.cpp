@@ -38,12 +38,6 @@ BaryonProjection projection(const BaryonChannel& c, int parity) {
                              : spin_half_projection(parity_projector(parity));
 }
 
-const BaryonChannel& channel(const std::string& name) {
-  for (const BaryonChannel& c : baryon_channels())
-    if (c.name == name) return c;
-  throw Error("no channel " + name);
-}
-
 // P^{3/2}_{kl} = delta_kl - gamma_k gamma_l / 3 (read back from the projection with P = 1) is a projector
 // onto spin 3/2: sum_l P_kl P_lm = P_km, and sum_k gamma_k P_kl = 0 = sum_l P_kl gamma_l.
 TEST(BaryonSymmetries, SpinThreeHalvesProjectorProjects) {

@@ -52,8 +52,12 @@ TEST(StochasticSource, NoiseEntriesAndDilutionPieces) {
         for (int c = 0; c < 3; ++c) {
           const Complex<double> z = whole[x].s[s].c[c];
           EXPECT_NEAR(z.re * z.re + z.im * z.im, 1.0, 1e-14);
-          if (type == NoiseType::Z2) EXPECT_EQ(z.im, 0);
-          if (type == NoiseType::Z4) EXPECT_EQ(std::abs(z.re) + std::abs(z.im), 1.0);
+          if (type == NoiseType::Z2) {
+            EXPECT_EQ(z.im, 0);
+          }
+          if (type == NoiseType::Z4) {
+            EXPECT_EQ(std::abs(z.re) + std::abs(z.im), 1.0);
+          }
           EXPECT_EQ(covered[x * 12 + std::size_t(s * 3 + c)], 1);
           EXPECT_EQ(sum[x].s[s].c[c].re, z.re);
           EXPECT_EQ(sum[x].s[s].c[c].im, z.im);
