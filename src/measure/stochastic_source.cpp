@@ -6,6 +6,7 @@
 
 #include "core/error.hpp"
 #include "core/site_random.hpp"
+#include "math/gamma.hpp"
 
 namespace lqcd {
 
@@ -28,6 +29,7 @@ namespace {
 
 struct PieceShape {
   int times, spins, colours, classes;  // pieces along each split
+  int count() const { return times * spins * colours * classes; }
 };
 
 PieceShape piece_shape(const NoiseSpec& spec, const Dims& global) {
@@ -47,8 +49,7 @@ PieceShape piece_shape(const NoiseSpec& spec, const Dims& global) {
 }  // namespace
 
 int dilution_pieces(const NoiseSpec& spec, const Dims& global) {
-  const PieceShape p = piece_shape(spec, global);
-  return p.times * p.spins * p.colours * p.classes;
+  return piece_shape(spec, global).count();
 }
 
 Complex<double> noise_entry(const NoiseSpec& spec, std::uint64_t global_site, int spin, int colour) {
@@ -59,11 +60,7 @@ Complex<double> noise_entry(const NoiseSpec& spec, std::uint64_t global_site, in
                  1u + std::uint32_t(spec.index));
   switch (spec.type) {
     case NoiseType::Z2: return Complex<double>((rng.next_u32() & 1) ? -1.0 : 1.0);
-    case NoiseType::Z4: {
-      constexpr double re[4] = {1, 0, -1, 0}, im[4] = {0, 1, 0, -1};
-      const std::uint32_t r = rng.next_u32() & 3;
-      return {re[r], im[r]};
-    }
+    case NoiseType::Z4: return i_power(int(rng.next_u32() & 3), Complex<double>(1.0));  // as the Z4 walls
     default: {
       const double phi = 2 * M_PI * rng.uniform();
       return {std::cos(phi), std::sin(phi)};
@@ -77,8 +74,7 @@ SpinorField<double> diluted_noise(const NoiseSpec& spec, int piece, const Geomet
 
 LexicographicSpinor diluted_noise_box(const NoiseSpec& spec, int piece, const Geometry& geom) {
   const PieceShape p = piece_shape(spec, geom.global);
-  if (piece < 0 || piece >= p.times * p.spins * p.colours * p.classes)
-    throw Error(fmt::format("noise piece {} out of range [0, {})", piece, p.times * p.spins * p.colours * p.classes));
+  if (piece < 0 || piece >= p.count()) throw Error(fmt::format("noise piece {} out of range [0, {})", piece, p.count()));
   // piece = ((time * spins + spin) * colours + colour) * classes + class
   const int cls = piece % p.classes, colour_piece = (piece / p.classes) % p.colours,
             spin_piece = (piece / (p.classes * p.colours)) % p.spins, time_piece = piece / (p.classes * p.colours * p.spins);
