@@ -14,6 +14,11 @@
 #           MG_REPS (3) each, into OUT/mma1 and OUT/mma0 (scripts/mgscan_summary.py on each mgscan.jsonl)
 #   sap     the same with the Schwarz smoother's fused launches taking 4, 2 and 1 sources (LQCD_SCHWARZ_RHS,
 #           the values in MG_SAP_RHS), into OUT/sap4, OUT/sap2, OUT/sap1
+#   profile 12 sources together under the CUPTI kernel profiler (scripts/profiling/cupti_kernel_profile.cpp):
+#           where the GPU time of the block solve goes, kernel by kernel, and how long the GPU sits idle;
+#           with the coarse passes on the CUDA cores and on the tensor cores (MG_PROFILE_MMA, default "0 1").
+#           The bench marks its block solves (cudaProfilerStart/Stop), so the setup stays outside the tables
+#           (OUT/profile_mmaM.txt); a plain run before each profiled one: both JSON lines in OUT/profile.jsonl
 #   ncu     Nsight Compute on the even-odd coarse pass (one source and a block of 12 on the CUDA cores, a block
 #           of 12 on the tensor cores) and on the fused Schwarz kernel (OUT/ncu.txt)
 # MG_SETTINGS: multigrid settings for every run (default: coarse_half=true outer_restart=16).
@@ -62,6 +67,26 @@ ab() {
 }
 if has mma; then ab mma LQCD_COARSE_MMA "1 0"; fi
 if has sap; then ab sap LQCD_SCHWARZ_RHS "${MG_SAP_RHS:-4 2 1}"; fi
+if has profile; then
+  cuda=$(dirname "$(dirname "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)")")
+  lib=build-gpu/libkernel_profile.so
+  g++ -std=c++17 -shared -fPIC -O2 -I"$cuda/include" -I"$cuda/extras/CUPTI/include" scripts/profiling/cupti_kernel_profile.cpp \
+    -L"$cuda/lib64" -L"$cuda/extras/CUPTI/lib64" -lcupti -o "$lib" >>"$out/profile.log" 2>&1
+  echo "profiler build: exit $?" | tee -a "$out/summary.txt"
+  # the 32^4 field of multigrid-scan.sh (its heatbath where none is there yet; " ": no kappa to scan)
+  ls runs/mgscan_32/wilson.*.ildg >/dev/null 2>&1 || MG_SKIP_KRYLOV=1 bash scripts/multigrid-scan.sh "$out" "$bin" 32 " "
+  cfg=$(ls runs/mgscan_32/wilson.*.ildg | tail -1)
+  run=("$bin" bench solver --dims 32,32,32,32 --device gpu --config "$cfg" --repetitions 1 --tolerance 1e-10 --json
+    --action clover --csw 1.769 --kappa 0.1352 --precision single --solver multigrid --rhs "${MG_PROFILE_RHS:-12}")
+  for s in "${settings[@]}"; do run+=(--multigrid "$s"); done
+  for mma in ${MG_PROFILE_MMA:-0 1}; do
+    LQCD_COARSE_MMA=$mma timeout -k 5 120 "${run[@]}" >>"$out/profile.jsonl" 2>>"$out/profile.log"
+    LD_LIBRARY_PATH="$cuda/extras/CUPTI/lib64:$cuda/lib64:${LD_LIBRARY_PATH:-}" LD_PRELOAD="$PWD/$lib" \
+      LQCD_KERNEL_PROFILE="$out/profile_mma$mma.txt" LQCD_COARSE_MMA=$mma \
+      timeout -k 5 180 "${run[@]}" >>"$out/profile.jsonl" 2>>"$out/profile.log"
+    echo "profile mma=$mma: exit $?; $(head -1 "$out/profile_mma$mma.txt" 2>/dev/null)" | tee -a "$out/summary.txt"
+  done
+fi
 if has ncu; then
   ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
   cfg=$(ls runs/mgscan_32/wilson.*.ildg | tail -1)

@@ -25,6 +25,7 @@
 #include "core/energy_meter.hpp"
 #include "core/error.hpp"
 #include "core/launch_tuning.hpp"
+#include "core/profiler_range.hpp"
 #include "core/timer.hpp"
 #include "measure/distillation_contractions.hpp"
 #include "measure/laplacian_eigenvectors.hpp"
@@ -235,11 +236,13 @@ nlohmann::json multigrid_block_bench(const BenchCommandOptions& opt, const Dirac
   std::vector<SolverResult> last;
   mg.reset_solve_timings();
   int solves = 0;
+  if (loc == Location::Device) device_profiler_range(true);  // the block solves alone, for a profiler
   const double t = median_seconds(loc, opt.repetitions, [&] {
     for (SpinorField<double>& xj : x) set_zero(xj);
     last = solve_multigrid(*ops.full, mg, x, b, p);
     ++solves;
   });
+  if (loc == Location::Device) device_profiler_range(false);
   const MultigridTimings& s = mg.timings();
   const double per = 1.0 / solves;
   int lo = last[0].iterations, hi = lo;

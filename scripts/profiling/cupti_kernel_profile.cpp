@@ -1,0 +1,223 @@
+// Where a program's GPU time goes, without Nsight Systems (the GPU machine has none): a library loaded
+// with LD_PRELOAD that records every kernel, copy and memset through CUPTI's activity API and, at exit,
+// writes a table to $LQCD_KERNEL_PROFILE (default: stderr):
+//   - per kernel name: launches, total and mean GPU time, share of all kernel time;
+//   - copies and memsets: count, bytes, time;
+//   - runtime calls that wait (synchronisations, blocking copies): count and host time;
+//   - the span from the first to the last GPU activity, the time the GPU was busy within it (the union of
+//     the activities' intervals), and so the idle fraction: what launch latency and host round trips cost.
+// Where the program marks stretches with cudaProfilerStart/Stop (lqcd: device_profiler_range, e.g. around
+// `lqcd bench solver --rhs N`'s block solves), only the activities that start inside them are counted;
+// otherwise the whole run.
+//
+//   g++ -shared -fPIC -O2 -I$CUDA/include scripts/profiling/cupti_kernel_profile.cpp -L$CUDA/lib64 -lcupti
+//       -o build-gpu/libkernel_profile.so
+//   LD_PRELOAD=$PWD/build-gpu/libkernel_profile.so LQCD_KERNEL_PROFILE=out.txt build-gpu/lqcd bench ...
+//
+// Each record costs CUPTI a few hundred nanoseconds; the kernel durations are the GPU's own timestamps.
+#include <cupti.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace {
+
+struct Totals {
+  std::uint64_t count = 0, ns = 0, bytes = 0;
+};
+
+// One GPU activity: what (an index into Profile::names), when, how many bytes.
+struct Record {
+  int name;
+  bool kernel;
+  std::uint64_t start, end, bytes;
+};
+
+struct Profile {
+  std::mutex lock;
+  std::map<std::string, int> ids;
+  std::vector<std::string> names;
+  std::vector<Record> records;
+  std::map<std::string, Totals> waits;  // host time of the runtime calls that may wait
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> windows;  // cudaProfilerStart .. Stop (CUPTI clock)
+};
+
+Profile& profile() {
+  static Profile* p = new Profile;  // never destroyed: CUPTI may deliver buffers during exit
+  return *p;
+}
+
+constexpr std::size_t kBufferBytes = 16u << 20;
+
+void CUPTIAPI buffer_requested(std::uint8_t** buffer, std::size_t* size, std::size_t* max_records) {
+  *buffer = static_cast<std::uint8_t*>(std::aligned_alloc(8, kBufferBytes));
+  *size = kBufferBytes;
+  *max_records = 0;
+}
+
+const char* copy_kind(std::uint8_t kind) {
+  switch (kind) {
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOD: return "copy host->device";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOH: return "copy device->host";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOD: return "copy device->device";
+    default: return "copy other";
+  }
+}
+
+void add_gpu(Profile& p, bool kernel, const std::string& name, std::uint64_t start, std::uint64_t end,
+             std::uint64_t bytes) {
+  const auto [it, added] = p.ids.emplace(name, int(p.names.size()));
+  if (added) p.names.push_back(name);
+  p.records.push_back(Record{it->second, kernel, start, end, bytes});
+}
+
+void CUPTIAPI buffer_completed(CUcontext, std::uint32_t, std::uint8_t* buffer, std::size_t, std::size_t valid) {
+  Profile& p = profile();
+  std::lock_guard<std::mutex> guard(p.lock);
+  CUpti_Activity* record = nullptr;
+  while (cuptiActivityGetNextRecord(buffer, valid, &record) == CUPTI_SUCCESS) {
+    switch (record->kind) {
+      case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
+      case CUPTI_ACTIVITY_KIND_KERNEL: {
+        const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
+        add_gpu(p, true, k->name ? k->name : "?", k->start, k->end, 0);
+        break;
+      }
+      case CUPTI_ACTIVITY_KIND_MEMCPY: {
+        const auto* c = reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
+        add_gpu(p, false, copy_kind(c->copyKind), c->start, c->end, c->bytes);
+        break;
+      }
+      case CUPTI_ACTIVITY_KIND_MEMSET: {
+        const auto* m = reinterpret_cast<const CUpti_ActivityMemset4*>(record);
+        add_gpu(p, false, "memset", m->start, m->end, m->bytes);
+        break;
+      }
+      case CUPTI_ACTIVITY_KIND_RUNTIME: {
+        const auto* a = reinterpret_cast<const CUpti_ActivityAPI*>(record);
+        const char* name = nullptr;
+        cuptiGetCallbackName(CUPTI_CB_DOMAIN_RUNTIME_API, a->cbid, &name);
+        const std::string n = name ? name : "?";
+        // Only the calls that can wait for the GPU: their host time is what the GPU's idle gaps cost.
+        if (n.find("Synchronize") != std::string::npos || n.find("Memcpy") != std::string::npos ||
+            n.find("Query") != std::string::npos || n.find("Free") != std::string::npos ||
+            n.find("Malloc") != std::string::npos) {
+          Totals& t = p.waits[n];
+          ++t.count;
+          t.ns += a->end - a->start;
+        }
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  std::free(buffer);
+}
+
+// The GPU's busy time (the union of the activities' intervals) and the span from the first start to the
+// last end.
+std::pair<std::uint64_t, std::uint64_t> busy_and_span(const std::vector<Record>& records) {
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> v;
+  for (const Record& r : records) v.emplace_back(r.start, r.end);
+  if (v.empty()) return {0, 0};
+  std::sort(v.begin(), v.end());
+  std::uint64_t busy = 0, cur_start = v[0].first, cur_end = v[0].second, last = v[0].second;
+  for (const auto& [s, e] : v) {
+    last = std::max(last, e);
+    if (s > cur_end) {
+      busy += cur_end - cur_start;
+      cur_start = s;
+      cur_end = e;
+    } else {
+      cur_end = std::max(cur_end, e);
+    }
+  }
+  busy += cur_end - cur_start;
+  return {busy, last - v[0].first};
+}
+
+void write_table(std::FILE* f, const char* title, const std::map<std::string, Totals>& m, std::uint64_t all_ns) {
+  std::vector<std::pair<std::string, Totals>> rows(m.begin(), m.end());
+  std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.second.ns > b.second.ns; });
+  std::fprintf(f, "\n%s\n%12s %12s %10s %7s %14s  %s\n", title, "count", "total ms", "mean us", "share", "bytes",
+               "name");
+  for (const auto& [name, t] : rows)
+    std::fprintf(f, "%12llu %12.3f %10.2f %6.1f%% %14llu  %s\n", static_cast<unsigned long long>(t.count),
+                 double(t.ns) * 1e-6, t.count ? double(t.ns) * 1e-3 / double(t.count) : 0.0,
+                 all_ns ? 100.0 * double(t.ns) / double(all_ns) : 0.0, static_cast<unsigned long long>(t.bytes),
+                 name.c_str());
+}
+
+// cudaProfilerStart opens a window, cudaProfilerStop closes it (timestamps on CUPTI's clock, as the records').
+void CUPTIAPI on_runtime_call(void*, CUpti_CallbackDomain, CUpti_CallbackId cbid, const void* data) {
+  const auto* info = static_cast<const CUpti_CallbackData*>(data);
+  if (info->callbackSite != CUPTI_API_EXIT) return;
+  std::uint64_t now = 0;
+  cuptiGetTimestamp(&now);
+  Profile& p = profile();
+  std::lock_guard<std::mutex> guard(p.lock);
+  if (cbid == CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStart_v4000)
+    p.windows.emplace_back(now, UINT64_MAX);
+  else if (!p.windows.empty() && p.windows.back().second == UINT64_MAX)
+    p.windows.back().second = now;
+}
+
+__attribute__((constructor)) void start_profile() {
+  CUpti_SubscriberHandle subscriber;
+  if (cuptiSubscribe(&subscriber, reinterpret_cast<CUpti_CallbackFunc>(on_runtime_call), nullptr) == CUPTI_SUCCESS) {
+    cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStart_v4000);
+    cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStop_v4000);
+  }
+  cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed);
+  cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+  cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY);
+  cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMSET);
+  cuptiActivityEnable(CUPTI_ACTIVITY_KIND_RUNTIME);
+}
+
+__attribute__((destructor)) void write_profile() {
+  cuptiActivityFlushAll(1);
+  Profile& p = profile();
+  std::lock_guard<std::mutex> guard(p.lock);
+  const char* path = std::getenv("LQCD_KERNEL_PROFILE");
+  std::FILE* f = path ? std::fopen(path, "w") : stderr;
+  if (!f) f = stderr;
+  const auto inside = [&](std::uint64_t t) {
+    if (p.windows.empty()) return true;
+    for (const auto& [b, e] : p.windows)
+      if (t >= b && t < e) return true;
+    return false;
+  };
+  std::vector<Record> window;
+  for (const Record& r : p.records)
+    if (inside(r.start)) window.push_back(r);
+  std::map<std::string, Totals> kernels, copies;
+  std::uint64_t kernel_ns = 0;
+  for (const Record& r : window) {
+    Totals& t = (r.kernel ? kernels : copies)[p.names[std::size_t(r.name)]];
+    ++t.count;
+    t.ns += r.end - r.start;
+    t.bytes += r.bytes;
+    if (r.kernel) kernel_ns += r.end - r.start;
+  }
+  const auto [busy, span] = busy_and_span(window);
+  std::fprintf(f, "GPU activities in %zu marked windows (0: the whole run): span %.3f ms, busy %.3f ms (%.1f%%), "
+               "idle %.1f%%; kernel time %.3f ms in %zu activities\n",
+               p.windows.size(), double(span) * 1e-6, double(busy) * 1e-6,
+               span ? 100.0 * double(busy) / double(span) : 0.0,
+               span ? 100.0 - 100.0 * double(busy) / double(span) : 0.0, double(kernel_ns) * 1e-6, window.size());
+  write_table(f, "kernels", kernels, kernel_ns);
+  write_table(f, "copies and memsets", copies, kernel_ns);
+  write_table(f, "runtime calls that may wait (host time, whole run)", p.waits, kernel_ns);
+  if (f != stderr) std::fclose(f);
+}
+
+}  // namespace
