@@ -21,6 +21,8 @@
 #include "measure/effective_mass.hpp"
 #include "measure/baryon_interpolators.hpp"
 #include "measure/meson_correlator.hpp"
+#include "measure/baryon_three_point.hpp"
+#include "measure/current_insertion.hpp"
 #include "measure/pion_three_point.hpp"
 #include "measure/stochastic_estimates.hpp"
 #include "measure/spin_matrix.hpp"
@@ -166,28 +168,49 @@ int run_spectrum(const SpectrumCommandOptions& opt) {
     baryons.push_back(std::move(m));
   }
 
-  // Pion three-point functions (measure/pion_three_point.hpp): one sequential propagator per sink time.
+  // Three-point functions, one sequential propagator per sink time and state (measure/pion_three_point.hpp,
+  // measure/baryon_three_point.hpp): the pion with the current on its u quark; the proton with the current
+  // on its u quarks and on its d quark, unpolarised and polarised along z (u and d from one propagator).
   struct ThreePoint {
-    std::string name;  // pion_3pt_<current>_ts<t_s>
+    std::string name;  // pion_3pt_<current>_ts<t_s>, nucleon_3pt_<projection>_<flavour>_<current>_ts<t_s>
     int sink_time;
+    bool nucleon;
     std::vector<std::vector<Complex<double>>> c3;  // [q][tau]
   };
   std::vector<ThreePoint> three_point;
-  for (const int ts : input.sink_times) {
-    const Stopwatch seq_clock;
-    const PointPropagator B = pion_sequential_propagator(problem.operators(), in.even_odd, S, ts,
-                                                         problem.solve_options(in, log, jsonl, "sequential"));
-    log.line("  sequential propagator through the pion sink at t_s = {}: 12 solves in {:.2f} s", ts, seq_clock.seconds());
+  const auto insert_currents = [&](const PointPropagator& B, const std::string& stem, int ts, bool nucleon) {
     for (const int g : input.currents) {
       const std::string current = g < 0 ? "conserved_vector" : gamma_name(g);
-      ThreePoint r{fmt::format("pion_3pt_{}_ts{}", current, ts), ts, {}};
-      r.c3 = g < 0 ? pion_three_point_conserved(S, B, problem.links(), in.fermion.wilson.kappa,
+      ThreePoint r{fmt::format("{}_{}_ts{}", stem, current, ts), ts, nucleon, {}};
+      r.c3 = g < 0 ? current_insertion_conserved(S, B, problem.links(), in.fermion.wilson.kappa,
                                                 in.fermion.wilson.boundary.phase[3], input.momentum_transfers)
-                   : pion_three_point_local(S, B, SpinMatrix::basis(g), input.momentum_transfers);
+                   : current_insertion_local(S, B, SpinMatrix::basis(g), input.momentum_transfers);
       for (std::size_t q = 0; q < input.momentum_transfers.size(); ++q)
         file.datasets.push_back({r.name, input.momentum_transfers[q], r.c3[q]});
       three_point.push_back(std::move(r));
     }
+  };
+  for (const int ts : input.sink_times) {
+    if (input.pion_three_point) {
+      const Stopwatch seq_clock;
+      const PointPropagator B = pion_sequential_propagator(problem.operators(), in.even_odd, S, ts,
+                                                           problem.solve_options(in, log, jsonl, "sequential"));
+      log.line("  sequential propagator through the pion sink at t_s = {}: 12 solves in {:.2f} s", ts, seq_clock.seconds());
+      insert_currents(B, "pion_3pt", ts, false);
+    }
+    if (!input.nucleon_three_point) continue;
+    for (const bool polarised : {false, true})
+      for (const Quark f : {Quark::Up, Quark::Down}) {
+        const Stopwatch seq_clock;
+        const char* flavour = f == Quark::Up ? "u" : "d";
+        const PointPropagator B = baryon_sequential_propagator(
+            problem.operators(), in.even_odd, QuarkPropagators{&S, &S, nullptr}, proton(),
+            spin_half_projection(polarised ? polarised_projector(2) : parity_projector(+1)), f, ts,
+            in.fermion.wilson.boundary.phase[3], problem.solve_options(in, log, jsonl, "sequential"), "nucleon");
+        log.line("  sequential propagator through the {} nucleon sink at t_s = {}, current on {}: 12 solves in {:.2f} s",
+                 polarised ? "z-polarised" : "unpolarised", ts, flavour, seq_clock.seconds());
+        insert_currents(B, fmt::format("nucleon_3pt_{}_{}", polarised ? "polarised_z" : "unpolarised", flavour), ts, true);
+      }
   }
 
   // The one-end-trick pion: vector i from (source.seed, i) on the source's time slice.
@@ -284,12 +307,14 @@ int run_spectrum(const SpectrumCommandOptions& opt) {
     log.line("{}", row);
   }
 
-  // The ratios C3(tau) / C2(t_s) at the first momentum transfer (the charge of the conserved current
-  // between source and sink minus outside is 1).
+  // The ratios C3(tau) / C2(t_s) at the first momentum transfer, over the pion's or the unpolarised
+  // nucleon's two-point function (the conserved current's charge, between source and sink minus outside,
+  // is 1 for the pion's u quark, 2 for the proton's u quarks and 1 for its d quark).
   nlohmann::json ratios = nlohmann::json::object();
   for (const ThreePoint& r : three_point) {
     std::vector<double> ratio(static_cast<std::size_t>(T));
-    for (int t = 0; t < T; ++t) ratio[std::size_t(t)] = r.c3[0][std::size_t(t)].re / pion[std::size_t(r.sink_time)];
+    const double c2 = (r.nucleon ? nucleon_plus : pion)[std::size_t(r.sink_time)];
+    for (int t = 0; t < T; ++t) ratio[std::size_t(t)] = r.c3[0][std::size_t(t)].re / c2;
     log.line("# {}: C3(tau) / C2(t_s) at q = [{}, {}, {}] (tau = 0..T-1 from the source; datasets {} in {}):", r.name,
              input.momentum_transfers[0][0], input.momentum_transfers[0][1], input.momentum_transfers[0][2], r.name, h5);
     std::string row = " ";

@@ -15,10 +15,14 @@ std::vector<KeySpec> spectrum_schema() {
   s.push_back({"spectrum.neutral_pion", "true",
                "twisted mass: also solve with -mu for the connected neutral pion (24 solves instead of 12)"});
   s.push_back({"spectrum.three_point_sink_times", "[]",
-               "pion three-point functions: source-sink separations t_s (1..T-1), 12 sequential solves each; [] none"});
+               "three-point functions: source-sink separations t_s (1..T-1), sink at rest; [] none"});
+  s.push_back({"spectrum.three_point_hadrons", "[\"pion\"]",
+               "their states: \"pion\" (current on the u quark; 12 sequential solves per t_s) and \"nucleon\" (the "
+               "proton, current on its u and on its d quarks, unpolarised and polarised along z; 48 solves per t_s)"});
   s.push_back({"spectrum.three_point_currents", "[\"gt\", \"conserved_vector\"]",
-               "their currents ubar G u: a Gamma name (\"gt\", \"gxgt\", \"g5\", ...) or \"conserved_vector\" (the "
-               "temporal point-split current, charge exactly 1)"});
+               "their currents qbar G q: a Gamma name (\"gt\", \"gxgt\", \"g5\", ...; gamma_z gamma_5, the axial "
+               "current of g_A, is \"gxgygt\") or \"conserved_vector\" (the temporal point-split current, charge exactly 1 "
+               "per quark)"});
   s.push_back({"spectrum.momentum_transfers", "[[0, 0, 0]]", "momenta q of the current, as integer vectors n (q = 2 pi n / L)"});
   s.push_back({"spectrum.one_end_vectors", "0",
                "the one-end-trick pion: noise vectors on the source's time slice, spin-colour diluted (12 solves "
@@ -54,11 +58,21 @@ SpectrumInput read_spectrum_input(const Config& c) {
         c.fail_key("spectrum.three_point_sink_times", fmt::format("{} is listed twice", in.sink_times[i]));
   if (!in.sink_times.empty()) {
     if (in.quark.sink_smearing.iterations > 0)
-      c.fail_key("spectrum.three_point_sink_times", "the pion three-point functions need a point sink (sink.smearing = "
+      c.fail_key("spectrum.three_point_sink_times", "three-point functions need a point sink (sink.smearing = "
                                                     "\"none\"): the current sits at every site of the propagator's sink");
     if (in.quark.fermion.action == FermionAction::TwistedMass)
-      c.fail_key("spectrum.three_point_sink_times", "the pion three-point functions need wilson or clover quarks (their "
+      c.fail_key("spectrum.three_point_sink_times", "three-point functions need wilson or clover quarks (their "
                                                     "sequential source uses gamma_5-hermiticity of one flavour)");
+    in.pion_three_point = false;
+    for (const std::string& h : c.strings("spectrum.three_point_hadrons")) {
+      bool& on = h == "pion" ? in.pion_three_point : in.nucleon_three_point;
+      if (h != "pion" && h != "nucleon")
+        c.fail_key("spectrum.three_point_hadrons", fmt::format("unknown state \"{}\" (expected \"pion\" or \"nucleon\")", h));
+      if (on) c.fail_key("spectrum.three_point_hadrons", fmt::format("\"{}\" is listed twice", h));
+      on = true;
+    }
+    if (!in.pion_three_point && !in.nucleon_three_point)
+      c.fail_key("spectrum.three_point_hadrons", "expected at least one state, e.g. [\"pion\"]");
     for (const std::string& g : c.strings("spectrum.three_point_currents")) {
       if (g == "conserved_vector") {
         for (const int k : in.currents)

@@ -20,10 +20,12 @@ struct SpectrumInput {
   std::vector<std::array<int, 3>> momenta;  // sink momenta n (p = 2 pi n / L), at least one
   bool neutral_pion = false;                // twisted mass only: also the -mu propagator
   double strange_kappa = 0;                 // > 0: a strange quark (same action) for Lambda, Sigma, Xi, Omega
-  // Pion three-point functions (measure/pion_three_point.hpp): sink times relative to the source (empty:
-  // none), the currents (Gamma(n) of a local current, or -1 for the conserved temporal vector current) and
-  // the momentum transfers.
+  // Three-point functions (measure/pion_three_point.hpp, baryon_three_point.hpp): sink times relative to the
+  // source (empty: none), the states (pion, nucleon), the currents (Gamma(n) of a local current, or -1 for
+  // the conserved temporal vector current) and the momentum transfers.
   std::vector<int> sink_times;
+  bool pion_three_point = true;
+  bool nucleon_three_point = false;
   std::vector<int> currents;
   std::vector<std::array<int, 3>> momentum_transfers;
   // The one-end-trick pion (measure/stochastic_estimates.hpp): noise vectors on the source's time slice,

@@ -105,12 +105,12 @@ bool is_zero(const SpinMatrix& m) {
   return true;
 }
 
-}  // namespace
-
-std::vector<std::vector<Complex<double>>> baryon_correlator(const QuarkPropagators& quarks,
-                                                            const BaryonInterpolator& op, const BaryonProjection& W,
-                                                            const std::vector<std::array<int, 3>>& momenta,
-                                                            Complex<double> time_boundary_phase, const char* name) {
+// The interpolator's contractions (every sink term with every source term, every flavour-matching
+// pairing), after checking that the propagators they need are there and fit together; *first receives one
+// of them (the lattice and source of all).
+std::vector<Contraction> make_contractions(const QuarkPropagators& quarks, const BaryonInterpolator& op,
+                                           const BaryonProjection& W, const char* name,
+                                           const PointPropagator** first_out) {
   const std::size_t n = op.components.size();
   if (n == 0 || W.size() != n)
     throw Error(fmt::format("{}: the projection has {} rows for {} interpolator components", name, W.size(), n));
@@ -150,18 +150,80 @@ std::vector<std::vector<Complex<double>>> baryon_correlator(const QuarkPropagato
       first = first ? first : q;
     }
   if (!first) throw Error(fmt::format("{}: no propagator", name));
+  *first_out = first;
+  return contractions;
+}
+
+// The three flavours' colour blocks at box site i (a flavour without a propagator stays unset).
+void flavour_blocks(const QuarkPropagators& quarks, std::size_t i, ColourBlocks (&blocks)[3]) {
+  const PointPropagator* prop[3] = {quarks.up, quarks.down, quarks.strange};
+  for (int f = 0; f < 3; ++f)
+    if (prop[f]) colour_blocks(*prop[f], i, blocks[f]);
+}
+
+}  // namespace
+
+std::vector<std::vector<Complex<double>>> baryon_correlator(const QuarkPropagators& quarks,
+                                                            const BaryonInterpolator& op, const BaryonProjection& W,
+                                                            const std::vector<std::array<int, 3>>& momenta,
+                                                            Complex<double> time_boundary_phase, const char* name) {
+  const PointPropagator* first = nullptr;
+  const std::vector<Contraction> contractions = make_contractions(quarks, op, W, name, &first);
   const Complex<double> wrapped = time_boundary_phase * time_boundary_phase * time_boundary_phase;
   // f(x) = sum_ij tr[W_ij G^{ij}(x)], with the boundary phase on slices before the source's
   // (measure/momentum_projection.hpp).
   return project_to_momenta(first->geometry, first->source, momenta, [&](std::int64_t i, const int* x) {
     ColourBlocks blocks[3];
-    for (int f = 0; f < 3; ++f)
-      if (prop[f]) colour_blocks(*prop[f], std::size_t(i), blocks[f]);
+    flavour_blocks(quarks, std::size_t(i), blocks);
     Complex<double> site{};
     for (const Contraction& k : contractions)
       site += k.weight * colour_sum(k, blocks[k.flavour[0]], blocks[k.flavour[1]], blocks[k.flavour[2]]);
     return x[3] < first->source[3] ? site * wrapped : site;
   });
+}
+
+BaryonSinkKernel baryon_sink_kernel(const QuarkPropagators& quarks, const BaryonInterpolator& op,
+                                    const BaryonProjection& W, Quark flavour, int sink_t,
+                                    Complex<double> time_boundary_phase, const char* name) {
+  const PointPropagator* first = nullptr;
+  const std::vector<Contraction> contractions = make_contractions(quarks, op, W, name, &first);
+  const Geometry& geom = first->geometry;
+  const int f = int(flavour);
+  const PointPropagator* prop[3] = {quarks.up, quarks.down, quarks.strange};
+  if (!prop[f]) throw Error(fmt::format("{}: no propagator for the current's flavour", name));
+  BaryonSinkKernel out;
+  const int lt = sink_t - geom.offset[3];
+  if (lt < 0 || lt >= geom.local[3]) return out;  // this box does not hold the sink slice
+  out.local_t = lt;
+  const std::int64_t spatial = std::int64_t(geom.local[0]) * geom.local[1] * geom.local[2];
+  out.at.assign(std::size_t(spatial), {});
+  const Complex<double> wrapped = time_boundary_phase * time_boundary_phase * time_boundary_phase;
+  const Complex<double> phase = sink_t < first->source[3] ? wrapped : Complex<double>(1);
+#pragma omp parallel for schedule(dynamic, 1)
+  for (std::int64_t s = 0; s < spatial; ++s) {
+    const std::size_t i = std::size_t(lt * spatial + s);
+    ColourBlocks blocks[3];
+    flavour_blocks(quarks, i, blocks);
+    std::array<Complex<double>, 144>& k = out.at[std::size_t(s)];
+    // f(x) is linear in each slot's block: its derivative by one entry of one slot is f with that slot's
+    // block replaced by the unit matrix of the entry. Every slot of the flavour adds its derivative.
+    ColourBlocks unit{};
+    for (const Contraction& c : contractions)
+      for (int slot = 0; slot < 3; ++slot) {
+        if (c.flavour[std::size_t(slot)] != f) continue;
+        for (int r = 0; r < 12; ++r)
+          for (int col = 0; col < 12; ++col) {
+            Complex<double>& e = unit[r % 3][col % 3].m[r / 3][col / 3];
+            e = Complex<double>(1);
+            const ColourBlocks& A = slot == 0 ? unit : blocks[c.flavour[0]];
+            const ColourBlocks& B = slot == 1 ? unit : blocks[c.flavour[1]];
+            const ColourBlocks& C = slot == 2 ? unit : blocks[c.flavour[2]];
+            k[std::size_t(r * 12 + col)] += c.weight * phase * colour_sum(c, A, B, C);
+            e = Complex<double>(0);
+          }
+      }
+  }
+  return out;
 }
 
 }  // namespace lqcd

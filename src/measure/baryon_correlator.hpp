@@ -69,4 +69,18 @@ std::vector<std::vector<Complex<double>>> baryon_correlator(const QuarkPropagato
                                                             const std::vector<std::array<int, 3>>& momenta,
                                                             Complex<double> time_boundary_phase, const char* name);
 
+// The sink of a three-point function (measure/baryon_three_point.hpp): the derivative of the correlator's
+// site term f(x) = sum_ij tr[W_ij G^{ij}(x)] (the boundary phase of a slice before the source's included)
+// with respect to one flavour's propagator, K_x[r][c] = d f(x) / d S_f(x)_{rc}, r and c = spin * 3 +
+// colour (sink and source index), at each site x of the time slice sink_t (global) in this box. Each
+// pairing is linear in each of its three slots; a flavour in two slots (the proton's up quarks) adds
+// both derivatives, so that f with S_f -> S_f + dS changes by sum_{rc} K_x[r][c] dS_{rc} to first order.
+struct BaryonSinkKernel {
+  int local_t = -1;  // the slice in this box (local time); -1: the box does not hold it
+  std::vector<std::array<Complex<double>, 144>> at;  // per site of the slice, lexicographic in the box
+};
+BaryonSinkKernel baryon_sink_kernel(const QuarkPropagators& quarks, const BaryonInterpolator& op,
+                                    const BaryonProjection& W, Quark flavour, int sink_t,
+                                    Complex<double> time_boundary_phase, const char* name);
+
 }  // namespace lqcd

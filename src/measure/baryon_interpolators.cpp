@@ -14,6 +14,8 @@ SpinMatrix parity_projector(int sign) {
   return p;
 }
 
+SpinMatrix polarised_projector(int k) { return parity_projector(+1) * SpinMatrix::gamma(kGamma5) * SpinMatrix::gamma(k); }
+
 namespace {
 
 constexpr Quark u = Quark::Up, d = Quark::Down, s = Quark::Strange;

@@ -27,6 +27,13 @@ namespace lqcd {
 SpinMatrix charge_conjugation();
 // (1 + sign gamma_t) / 2.
 SpinMatrix parity_projector(int sign);
+// (1 + gamma_t) / 2 gamma_5 gamma_k (k = 0, 1, 2 for x, y, z): the positive-parity state polarised along
+// k, the projection of the axial charge's three-point function. With the current qbar gamma_k gamma_5 q the
+// ratio C3 / C2_unpolarised (C2 with parity_projector(+1)) is real and tends to +g_A of that flavour times
+// the current's normalisation: on heavy free quarks the quark model's g_A^u = 4/3, g_A^d = -1/3
+// (tests/app/spectrum_three_point_test.cpp). Papers in other gamma conventions write it with a factor i
+// (e.g. (1 + gamma_4)/2 i gamma_5 gamma_3).
+SpinMatrix polarised_projector(int k);
 
 // One component, one term: eps (q1^T G q2) (G' q3).
 BaryonInterpolator spin_half_interpolator(std::array<Quark, 3> quarks, const SpinMatrix& diquark, const SpinMatrix& outer);

@@ -1,33 +1,9 @@
 #include "measure/pion_three_point.hpp"
 
 #include "core/error.hpp"
-#include "measure/momentum_projection.hpp"
+#include "measure/current_insertion.hpp"  // spin_times
 
 namespace lqcd {
-
-namespace {
-
-// G psi on the spin index.
-ColorSpinor<double> spin_times(const SpinMatrix& G, const ColorSpinor<double>& psi) {
-  ColorSpinor<double> r{};
-  for (int a = 0; a < 4; ++a)
-    for (int b = 0; b < 4; ++b) {
-      const Complex<double> g = G.m[a][b];
-      if (g.re == 0 && g.im == 0) continue;
-      for (int c = 0; c < 3; ++c) r.s[a].c[c] += g * psi.s[b].c[c];
-    }
-  return r;
-}
-
-// <a, b> = sum a^* b
-Complex<double> inner(const ColorSpinor<double>& a, const ColorSpinor<double>& b) {
-  Complex<double> s{};
-  for (int sp = 0; sp < 4; ++sp)
-    for (int c = 0; c < 3; ++c) s += conj(a.s[sp].c[c]) * b.s[sp].c[c];
-  return s;
-}
-
-}  // namespace
 
 PointPropagator pion_sequential_propagator(const DiracOperators& ops, bool even_odd, const PointPropagator& S,
                                            int t_sink, const PropagatorOptions& options) {
@@ -57,54 +33,6 @@ PointPropagator pion_sequential_propagator(const DiracOperators& ops, bool even_
       },
       plain, [&](int j, SpinorField<double>& psi) { B.column[std::size_t(j)] = to_local_lexicographic(psi); });
   return B;
-}
-
-std::vector<std::vector<Complex<double>>> pion_three_point_local(const PointPropagator& S, const PointPropagator& B,
-                                                                 const SpinMatrix& G,
-                                                                 const std::vector<std::array<int, 3>>& momenta) {
-  S.check_pair(B, "pion three-point function");
-  const SpinMatrix g5G = SpinMatrix::gamma(kGamma5) * G;
-  return project_to_momenta(S.geometry, S.source, momenta, [&](std::int64_t i, const int*) {
-    Complex<double> s{};
-    for (std::size_t j = 0; j < 12; ++j) s += inner(B.column[j][std::size_t(i)], spin_times(g5G, S.column[j][std::size_t(i)]));
-    return -1.0 * s;
-  });
-}
-
-std::vector<std::vector<Complex<double>>> pion_three_point_conserved(const PointPropagator& S, const PointPropagator& B,
-                                                                     const GaugeField<double>& U, double kappa,
-                                                                     Complex<double> time_boundary_phase,
-                                                                     const std::vector<std::array<int, 3>>& momenta) {
-  S.check_pair(B, "pion three-point function");
-  const Geometry& geom = S.geometry;
-  if (geom.grid[3] != 1)
-    throw Error("the conserved current's three-point function needs the whole time extent on each process (grid t = 1)");
-  const LexicographicGauge links = to_box(U);
-  const SpinMatrix one = SpinMatrix::identity(), gt = SpinMatrix::gamma(3), g5 = SpinMatrix::gamma(kGamma5);
-  SpinMatrix minus, plus;  // gamma_5 (1 - gamma_t), gamma_5 (1 + gamma_t)
-  for (int a = 0; a < 4; ++a)
-    for (int b = 0; b < 4; ++b) minus.m[a][b] = one.m[a][b] - gt.m[a][b], plus.m[a][b] = one.m[a][b] + gt.m[a][b];
-  minus = g5 * minus;
-  plus = g5 * plus;
-  const std::int64_t spatial = std::int64_t(geom.local[0]) * geom.local[1] * geom.local[2];
-  const int T = geom.local[3];
-  return project_to_momenta(geom, S.source, momenta, [&](std::int64_t i, const int* x) {
-    const bool wraps = x[3] == T - 1;
-    const std::int64_t up = wraps ? i - (T - 1) * spatial : i + spatial;
-    const SU3<double>& u = links(i, 3);
-    const Complex<double> forward = wraps ? time_boundary_phase : Complex<double>(1), backward = conj(forward);
-    Complex<double> s{};
-    for (std::size_t j = 0; j < 12; ++j) {
-      ColorSpinor<double> hop_up, hop_down;  // U S(y + t), U^dag S(y)
-      for (int sp = 0; sp < 4; ++sp) {
-        hop_up.s[sp] = forward * (u * S.column[j][std::size_t(up)].s[sp]);
-        hop_down.s[sp] = backward * adj_mul(u, S.column[j][std::size_t(i)].s[sp]);
-      }
-      s += inner(B.column[j][std::size_t(i)], spin_times(minus, hop_up)) -
-           inner(B.column[j][std::size_t(up)], spin_times(plus, hop_down));
-    }
-    return -kappa * s;
-  });
 }
 
 }  // namespace lqcd
