@@ -19,28 +19,17 @@ PointPropagator baryon_sequential_propagator(const DiracOperators& ops, bool eve
   const BaryonSinkKernel K = baryon_sink_kernel(quarks, op, W, flavour, sink, time_boundary_phase, name);
   const SpinMatrix g5 = SpinMatrix::gamma(kGamma5);
   const std::int64_t spatial = std::int64_t(geom.local[0]) * geom.local[1] * geom.local[2];
-  PointPropagator B;
-  B.geometry = geom;
-  B.source = any->source;
-  // A plain M^-1 of the sequential source: the source's smearing is in S already, and the sink is a point.
-  PropagatorOptions plain = options;
-  plain.source_smearing = GaussianParams{};
-  plain.sink_smearing = GaussianParams{};
-  solve_sources(
-      ops, even_odd, 12,
-      [&](int j) {
-        LexicographicSpinor eta(std::size_t(geom.volume()));
-        if (K.local_t >= 0)
-          for (std::int64_t s = 0; s < spatial; ++s) {
-            const std::array<Complex<double>, 144>& k = K.at[std::size_t(s)];
-            ColorSpinor<double> column;
-            for (int r = 0; r < 12; ++r) column.s[r / 3].c[r % 3] = conj(k[std::size_t(r * 12 + j)]);
-            eta[std::size_t(K.local_t * spatial + s)] = spin_times(g5, column);
-          }
-        return local_to_spinor_field(eta, geom, ops.full->location());
-      },
-      plain, [&](int j, SpinorField<double>& psi) { B.column[std::size_t(j)] = to_local_lexicographic(psi); });
-  return B;
+  return solve_sequential(ops, even_odd, *any, options, [&](int j) {
+    LexicographicSpinor eta(std::size_t(geom.volume()));
+    if (K.local_t >= 0)
+      for (std::int64_t s = 0; s < spatial; ++s) {
+        const std::array<Complex<double>, 144>& k = K.at[std::size_t(s)];
+        ColorSpinor<double> column;
+        for (int r = 0; r < 12; ++r) column.s[r / 3].c[r % 3] = conj(k[std::size_t(r * 12 + j)]);
+        eta[std::size_t(K.local_t * spatial + s)] = spin_times(g5, column);
+      }
+    return eta;
+  });
 }
 
 }  // namespace lqcd

@@ -17,6 +17,20 @@ ColorSpinor<double> spin_times(const SpinMatrix& G, const ColorSpinor<double>& p
   return r;
 }
 
+PointPropagator solve_sequential(const DiracOperators& ops, bool even_odd, const PointPropagator& S,
+                                 const PropagatorOptions& options, const std::function<LexicographicSpinor(int)>& source) {
+  PointPropagator B;
+  B.geometry = S.geometry;
+  B.source = S.source;
+  PropagatorOptions plain = options;
+  plain.source_smearing = GaussianParams{};
+  plain.sink_smearing = GaussianParams{};
+  solve_sources(
+      ops, even_odd, 12, [&](int j) { return local_to_spinor_field(source(j), S.geometry, ops.full->location()); },
+      plain, [&](int j, SpinorField<double>& psi) { B.column[std::size_t(j)] = to_local_lexicographic(psi); });
+  return B;
+}
+
 namespace {
 
 // <a, b> = sum a^* b

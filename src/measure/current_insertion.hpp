@@ -17,14 +17,23 @@
 #include <array>
 #include <vector>
 
+#include <functional>
+
 #include "fields/gauge_field.hpp"
 #include "measure/meson_correlator.hpp"
+#include "measure/propagator.hpp"
 #include "measure/spin_matrix.hpp"
 
 namespace lqcd {
 
 // G psi on the spin index.
 ColorSpinor<double> spin_times(const SpinMatrix& G, const ColorSpinor<double>& psi);
+
+// The 12 solves B_j = M^-1 eta_j of a sequential propagator, eta_j = source(j) in this box (lexicographic,
+// S's geometry), with S's lattice and source position. Plain solves: the point propagator's source
+// smearing is in S already, and the sink is a point.
+PointPropagator solve_sequential(const DiracOperators& ops, bool even_odd, const PointPropagator& S,
+                                 const PropagatorOptions& options, const std::function<LexicographicSpinor(int)>& source);
 
 // C3(tau, q) for tau = 0..T-1 relative to the source slice, one entry per momentum transfer q (units of
 // 2 pi / L): the local current qbar G q.
