@@ -22,6 +22,9 @@ std::vector<KeySpec> quark_schema(const std::string& prefix) {
       {"fermion.kappa", "0.12", "hopping parameter kappa = 1/(2 m0 + 8)"},
       {"fermion.mass", "nan", "bare mass m0 instead of kappa (mass form D_W + m0 + csw (i/4) sigma.F + i mu gamma_5)"},
       {"fermion.csw", "0.0", "Sheikholeslami-Wohlert coefficient (clover, twisted clover)"},
+      {"fermion.clover_field_strength", "\"traceless\"",
+       "the clover term's F = (Q - Q^dag)/8: \"traceless\" (its traceless part: openQCD, QUDA, Chroma) or "
+       "\"trace_kept\" (as it is: MILC's clover_invert2; another action at the same csw)"},
       {"fermion.mu", "0.0", "twisted mass mu (mass form); the hopping form has 2 i kappa mu gamma_5"},
       {"fermion.two_kappa_mu", "0.0", "2 kappa mu instead of mu"},
       {"fermion.boundary", "[\"periodic\", \"periodic\", \"periodic\", \"antiperiodic\"]",
@@ -131,6 +134,12 @@ QuarkInput read_quark_input(const Config& c) {
   f.csw = finite(c, "fermion.csw");
   if (f.action == FermionAction::Wilson && f.csw != 0)
     c.fail_key("fermion.csw", "is only used with action = \"clover\" or \"twisted_mass\"; set fermion.action");
+  const std::string strength = c.string("fermion.clover_field_strength");
+  if (strength != "traceless" && strength != "trace_kept")
+    c.fail_key("fermion.clover_field_strength", fmt::format("unknown value \"{}\" (expected \"traceless\" or \"trace_kept\")", strength));
+  f.clover_trace_kept = strength == "trace_kept";
+  if (f.clover_trace_kept && f.csw == 0)
+    c.fail_key("fermion.clover_field_strength", "\"trace_kept\" changes only the clover term: set fermion.csw");
   if (c.is_set("fermion.two_kappa_mu")) {
     if (c.is_set("fermion.mu")) c.fail_key("fermion.two_kappa_mu", "set either fermion.mu or fermion.two_kappa_mu, not both");
     f.wilson.mu = finite(c, "fermion.two_kappa_mu") / (2 * f.wilson.kappa);
@@ -298,6 +307,7 @@ std::string describe_fermion(const FermionParams& f) {
                                                                        : "twisted_mass",
                               w.kappa, w.mass());
   if (f.csw != 0) s += fmt::format(", csw = {:.10g}", f.csw);
+  if (f.clover_trace_kept) s += " (field strength with its trace kept, MILC's)";
   if (f.action == FermionAction::TwistedMass)
     s += fmt::format(", mu = {:.10g} (2 kappa mu = {:.10g})", w.mu, 2 * w.kappa * w.mu);
   s += ", boundary (";

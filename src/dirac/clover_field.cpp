@@ -7,13 +7,14 @@
 namespace lqcd {
 
 template <typename Real>
-CloverField<Real>::CloverField(const GaugeField<double>& U, double kappa, double csw, double mu)
+CloverField<Real>::CloverField(const GaugeField<double>& U, double kappa, double csw, double mu, bool trace_kept)
   requires std::is_same_v<Real, double>
     : U_(&U),
       geom_(U.geometry()),
       kappa_(kappa),
       csw_(csw),
       mu_(mu),
+      trace_kept_(trace_kept),
       stride_(padded_stride(U.geometry().half_volume(), sizeof(Complex<Real>))),
       data_(std::size_t(stride_) * CloverView<Real>::kComponents * 2, U.location()) {
   if (!(kappa > 0)) fail("kappa: must be positive (got {})", kappa);
@@ -28,6 +29,7 @@ CloverField<Real>::CloverField(const CloverField<double>& c)
       kappa_(c.kappa()),
       csw_(c.csw()),
       mu_(c.mu()),
+      trace_kept_(c.trace_kept()),
       stride_(padded_stride(c.geometry().half_volume(), sizeof(Complex<Real>))),
       data_(std::size_t(stride_) * CloverView<Real>::kComponents * 2, c.location()) {
   assign(c);
@@ -38,7 +40,7 @@ void CloverField<Real>::assign(const CloverField<double>& c)
   requires std::is_same_v<Real, float>
 {
   if (!(c.geometry() == geom_) || c.location() != location() || c.kappa() != kappa_ || c.csw() != csw_ ||
-      c.mu() != mu_)
+      c.mu() != mu_ || c.trace_kept() != trace_kept_)
     fail("internal: CloverField<float>::assign: a clover field of another lattice, device or quark");
   const std::int64_t vh = geom_.half_volume();
   for_each(location(), CloverView<Real>::kComponents * 2 * vh,
@@ -49,7 +51,7 @@ template <typename Real>
 void CloverField<Real>::compute()
   requires std::is_same_v<Real, double>
 {
-  for_each(location(), geometry().volume(), CloverComputeKernel{U_->view(), view(), kappa_ * csw_});
+  for_each(location(), geometry().volume(), CloverComputeKernel{U_->view(), view(), kappa_ * csw_, trace_kept_});
 }
 
 template <typename Real>

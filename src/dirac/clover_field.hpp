@@ -24,8 +24,8 @@ template <typename Real>
 class CloverField {
  public:
   // Computes the field from U (double precision only). Keeps a reference to U (no copy): U must
-  // outlive the field.
-  CloverField(const GaugeField<double>& U, double kappa, double csw, double mu = 0.0)
+  // outlive the field. trace_kept: MILC's field strength (clover_hermitian_blocks).
+  CloverField(const GaugeField<double>& U, double kappa, double csw, double mu = 0.0, bool trace_kept = false)
     requires std::is_same_v<Real, double>;
   // The single-precision copy of a double-precision field (same parameters, rounded entries).
   explicit CloverField(const CloverField<double>& c)
@@ -47,6 +47,7 @@ class CloverField {
   double kappa() const { return kappa_; }
   double csw() const { return csw_; }
   double mu() const { return mu_; }
+  bool trace_kept() const { return trace_kept_; }
   const Geometry& geometry() const { return geom_; }
   Location location() const { return data_.location(); }
   std::size_t bytes() const { return data_.bytes(); }
@@ -77,6 +78,7 @@ class CloverField {
   const GaugeField<double>* U_;  // double: the links it is computed from; float: none
   Geometry geom_;
   double kappa_, csw_, mu_;
+  bool trace_kept_;
   std::int64_t stride_;
   Buffer<Complex<Real>> data_;
 };

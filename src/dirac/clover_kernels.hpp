@@ -246,10 +246,12 @@ struct CloverView {
 // ---------------------------------------------------------------------------------------------
 
 // The Hermitian blocks H_0, H_1 of 1 + i kappa c_sw sum_{mu<nu} sigma_{mu nu} F_{mu nu}(x) at x.
-// kappa_csw = kappa * c_sw.
+// kappa_csw = kappa * c_sw. F is the traceless clover field strength (gauge/field_strength.hpp), as
+// openQCD, QUDA and Chroma define it, or with trace_kept (1/8)(Q - Q^dag) as it is: MILC's clover term
+// (clover_invert2), a different action at the same c_sw (the trace is O(a^4) F^2-small on smooth fields).
 template <typename Real>
 LQCD_HOST_DEVICE void clover_hermitian_blocks(const GaugeView<Real>& U, const int x[4], double kappa_csw,
-                                              HermitianBlock<double> h[2]) {
+                                              HermitianBlock<double> h[2], bool trace_kept = false) {
   LQCD_UNROLL
   for (int b = 0; b < 2; ++b) {
     LQCD_UNROLL
@@ -259,7 +261,8 @@ LQCD_HOST_DEVICE void clover_hermitian_blocks(const GaugeView<Real>& U, const in
   }
   for (int mu = 0; mu < 4; ++mu)
     for (int nu = mu + 1; nu < 4; ++nu) {
-      const SU3<Real> f = clover_field_strength(U, x, mu, nu);
+      const SU3<Real> f = trace_kept ? antihermitian_part(clover_leaves(U, x, mu, nu), Real(0.125))
+                                     : clover_field_strength(U, x, mu, nu);
       for (int row = 0; row < 4; ++row) {
         int col, phase;
         sigma_entry(mu, nu, row, col, phase);
@@ -286,6 +289,7 @@ struct CloverComputeKernel {
   GaugeView<double> U;
   CloverView<double> clover;
   double kappa_csw;
+  bool trace_kept = false;  // MILC's field strength (clover_hermitian_blocks)
 
   LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
     const int p = int(i / clover.vh);
@@ -293,7 +297,7 @@ struct CloverComputeKernel {
     int x[4];
     U.idx.coords(p, s, x);
     HermitianBlock<double> h[2];
-    clover_hermitian_blocks(U, x, kappa_csw, h);
+    clover_hermitian_blocks(U, x, kappa_csw, h, trace_kept);
     for (int b = 0; b < 2; ++b) {
       clover.store(p, s, b, h[b]);
       Complex<double> m[6][6];

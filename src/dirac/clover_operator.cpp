@@ -8,9 +8,10 @@
 namespace lqcd {
 
 template <typename Real>
-WilsonCloverOperator<Real>::WilsonCloverOperator(const GaugeField<double>& U, const WilsonParams& params, double csw)
+WilsonCloverOperator<Real>::WilsonCloverOperator(const GaugeField<double>& U, const WilsonParams& params, double csw,
+                                                 bool trace_kept)
   requires std::is_same_v<Real, double>
-    : U_(U), params_(params), clover_(U, params.kappa, csw, params.mu) {}
+    : U_(U), params_(params), clover_(U, params.kappa, csw, params.mu, trace_kept) {}
 
 template <typename Real>
 WilsonCloverOperator<Real>::WilsonCloverOperator(const GaugeField<float>& U_single,

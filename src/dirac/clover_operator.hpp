@@ -18,8 +18,9 @@ template <typename Real>
 class WilsonCloverOperator : public LinearOperator<Real> {
  public:
   // Keeps a reference to U (no copy): U must outlive the operator. Builds the clover field on U's
-  // location; call update() after the links change.
-  WilsonCloverOperator(const GaugeField<double>& U, const WilsonParams& params, double csw)
+  // location; call update() after the links change. trace_kept: MILC's field strength
+  // (clover_kernels.hpp, clover_hermitian_blocks).
+  WilsonCloverOperator(const GaugeField<double>& U, const WilsonParams& params, double csw, bool trace_kept = false)
     requires std::is_same_v<Real, double>;
   // The single-precision copy of M on U_single (M's links in single precision, which must outlive
   // the operator). Made again, not updated, when the links change.

@@ -70,6 +70,8 @@ void check_fermion_params(const FermionParams& p) {
       fail("mu = {} is set, but the Wilson action has no twisted mass (use the twisted-mass or the clover action)",
            p.wilson.mu);
   }
+  if (p.clover_trace_kept && p.csw == 0)
+    fail("clover_trace_kept is set, but there is no clover term (csw = 0): it changes only the clover term");
 }
 
 std::optional<std::array<int, 4>> free_field_zero_mode(const WilsonParams& p, const Dims& dims) {
@@ -126,7 +128,7 @@ DiracOperators make_dirac_operators(const GaugeField<double>& U, const FermionPa
   }
   if (single_precision) ops.links_single = std::make_unique<const GaugeField<float>>(convert_precision<float>(U));
   if (clover) {
-    auto M = std::make_shared<WilsonCloverOperator<double>>(U, p.wilson, p.csw);
+    auto M = std::make_shared<WilsonCloverOperator<double>>(U, p.wilson, p.csw, p.clover_trace_kept);
     if (single_precision) {
       auto Ms = std::make_shared<WilsonCloverOperator<float>>(*ops.links_single, *M);
       ops.full_single = std::make_unique<SharedCloverOperator<float>>(Ms);

@@ -50,14 +50,22 @@ LQCD_HOST_DEVICE SU3<Real> clover_leaves(const GaugeView<Real>& U, const int x[4
   return q;
 }
 
-// The traceless part of scale (q - q^dag): anti-Hermitian, traceless.
+// scale (q - q^dag): anti-Hermitian, its trace kept (MILC's clover field strength, see
+// dirac/clover_kernels.hpp).
 template <typename Real>
-LQCD_HOST_DEVICE SU3<Real> traceless_antihermitian_part(const SU3<Real>& q, Real scale) {
+LQCD_HOST_DEVICE SU3<Real> antihermitian_part(const SU3<Real>& q, Real scale) {
   SU3<Real> f;
   LQCD_UNROLL
   for (int i = 0; i < 3; ++i)
     LQCD_UNROLL
     for (int j = 0; j < 3; ++j) f.m[i][j] = (q.m[i][j] - conj(q.m[j][i])) * scale;
+  return f;
+}
+
+// The traceless part of scale (q - q^dag): anti-Hermitian, traceless.
+template <typename Real>
+LQCD_HOST_DEVICE SU3<Real> traceless_antihermitian_part(const SU3<Real>& q, Real scale) {
+  SU3<Real> f = antihermitian_part(q, scale);
   // The diagonal is purely imaginary; remove its mean (1/3) tr F.
   const Real t = (f.m[0][0].im + f.m[1][1].im + f.m[2][2].im) / Real(3);
   LQCD_UNROLL
