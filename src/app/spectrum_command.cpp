@@ -24,6 +24,7 @@
 #include "measure/baryon_three_point.hpp"
 #include "measure/current_insertion.hpp"
 #include "measure/pion_three_point.hpp"
+#include "measure/sink_operators.hpp"
 #include "measure/stochastic_estimates.hpp"
 #include "measure/spin_matrix.hpp"
 #include "measure/statistics.hpp"
@@ -108,6 +109,10 @@ int run_spectrum(const SpectrumCommandOptions& opt) {
     if (g < 0 && !input.sink_times.empty() && problem.links().geometry().grid[3] != 1)
       config.fail_key("spectrum.three_point_currents", "\"conserved_vector\" needs the whole time extent on each process "
                                                        "(--grid with t = 1)");
+  if (problem.links().geometry().distributed())
+    for (const auto& [key, value] : {std::pair{"spectrum.rotated_sink_d1", input.rotated_sink_d1},
+                                     std::pair{"spectrum.wavefunction_sink_radius", input.wavefunction_sink_radius}})
+      if (value > 0) config.fail_key(key, "needs the whole lattice on one process (run without --grid)");
   log.line("# {}", version_string());
   log.line("# lqcd spectrum: meson and baryon two-point functions from one {} source", config.string("source.type"));
   log.line("# gauge: {}; plaquette {:.12f}", problem.gauge_description(), problem.observables().plaquette);
@@ -136,6 +141,25 @@ int run_spectrum(const SpectrumCommandOptions& opt) {
     diagonal[std::size_t(n)] = meson_correlator(S, g, g, momenta);
     for (std::size_t m = 0; m < momenta.size(); ++m)
       file.datasets.push_back({gamma_name(n) + "_" + gamma_name(n), momenta[m], diagonal[std::size_t(n)][m]});
+  }
+  // The same with other codes' sinks (MILC's rotate_3D on both quarks, its wavefunction sink on one).
+  const auto other_sink = [&](const PointPropagator& a, const PointPropagator& b, const std::string& suffix) {
+    for (int n = 0; n < 16; ++n) {
+      const SpinMatrix g = SpinMatrix::basis(n);
+      const auto c = meson_correlator(a, b, g, g, momenta);
+      for (std::size_t m = 0; m < momenta.size(); ++m)
+        file.datasets.push_back({gamma_name(n) + "_" + gamma_name(n) + suffix, momenta[m], c[m]});
+    }
+  };
+  if (input.rotated_sink_d1 > 0) {
+    PointPropagator rotated = S;
+    rotate_sink(rotated, problem.links(), input.rotated_sink_d1);
+    other_sink(rotated, rotated, "_rotated");
+  }
+  if (input.wavefunction_sink_radius > 0) {
+    PointPropagator convolved = S;
+    wavefunction_sink(convolved, input.wavefunction_sink_radius);
+    other_sink(S, convolved, "_wavefunction_sink");
   }
   const SpinMatrix g5 = SpinMatrix::basis(kPion), gt_g5 = SpinMatrix::gamma(3) * g5;
   const auto c_ap = meson_correlator(S, gt_g5, g5, momenta);

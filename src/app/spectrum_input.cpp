@@ -28,6 +28,12 @@ std::vector<KeySpec> spectrum_schema() {
                "the one-end-trick pion: noise vectors on the source's time slice, spin-colour diluted (12 solves "
                "each), each written on its own; 0: none"});
   s.push_back({"spectrum.one_end_noise", "\"z2\"", "their noise: \"z2\", \"z4\" or \"u1\" (seed: source.seed)"});
+  s.push_back({"spectrum.rotated_sink_d1", "0.0",
+               "also the 16 mesons with both quarks' sinks rotated, psi - d1 gamma.nabla psi (MILC's rotate_3D, the "
+               "Fermilab rotation; datasets G_G_rotated); 0: none; one process only"});
+  s.push_back({"spectrum.wavefunction_sink_radius", "0.0",
+               "also the 16 mesons with one quark's sink convolved with exp(-r^2/r0^2) over its time slice (MILC's "
+               "\"gaussian\" sink; for Coulomb gauge; datasets G_G_wavefunction_sink); r0, 0: none; one process only"});
   s.push_back({"spectrum.strange_kappa", "0.0",
                "kappa of a strange quark (the same action, c_sw and boundary conditions as fermion): adds the "
                "Lambda, Sigma, Xi and Omega baryons (12 more solves); 0: none"});
@@ -94,6 +100,12 @@ SpectrumInput read_spectrum_input(const Config& c) {
     if (in.currents.empty()) c.fail_key("spectrum.three_point_currents", "expected at least one current, e.g. [\"gt\"]");
     in.momentum_transfers = read_momenta(c, "spectrum.momentum_transfers");
   }
+  for (const char* key : {"spectrum.rotated_sink_d1", "spectrum.wavefunction_sink_radius"}) {
+    const double v = c.real(key);
+    if (!std::isfinite(v) || v < 0) c.fail_key(key, fmt::format("expected a number >= 0 (0: none), got {}", v));
+  }
+  in.rotated_sink_d1 = c.real("spectrum.rotated_sink_d1");
+  in.wavefunction_sink_radius = c.real("spectrum.wavefunction_sink_radius");
   const std::int64_t vectors = c.integer("spectrum.one_end_vectors");
   if (vectors < 0 || vectors > 100000) c.fail_key("spectrum.one_end_vectors", fmt::format("expected 0 to 100000, got {}", vectors));
   in.one_end_vectors = int(vectors);

@@ -20,6 +20,10 @@ struct SpectrumInput {
   std::vector<std::array<int, 3>> momenta;  // sink momenta n (p = 2 pi n / L), at least one
   bool neutral_pion = false;                // twisted mass only: also the -mu propagator
   double strange_kappa = 0;                 // > 0: a strange quark (same action) for Lambda, Sigma, Xi, Omega
+  // Other codes' sinks (measure/sink_operators.hpp), > 0: the mesons again with both sinks rotated by d1,
+  // and with one quark's sink convolved with the wavefunction of this radius.
+  double rotated_sink_d1 = 0;
+  double wavefunction_sink_radius = 0;
   // Three-point functions (measure/pion_three_point.hpp, baryon_three_point.hpp): sink times relative to the
   // source (empty: none), the states (pion, nucleon), the currents (Gamma(n) of a local current, or -1 for
   // the conserved temporal vector current) and the momentum transfers.
