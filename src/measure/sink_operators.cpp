@@ -23,6 +23,21 @@ double distance2(const int x[4], const int y[4], const Dims& n) {
   return r2;
 }
 
+// column(x) <- f(column, x, coordinates of x) at every site, for each of S's columns (f reads the old column).
+template <typename SiteMap>
+void map_sinks(PointPropagator& S, const SiteMap& f) {
+  const SiteIndexer idx = SiteIndexer::from(S.geometry);
+  for (LexicographicSpinor& column : S.column) {
+    const LexicographicSpinor psi = column;
+#pragma omp parallel for schedule(static)
+    for (std::int64_t s = 0; s < S.geometry.volume(); ++s) {
+      int x[4];
+      idx.coords_lex(s, x);
+      column[std::size_t(s)] = f(psi, s, x);
+    }
+  }
+}
+
 }  // namespace
 
 void rotate_sink(PointPropagator& S, const GaugeField<double>& U, double d1) {
@@ -34,34 +49,28 @@ void rotate_sink(PointPropagator& S, const GaugeField<double>& U, double d1) {
   const Dims& n = g.global;
   SpinMatrix gamma[3];
   for (int i = 0; i < 3; ++i) gamma[i] = SpinMatrix::gamma(i);
-  for (LexicographicSpinor& column : S.column) {
-    const LexicographicSpinor psi = column;
-#pragma omp parallel for schedule(static)
-    for (std::int64_t s = 0; s < g.volume(); ++s) {
-      int x[4];
-      idx.coords_lex(s, x);
-      ColorSpinor<double> out = psi[std::size_t(s)];
-      for (int i = 0; i < 3; ++i) {
-        int up[4] = {x[0], x[1], x[2], x[3]}, down[4] = {x[0], x[1], x[2], x[3]};
-        up[i] = (x[i] + 1) % n[std::size_t(i)];
-        down[i] = (x[i] - 1 + n[std::size_t(i)]) % n[std::size_t(i)];
-        const std::int64_t su = idx.lex(up), sd = idx.lex(down);
-        ColorSpinor<double> diff;  // (1/2) [U_i(x) psi(x + i) - U_i(x - i)^dag psi(x - i)]
-        for (int sp = 0; sp < 4; ++sp) {
-          const auto a = links(s, i) * psi[std::size_t(su)].s[sp];
-          const auto b = adj_mul(links(sd, i), psi[std::size_t(sd)].s[sp]);
-          for (int c = 0; c < 3; ++c) diff.s[sp].c[c] = 0.5 * (a.c[c] - b.c[c]);
-        }
-        for (int a = 0; a < 4; ++a)
-          for (int b = 0; b < 4; ++b) {
-            const Complex<double> gab = gamma[i].m[a][b];
-            if (gab.re == 0 && gab.im == 0) continue;
-            for (int c = 0; c < 3; ++c) out.s[a].c[c] -= d1 * gab * diff.s[b].c[c];
-          }
+  map_sinks(S, [&](const LexicographicSpinor& psi, std::int64_t s, const int* x) {
+    ColorSpinor<double> out = psi[std::size_t(s)];
+    for (int i = 0; i < 3; ++i) {
+      int up[4] = {x[0], x[1], x[2], x[3]}, down[4] = {x[0], x[1], x[2], x[3]};
+      up[i] = (x[i] + 1) % n[std::size_t(i)];
+      down[i] = (x[i] - 1 + n[std::size_t(i)]) % n[std::size_t(i)];
+      const std::int64_t su = idx.lex(up), sd = idx.lex(down);
+      ColorSpinor<double> diff;  // (1/2) [U_i(x) psi(x + i) - U_i(x - i)^dag psi(x - i)]
+      for (int sp = 0; sp < 4; ++sp) {
+        const auto a = links(s, i) * psi[std::size_t(su)].s[sp];
+        const auto b = adj_mul(links(sd, i), psi[std::size_t(sd)].s[sp]);
+        for (int c = 0; c < 3; ++c) diff.s[sp].c[c] = 0.5 * (a.c[c] - b.c[c]);
       }
-      column[std::size_t(s)] = out;
+      for (int a = 0; a < 4; ++a)
+        for (int b = 0; b < 4; ++b) {
+          const Complex<double> gab = gamma[i].m[a][b];
+          if (gab.re == 0 && gab.im == 0) continue;
+          for (int c = 0; c < 3; ++c) out.s[a].c[c] -= d1 * gab * diff.s[b].c[c];
+        }
     }
-  }
+    return out;
+  });
 }
 
 void wavefunction_sink(PointPropagator& S, double radius) {
@@ -72,24 +81,18 @@ void wavefunction_sink(PointPropagator& S, double radius) {
   const SiteIndexer idx = SiteIndexer::from(g);
   const Dims& n = g.global;
   const std::int64_t spatial = std::int64_t(n[0]) * n[1] * n[2];
-  for (LexicographicSpinor& column : S.column) {
-    const LexicographicSpinor psi = column;
-#pragma omp parallel for schedule(static)
-    for (std::int64_t s = 0; s < g.volume(); ++s) {
-      int x[4];
-      idx.coords_lex(s, x);
-      ColorSpinor<double> out{};
-      const std::int64_t first = std::int64_t(x[3]) * spatial;  // the slice x_t, t slowest
-      for (std::int64_t r = first; r < first + spatial; ++r) {
-        int y[4];
-        idx.coords_lex(r, y);
-        const double w = std::exp(-distance2(x, y, n) / (radius * radius));
-        for (int sp = 0; sp < 4; ++sp)
-          for (int c = 0; c < 3; ++c) out.s[sp].c[c] += w * psi[std::size_t(r)].s[sp].c[c];
-      }
-      column[std::size_t(s)] = out;
+  map_sinks(S, [&](const LexicographicSpinor& psi, std::int64_t, const int* x) {
+    ColorSpinor<double> out{};
+    const std::int64_t first = std::int64_t(x[3]) * spatial;  // the slice x_t, t slowest
+    for (std::int64_t r = first; r < first + spatial; ++r) {
+      int y[4];
+      idx.coords_lex(r, y);
+      const double w = std::exp(-distance2(x, y, n) / (radius * radius));
+      for (int sp = 0; sp < 4; ++sp)
+        for (int c = 0; c < 3; ++c) out.s[sp].c[c] += w * psi[std::size_t(r)].s[sp].c[c];
     }
-  }
+    return out;
+  });
 }
 
 }  // namespace lqcd
