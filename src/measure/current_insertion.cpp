@@ -5,18 +5,6 @@
 
 namespace lqcd {
 
-// G psi on the spin index.
-ColorSpinor<double> spin_times(const SpinMatrix& G, const ColorSpinor<double>& psi) {
-  ColorSpinor<double> r{};
-  for (int a = 0; a < 4; ++a)
-    for (int b = 0; b < 4; ++b) {
-      const Complex<double> g = G.m[a][b];
-      if (g.re == 0 && g.im == 0) continue;
-      for (int c = 0; c < 3; ++c) r.s[a].c[c] += g * psi.s[b].c[c];
-    }
-  return r;
-}
-
 PointPropagator solve_sequential(const DiracOperators& ops, bool even_odd, const PointPropagator& S,
                                  const PropagatorOptions& options, const std::function<LexicographicSpinor(int)>& source) {
   PointPropagator B;
@@ -30,18 +18,6 @@ PointPropagator solve_sequential(const DiracOperators& ops, bool even_odd, const
       plain, [&](int j, SpinorField<double>& psi) { B.column[std::size_t(j)] = to_local_lexicographic(psi); });
   return B;
 }
-
-namespace {
-
-// <a, b> = sum a^* b
-Complex<double> inner(const ColorSpinor<double>& a, const ColorSpinor<double>& b) {
-  Complex<double> s{};
-  for (int sp = 0; sp < 4; ++sp)
-    for (int c = 0; c < 3; ++c) s += conj(a.s[sp].c[c]) * b.s[sp].c[c];
-  return s;
-}
-
-}  // namespace
 
 std::vector<std::vector<Complex<double>>> current_insertion_local(const PointPropagator& S, const PointPropagator& B,
                                                                  const SpinMatrix& G,

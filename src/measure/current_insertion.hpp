@@ -26,9 +26,6 @@
 
 namespace lqcd {
 
-// G psi on the spin index.
-ColorSpinor<double> spin_times(const SpinMatrix& G, const ColorSpinor<double>& psi);
-
 // The 12 solves B_j = M^-1 eta_j of a sequential propagator, eta_j = source(j) in this box (lexicographic,
 // S's geometry), with S's lattice and source position. Plain solves: the point propagator's source
 // smearing is in S already, and the sink is a point.

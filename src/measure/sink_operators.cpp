@@ -1,8 +1,8 @@
 #include "measure/sink_operators.hpp"
 
-#include <cmath>
-
 #include "core/error.hpp"
+#include "measure/sources.hpp"
+#include "measure/spin_matrix.hpp"
 
 namespace lqcd {
 
@@ -10,17 +10,6 @@ namespace {
 
 void require_one_process(const Geometry& g, const char* what) {
   if (g.distributed()) throw Error(fmt::format("{} needs the whole lattice on one process (no --grid)", what));
-}
-
-// The periodic (minimal-image) squared spatial distance of x and y.
-double distance2(const int x[4], const int y[4], const Dims& n) {
-  double r2 = 0;
-  for (int d = 0; d < 3; ++d) {
-    int dx = std::abs(x[d] - y[d]);
-    dx = std::min(dx, n[std::size_t(d)] - dx);
-    r2 += double(dx) * dx;
-  }
-  return r2;
 }
 
 // column(x) <- f(column, x, coordinates of x) at every site, for each of S's columns (f reads the old column).
@@ -62,12 +51,7 @@ void rotate_sink(PointPropagator& S, const GaugeField<double>& U, double d1) {
         const auto b = adj_mul(links(sd, i), psi[std::size_t(sd)].s[sp]);
         for (int c = 0; c < 3; ++c) diff.s[sp].c[c] = 0.5 * (a.c[c] - b.c[c]);
       }
-      for (int a = 0; a < 4; ++a)
-        for (int b = 0; b < 4; ++b) {
-          const Complex<double> gab = gamma[i].m[a][b];
-          if (gab.re == 0 && gab.im == 0) continue;
-          for (int c = 0; c < 3; ++c) out.s[a].c[c] -= d1 * gab * diff.s[b].c[c];
-        }
+      out -= Complex<double>(d1) * spin_times(gamma[i], diff);
     }
     return out;
   });
@@ -77,7 +61,7 @@ void wavefunction_sink(PointPropagator& S, double radius) {
   S.check_columns();
   const Geometry& g = S.geometry;
   require_one_process(g, "the wavefunction sink");
-  if (!(radius > 0) || !std::isfinite(radius)) throw Error(fmt::format("the wavefunction sink's radius must be > 0 (got {})", radius));
+  check_source_radius(radius, "the wavefunction sink's radius");
   const SiteIndexer idx = SiteIndexer::from(g);
   const Dims& n = g.global;
   const std::int64_t spatial = std::int64_t(n[0]) * n[1] * n[2];
@@ -87,9 +71,8 @@ void wavefunction_sink(PointPropagator& S, double radius) {
     for (std::int64_t r = first; r < first + spatial; ++r) {
       int y[4];
       idx.coords_lex(r, y);
-      const double w = std::exp(-distance2(x, y, n) / (radius * radius));
-      for (int sp = 0; sp < 4; ++sp)
-        for (int c = 0; c < 3; ++c) out.s[sp].c[c] += w * psi[std::size_t(r)].s[sp].c[c];
+      const double w = gaussian_wavefunction(x, {y[0], y[1], y[2], y[3]}, n, radius);
+      out += Complex<double>(w) * psi[std::size_t(r)];
     }
     return out;
   });

@@ -55,17 +55,11 @@ SpinorField<double> make_source(const SourceSpec& spec, const Geometry& geom, Lo
     if (!on_source) continue;
     Complex<double> value(1.0);
     if (spec.type == SourceType::GaussianWavefunction) {
-      // MILC's "gaussian" source (generic/quark_source.c, gaussian_source), used in Coulomb gauge:
-      // exp(-r^2 / r0^2) with each d_i the minimal-image distance on the global periodic lattice, so a
-      // centre near a face reaches across it and every process grid sets the same values.
-      double r2 = 0;
-      for (int mu = 0; mu < 3; ++mu) {
-        const int n = geom.global[mu];
-        const int d = ((x[mu] + geom.offset[mu] - spec.position[std::size_t(mu)]) % n + n) % n;
-        const int dmin = std::min(d, n - d);
-        r2 += double(dmin) * dmin;
-      }
-      value = Complex<double>(std::exp(-r2 / (spec.radius * spec.radius)));
+      // MILC's "gaussian" source (generic/quark_source.c, gaussian_source), used in Coulomb gauge; the
+      // minimal image on the global lattice: a centre near a face reaches across it, and every process
+      // grid sets the same values.
+      const int global_x[4] = {x[0] + geom.offset[0], x[1] + geom.offset[1], x[2] + geom.offset[2], x[3] + geom.offset[3]};
+      value = Complex<double>(gaussian_wavefunction(global_x, spec.position, geom.global, spec.radius));
     } else if (spec.type == SourceType::Z2Wall || spec.type == SourceType::Z4Wall) {
       // The noise depends on the global spatial site only (key: its lexicographic index at t = 0), so
       // every process grid draws the same wall whichever rank holds the time slice.
@@ -80,6 +74,17 @@ SpinorField<double> make_source(const SourceSpec& spec, const Geometry& geom, Lo
     v[std::size_t(i)].s[spin].c[colour] = value;
   }
   return local_to_spinor_field(v, geom, loc);
+}
+
+double gaussian_wavefunction(const int x[4], const std::array<int, 4>& centre, const Dims& global, double radius) {
+  double r2 = 0;
+  for (int mu = 0; mu < 3; ++mu) {
+    const int n = global[std::size_t(mu)];
+    const int d = ((x[mu] - centre[std::size_t(mu)]) % n + n) % n;
+    const int dmin = std::min(d, n - d);
+    r2 += double(dmin) * dmin;
+  }
+  return std::exp(-r2 / (radius * radius));
 }
 
 }  // namespace lqcd

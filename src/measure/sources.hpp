@@ -40,4 +40,9 @@ void check_source_radius(double radius, const std::string& key = "source.radius"
 // Throws lqcd::Error naming source.radius unless the radius is finite and > 0.
 SpinorField<double> make_source(const SourceSpec& spec, const Geometry& geom, Location loc, int spin, int colour);
 
+// The gaussian wavefunction's value exp(-r^2 / r0^2) at the global site x for the centre c (their spatial
+// coordinates, r the minimal-image distance on the periodic lattice `global`), r0 = radius: the source
+// above and MILC's wavefunction sink (measure/sink_operators.hpp).
+double gaussian_wavefunction(const int x[4], const std::array<int, 4>& centre, const Dims& global, double radius);
+
 }  // namespace lqcd

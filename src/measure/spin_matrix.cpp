@@ -46,6 +46,17 @@ SpinMatrix operator*(const SpinMatrix& a, const SpinMatrix& b) {
   return c;
 }
 
+ColorSpinor<double> spin_times(const SpinMatrix& G, const ColorSpinor<double>& psi) {
+  ColorSpinor<double> r{};
+  for (int a = 0; a < 4; ++a)
+    for (int b = 0; b < 4; ++b) {
+      const Complex<double> g = G.m[a][b];
+      if (g.re == 0 && g.im == 0) continue;
+      for (int c = 0; c < 3; ++c) r.s[a].c[c] += g * psi.s[b].c[c];
+    }
+  return r;
+}
+
 namespace {
 // Literal products, so that no sign convention hides in a name (e.g. gygzgt = gamma_x gamma_5).
 const std::array<const char*, 16> kNames = {"1",  "gx",   "gy",   "gxgy",   "gz",   "gxgz",   "gygz",   "gxgygz",

@@ -20,6 +20,8 @@ struct SpinMatrix {
   SpinMatrix transpose() const;
 };
 SpinMatrix operator*(const SpinMatrix& a, const SpinMatrix& b);
+// G psi on the spin index (colour untouched).
+ColorSpinor<double> spin_times(const SpinMatrix& G, const ColorSpinor<double>& psi);
 
 // Names of Gamma(n) for output: the literal product, "1", "gx", "gxgy", ..., "gygzgt", "g5".
 std::string gamma_name(int n);
