@@ -17,6 +17,8 @@
 // Each record costs CUPTI a few hundred nanoseconds; the kernel durations are the GPU's own timestamps.
 #include <cupti.h>
 
+#include <cxxabi.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -71,6 +73,16 @@ const char* copy_kind(std::uint8_t kind) {
   }
 }
 
+// Kernel names arrive mangled; templates make them long, so the table shows the first 220 characters.
+std::string readable(const char* mangled) {
+  if (!mangled) return "?";
+  int status = 0;
+  char* plain = abi::__cxa_demangle(mangled, nullptr, nullptr, &status);
+  std::string name = status == 0 && plain ? plain : mangled;
+  std::free(plain);
+  return name.size() > 220 ? name.substr(0, 220) + "..." : name;
+}
+
 void add_gpu(Profile& p, bool kernel, const std::string& name, std::uint64_t start, std::uint64_t end,
              std::uint64_t bytes) {
   const auto [it, added] = p.ids.emplace(name, int(p.names.size()));
@@ -87,7 +99,7 @@ void CUPTIAPI buffer_completed(CUcontext, std::uint32_t, std::uint8_t* buffer, s
       case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
       case CUPTI_ACTIVITY_KIND_KERNEL: {
         const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
-        add_gpu(p, true, k->name ? k->name : "?", k->start, k->end, 0);
+        add_gpu(p, true, readable(k->name), k->start, k->end, 0);
         break;
       }
       case CUPTI_ACTIVITY_KIND_MEMCPY: {
@@ -124,7 +136,22 @@ void CUPTIAPI buffer_completed(CUcontext, std::uint32_t, std::uint8_t* buffer, s
 
 // The GPU's busy time (the union of the activities' intervals) and the span from the first start to the
 // last end.
-std::pair<std::uint64_t, std::uint64_t> busy_and_span(const std::vector<Record>& records) {
+// The idle gaps between busy stretches by length: many gaps of a few microseconds are launch latency
+// (kernels queued one after another too short to hide it), long ones are the host waiting on the GPU.
+constexpr std::uint64_t kGapEdgesNs[] = {2000, 5000, 20000, 100000, 1000000};
+constexpr int kGapBuckets = 6;
+struct Gaps {
+  std::uint64_t count[kGapBuckets] = {}, ns[kGapBuckets] = {};
+};
+
+void record_gap(Gaps& gaps, std::uint64_t ns) {
+  int b = 0;
+  while (b < kGapBuckets - 1 && ns >= kGapEdgesNs[b]) ++b;
+  ++gaps.count[b];
+  gaps.ns[b] += ns;
+}
+
+std::pair<std::uint64_t, std::uint64_t> busy_and_span(const std::vector<Record>& records, Gaps& gaps) {
   std::vector<std::pair<std::uint64_t, std::uint64_t>> v;
   for (const Record& r : records) v.emplace_back(r.start, r.end);
   if (v.empty()) return {0, 0};
@@ -133,6 +160,7 @@ std::pair<std::uint64_t, std::uint64_t> busy_and_span(const std::vector<Record>&
   for (const auto& [s, e] : v) {
     last = std::max(last, e);
     if (s > cur_end) {
+      record_gap(gaps, s - cur_end);
       busy += cur_end - cur_start;
       cur_start = s;
       cur_end = e;
@@ -208,12 +236,18 @@ __attribute__((destructor)) void write_profile() {
     t.bytes += r.bytes;
     if (r.kernel) kernel_ns += r.end - r.start;
   }
-  const auto [busy, span] = busy_and_span(window);
+  Gaps gaps;
+  const auto [busy, span] = busy_and_span(window, gaps);
   std::fprintf(f, "GPU activities in %zu marked windows (0: the whole run): span %.3f ms, busy %.3f ms (%.1f%%), "
                "idle %.1f%%; kernel time %.3f ms in %zu activities\n",
                p.windows.size(), double(span) * 1e-6, double(busy) * 1e-6,
                span ? 100.0 * double(busy) / double(span) : 0.0,
                span ? 100.0 - 100.0 * double(busy) / double(span) : 0.0, double(kernel_ns) * 1e-6, window.size());
+  std::fprintf(f, "\nidle gaps between busy stretches\n%12s %12s %12s\n", "length", "count", "total ms");
+  const char* labels[kGapBuckets] = {"< 2 us", "2-5 us", "5-20 us", "20-100 us", "0.1-1 ms", ">= 1 ms"};
+  for (int b = 0; b < kGapBuckets; ++b)
+    std::fprintf(f, "%12s %12llu %12.3f\n", labels[b], static_cast<unsigned long long>(gaps.count[b]),
+                 double(gaps.ns[b]) * 1e-6);
   write_table(f, "kernels", kernels, kernel_ns);
   write_table(f, "copies and memsets", copies, kernel_ns);
   write_table(f, "runtime calls that may wait (host time, whole run)", p.waits, kernel_ns);
