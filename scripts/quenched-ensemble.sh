@@ -35,5 +35,5 @@ echo "$toml" >"$dir/heatbath.toml"
 start=$(date +%s)
 "$bin" heatbath "$dir/heatbath.toml" --device "${DEVICE:-gpu}" --quiet >>"$log" 2>&1
 rc=$?
-echo "heatbath beta $beta $L^4, $n configurations: exit $rc in $(( $(date +%s) - start )) s"
+echo "heatbath beta $beta $L^3 x ${LT:-$L}, $n configurations: exit $rc in $(( $(date +%s) - start )) s"
 exit $rc

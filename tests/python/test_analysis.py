@@ -167,3 +167,28 @@ def test_plots_show_the_data_and_the_error_bands(tmp_path):
                               fit=(0.4, 0.005), fit_range=(1, 2))
     verts = fig.axes[0].collections[-1].get_paths()[0].vertices
     assert verts[:, 1].min() == pytest.approx(0.395) and verts[:, 1].max() == pytest.approx(0.405)
+
+
+def test_three_point_ratio_returns_the_charge_of_synthetic_correlators(tmp_path, capsys):
+    """u - d of C3 built as g C2(t_s) (plus noise) over the ensemble: the plateau is g; the two-point
+    function's noise enters through the ratio of the averages."""
+    h5py = pytest.importorskip("h5py")
+    from lqcd.analysis.__main__ import main
+    rng = np.random.default_rng(3)
+    T, ts, g_u, g_d = 16, 6, 1.5, 0.25
+    files = []
+    for k in range(40):
+        c2 = np.exp(-0.7 * np.arange(T)) * (1 + 0.01 * rng.normal())
+        with h5py.File(tmp_path / f"c{k}.h5", "w") as f:
+            for name, g in (("n3_u", g_u), ("n3_d", g_d)):
+                c3 = np.zeros((T, 2))
+                c3[: ts + 1, 0] = g * c2[ts] * (1 + 0.02 * rng.normal(size=ts + 1))
+                f[f"correlators/{name}/p0_0_0"] = c3
+            f["correlators/n2/p0_0_0"] = np.stack([c2, np.zeros(T)], axis=1)
+        files.append(str(tmp_path / f"c{k}.h5"))
+    assert main(["three-point", *files, "--current", "n3_u-n3_d", "--two-point", "n2", "--sink-time", str(ts),
+                 "--plateau", "2,4", "--scale", "2"]) == 0
+    line = [x for x in capsys.readouterr().out.splitlines() if "plateau" in x][0]
+    value, error = (float(x) for x in line.split(":")[1].split("+-"))
+    assert 0 < error < 0.02
+    assert abs(value - 2 * (g_u - g_d)) < 4 * error

@@ -10,6 +10,12 @@
       the ensemble of lqcd spectrum outputs (one HDF5 file per configuration): folded correlator, cosh
       effective mass with jackknife errors, a correlated fit over [T1, T2] with chi^2/dof; --plot draws the
       effective masses with the fitted mass as a band.
+  three-point FILE.h5 ... --current NAME[-NAME] --two-point NAME --sink-time TS [--plateau T1,T2] [--bin B] [--scale Z]
+      the ratio R(tau) = C3(tau) / C2(t_s) of lqcd spectrum's three-point datasets over the ensemble (one
+      HDF5 file per configuration; the ratio of the averages, jackknife errors), e.g. the nucleon's g_A as
+      u - d: --current nucleon_3pt_polarised_z_u_gxgygt_ts10-nucleon_3pt_polarised_z_d_gxgygt_ts10
+      --two-point nucleon_Pplus --sink-time 10; --plateau averages R over T1..T2, --scale multiplies it
+      (a renormalisation constant).
   gevp FILE.h5 --t0 T0
       the GEVP of a distillation correlator matrix (/distillation/C of lqcd distill): effective energies.
   flow-scales FILE.jsonl [--bin 5] [--reference 0.3]
@@ -24,7 +30,7 @@ import numpy as np
 
 from . import flow_scales, static_potential
 from . import (analyse_run, correlated_fit, effective_mass, fold, fold_baryon, gamma_method, gevp_effective_energies,
-               jackknife, one_cosh, one_exponential, read_jsonl, run_series, two_exponentials)
+               jackknife, jackknife_error, one_cosh, one_exponential, read_jsonl, run_series, two_exponentials)
 
 
 def _run(a):
@@ -111,6 +117,33 @@ def _correlators(a):
     return 0
 
 
+def _three_point(a):
+    # NAME or NAME-NAME (a difference, e.g. the isovector u - d): each term one dataset per file.
+    terms = a.current.split("-")
+    momentum = [0, 0, 0]
+    c3 = sum((1 if k == 0 else -1) * np.array([_read_correlator(p, name, momentum) for p in a.files])
+             for k, name in enumerate(terms))
+    c2 = np.array([_read_correlator(p, a.two_point, momentum) for p in a.files])
+    T = c3.shape[1]
+    if not 0 < a.sink_time < c2.shape[1]:
+        sys.exit(f"--sink-time {a.sink_time}: expected 1..{c2.shape[1] - 1}")
+    data = np.concatenate([c3, c2[:, a.sink_time : a.sink_time + 1]], axis=1)
+    ratio, error, samples = jackknife(data, lambda m: m[:T] / m[T], a.bin)
+    print(f"{a.current} / {a.two_point}(t_s = {a.sink_time}): {len(a.files)} configurations, ratio of the "
+          f"averages, binned jackknife (bin {a.bin})")
+    for t in range(a.sink_time + 1):
+        print(f"  tau = {t:>3}: R = {ratio[t]:.6f} +- {error[t]:.6f}")
+    if a.plateau:
+        t1, t2 = (int(x) for x in a.plateau.split(","))
+        if not 0 <= t1 <= t2 <= a.sink_time:
+            sys.exit(f"--plateau {a.plateau}: expected 0 <= T1 <= T2 <= {a.sink_time}")
+        mean = a.scale * ratio[t1 : t2 + 1].mean()
+        err = a.scale * jackknife_error(samples[:, t1 : t2 + 1].mean(axis=1))
+        scaled = f" (times {a.scale})" if a.scale != 1 else ""
+        print(f"  plateau tau = {t1}..{t2}{scaled}: {mean:.6f} +- {err:.6f}")
+    return 0
+
+
 def _gevp(a):
     import h5py
     with h5py.File(a.file, "r") as f:
@@ -154,6 +187,14 @@ def main(argv=None):
                    help="fit with the diagonal of the covariance only (when too few configurations make the "
                         "covariance ill-determined)")
     c.add_argument("--plot", default=None, help="OUT.png|pdf: effective masses and the fit band")
+    t = sub.add_parser("three-point", help="ratios of lqcd spectrum's three-point to two-point functions")
+    t.add_argument("files", nargs="+")
+    t.add_argument("--current", required=True, help="a three-point dataset, or NAME-NAME for a difference")
+    t.add_argument("--two-point", required=True, help="the two-point dataset, e.g. nucleon_Pplus or g5_g5")
+    t.add_argument("--sink-time", type=int, required=True)
+    t.add_argument("--plateau", default=None, help="T1,T2: the average of R over this range")
+    t.add_argument("--scale", type=float, default=1.0, help="a factor for the plateau (e.g. Z_A)")
+    t.add_argument("--bin", type=int, default=1)
     g = sub.add_parser("gevp", help="the correlator matrix of lqcd distill")
     g.add_argument("file")
     g.add_argument("--t0", type=int, default=1)
@@ -161,7 +202,8 @@ def main(argv=None):
         sub.add_parser(name, add_help=False, help=module.__doc__.splitlines()[0])  # dispatched above
     a = ap.parse_args(argv)
     try:
-        return {"run": _run, "plot": _plot, "correlators": _correlators, "gevp": _gevp}[a.command](a)
+        return {"run": _run, "plot": _plot, "correlators": _correlators, "three-point": _three_point,
+                "gevp": _gevp}[a.command](a)
     except (OSError, ValueError, KeyError) as e:  # one line naming the file, as lqcd's own errors
         sys.exit(f"lqcd.analysis {a.command}: error: {e}")
 
