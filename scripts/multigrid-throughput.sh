@@ -16,9 +16,10 @@
 #           the values in MG_SAP_RHS), into OUT/sap4, OUT/sap2, OUT/sap1
 #   profile 12 sources together under the CUPTI kernel profiler (scripts/profiling/cupti_kernel_profile.cpp):
 #           where the GPU time of the block solve goes, kernel by kernel, and how long the GPU sits idle;
-#           with the coarse passes on the CUDA cores and on the tensor cores (MG_PROFILE_MMA, default "0 1").
+#           with the coarse passes on the CUDA cores and on the tensor cores, and the second level's D_c from
+#           16-bit blocks (MG_PROFILE_VARIANTS, MMA:FULL pairs, default "0:0 1:0 1:1").
 #           The bench marks its block solves (cudaProfilerStart/Stop), so the setup stays outside the tables
-#           (OUT/profile_mmaM.txt); a plain run before each profiled one: both JSON lines in OUT/profile.jsonl
+#           (OUT/profile_mmaM_fullF.txt); a plain run before each profiled one: both JSON lines in OUT/profile.jsonl
 #   ncu     Nsight Compute on the even-odd coarse pass (one source and a block of 12 on the CUDA cores, a block
 #           of 12 on the tensor cores) and on the fused Schwarz kernel (OUT/ncu.txt)
 # MG_SETTINGS: multigrid settings for every run (default: coarse_half=true outer_restart=16).
@@ -79,12 +80,15 @@ if has profile; then
   run=("$bin" bench solver --dims 32,32,32,32 --device gpu --config "$cfg" --repetitions 1 --tolerance 1e-10 --json
     --action clover --csw 1.769 --kappa 0.1352 --precision single --solver multigrid --rhs "${MG_PROFILE_RHS:-12}")
   for s in "${settings[@]}"; do run+=(--multigrid "$s"); done
-  for mma in ${MG_PROFILE_MMA:-0 1}; do
-    LQCD_COARSE_MMA=$mma timeout -k 5 120 "${run[@]}" >>"$out/profile.jsonl" 2>>"$out/profile.log"
+  # MMA:FULL: LQCD_COARSE_MMA and LQCD_COARSE_HALF_FULL (the second level's D_c from 16-bit blocks)
+  for v in ${MG_PROFILE_VARIANTS:-0:0 1:0 1:1}; do
+    mma=${v%%:*} full=${v##*:}
+    LQCD_COARSE_MMA=$mma LQCD_COARSE_HALF_FULL=$full timeout -k 5 120 "${run[@]}" >>"$out/profile.jsonl" 2>>"$out/profile.log"
     LD_LIBRARY_PATH="$cuda/extras/CUPTI/lib64:$cuda/lib64:${LD_LIBRARY_PATH:-}" LD_PRELOAD="$PWD/$lib" \
-      LQCD_KERNEL_PROFILE="$out/profile_mma$mma.txt" LQCD_COARSE_MMA=$mma \
+      LQCD_KERNEL_PROFILE="$out/profile_mma${mma}_full$full.txt" LQCD_COARSE_MMA=$mma LQCD_COARSE_HALF_FULL=$full \
       timeout -k 5 180 "${run[@]}" >>"$out/profile.jsonl" 2>>"$out/profile.log"
-    echo "profile mma=$mma: exit $?; $(head -1 "$out/profile_mma$mma.txt" 2>/dev/null)" | tee -a "$out/summary.txt"
+    echo "profile mma=$mma full=$full: exit $?; $(head -1 "$out/profile_mma${mma}_full$full.txt" 2>/dev/null)" |
+      tee -a "$out/summary.txt"
   done
 fi
 if has ncu; then

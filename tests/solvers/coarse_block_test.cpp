@@ -99,6 +99,40 @@ TEST_P(CoarseBlockTest, EvenOddBlockEqualsSingleApplications) {
   }
 }
 
+// D_c from the even-odd form's blocks, A_0 (1 + H-hat) (CoarseSchurComplement::apply_full): D_c itself to
+// rounding with blocks in double, to the 16-bit blocks' rounding (2^-15 of each block's largest entry) with
+// half ones.
+TEST_P(CoarseBlockTest, FullOperatorFromTheEvenOddBlocksIsTheOperator) {
+  for (const bool half : {false, true}) {
+    SCOPED_TRACE(half ? "16-bit blocks" : "double blocks");
+    CoarseSchurComplement<double> schur(Dc(), half);
+    schur.update();
+    for (const int n : {1, 12}) {
+      CoarseBlockField<double> in(Dc().lattice(), Dc().dof(), n, loc_), got = in.like(), want = in.like();
+      for (int j = 0; j < n; ++j)
+        pack_rhs(in, j, random_coarse(Dc().lattice(), Dc().dof(), loc_, 500 + std::uint64_t(j)));
+      schur.apply_full(got, in);
+      Dc().apply(want, in);
+      CoarseField<double> g = Dc().make_field(), w = Dc().make_field(), zero = Dc().make_field();
+      set_zero(zero);
+      double worst = 0, scale = 0;
+      for (int j = 0; j < n; ++j) {
+        unpack_rhs(g, got, j);
+        unpack_rhs(w, want, j);
+        worst = std::max(worst, largest_difference(g, w));
+        scale = std::max(scale, largest_difference(w, zero));
+      }
+      EXPECT_GT(scale, 0.0);
+      if (half) {
+        EXPECT_GT(worst, 0.0) << "the 16-bit blocks were not used";
+        EXPECT_LT(worst, 2e-3 * scale) << "N = " << n;
+      } else {
+        EXPECT_LT(worst, 1e-12 * scale) << "N = " << n;
+      }
+    }
+  }
+}
+
 TEST_P(CoarseBlockTest, EveryColumnGetsItsOwnSolve) {
   for (const int n : {5, 12}) every_column_gets_its_own_solve(n);
 }

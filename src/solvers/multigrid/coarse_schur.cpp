@@ -162,6 +162,27 @@ void CoarseSchurComplement<Real>::reconstruct(CoarseBlockField<Real>& x) const {
 }
 
 template <typename Real>
+void CoarseSchurComplement<Real>::apply_full(CoarseBlockField<Real>& out, const CoarseBlockField<Real>& in) const {
+  const int n = in.rhs();
+  if (out.rhs() != n) fail("internal: a coarse block of {} right-hand sides applied into one of {}", n, out.rhs());
+  ensure_block(n);
+  CoarseBlockField<Real>& sum = *odd_block_;  // in + H-hat in on both parities
+  const auto both = [&](const auto& rows) {
+    for (int parity = 0; parity < 2; ++parity)
+      pass(rows, in.view().data, in.view().data, sum.view().data, sum.size(), n, parity, 1.0, false);
+  };
+  if (half_enabled_)
+    both(CoarseHalfHopRows<Real>{half_view()});
+  else
+    both(CoarseHopRows<Real>{view()});
+  with_rhs_tile(n, [&](auto tile) {  // A_0 is block 0 of D_c's own view
+    constexpr int T = decltype(tile)::value;
+    for_each(Dc_.location(), rhs_tile_threads(Dc_.lattice().sites, Dc_.dof(), n, T),
+             CoarseSelfInverseApplyKernel<Real, T>{Dc_.view(), sum.view().data, out.view().data, n});
+  });
+}
+
+template <typename Real>
 void CoarseSchurComplement<Real>::ensure_block(int rhs) const {
   if (bhat_block_ && bhat_block_->rhs() == rhs) return;
   bhat_block_ = std::make_unique<CoarseBlockField<Real>>(Dc_.lattice(), Dc_.dof(), rhs, Dc_.location());

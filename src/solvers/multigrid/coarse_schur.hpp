@@ -40,6 +40,11 @@ class CoarseSchurComplement {
   void prepare(CoarseBlockField<Real>& rhs, const CoarseBlockField<Real>& b);
   void apply(CoarseBlockField<Real>& out, const CoarseBlockField<Real>& in) const;
   void reconstruct(CoarseBlockField<Real>& x) const;
+  // out <- D_c in on the whole coarse lattice from this form's blocks: A_0 (in + H-hat in), both parities'
+  // hopping passes reading H-hat as apply() does (16-bit where half, on the tensor cores where
+  // LQCD_COARSE_MMA), then each site's A_0. Where half, D_c to the blocks' 16-bit rounding, with half the
+  // hopping bytes of CoarseOperator::apply (issue 46: the K-cycle's second level).
+  void apply_full(CoarseBlockField<Real>& out, const CoarseBlockField<Real>& in) const;
   // The hopping blocks one apply() reads (each once): 8 dof x dof blocks per site, in 16-bit fixed
   // point with a scale each or in Real. The traffic floor of apply() on any number of right-hand sides.
   double hop_bytes() const {

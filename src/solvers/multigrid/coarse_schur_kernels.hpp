@@ -143,8 +143,9 @@ struct CoarseLeftInverseKernel {
   }
 };
 
-// out = A-hat_0 in (= A_0^{-1} in) on every site; one thread per site, row and tile of T of the n
-// right-hand sides of a block (solvers/multigrid/coarse_block_field.hpp; rhs_tile), n = T = 1 for a single field.
+// out = A-hat_0 in (= A_0^{-1} in) on every site, or A_0 in from D_c's own view (its block 0); one thread per
+// site, row and tile of T of the n right-hand sides of a block (solvers/multigrid/coarse_block_field.hpp;
+// rhs_tile), n = T = 1 for a single field.
 template <typename Real, int T = 1>
 struct CoarseSelfInverseApplyKernel {
   CoarseStencilView<Real> Ahat;

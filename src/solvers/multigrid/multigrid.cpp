@@ -3,6 +3,7 @@
 #include <cmath>
 #include <type_traits>
 
+#include "core/environment_switch.hpp"
 #include "core/error.hpp"
 #include "core/timer.hpp"
 #include "fields/spinor_blas.hpp"
@@ -220,6 +221,9 @@ MultigridPreconditioner<Real>::MultigridPreconditioner(const LinearOperator<Real
   }
   if (p_.levels == 3) {
     third_ = std::make_unique<ThirdLevel<Real>>(coarse_, p_);
+    if (p.coarse_half && !coarse_part_ && CoarseSchurComplement<Real>::possible(coarse_.lattice()) &&
+        switch_from_environment("LQCD_COARSE_HALF_FULL", false))
+      coarse_half_form_ = std::make_unique<CoarseSchurComplement<Real>>(coarse_, true);
   } else if (p.coarse_even_odd && CoarseSchurComplement<Real>::possible(coarse_.lattice())) {
     schur_ = std::make_unique<CoarseSchurComplement<Real>>(coarse_, p.coarse_half);
   }
@@ -259,6 +263,7 @@ void MultigridPreconditioner<Real>::rebuild() {
   }
   coarse_.scale_twisted_mass(p_.coarse_mu_factor);
   if (schur_) schur_->update();
+  if (coarse_half_form_) coarse_half_form_->update();
   coarse_gcr_.set_deflation(nullptr);
   if (block_gcr_) block_gcr_->set_deflation(nullptr);
   deflation_.reset();

@@ -247,6 +247,9 @@ class MultigridPreconditioner {
   void post_smooth(SpinorField<Real>& z, const SpinorField<Real>& r);
   // post_smooth on every z[i], r[i], the Schwarz smoother taking several fields to a launch.
   void post_smooth(const std::vector<SpinorField<Real>*>& z, const std::vector<const SpinorField<Real>*>& r);
+  // D_c on blocks in the block cycle's K-cycle and MR steps: coarse_half_form_'s apply_full where there is
+  // one, else D_c as built.
+  void apply_coarse(CoarseBlockField<Real>& out, const CoarseBlockField<Real>& in) const;
   void make_block(int rhs);  // the block coarse fields and GCR for at least `rhs` columns
   void release_block();      // those freed (after the setup's block cycles)
   const LinearOperator<Real>& D_;
@@ -265,6 +268,9 @@ class MultigridPreconditioner {
   SchwarzSmoother<Real> schwarz_;
   CoarseField<Real> rc_, ec_;
   std::unique_ptr<CoarseSchurComplement<Real>> schur_;  // null: the coarse solves on the whole lattice
+  // Three levels with coarse_half and LQCD_COARSE_HALF_FULL=1 (being measured, issue 46): D_c in the block
+  // cycle as A_0 (1 + H-hat) from 16-bit hopping blocks (CoarseSchurComplement::apply_full); null: D_c.
+  std::unique_ptr<CoarseSchurComplement<Real>> coarse_half_form_;
   CoarseField<Real> schur_rhs_;
   std::unique_ptr<ThirdLevel<Real>> third_;  // null: two levels
   std::unique_ptr<CoarseDeflation<Real>> deflation_;  // of the two-level coarse solves (null: none)

@@ -44,6 +44,14 @@ void MultigridPreconditioner<Real>::release_block() {
   post_block_.clear();
 }
 
+template <typename Real>
+void MultigridPreconditioner<Real>::apply_coarse(CoarseBlockField<Real>& out, const CoarseBlockField<Real>& in) const {
+  if (coarse_half_form_)
+    coarse_half_form_->apply_full(out, in);
+  else
+    coarse_.apply(out, in);
+}
+
 // K_c on blocks (as coarse_cycle on one field): the N columns restricted to the third level, the N
 // third-level systems solved together, the corrections prolonged, then MR steps on D_c for all N.
 template <typename Real>
@@ -69,7 +77,7 @@ void MultigridPreconditioner<Real>::coarse_cycle(CoarseBlockField<Real>& z, cons
   if (p_.coarse_smoothing > 0) {
     Section s(t_.coarse_smoothing, loc);  // as the single cycle: no waits for the device without MR steps
     B.smoother.minimal_residual_steps(
-        [this](CoarseBlockField<Real>& out, const CoarseBlockField<Real>& in) { coarse_.apply(out, in); }, z, r,
+        [this](CoarseBlockField<Real>& out, const CoarseBlockField<Real>& in) { apply_coarse(out, in); }, z, r,
         p_.coarse_smoothing);
   }
 }
@@ -114,7 +122,7 @@ void MultigridPreconditioner<Real>::apply(const std::vector<SpinorField<Real>*>&
     c.restart = p_.coarse_restart;
     std::vector<GcrOutcome> o;
     if (third_)  // the K-cycle: flexible GCR on D_c preconditioned by K_c
-      o = block_gcr_->solve([this](CoarseBlockField<Real>& out, const CoarseBlockField<Real>& in) { coarse_.apply(out, in); },
+      o = block_gcr_->solve([this](CoarseBlockField<Real>& out, const CoarseBlockField<Real>& in) { apply_coarse(out, in); },
                             [this](CoarseBlockField<Real>& zc, const CoarseBlockField<Real>& r2) { coarse_cycle(zc, r2); },
                             ec, rc, c);
     else
