@@ -20,6 +20,7 @@
 #include "core/error.hpp"
 #include "core/timer.hpp"
 #include "gauge/observables.hpp"
+#include "gauge/open_boundary.hpp"
 #include "gauge/updates.hpp"
 #include "io/gauge_file.hpp"
 #include "measure/configuration.hpp"
@@ -28,6 +29,8 @@
 namespace lqcd::app {
 
 namespace {
+
+std::string boundary_description(const GaugeAction& a) { return fmt::format("open c_G {:.17g}", a.c_G); }
 
 io::WriteOptions write_options(const HeatbathInput& in, const GaugeObservables& o, long sweep, int precision) {
   io::WriteOptions w;
@@ -40,6 +43,7 @@ io::WriteOptions write_options(const HeatbathInput& in, const GaugeObservables& 
                 {"lqcd.seed", std::to_string(in.seed)},
                 {"lqcd.sweep", std::to_string(sweep)},
                 {"lqcd.dims", dims_string(in.dims)}};
+  if (in.action.open()) w.metadata["lqcd.boundary"] = boundary_description(in.action);
   return w;
 }
 
@@ -63,13 +67,14 @@ int run_heatbath(const HeatbathCommandOptions& opt) {
   const OutputPrefixLock output_lock(in.prefix, "output.prefix");
 
   GaugeField<double> U(geom, loc);
+  const TimeBoundary boundary = in.action.time_boundary(in.dims[3]);
   int done = 0;
   if (opt.resume) {
-    const auto meta = read_checkpoint(checkpoint_path(in), U,
-                                      {{"lqcd.action", in.action.name()},
-                                       {"lqcd.beta", fmt::format("{:.17g}", in.action.beta)},
-                                       {"lqcd.seed", std::to_string(in.seed)}},
-                                      "heatbath");
+    std::vector<std::pair<std::string, std::string>> expected = {{"lqcd.action", in.action.name()},
+                                                                 {"lqcd.beta", fmt::format("{:.17g}", in.action.beta)},
+                                                                 {"lqcd.seed", std::to_string(in.seed)}};
+    if (in.action.open()) expected.push_back({"lqcd.boundary", boundary_description(in.action)});
+    const auto meta = read_checkpoint(checkpoint_path(in), U, expected, "heatbath", boundary);
     done = int(checkpoint_counter(meta, "lqcd.sweep", checkpoint_path(in)));
     if (done > long(in.thermalization) + in.sweeps)
       fail("{}: checkpoint after sweep {}, beyond the {} sweeps of the input", checkpoint_path(in), done,
@@ -81,6 +86,7 @@ int run_heatbath(const HeatbathCommandOptions& opt) {
   } else {
     set_unit_gauge(U);
   }
+  apply_time_boundary(U, boundary);
 
   RunLog log(in.prefix + ".log", opt.resume, opt.quiet);
   JsonLines jsonl(in.prefix + ".jsonl", opt.resume);
@@ -93,6 +99,11 @@ int run_heatbath(const HeatbathCommandOptions& opt) {
            in.overrelaxation);
   log.line("# lattice {} (x,y,z,t), {} action, beta = {}, c0 = {:.6g}, c1 = {:.6g}", dims_string(in.dims),
            in.action.name(), in.action.beta, in.action.c0(), in.action.c1());
+  if (in.action.open())
+    log.line("# open boundaries in time (openQCD's): U_t = 0 at x0 = T = {}, spatial plaquettes at x0 = 0 and T "
+             "weighted c_G / 2 = {:.6g}; plaquette = the mean over the {} plaquettes in the lattice (file headers: "
+             "the mean over all 6V, zero ones included)",
+             in.dims[3] - 1, 0.5 * in.action.c_G, (6 * std::int64_t(in.dims[3]) - 3) * in.dims[0] * in.dims[1] * in.dims[2]);
   log.line("# backend: {}", loc == Location::Device ? "CUDA, " + device_description() : "CPU (OpenMP)");
   if (opt.resume)
     log.line("# resumed from {} after sweep {} (lines above for later sweeps are from the interrupted run; the "
@@ -138,15 +149,17 @@ int run_heatbath(const HeatbathCommandOptions& opt) {
     if (measure || save_config || checkpoint) {
       const GaugeObservables o = gauge_observables(U);
       if (!std::isfinite(o.plaquette)) fail("sweep {}: the plaquette is not finite; the update broke down", n);
+      const double plaq = in.action.open() ? open_boundary_plaquettes(U, boundary).plaquette : o.plaquette;
       if (measure) {
-        log.line("  {:>7} {:>12.9f} {:>12.9f} {:>12.9f} {:>12.9f} {:>11.8f} {:>12.8f} {:>9.2f}", n, o.plaquette,
+        log.line("  {:>7} {:>12.9f} {:>12.9f} {:>12.9f} {:>12.9f} {:>11.8f} {:>12.8f} {:>9.2f}", n, plaq,
                  o.plaquette_spatial, o.plaquette_temporal, o.rectangle, o.polyakov_loop.re, o.polyakov_loop.im,
                  clock.seconds());
         nlohmann::json record = {{"sweep", n}, {"thermalized", n > in.thermalization}};
         record.update(observables_json(o));
+        if (in.action.open()) record["plaquette_in_lattice"] = plaq;
         record["seconds"] = clock.seconds();
         jsonl.write(record);
-        if (n > in.thermalization) plaquettes.push_back(o.plaquette);
+        if (n > in.thermalization) plaquettes.push_back(plaq);
       }
       if (save_config || checkpoint) {
         if (save_config) {

@@ -21,6 +21,7 @@ std::vector<KeySpec> heatbath_schema() {
       {"heatbath.overrelaxation", "4", "overrelaxation steps after each heatbath step"},
       {"heatbath.measure_every", "1", "measure the gauge observables every N sweeps"},
   };
+  for (KeySpec& k : gauge_boundary_schema()) s.push_back(std::move(k));
   for (KeySpec& k : flow_schema("configuration (output.save_every sweeps apart, or heatbath.measure_every)"))
     s.push_back(std::move(k));
   for (KeySpec& k : chain_output_schema("lqcd-heatbath", "sweeps")) s.push_back(std::move(k));
@@ -37,6 +38,7 @@ HeatbathInput read_heatbath_input(const Config& c) {
   } catch (const Error& e) {
     fail("{}: {}", c.source(), e.what());
   }
+  read_gauge_boundary(c, in.dims, in.action);
   if (in.action.has_rectangles())
     for (int mu = 0; mu < 4; ++mu)
       if (in.dims[mu] % 4)

@@ -30,6 +30,7 @@
 #include "core/timer.hpp"
 #include "dirac/dirac_operator_factory.hpp"
 #include "gauge/observables.hpp"
+#include "gauge/open_boundary.hpp"
 #include "gauge/updates.hpp"
 #include "hmc/gauge_monomial.hpp"
 #include "hmc/hasenbusch_ratio_monomial.hpp"
@@ -89,12 +90,13 @@ int run_hmc(const HmcCommandOptions& opt) {
   // Held to the end of the run: a second run of this prefix would interleave its files with ours.
   const OutputPrefixLock output_lock(in.prefix, "output.prefix");
   GaugeField<double> U(geom, loc);
+  const TimeBoundary boundary = in.action.time_boundary(in.dims[3]);
   const std::string checkpoint = in.prefix + ".checkpoint.ildg";
   long done = 0;
   if (opt.resume) {
     std::vector<std::pair<std::string, std::string>> expected = {{"lqcd.seed", std::to_string(in.seed)}};
     if (!opt.force) expected.push_back({"lqcd.physics", in.physics});
-    const auto meta = read_checkpoint(checkpoint, U, expected, "hmc");
+    const auto meta = read_checkpoint(checkpoint, U, expected, "hmc", boundary);
     done = checkpoint_counter(meta, "lqcd.trajectory", checkpoint);
     if (done > long(in.thermalization) + in.trajectories)
       fail("{}: checkpoint after trajectory {}, beyond the {} trajectories of the input", checkpoint, done,
@@ -106,11 +108,12 @@ int run_hmc(const HmcCommandOptions& opt) {
   } else if (in.start == "cold") {
     set_unit_gauge(U);
   } else {
-    U.copy_from(load_configuration(in.start, load_policy_for(U)).field);
+    U.copy_from(load_configuration(in.start, load_policy_for(U, boundary)).field);
     // Projected to SU(3): the link updates keep the start's distance from SU(3), and a 32-bit file's links
     // are ~1e-7 off, which the 64-bit checkpoints' check (1e-10) would refuse on --resume.
     reunitarize(U);
   }
+  apply_time_boundary(U, boundary);  // after the projection: a zero link has none
   Hmc hmc(std::move(monomials), in.integrator, in.seed);
 
   RunLog log(in.prefix + ".log", opt.resume, opt.quiet);
@@ -134,6 +137,11 @@ int run_hmc(const HmcCommandOptions& opt) {
   for (const auto& t : output_lock.removed_temporaries()) log.line("# removed {}, left by a killed run", t.string());
   log.line("# conventions: H = sum tr P^2 + S, dH = H(end) - H(start); plaquette = <Re tr U_p>/3 (1 for the unit "
            "field)");
+  if (in.action.open())
+    log.line("# open boundaries in time (openQCD's): U_t = 0 at x0 = T = {}, spatial plaquettes at x0 = 0 and T "
+             "weighted c_G / 2 = {:.6g}; plaquette = the mean over the plaquettes in the lattice (file headers: over "
+             "all 6V)",
+             in.dims[3] - 1, 0.5 * in.action.c_G);
   log.line("# input ({}):", config.source());
   std::istringstream lines(config.to_toml(false));
   for (std::string l; std::getline(lines, l);) log.line("#   {}", l);
@@ -188,6 +196,8 @@ int run_hmc(const HmcCommandOptions& opt) {
       ++metered;
     }
     const GaugeObservables o = gauge_observables(U);
+    // Open boundaries: the mean over the plaquettes in the lattice (the file headers keep o's).
+    const double plaq = in.action.open() ? open_boundary_plaquettes(U, boundary).plaquette : o.plaquette;
     const long traj = n + 1;
     long iterations = 0;
     nlohmann::json iters = nlohmann::json::object(), solve_seconds = nlohmann::json::object(),
@@ -222,11 +232,11 @@ int run_hmc(const HmcCommandOptions& opt) {
     if (n >= in.thermalization) {
       ++counted;
       accepted += r.accepted;
-      plaquettes.push_back(o.plaquette);
+      plaquettes.push_back(plaq);
       exp_dh.push_back(std::exp(-r.dH));
     }
     log.line("  {:>6} {:>13.6e} {:>4} {:>8.5f} {:>12.9f} {:>9} {:>10.2f} {:>8.3f}", traj, r.dH, r.accepted ? "yes" : "no",
-             r.acceptance_probability, o.plaquette, iterations, r.seconds,
+             r.acceptance_probability, plaq, iterations, r.seconds,
              counted ? double(accepted) / double(counted) : 0.0);
     record.update({{"trajectory", traj},
                    {"thermalized", n >= in.thermalization},
@@ -248,6 +258,7 @@ int run_hmc(const HmcCommandOptions& opt) {
                    {"seconds", r.seconds}});
     if (!spectra.empty()) record["spectral_bounds_by_monomial"] = spectra;  // [smallest, largest] Ritz value
     record.update(observables_json(o));
+    if (in.action.open()) record["plaquette_in_lattice"] = plaq;
     jsonl.write(record);
     const bool save_config = in.save_every > 0 && n >= in.thermalization && (traj - in.thermalization) % in.save_every == 0;
     const std::string saved_file = save_config ? fmt::format("{}.{:06d}.{}", in.prefix, traj, in.format) : std::string();

@@ -62,6 +62,7 @@ std::vector<KeySpec> hmc_schema() {
   };
   // The multigrid of the monomials with multigrid = true (the propagator's [multigrid] table, plus its
   // refresh along the run).
+  for (KeySpec& k : gauge_boundary_schema()) s.push_back(std::move(k));
   for (KeySpec& k : multigrid_schema()) s.push_back(std::move(k));
   s.push_back({"multigrid.refresh_iterations", std::to_string(HmcMultigridParams{}.refresh_iterations),
                "monomials with multigrid = true: at each trajectory's first force solve, GCR steps on M x = 0 from "
@@ -136,6 +137,7 @@ HmcInput read_hmc_input(const Config& c) {
   } catch (const Error& e) {
     fail("{}: {}", c.source(), e.what());
   }
+  read_gauge_boundary(c, in.dims, in.action);
   in.integrator.tau = read_positive(c, "integrator.tau");
   in.integrator.steps.clear();
   for (std::int64_t n : c.integers("integrator.steps")) {
@@ -187,6 +189,9 @@ std::vector<std::unique_ptr<Monomial>> make_monomials(const Config& c, HmcInput&
   int gauge = 0;
   for (const Config& m : c.entries("monomial")) {
     const std::string type = m.string("monomial.type");
+    if (in.action.open() && type != "gauge")
+      m.fail_key("monomial.type", fmt::format("\"{}\": with gauge.boundary = \"open\" only the gauge monomial is "
+                                              "implemented so far (the quarks' open boundary is not)", type));
     const std::int64_t level = m.integer("monomial.level");
     if (level < 0 || level >= std::int64_t(in.integrator.steps.size()))
       m.fail_key("monomial.level", fmt::format("level {} has no entry in integrator.steps (levels 0..{})", level,

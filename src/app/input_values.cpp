@@ -60,6 +60,31 @@ Geometry decompose_over_run(const Dims& global, const std::string& grid_option, 
   return ProcessGrid::of_run(grid).decompose(global, what);
 }
 
+std::vector<KeySpec> gauge_boundary_schema() {
+  return {{"gauge.boundary", "\"periodic\"",
+           "in time: periodic | open (openQCD's open boundaries: U_t = 0 at x0 = T = N0 - 1, quenched and "
+           "pure-gauge HMC with the Wilson action so far)"},
+          {"gauge.c_G", "1.0", "open boundaries: the spatial plaquettes at x0 = 0 and T weigh c_G / 2 (1: tree level)"}};
+}
+
+void read_gauge_boundary(const Config& c, const Dims& dims, GaugeAction& a) {
+  const std::string b = c.string("gauge.boundary");
+  if (b == "periodic") {
+    a.boundary = TimeBoundaryType::Periodic;
+  } else if (b == "open") {
+    a.boundary = TimeBoundaryType::Open;
+    if (a.has_rectangles())
+      c.fail_key("gauge.boundary", fmt::format("open boundaries are implemented for the Wilson gauge action only "
+                                               "(gauge.action = \"{}\")", a.name()));
+    if (dims[3] < 4)
+      c.fail_key("gauge.boundary", fmt::format("open boundaries need at least 4 time slices (lattice.dims has {})", dims[3]));
+  } else {
+    c.fail_key("gauge.boundary", fmt::format("expected \"periodic\" or \"open\", got \"{}\"", b));
+  }
+  a.c_G = c.real("gauge.c_G");
+  if (!(a.c_G >= 0) || !std::isfinite(a.c_G)) c.fail_key("gauge.c_G", fmt::format("expected a number >= 0, got {}", a.c_G));
+}
+
 Dims read_lattice_dims(const Config& c) {
   const std::vector<std::int64_t> d = c.integers("lattice.dims");
   if (d.size() != 4) c.fail_key("lattice.dims", fmt::format("expected 4 extents [x, y, z, t], got {}", d.size()));

@@ -8,6 +8,7 @@
 #include "app/config.hpp"
 #include "core/geometry.hpp"
 #include "core/memory.hpp"
+#include "gauge/gauge_action.hpp"
 #include "solvers/solver.hpp"
 
 namespace lqcd::app {
@@ -29,6 +30,10 @@ Geometry decompose_over_run(const Dims& global, const std::string& grid_option, 
 // lattice.dims: four even extents in [2, 2^30] (errors name the key); the memory a lattice needs is checked by
 // check_lattice_fits.
 Dims read_lattice_dims(const Config& c);
+// gauge.boundary and gauge.c_G (heatbath, hmc): the gauge action's boundary in time, periodic or openQCD's
+// open one (gauge/time_boundary.hpp; Wilson action, at least 4 time slices), into `a`.
+std::vector<KeySpec> gauge_boundary_schema();
+void read_gauge_boundary(const Config& c, const Dims& dims, GaugeAction& a);
 
 // Refuses, before anything is allocated or written, a lattice this process cannot hold: `bytes_per_site` is a
 // lower bound of what the command keeps per site of this process's box at `loc` (`held` says what, for the

@@ -7,6 +7,7 @@
 #include "comm/communicator.hpp"
 #include "core/error.hpp"
 #include "gauge/observables.hpp"
+#include "gauge/open_boundary.hpp"
 #include "gauge/updates.hpp"
 #include "io/atomic_file.hpp"
 
@@ -40,8 +41,9 @@ void save_configuration(const std::filesystem::path& file, const std::string& fo
   }
 }
 
-LoadPolicy load_policy_for(const GaugeField<double>& U) {
+LoadPolicy load_policy_for(const GaugeField<double>& U, const TimeBoundary& b) {
   LoadPolicy policy;
+  policy.time_boundary = b;
   policy.location = U.location();
   policy.expected_dims = U.geometry().global;
   policy.geometry = U.geometry();
@@ -50,14 +52,14 @@ LoadPolicy load_policy_for(const GaugeField<double>& U) {
 
 std::map<std::string, std::string> read_checkpoint(const std::filesystem::path& file, GaugeField<double>& U,
                                                    const std::vector<std::pair<std::string, std::string>>& expected,
-                                                   const std::string& command) {
+                                                   const std::string& command, const TimeBoundary& b) {
   // Only a missing file is "no checkpoint"; any other failure to reach it (a symbolic link loop, say)
   // is reported by the reader, naming the file.
   std::error_code ec;
   if (std::filesystem::status(file, ec).type() == std::filesystem::file_type::not_found)
     fail("{}: no checkpoint to resume from (set output.checkpoint_every and run without --resume first)",
          file.string());
-  LoadedConfiguration c = load_configuration(file, load_policy_for(U));
+  LoadedConfiguration c = load_configuration(file, load_policy_for(U, b));
   for (const auto& [key, value] : expected) {
     const auto it = c.info.metadata.find(key);
     if (it == c.info.metadata.end()) fail("{}: not an lqcd {} checkpoint (no {} record)", file.string(), command, key);
@@ -67,6 +69,7 @@ std::map<std::string, std::string> read_checkpoint(const std::filesystem::path& 
            file.string(), key, it->second, value);
   }
   U.copy_from(c.field);
+  apply_time_boundary(U, b);
   return c.info.metadata;
 }
 

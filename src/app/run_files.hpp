@@ -28,15 +28,17 @@ bool project_for_wider_output(LoadedConfiguration& c, int output_bits);
 void save_configuration(const std::filesystem::path& file, const std::string& format, const GaugeField<double>& U,
                         const io::WriteOptions& w);
 
-// The load policy of a configuration read into U: U's location and geometry (each rank reads its part).
-LoadPolicy load_policy_for(const GaugeField<double>& U);
+// The load policy of a configuration read into U: U's location and geometry (each rank reads its part);
+// with open boundaries (b) the frozen links are not checked.
+LoadPolicy load_policy_for(const GaugeField<double>& U, const TimeBoundary& b = {});
 
 // Loads the checkpoint into U (dims checked; each rank reads its part) and returns its metadata, after checking that each
 // (key, value) of `expected` is what the checkpoint was written with: resuming with other physics
-// would not continue the same chain. `command` names the program for the error messages.
+// would not continue the same chain. `command` names the program for the error messages. With open
+// boundaries (b) the frozen links are not checked, and are zero in U.
 std::map<std::string, std::string> read_checkpoint(const std::filesystem::path& file, GaugeField<double>& U,
                                                    const std::vector<std::pair<std::string, std::string>>& expected,
-                                                   const std::string& command);
+                                                   const std::string& command, const TimeBoundary& b = {});
 
 // The chain position a checkpoint's metadata records under `key` ("lqcd.sweep", "lqcd.trajectory"),
 // checked to be a non-negative integer (errors name the file).

@@ -1,6 +1,7 @@
 #include "gauge/gauge_action.hpp"
 
 #include "core/error.hpp"
+#include "gauge/time_boundary.hpp"
 
 namespace lqcd {
 
@@ -12,6 +13,14 @@ double GaugeAction::c1() const {
     case GaugeActionType::DBW2: return -1.4088;
   }
   return 0.0;
+}
+
+TimeBoundary GaugeAction::time_boundary(int time_extent) const {
+  TimeBoundary b;
+  b.open = open();
+  b.boundary_weight = open() ? 0.5 * c_G : 1.0;
+  b.last = time_extent - 1;
+  return b;
 }
 
 std::string GaugeAction::name() const {

@@ -11,10 +11,20 @@
 namespace lqcd {
 
 enum class GaugeActionType { Wilson, Symanzik, Iwasaki, DBW2 };
+// In time: periodic, or openQCD's open boundaries (gauge/time_boundary.hpp).
+enum class TimeBoundaryType { Periodic, Open };
+
+struct TimeBoundary;
 
 struct GaugeAction {
   GaugeActionType type = GaugeActionType::Wilson;
   double beta = 6.0;
+  TimeBoundaryType boundary = TimeBoundaryType::Periodic;
+  double c_G = 1.0;  // open boundaries: the spatial plaquettes at x0 = 0 and T weigh c_G / 2
+
+  bool open() const { return boundary == TimeBoundaryType::Open; }
+  // What the kernels need of the boundary on a lattice of `time_extent` (global N0) slices.
+  TimeBoundary time_boundary(int time_extent) const;
 
   double c1() const;
   double c0() const { return 1.0 - 8.0 * c1(); }

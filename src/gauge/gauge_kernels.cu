@@ -7,11 +7,14 @@
 #include "gauge/stout_force_kernels.hpp"
 #include "gauge/stout_smearing_kernels.hpp"
 #include "gauge/observables_kernels.hpp"
+#include "gauge/open_boundary_kernels.hpp"
 #include "gauge/update_kernels.hpp"
 #include "gauge/wilson_loops_kernels.hpp"
 
 LQCD_INSTANTIATE_DEVICE_REDUCE(lqcd::Sums<4>, lqcd::GaugeObservablesKernel)
 LQCD_INSTANTIATE_DEVICE_REDUCE(lqcd::Sums<2>, lqcd::PolyakovLoopKernel)
+LQCD_INSTANTIATE_DEVICE_REDUCE(lqcd::Sums<3>, lqcd::OpenBoundaryPlaquetteKernel)
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::FreezeBoundaryLinksKernel)
 LQCD_INSTANTIATE_DEVICE_REDUCE(lqcd::UnitarityStats, lqcd::UnitarityKernel)
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::HeatbathKernel<false>)
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::HeatbathKernel<true>)

@@ -4,6 +4,8 @@
 
 #include "comm/communicator.hpp"
 #include "core/dispatch.hpp"
+#include "core/error.hpp"
+#include "gauge/open_boundary.hpp"
 
 namespace lqcd {
 
@@ -73,13 +75,18 @@ GaugeObservables gauge_observables(const GaugeField<double>& U) {
 double plaquette(const GaugeField<double>& U) { return gauge_observables(U).plaquette; }
 
 double gauge_action_value(const GaugeField<double>& U, const GaugeAction& action) {
+  if (action.open()) {  // the plaquettes in the lattice, weighted (gauge/time_boundary.hpp)
+    if (action.has_rectangles())
+      fail("gauge.boundary = \"open\" is implemented for the Wilson gauge action only (got \"{}\")", action.name());
+    return action.beta * open_boundary_plaquettes(U, action.time_boundary(U.geometry().global[kTimeDir])).weighted_deficit;
+  }
   const GaugeObservables o = gauge_observables(U);
   const double v = double(U.geometry().global_volume());
   return action.beta * (action.c0() * 6 * v * (1 - o.plaquette) + action.c1() * 12 * v * (1 - o.rectangle));
 }
 
-UnitarityStats unitarity(const GaugeField<double>& U, double tolerance) {
-  UnitarityStats u = reduce<UnitarityStats>(U.location(), U.geometry().volume(), UnitarityKernel{U.view(), tolerance});
+UnitarityStats unitarity(const GaugeField<double>& U, double tolerance, const TimeBoundary& b) {
+  UnitarityStats u = reduce<UnitarityStats>(U.location(), U.geometry().volume(), UnitarityKernel{U.view(), tolerance, b});
   u.max_deviation = comm::max(U.geometry().grid, u.max_deviation);
   u.violations = comm::sum(U.geometry().grid, u.violations);
   return u;

@@ -27,6 +27,7 @@ double plaquette(const GaugeField<double>& U);
 double gauge_action_value(const GaugeField<double>& U, const GaugeAction& action);
 
 // Largest deviation of a link from SU(3) and the number of links beyond `tolerance` (or not finite).
-UnitarityStats unitarity(const GaugeField<double>& U, double tolerance);
+// Open boundaries (b): the frozen links are not checked.
+UnitarityStats unitarity(const GaugeField<double>& U, double tolerance, const TimeBoundary& b = {});
 
 }  // namespace lqcd

@@ -3,6 +3,7 @@
 
 #include "core/reduction.hpp"
 #include "gauge/staples.hpp"
+#include "gauge/time_boundary.hpp"
 
 namespace lqcd {
 
@@ -58,13 +59,16 @@ struct UnitarityStats {
   }
 };
 
+// Open boundaries (b): the frozen links (zero, or SU(3) in a file from a periodic run) are not checked.
 struct UnitarityKernel {
   GaugeView<double> U;
   double tolerance;
+  TimeBoundary b;
   LQCD_HOST_DEVICE void operator()(std::int64_t i, UnitarityStats& acc) const {
     int x[4];
     U.idx.coords_lex(i, x);
     for (int mu = 0; mu < 4; ++mu) {
+      if (b.frozen(x[kTimeDir] + U.idx.off[kTimeDir], mu)) continue;
       const double d = su3_deviation(U.link(x, mu));
       if (d > acc.max_deviation) acc.max_deviation = d;
       if (!(d <= tolerance)) acc.violations += 1.0;  // NaN fails the comparison and is counted

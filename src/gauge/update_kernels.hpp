@@ -6,6 +6,7 @@
 #include "core/site_random.hpp"
 #include "gauge/random_links.hpp"
 #include "gauge/staples.hpp"
+#include "gauge/time_boundary.hpp"
 
 namespace lqcd {
 
@@ -32,6 +33,7 @@ struct GaugeUpdateParams {
   double beta;
   double c0;
   double c1;
+  TimeBoundary boundary;  // open: the spatial plaquettes at x0 = 0 and T weighted, the frozen links kept at 0
 };
 
 // The part every Cabibbo-Marinari update shares: the staple A of U_mu(x), then for each of the three
@@ -42,7 +44,9 @@ template <bool Rectangles, typename SubgroupStep>
 LQCD_HOST_DEVICE void cabibbo_marinari_update(const GaugeView<double>& U, const UpdateSubset& subset,
                                               const GaugeUpdateParams& action, std::int64_t s, const int x[4],
                                               SubgroupStep&& step) {
-  const SU3<double> a = action_staple<Rectangles>(U, x, subset.mu, action.c0, action.c1);
+  if (action.boundary.frozen(x[kTimeDir] + U.idx.off[kTimeDir], subset.mu)) return;
+  const SU3<double> a = action_staple<Rectangles>(U, x, subset.mu, action.c0, action.c1,
+                                                  action.boundary.staple_weight(U.idx, x, subset.mu));
   SU3<double> u = U.load(subset.mu, subset.parity, s);
   LQCD_UNROLL
   for (int g = 0; g < 3; ++g) {

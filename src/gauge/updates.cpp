@@ -1,6 +1,7 @@
 #include "gauge/updates.hpp"
 
 #include "core/dispatch.hpp"
+#include "gauge/time_boundary.hpp"
 #include "gauge/update_kernels.hpp"
 
 namespace lqcd {
@@ -26,6 +27,8 @@ void random_gauge_transformation(GaugeField<double>& U, std::uint64_t seed) {
 }
 
 void check_update_geometry(const Geometry& geom, const GaugeAction& action) {
+  if (action.open() && action.has_rectangles())
+    fail("gauge.boundary = \"open\" is implemented for the Wilson gauge action only (got \"{}\")", action.name());
   if (!action.has_rectangles()) return;
   for (int mu = 0; mu < 4; ++mu)
     if (geom.local[mu] % 4 != 0)
@@ -35,7 +38,9 @@ void check_update_geometry(const Geometry& geom, const GaugeAction& action) {
 
 namespace {
 
-GaugeUpdateParams update_params(const GaugeAction& a) { return GaugeUpdateParams{a.beta, a.c0(), a.c1()}; }
+GaugeUpdateParams update_params(const GaugeAction& a, const Geometry& g) {
+  return GaugeUpdateParams{a.beta, a.c0(), a.c1(), a.time_boundary(g.global[kTimeDir])};
+}
 
 // Calls f(subset) for the checkerboard subsets of every direction, in a fixed order.
 template <typename F>
@@ -53,9 +58,9 @@ void heatbath_sweep(GaugeField<double>& U, const GaugeAction& action, std::uint6
   for_each_subset(action, [&](const UpdateSubset& sub) {
     const std::int64_t n = U.geometry().half_volume();
     if (action.has_rectangles())
-      for_each(U.location(), n, HeatbathKernel<true>{U.view(), sub, update_params(action), seed, sweep});
+      for_each(U.location(), n, HeatbathKernel<true>{U.view(), sub, update_params(action, U.geometry()), seed, sweep});
     else
-      for_each(U.location(), n, HeatbathKernel<false>{U.view(), sub, update_params(action), seed, sweep});
+      for_each(U.location(), n, HeatbathKernel<false>{U.view(), sub, update_params(action, U.geometry()), seed, sweep});
     U.exchange_halo();  // the next subset's staples read these links
   });
 }
@@ -65,9 +70,9 @@ void overrelaxation_sweep(GaugeField<double>& U, const GaugeAction& action) {
   for_each_subset(action, [&](const UpdateSubset& sub) {
     const std::int64_t n = U.geometry().half_volume();
     if (action.has_rectangles())
-      for_each(U.location(), n, OverrelaxationKernel<true>{U.view(), sub, update_params(action)});
+      for_each(U.location(), n, OverrelaxationKernel<true>{U.view(), sub, update_params(action, U.geometry())});
     else
-      for_each(U.location(), n, OverrelaxationKernel<false>{U.view(), sub, update_params(action)});
+      for_each(U.location(), n, OverrelaxationKernel<false>{U.view(), sub, update_params(action, U.geometry())});
     U.exchange_halo();  // the next subset's staples read these links
   });
 }

@@ -18,6 +18,7 @@
 #include "fields/spinor_field.hpp"
 #include "dirac/clover_kernels.hpp"
 #include "gauge/staples.hpp"
+#include "gauge/time_boundary.hpp"
 #include "math/gamma.hpp"
 #include "math/su3_exp.hpp"
 
@@ -142,11 +143,13 @@ LQCD_HOST_DEVICE inline int link_direction(const SiteIndexer& idx, std::int64_t&
 // Gauge force, added to F: with S = -(beta/3) Re tr(U A) + (terms without U_mu(x)) and A the
 // action's staple (gauge/staples.hpp, c0 and c1 included), F^a = (beta/3) Im tr(T^a U A), i.e.
 // F = (beta / 6) TA(U A).
+// Open boundaries (b): the spatial plaquettes at x0 = 0 and T weighted; a frozen (zero) link gets no force.
 template <bool Rectangles>
 struct GaugeForceKernel {
   GaugeView<double> U;
   GaugeView<double> F;
   double beta, c0, c1;
+  TimeBoundary b;
   // One thread per link: i = mu V + (lexicographic site).
   LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
     int x[4];
@@ -154,7 +157,7 @@ struct GaugeForceKernel {
     U.idx.coords_lex(i, x);
     const int p = SiteIndexer::parity(x);
     const std::int64_t s = U.idx.cb_index(x);
-    const SU3<double> a = action_staple<Rectangles>(U, x, mu, c0, c1);
+    const SU3<double> a = action_staple<Rectangles>(U, x, mu, c0, c1, b.staple_weight(U.idx, x, mu));
     SU3<double> f = traceless_hermitian_part(U.load(mu, p, s) * a);
     f *= beta / 6;
     F.store(mu, p, s, F.load(mu, p, s) + f);

@@ -59,7 +59,7 @@ LoadedConfiguration load_configuration(const std::filesystem::path& file, const 
   c.observables = gauge_observables(c.field);
 
   const double su3_tolerance = gf_info.precision_bits == 32 ? 1e-5 : 1e-10;
-  const UnitarityStats u = unitarity(c.field, su3_tolerance);
+  const UnitarityStats u = unitarity(c.field, su3_tolerance, policy.time_boundary);
   c.max_su3_deviation = u.max_deviation;
   if (policy.verify && u.violations > 0)
     fail("{}: {} links are not SU(3) (largest deviation |UU^+ - 1| + |det U - 1| = {:.3g}, tolerance {:.0e})", name,

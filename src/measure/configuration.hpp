@@ -33,6 +33,8 @@ struct LoadPolicy {
   // empty: the whole lattice on one process. The checks and observables then run on the decomposed
   // field (global sums), and `field` holds this rank's box with its halos.
   std::function<Geometry(const Dims& global)> decompose;
+  // Open boundaries in time (gauge/time_boundary.hpp): the frozen links, zero in such a file, are not checked.
+  TimeBoundary time_boundary;
 };
 
 // Throws lqcd::Error (one line naming the file; on every rank of a decomposed load, since the checks

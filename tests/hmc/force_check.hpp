@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "core/site_random.hpp"
 #include "hmc/md_kernels.hpp"
@@ -47,8 +48,16 @@ inline void expect_every_link_in_algebra(const LexicographicGauge& f, const std:
   EXPECT_EQ(bad, 0) << name << ": links whose force is not in su(3)";
 }
 
-// d/dw S[e^{i w T^a} U_mu(x)] by central differences, against the monomial's force, at a few links.
-inline void expect_force_is_derivative(Monomial& m, const GaugeField<double>& U, double tol) {
+// A link to check: lexicographic site, direction, generator.
+struct ForceProbe {
+  std::int64_t site;
+  int mu, a;
+};
+
+// d/dw S[e^{i w T^a} U_mu(x)] by central differences, against the monomial's force, at a few links
+// (six random ones, and `probes`).
+inline void expect_force_is_derivative(Monomial& m, const GaugeField<double>& U, double tol,
+                                       const std::vector<ForceProbe>& probes = {}) {
   const Geometry& g = U.geometry();
   MomentumField F(g, U.location());
   set_zero(F);
@@ -56,9 +65,13 @@ inline void expect_force_is_derivative(Monomial& m, const GaugeField<double>& U,
   const LexicographicGauge lex = to_lexicographic(U), f = to_lexicographic(F);
   const double eps = 1e-5;
   SiteRandom pick(5, 0, RngPurpose::Test, 3, 0);
+  std::vector<ForceProbe> links = probes;
   for (int n = 0; n < 6; ++n) {
     const std::int64_t site = std::int64_t(pick.uniform() * double(g.volume()));
     const int mu = int(pick.uniform() * 4), a = int(pick.uniform() * 8);
+    links.push_back({site, mu, a});
+  }
+  for (const auto& [site, mu, a] : links) {
     double s[2];
     for (int sign = 0; sign < 2; ++sign) {
       LexicographicGauge v = lex;
