@@ -9,6 +9,7 @@ namespace lqcd {
 void apply_time_boundary(GaugeField<double>& U, const TimeBoundary& b) {
   if (!b.open) return;
   for_each(U.location(), U.geometry().volume(), FreezeBoundaryLinksKernel{U.view(), b});
+  U.exchange_halo();  // the neighbours' staples read the zero links too
 }
 
 OpenBoundaryPlaquettes open_boundary_plaquettes(const GaugeField<double>& U, const TimeBoundary& b) {
