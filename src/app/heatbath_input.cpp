@@ -14,6 +14,8 @@ std::vector<KeySpec> heatbath_schema() {
       {"lattice.dims", "[8, 8, 8, 8]", "extents (x, y, z, t); even, multiples of 4 for rectangle actions"},
       {"gauge.beta", "6.0", "coupling beta = 6/g^2"},
       {"gauge.action", "\"wilson\"", "wilson | symanzik (c1=-1/12) | iwasaki (c1=-0.331) | dbw2 (c1=-1.4088)"},
+      gauge_boundary_schema()[0],
+      gauge_boundary_schema()[1],
       {"heatbath.start", "\"hot\"", "hot (Haar-random links) | cold (unit links)"},
       {"heatbath.seed", "12345", "seed of the counter-based random numbers (Philox-4x32-10)"},
       {"heatbath.thermalization", "20", "sweeps before averages start and configurations are saved"},
@@ -21,7 +23,6 @@ std::vector<KeySpec> heatbath_schema() {
       {"heatbath.overrelaxation", "4", "overrelaxation steps after each heatbath step"},
       {"heatbath.measure_every", "1", "measure the gauge observables every N sweeps"},
   };
-  for (KeySpec& k : gauge_boundary_schema()) s.push_back(std::move(k));
   for (KeySpec& k : flow_schema("configuration (output.save_every sweeps apart, or heatbath.measure_every)"))
     s.push_back(std::move(k));
   for (KeySpec& k : chain_output_schema("lqcd-heatbath", "sweeps")) s.push_back(std::move(k));

@@ -32,6 +32,8 @@ std::vector<KeySpec> hmc_schema() {
       {"lattice.dims", "[8, 8, 8, 8]", "extents (x, y, z, t), even"},
       {"gauge.beta", "5.6", "coupling beta = 6/g^2 of the gauge monomial"},
       {"gauge.action", "\"wilson\"", "wilson | symanzik | iwasaki | dbw2"},
+      gauge_boundary_schema()[0],
+      gauge_boundary_schema()[1],
       {"integrator.type", "\"omelyan2\"", "leapfrog | omelyan2 (2nd-order minimal norm) | omelyan4 (4th order) | force_gradient (4th order)"},
       {"integrator.tau", "1.0", "trajectory length"},
       {"integrator.steps", "[6, 3]", "steps per level, outermost (level 0) first; each level nests in the one above"},
@@ -62,7 +64,6 @@ std::vector<KeySpec> hmc_schema() {
   };
   // The multigrid of the monomials with multigrid = true (the propagator's [multigrid] table, plus its
   // refresh along the run).
-  for (KeySpec& k : gauge_boundary_schema()) s.push_back(std::move(k));
   for (KeySpec& k : multigrid_schema()) s.push_back(std::move(k));
   s.push_back({"multigrid.refresh_iterations", std::to_string(HmcMultigridParams{}.refresh_iterations),
                "monomials with multigrid = true: at each trajectory's first force solve, GCR steps on M x = 0 from "
