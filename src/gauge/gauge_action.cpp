@@ -16,6 +16,9 @@ double GaugeAction::c1() const {
 }
 
 TimeBoundary GaugeAction::time_boundary(int time_extent) const {
+  // Every user of open boundaries (action, force, updates) asks here: the one check of what is implemented.
+  if (open() && has_rectangles())
+    fail("open boundaries in time are implemented for the Wilson gauge action only (got \"{}\")", name());
   TimeBoundary b;
   b.open = open();
   b.boundary_weight = open() ? 0.5 * c_G : 1.0;

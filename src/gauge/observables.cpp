@@ -4,7 +4,6 @@
 
 #include "comm/communicator.hpp"
 #include "core/dispatch.hpp"
-#include "core/error.hpp"
 #include "gauge/open_boundary.hpp"
 
 namespace lqcd {
@@ -75,11 +74,8 @@ GaugeObservables gauge_observables(const GaugeField<double>& U) {
 double plaquette(const GaugeField<double>& U) { return gauge_observables(U).plaquette; }
 
 double gauge_action_value(const GaugeField<double>& U, const GaugeAction& action) {
-  if (action.open()) {  // the plaquettes in the lattice, weighted (gauge/time_boundary.hpp)
-    if (action.has_rectangles())
-      fail("gauge.boundary = \"open\" is implemented for the Wilson gauge action only (got \"{}\")", action.name());
+  if (action.open())  // the plaquettes in the lattice, weighted (gauge/time_boundary.hpp)
     return action.beta * open_boundary_plaquettes(U, action.time_boundary(U.geometry().global[kTimeDir])).weighted_deficit;
-  }
   const GaugeObservables o = gauge_observables(U);
   const double v = double(U.geometry().global_volume());
   return action.beta * (action.c0() * 6 * v * (1 - o.plaquette) + action.c1() * 12 * v * (1 - o.rectangle));

@@ -27,8 +27,6 @@ void random_gauge_transformation(GaugeField<double>& U, std::uint64_t seed) {
 }
 
 void check_update_geometry(const Geometry& geom, const GaugeAction& action) {
-  if (action.open() && action.has_rectangles())
-    fail("gauge.boundary = \"open\" is implemented for the Wilson gauge action only (got \"{}\")", action.name());
   if (!action.has_rectangles()) return;
   for (int mu = 0; mu < 4; ++mu)
     if (geom.local[mu] % 4 != 0)

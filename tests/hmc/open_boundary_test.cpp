@@ -66,12 +66,7 @@ double spatial_plaquette(const GaugeField<double>& U, int t) {
   return sum / n;
 }
 
-bool same(const SU3<double>& a, const SU3<double>& b) {
-  for (int r = 0; r < 3; ++r)
-    for (int c = 0; c < 3; ++c)
-      if (!(a.m[r][c].re == b.m[r][c].re && a.m[r][c].im == b.m[r][c].im)) return false;
-  return true;
-}
+bool same(const SU3<double>& a, const SU3<double>& b) { return test::max_abs_diff(a, b) == 0.0; }
 
 class OpenBoundaryTest : public ::testing::TestWithParam<Location> {};
 
