@@ -268,8 +268,9 @@ class MultigridPreconditioner {
   SchwarzSmoother<Real> schwarz_;
   CoarseField<Real> rc_, ec_;
   std::unique_ptr<CoarseSchurComplement<Real>> schur_;  // null: the coarse solves on the whole lattice
-  // Three levels with coarse_half and LQCD_COARSE_HALF_FULL=1 (being measured, issue 46): D_c in the block
-  // cycle as A_0 (1 + H-hat) from 16-bit hopping blocks (CoarseSchurComplement::apply_full); null: D_c.
+  // Three levels with coarse_half and LQCD_COARSE_HALF_FULL=1 (issue 46; slower on the H100 than D_c, so off by
+  // default: docs/multigrid.md): D_c in the block cycle as A_0 (1 + H-hat) from 16-bit hopping blocks
+  // (CoarseSchurComplement::apply_full); null: D_c.
   std::unique_ptr<CoarseSchurComplement<Real>> coarse_half_form_;
   CoarseField<Real> schur_rhs_;
   std::unique_ptr<ThirdLevel<Real>> third_;  // null: two levels
