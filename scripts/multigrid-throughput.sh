@@ -20,8 +20,8 @@
 #           16-bit blocks (MG_PROFILE_VARIANTS, MMA:FULL pairs, default "0:0 1:0 1:1").
 #           The bench marks its block solves (cudaProfilerStart/Stop), so the setup stays outside the tables
 #           (OUT/profile_mmaM_fullF.txt); a plain run before each profiled one: both JSON lines in OUT/profile.jsonl
-#   ncu     Nsight Compute on the even-odd coarse pass (one source and a block of 12 on the CUDA cores, a block
-#           of 12 on the tensor cores) and on the fused Schwarz kernel (OUT/ncu.txt)
+#   ncu     Nsight Compute in the 12-source block solve: the fused Schwarz kernel and the second level's D_c
+#           (OUT/ncu.txt)
 # MG_SETTINGS: multigrid settings for every run (default: coarse_half=true outer_restart=16).
 set -uo pipefail
 out=${1:?OUT}
@@ -94,18 +94,17 @@ fi
 if has ncu; then
   ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
   cfg=$(ls runs/mgscan_32/wilson.*.ildg | tail -1)
-  # skip, name: the CUDA-core pass on one field and on a block of 12, the tensor-core pass on 12
-  # (LQCD_COARSE_MMA=1, coarse_hop_mma.hpp), and the Schwarz smoother's fused kernel (schwarz_block_mr.hpp).
-  for k in "20 HalfHopRows<float>, \(int\)1>" "0 HalfHopRows<float>, \(int\)12>" "0 coarse_hop_mma_kernel" \
-    "0 schwarz_block_mr_kernel<float>"; do
-    mma=1
-    [[ $k == *HalfHopRows* ]] && mma=0
-    LQCD_COARSE_MMA=$mma LQCD_COARSE_RHS_TILE=12 timeout -k 5 150 "$ncu" --kernel-name-base demangled --kernel-name "regex:${k#* }" \
-      --launch-skip "${k%% *}" --launch-count 2 --section SpeedOfLight --section Occupancy --section WarpStateStats \
-      --section MemoryWorkloadAnalysis --section LaunchStats \
+  # skip, name: in the 12-source block solve, the fused Schwarz kernel two sources per launch
+  # (schwarz_block_mr.hpp) and the second level's D_c on the block of 12 (the operator of the K-cycle's
+  # MR steps and GCR; the even-odd passes serve two-level solves only).
+  # The clocks are left alone (--clock-control none: the device library's METHOD page).
+  for k in "0 schwarz_block_mr_kernel<float, \(int\)2>" "20 CoarseApplyBlockKernel<float"; do
+    LQCD_COARSE_RHS_TILE=12 timeout -k 5 150 "$ncu" --clock-control none --kernel-name-base demangled \
+      --kernel-name "regex:${k#* }" --launch-skip "${k%% *}" --launch-count 2 --section SpeedOfLight --section Occupancy \
+      --section WarpStateStats --section MemoryWorkloadAnalysis --section LaunchStats \
       "$bin" bench solver --dims 32,32,32,32 --device gpu --config "$cfg" --repetitions 1 --tolerance 1e-10 \
-      --action clover --csw 1.769 --kappa 0.1352 --precision single --solver multigrid \
-      --multigrid coarse_half=true >>"$out/ncu.txt" 2>&1
+      --action clover --csw 1.769 --kappa 0.1352 --precision single --solver multigrid --rhs 12 \
+      --multigrid coarse_half=true --multigrid outer_restart=16 >>"$out/ncu.txt" 2>&1
     echo "ncu [$k]: exit $?" | tee -a "$out/summary.txt"
   done
 fi

@@ -1,6 +1,6 @@
 // Where a program's GPU time goes, without Nsight Systems (the GPU machine has none): a library loaded
-// with LD_PRELOAD that records every kernel, copy and memset through CUPTI's activity API and, at exit,
-// writes a table to $LQCD_KERNEL_PROFILE (default: stderr):
+// with LD_PRELOAD that records every kernel, copy and memset through CUPTI's activity API and
+// writes a table to $LQCD_KERNEL_PROFILE (default: stderr) at each cudaProfilerStop and again at exit:
 //   - per kernel name: launches, total and mean GPU time, share of all kernel time;
 //   - copies and memsets: count, bytes, time;
 //   - runtime calls that wait (synchronisations, blocking copies): count and host time;
@@ -58,6 +58,16 @@ Profile& profile() {
 
 constexpr std::size_t kBufferBytes = 16u << 20;
 
+// CUPTI's failures on stderr: a profile that records nothing must say why.
+void check(CUptiResult result, const char* what) {
+  if (result == CUPTI_SUCCESS) return;
+  const char* text = nullptr;
+  cuptiGetResultString(result, &text);
+  std::fprintf(stderr, "cupti_kernel_profile: %s: %s\n", what, text ? text : "?");
+}
+
+std::uint64_t buffers_completed = 0;  // under Profile::lock
+
 void CUPTIAPI buffer_requested(std::uint8_t** buffer, std::size_t* size, std::size_t* max_records) {
   *buffer = static_cast<std::uint8_t*>(std::aligned_alloc(8, kBufferBytes));
   *size = kBufferBytes;
@@ -93,6 +103,7 @@ void add_gpu(Profile& p, bool kernel, const std::string& name, std::uint64_t sta
 void CUPTIAPI buffer_completed(CUcontext, std::uint32_t, std::uint8_t* buffer, std::size_t, std::size_t valid) {
   Profile& p = profile();
   std::lock_guard<std::mutex> guard(p.lock);
+  ++buffers_completed;
   CUpti_Activity* record = nullptr;
   while (cuptiActivityGetNextRecord(buffer, valid, &record) == CUPTI_SUCCESS) {
     switch (record->kind) {
@@ -112,10 +123,15 @@ void CUPTIAPI buffer_completed(CUcontext, std::uint32_t, std::uint8_t* buffer, s
         add_gpu(p, false, "memset", m->start, m->end, m->bytes);
         break;
       }
-      case CUPTI_ACTIVITY_KIND_RUNTIME: {
+      case CUPTI_ACTIVITY_KIND_RUNTIME:
+      case CUPTI_ACTIVITY_KIND_DRIVER: {
+        // lqcd links the CUDA runtime statically, whose calls CUPTI may not see: the driver calls under
+        // them are recorded too
         const auto* a = reinterpret_cast<const CUpti_ActivityAPI*>(record);
         const char* name = nullptr;
-        cuptiGetCallbackName(CUPTI_CB_DOMAIN_RUNTIME_API, a->cbid, &name);
+        cuptiGetCallbackName(record->kind == CUPTI_ACTIVITY_KIND_RUNTIME ? CUPTI_CB_DOMAIN_RUNTIME_API
+                                                                         : CUPTI_CB_DOMAIN_DRIVER_API,
+                             a->cbid, &name);
         const std::string n = name ? name : "?";
         // Only the calls that can wait for the GPU: their host time is what the GPU's idle gaps cost.
         if (n.find("Synchronize") != std::string::npos || n.find("Memcpy") != std::string::npos ||
@@ -184,35 +200,61 @@ void write_table(std::FILE* f, const char* title, const std::map<std::string, To
                  name.c_str());
 }
 
-// cudaProfilerStart opens a window, cudaProfilerStop closes it (timestamps on CUPTI's clock, as the records').
-void CUPTIAPI on_runtime_call(void*, CUpti_CallbackDomain, CUpti_CallbackId cbid, const void* data) {
+void write_profile_file();
+
+// cudaProfilerStart opens a window, cudaProfilerStop closes it (timestamps on CUPTI's clock, as the records'),
+// seen as runtime calls or, where the runtime is linked statically, as the driver's cuProfilerStart/Stop
+// under them (whichever comes first opens or closes; the other finds it done). At each stop the records
+// so far are flushed and the table written, so that a run whose exit tears CUDA down before this
+// library's destructor still leaves one.
+void CUPTIAPI on_api_call(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
   const auto* info = static_cast<const CUpti_CallbackData*>(data);
   if (info->callbackSite != CUPTI_API_EXIT) return;
+  const bool start = domain == CUPTI_CB_DOMAIN_RUNTIME_API ? cbid == CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStart_v4000
+                                                           : cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStart;
   std::uint64_t now = 0;
   cuptiGetTimestamp(&now);
-  Profile& p = profile();
-  std::lock_guard<std::mutex> guard(p.lock);
-  if (cbid == CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStart_v4000)
-    p.windows.emplace_back(now, UINT64_MAX);
-  else if (!p.windows.empty() && p.windows.back().second == UINT64_MAX)
-    p.windows.back().second = now;
+  bool closed = false;
+  {
+    Profile& p = profile();
+    std::lock_guard<std::mutex> guard(p.lock);
+    const bool open = !p.windows.empty() && p.windows.back().second == UINT64_MAX;
+    if (start && !open) p.windows.emplace_back(now, UINT64_MAX);
+    if (!start && open) {
+      p.windows.back().second = now;
+      closed = true;
+    }
+  }
+  if (closed) {
+    check(cuptiActivityFlushAll(0), "cuptiActivityFlushAll at cudaProfilerStop");
+    write_profile_file();
+  }
 }
 
 __attribute__((constructor)) void start_profile() {
   CUpti_SubscriberHandle subscriber;
-  if (cuptiSubscribe(&subscriber, reinterpret_cast<CUpti_CallbackFunc>(on_runtime_call), nullptr) == CUPTI_SUCCESS) {
-    cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStart_v4000);
-    cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStop_v4000);
+  const CUptiResult subscribed = cuptiSubscribe(&subscriber, reinterpret_cast<CUpti_CallbackFunc>(on_api_call), nullptr);
+  check(subscribed, "cuptiSubscribe");
+  if (subscribed == CUPTI_SUCCESS) {
+    check(cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStart_v4000),
+          "callback cudaProfilerStart");
+    check(cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStop_v4000),
+          "callback cudaProfilerStop");
+    check(cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStart),
+          "callback cuProfilerStart");
+    check(cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStop),
+          "callback cuProfilerStop");
   }
-  cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed);
-  cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
-  cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY);
-  cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMSET);
-  cuptiActivityEnable(CUPTI_ACTIVITY_KIND_RUNTIME);
+  check(cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed), "cuptiActivityRegisterCallbacks");
+  check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL), "enable CONCURRENT_KERNEL");
+  check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY), "enable MEMCPY");
+  check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMSET), "enable MEMSET");
+  check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_RUNTIME), "enable RUNTIME");
+  check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_DRIVER), "enable DRIVER");
 }
 
-__attribute__((destructor)) void write_profile() {
-  cuptiActivityFlushAll(1);
+// The table of the records so far, into $LQCD_KERNEL_PROFILE (rewritten each time) or stderr.
+void write_profile_file() {
   Profile& p = profile();
   std::lock_guard<std::mutex> guard(p.lock);
   const char* path = std::getenv("LQCD_KERNEL_PROFILE");
@@ -251,7 +293,16 @@ __attribute__((destructor)) void write_profile() {
   write_table(f, "kernels", kernels, kernel_ns);
   write_table(f, "copies and memsets", copies, kernel_ns);
   write_table(f, "runtime calls that may wait (host time, whole run)", p.waits, kernel_ns);
+  std::size_t dropped = 0;
+  cuptiActivityGetNumDroppedRecords(nullptr, 0, &dropped);
+  std::fprintf(f, "\n%llu CUPTI buffers, %zu records in all, %zu dropped\n",
+               static_cast<unsigned long long>(buffers_completed), p.records.size(), dropped);
   if (f != stderr) std::fclose(f);
+}
+
+__attribute__((destructor)) void write_profile() {
+  check(cuptiActivityFlushAll(1), "cuptiActivityFlushAll at exit");
+  write_profile_file();
 }
 
 }  // namespace
