@@ -20,6 +20,11 @@
 LQCD_INSTANTIATE_BLAS_KERNELS(double)
 LQCD_INSTANTIATE_BLAS_KERNELS(float)
 LQCD_INSTANTIATE_BLAS_KERNELS(lqcd::Half)
+// Gram-Schmidt in batches (multi_dot, multi_axpy): the GCRs' double and float fields.
+LQCD_INSTANTIATE_DEVICE_REDUCE(lqcd::Sums<2 * lqcd::kSpinorBatch + 1>, lqcd::MultiDotKernel<double>)
+LQCD_INSTANTIATE_DEVICE_REDUCE(lqcd::Sums<2 * lqcd::kSpinorBatch + 1>, lqcd::MultiDotKernel<float>)
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::MultiAxpyKernel<double>)
+LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::MultiAxpyKernel<float>)
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::ConvertSpinorKernel<lqcd::Half, double>)
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::ConvertSpinorKernel<double, lqcd::Half>)
 LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::ConvertSpinorKernel<lqcd::Half, float>)

@@ -1,5 +1,6 @@
 #include "fields/spinor_blas.hpp"
 
+#include <algorithm>
 #include <type_traits>
 
 #include "comm/communicator.hpp"
@@ -100,6 +101,45 @@ void axpy_then_xpay(Complex<double> a, const SpinorField<Real>& z, SpinorField<R
                                     x.view()});
 }
 
+template <typename Real>
+std::vector<Complex<double>> multi_dot(const std::vector<const SpinorField<Real>*>& x, const SpinorField<Real>& y,
+                                       double* y_norm2) {
+  const std::size_t n = x.size();
+  std::vector<Complex<double>> d(n);
+  if (y_norm2) *y_norm2 = 0;
+  for (std::size_t j0 = 0; j0 < n || (j0 == 0 && y_norm2); j0 += kSpinorBatch) {
+    MultiDotKernel<Real> k{};
+    k.y = y.view();
+    k.n = int(std::min<std::size_t>(kSpinorBatch, n - j0));
+    for (int j = 0; j < k.n; ++j) {
+      check_same_shape(*x[j0 + std::size_t(j)], y);
+      k.x[j] = x[j0 + std::size_t(j)]->view();
+    }
+    Sums<2 * kSpinorBatch + 1> s = reduce<Sums<2 * kSpinorBatch + 1>>(y.location(), y.sites(), k);
+    comm::sum(y.geometry().grid, s.v);
+    for (int j = 0; j < k.n; ++j) d[j0 + std::size_t(j)] = {s[2 * j], s[2 * j + 1]};
+    if (j0 == 0 && y_norm2) *y_norm2 = s[2 * kSpinorBatch];
+  }
+  return d;
+}
+
+template <typename Real>
+void multi_axpy(const std::vector<Complex<double>>& a, const std::vector<const SpinorField<Real>*>& x,
+                SpinorField<Real>& y) {
+  if (a.size() != x.size()) fail("internal: multi_axpy with {} coefficients for {} fields", a.size(), x.size());
+  for (std::size_t j0 = 0; j0 < x.size(); j0 += kSpinorBatch) {
+    MultiAxpyKernel<Real> k{};
+    k.y = y.view();
+    k.n = int(std::min<std::size_t>(kSpinorBatch, x.size() - j0));
+    for (int j = 0; j < k.n; ++j) {
+      check_same_shape(*x[j0 + std::size_t(j)], y);
+      k.a[j] = Complex<compute_t<Real>>(a[j0 + std::size_t(j)]);
+      k.x[j] = x[j0 + std::size_t(j)]->view();
+    }
+    for_each(y.location(), y.sites(), k);
+  }
+}
+
 template <typename To, typename From>
 void convert_precision(SpinorField<To>& out, const SpinorField<From>& in) {
   check_same_shape(out, in);
@@ -138,6 +178,15 @@ LQCD_INSTANTIATE_SPINOR_BLAS(double)
 LQCD_INSTANTIATE_SPINOR_BLAS(float)
 LQCD_INSTANTIATE_SPINOR_BLAS(Half)
 #undef LQCD_INSTANTIATE_SPINOR_BLAS
+// The batched Gram-Schmidt serves the GCRs, whose fields are double or float.
+#define LQCD_INSTANTIATE_MULTI_BLAS(Real)                                                                     \
+  template std::vector<Complex<double>> multi_dot<Real>(const std::vector<const SpinorField<Real>*>&,          \
+                                                        const SpinorField<Real>&, double*);                   \
+  template void multi_axpy<Real>(const std::vector<Complex<double>>&, const std::vector<const SpinorField<Real>*>&, \
+                                 SpinorField<Real>&);
+LQCD_INSTANTIATE_MULTI_BLAS(double)
+LQCD_INSTANTIATE_MULTI_BLAS(float)
+#undef LQCD_INSTANTIATE_MULTI_BLAS
 
 template void convert_precision<double, double>(SpinorField<double>&, const SpinorField<double>&);
 template void convert_precision<float, double>(SpinorField<float>&, const SpinorField<double>&);

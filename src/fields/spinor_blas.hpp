@@ -5,6 +5,8 @@
 // in double precision. FLOPs per site (for the bench): axpy/xpay 48, dot 48, norm2 24 (12 complex
 // components).
 
+#include <vector>
+
 #include "fields/spinor_field.hpp"
 
 namespace lqcd {
@@ -58,6 +60,17 @@ Norm2AndDot axpbypz_axpy_norm2_dot(Complex<double> a, const SpinorField<Real>& x
 template <typename Real>
 void axpy_then_xpay(Complex<double> a, const SpinorField<Real>& z, SpinorField<Real>& y, const SpinorField<Real>& x,
                     Complex<double> b);
+
+// <x_j, y> for every field x_j of x, in one pass over y per kSpinorBatch (8) of them; with y_norm2
+// set, also ||y||^2 (from the first pass). Gram-Schmidt's coefficients (solvers/krylov/flexible_gcr.hpp).
+// FLOPs per site: 48 per x_j, 24 for the norm.
+template <typename Real>
+std::vector<Complex<double>> multi_dot(const std::vector<const SpinorField<Real>*>& x, const SpinorField<Real>& y,
+                                       double* y_norm2 = nullptr);
+// y <- y + sum_j a_j x_j, one pass over y per 8 of them. FLOPs per site: 48 per x_j.
+template <typename Real>
+void multi_axpy(const std::vector<Complex<double>>& a, const std::vector<const SpinorField<Real>*>& x,
+                SpinorField<Real>& y);
 
 // out <- in in out's precision (the same sites and location; double -> float rounds to nearest; the
 // same precision is a copy).

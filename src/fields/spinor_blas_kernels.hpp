@@ -180,6 +180,47 @@ struct AxpyThenXpayKernel {
   }
 };
 
+// Gram-Schmidt in batches (multi_dot, multi_axpy): up to kSpinorBatch fields per launch, so that the
+// other field is read once per batch instead of once per field.
+inline constexpr int kSpinorBatch = 8;
+
+// {Re <x_j, y>, Im <x_j, y>} at 2j, 2j + 1 for j < n, and ||y||^2 at 2 kSpinorBatch.
+template <typename Real>
+struct MultiDotKernel {
+  using T = compute_t<Real>;
+  SpinorView<Real> x[kSpinorBatch];
+  SpinorView<Real> y;
+  int n;
+  LQCD_HOST_DEVICE void operator()(std::int64_t i, Sums<2 * kSpinorBatch + 1>& acc) const {
+    const int p = y.parity_of(i);
+    const std::int64_t s = y.cb_of(i);
+    const ColorSpinor<T> b = y.load(p, s);
+    for (int j = 0; j < n; ++j) {
+      const Complex<T> d = inner(x[j].load(p, s), b);
+      acc[2 * j] += double(d.re);
+      acc[2 * j + 1] += double(d.im);
+    }
+    acc[2 * kSpinorBatch] += double(norm2(b));
+  }
+};
+
+// y <- y + sum_j a_j x_j, j < n, y rounded to its storage precision once.
+template <typename Real>
+struct MultiAxpyKernel {
+  using T = compute_t<Real>;
+  Complex<T> a[kSpinorBatch];
+  SpinorView<Real> x[kSpinorBatch];
+  SpinorView<Real> y;
+  int n;
+  LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
+    const int p = y.parity_of(i);
+    const std::int64_t s = y.cb_of(i);
+    ColorSpinor<T> r = y.load(p, s);
+    for (int j = 0; j < n; ++j) r += a[j] * x[j].load(p, s);
+    y.store(p, s, r);
+  }
+};
+
 // out <- in site by site, through the arithmetic precisions (for half-precision fields, whose
 // per-site norm depends on every component of the site).
 template <typename To, typename From>

@@ -74,6 +74,40 @@ void gcr_orthogonalise(std::vector<Field>& q, std::vector<Field>& z, int k) {
   }
 }
 
+// The same for field types with batched vector operations multi_dot and multi_axpy (spinor fields:
+// fields/spinor_blas.hpp), by classical Gram-Schmidt: the coefficients of all j < k from one pass over
+// q_k, then both updates, each reading q_k (z_k) once per batch of q_j instead of once per j, and one
+// wait for the device per batch instead of one per j. Classical Gram-Schmidt loses orthogonality where
+// the pass removes most of q_k, so a second pass follows where ||q_k||^2 fell below half its value
+// (Kahan and Parlett's "twice is enough": L. Giraud, J. Langou, M. Rozloznik, Comput. Math. Appl. 50
+// (2005) 1069). The norm after a pass is known without reading q_k again: ||q_k||^2 - sum_j |beta_j|^2
+// for orthonormal q_j.
+template <typename Field>
+  requires requires(const std::vector<const Field*>& x, Field& y, const std::vector<Complex<double>>& a) {
+    multi_dot(x, y, static_cast<double*>(nullptr));
+    multi_axpy(a, x, y);
+  }
+void gcr_orthogonalise(std::vector<Field>& q, std::vector<Field>& z, int k) {
+  if (k <= 0) return;
+  std::vector<const Field*> qs, zs;
+  for (int j = 0; j < k; ++j) {
+    qs.push_back(&q[std::size_t(j)]);
+    zs.push_back(&z[std::size_t(j)]);
+  }
+  Field& qk = q[std::size_t(k)];
+  for (int pass = 0; pass < 2; ++pass) {
+    double before = 0, removed = 0;
+    std::vector<Complex<double>> beta = multi_dot(qs, qk, &before);
+    for (Complex<double>& b : beta) {
+      removed += norm2(b);
+      b = -b;
+    }
+    multi_axpy(beta, qs, qk);
+    multi_axpy(beta, zs, z[std::size_t(k)]);
+    if (before - removed > 0.5 * before) break;
+  }
+}
+
 // Solves A x_i = b_i for N right-hand sides in lockstep (issue 46): each has its own Krylov space,
 // restarts and stopping test, exactly the iteration of flexible_gcr below, but the preconditioner is
 // called once per step for all right-hand sides still iterating, so that a multigrid cycle can carry

@@ -537,6 +537,10 @@ template <typename Real>
 void MultigridPreconditioner<Real>::post_smooth(SpinorField<Real>& z, const SpinorField<Real>& r) {
   if (p_.post_smoothing == 0) return;
   Section s(t_.smoother, D_.location());
+  if (p_.smoother == MultigridSmoother::Schwarz) {  // from z: each colour's residual on its blocks only
+    t_.fine_applications += schwarz_.smooth(z, r, p_.post_smoothing, true);
+    return;
+  }
   D_.apply(tmp_, z);
   ++t_.fine_applications;
   res_.copy_from(r);

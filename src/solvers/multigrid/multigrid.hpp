@@ -278,7 +278,7 @@ class MultigridPreconditioner {
   // The block cycle's coarse fields and solver (made at the first block cycle, wide enough for it).
   std::unique_ptr<CoarseBlockField<Real>> rc_block_, ec_block_, schur_rhs_block_;
   std::vector<SpinorField<Real>> res_block_;  // with pre-smoothing: each field's residual, for the block restriction
-  std::vector<SpinorField<Real>> post_block_;  // the block post-smoothing's residuals, corrections and work fields
+  std::vector<SpinorField<Real>> post_block_;  // the block post-smoothing's work fields (one per source of a launch)
   std::unique_ptr<CoarseBlockGcr<Real>> block_gcr_;
   std::unique_ptr<ThirdLevelBlock<Real>> third_block_;  // 3 levels
   GcrWorkspace<CoarseField<Real>> coarse_work_;  // 3 levels: the coarse flexible GCR

@@ -137,8 +137,8 @@ void MultigridPreconditioner<Real>::apply(const std::vector<SpinorField<Real>*>&
   post_smooth(z, r);
 }
 
-// Each field as post_smooth does it (res = r - D z, e = S res, z += e), in groups whose block solves
-// share the Schwarz smoother's launches (SchwarzSmoother::sources_per_launch, schwarz_block_mr.hpp).
+// Each field as post_smooth does it (the Schwarz sweeps from z: z += S (r - D z)), in groups whose block
+// solves share the Schwarz smoother's launches (SchwarzSmoother::sources_per_launch, schwarz_block_mr.hpp).
 template <typename Real>
 void MultigridPreconditioner<Real>::post_smooth(const std::vector<SpinorField<Real>*>& z,
                                                 const std::vector<const SpinorField<Real>*>& r) {
@@ -150,23 +150,15 @@ void MultigridPreconditioner<Real>::post_smooth(const std::vector<SpinorField<Re
   }
   Section s(t_.smoother, D_.location());
   const std::size_t group = std::size_t(schwarz_.sources_per_launch());
-  while (post_block_.size() < 3 * group) post_block_.push_back(D_.make_field());
+  while (post_block_.size() < group) post_block_.push_back(D_.make_field());
   for (std::size_t first = 0; first < n; first += group) {
     const std::size_t m = std::min(group, n - first);
-    std::vector<SpinorField<Real>*> e(m), work(m);
-    std::vector<const SpinorField<Real>*> res(m);
-    for (std::size_t k = 0; k < m; ++k) {
-      SpinorField<Real>& rk = post_block_[k];
-      D_.apply(tmp_, *z[first + k]);
-      rk.copy_from(*r[first + k]);
-      axpy(Complex<double>(-1.0), tmp_, rk);
-      res[k] = &rk;
-      e[k] = &post_block_[group + k];
-      work[k] = &post_block_[2 * group + k];
-    }
-    t_.fine_applications += int(m);
-    t_.fine_applications += schwarz_.smooth(e, res, work, p_.post_smoothing);
-    for (std::size_t k = 0; k < m; ++k) axpy(Complex<double>(1.0), *e[k], *z[first + k]);
+    const std::vector<SpinorField<Real>*> zs(z.begin() + std::ptrdiff_t(first), z.begin() + std::ptrdiff_t(first + m));
+    const std::vector<const SpinorField<Real>*> rs(r.begin() + std::ptrdiff_t(first),
+                                                   r.begin() + std::ptrdiff_t(first + m));
+    std::vector<SpinorField<Real>*> work(m);
+    for (std::size_t k = 0; k < m; ++k) work[k] = &post_block_[k];
+    t_.fine_applications += schwarz_.smooth(zs, rs, work, p_.post_smoothing, true);
   }
 }
 

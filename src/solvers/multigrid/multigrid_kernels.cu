@@ -66,7 +66,8 @@ LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::BlockCholeskyInverseKernel)
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::BlockMrPartialKernel<Real>)      \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::SchwarzBlockOperatorKernel<Real>) \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::BlockMrStepKernel<Real>)         \
-  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::BlockMrUpdateKernel<Real>)
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::BlockMrUpdateKernel<Real>)   \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::BlockResidualKernel<Real>)
 LQCD_INSTANTIATE_SCHWARZ(double)
 LQCD_INSTANTIATE_SCHWARZ(float)
 #undef LQCD_INSTANTIATE_SCHWARZ

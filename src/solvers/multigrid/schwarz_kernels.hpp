@@ -168,4 +168,26 @@ struct SchwarzBlockOperatorKernel {
   }
 };
 
+// On the sites of the blocks of `colour`: rho = r - D e, with the whole operator (its hops reach into the
+// neighbouring blocks); rho elsewhere untouched. The residual a colour's block solves read, on half the
+// lattice and in one pass (D on all of it and an xpay otherwise). Reads e's neighbours inside this
+// process only: single-process geometries.
+template <typename Real>
+struct BlockResidualKernel {
+  Aggregation agg;
+  WilsonSiteOperator<Real> D;
+  SpinorView<Real> r, e, rho;
+  int colour;
+  LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
+    int c = 0;
+    block_of(agg, i, c);
+    if (c != colour) return;
+    const int p = rho.parity_of(i);
+    const std::int64_t cb = rho.cb_of(i);
+    int xc[4];
+    D.U.idx.coords(p, cb, xc);
+    rho.store(p, cb, r.load(p, cb) - D.apply(e, p, cb, xc));
+  }
+};
+
 }  // namespace lqcd

@@ -85,23 +85,35 @@ void SchwarzSmoother<Real>::solve_colour(const std::vector<SpinorField<Real>*>& 
 }
 
 template <typename Real>
+void SchwarzSmoother<Real>::residual(SpinorField<Real>& rho, const SpinorField<Real>& r, const SpinorField<Real>& e,
+                                     int colour) {
+  if (parts_ && !D_.geometry().distributed()) {
+    for_each(D_.location(), rho.sites(),
+             BlockResidualKernel<Real>{agg_, WilsonSiteOperator<Real>::of(*parts_), r.view(), e.view(), rho.view(), colour});
+    return;
+  }
+  D_.apply(rho, e);
+  xpay(r, Complex<double>(-1.0), rho);
+}
+
+template <typename Real>
 int SchwarzSmoother<Real>::smooth(const std::vector<SpinorField<Real>*>& e,
                                   const std::vector<const SpinorField<Real>*>& r,
-                                  const std::vector<SpinorField<Real>*>& rho, int sweeps) {
+                                  const std::vector<SpinorField<Real>*>& rho, int sweeps, bool from_guess) {
   if (e.size() != r.size() || rho.size() < e.size())
     fail("internal: Schwarz smoother on {} fields from {} with {} work fields", e.size(), r.size(), rho.size());
   const std::vector<SpinorField<Real>*> work(rho.begin(), rho.begin() + std::ptrdiff_t(e.size()));
   int applications = 0;
-  for (SpinorField<Real>* f : e) set_zero(*f);
+  if (!from_guess)
+    for (SpinorField<Real>* f : e) set_zero(*f);
   for (int sweep = 0; sweep < sweeps; ++sweep)
     for (int colour = 0; colour < 2; ++colour) {
       for (std::size_t i = 0; i < e.size(); ++i) {
-        if (sweep == 0 && colour == 0) {
-          work[i]->copy_from(*r[i]);
-        } else {  // rho = r - D e
-          D_.apply(*work[i], *e[i]);
+        if (sweep == 0 && colour == 0 && !from_guess) {
+          work[i]->copy_from(*r[i]);  // r - D e with e = 0
+        } else {
+          residual(*work[i], *r[i], *e[i], colour);
           ++applications;
-          xpay(*r[i], Complex<double>(-1.0), *work[i]);
         }
       }
       solve_colour(e, work, colour);
@@ -111,9 +123,9 @@ int SchwarzSmoother<Real>::smooth(const std::vector<SpinorField<Real>*>& e,
 }
 
 template <typename Real>
-int SchwarzSmoother<Real>::smooth(SpinorField<Real>& e, const SpinorField<Real>& r, int sweeps) {
+int SchwarzSmoother<Real>::smooth(SpinorField<Real>& e, const SpinorField<Real>& r, int sweeps, bool from_guess) {
   return smooth(std::vector<SpinorField<Real>*>{&e}, std::vector<const SpinorField<Real>*>{&r},
-                std::vector<SpinorField<Real>*>{&rho_}, sweeps);
+                std::vector<SpinorField<Real>*>{&rho_}, sweeps, from_guess);
 }
 
 template class SchwarzSmoother<double>;

@@ -29,13 +29,15 @@ class SchwarzSmoother {
   // Throws naming multigrid.block when a coarse extent is odd. block_iterations = 0: an unused smoother
   // (no check).
   SchwarzSmoother(const LinearOperator<Real>& D, const Aggregation& agg, int block_iterations);
-  // e = `sweeps` SAP sweeps on D e = r from e = 0. Returns the applications of D made.
-  int smooth(SpinorField<Real>& e, const SpinorField<Real>& r, int sweeps);
+  // e = `sweeps` SAP sweeps on D e = r from e = 0, or from the e given (from_guess: the multigrid's
+  // post-smoothing of its iterate, z += S (r - D z) without forming r - D z on the whole lattice). Returns
+  // the applications of D made (a residual on one colour's blocks counts as one).
+  int smooth(SpinorField<Real>& e, const SpinorField<Real>& r, int sweeps, bool from_guess = false);
   // The same for each e[i], r[i]: the same fields as one smooth each, with the device's block solves of
   // up to kMaxSchwarzRhs sources in one launch (schwarz_block_mr.hpp; LQCD_SCHWARZ_RHS sets how many,
   // 1 for one at a time). rho: N work fields of D's shape. Returns the applications of D made.
   int smooth(const std::vector<SpinorField<Real>*>& e, const std::vector<const SpinorField<Real>*>& r,
-             const std::vector<SpinorField<Real>*>& rho, int sweeps);
+             const std::vector<SpinorField<Real>*>& rho, int sweeps, bool from_guess = false);
   // How many sources the block smooth takes to one launch: callers group their fields by it.
   int sources_per_launch() const { return fused_rhs_; }
 
@@ -43,6 +45,9 @@ class SchwarzSmoother {
   // The blocks of `colour` solved with rho[i] as their right-hand sides, e[i] += the solutions.
   void solve_colour(const std::vector<SpinorField<Real>*>& e, const std::vector<SpinorField<Real>*>& rho, int colour);
   void solve_blocks(SpinorField<Real>& e, SpinorField<Real>& s, int colour);
+  // rho = r - D e on the blocks of `colour` (at least: on one process only there, BlockResidualKernel;
+  // otherwise everywhere, through D).
+  void residual(SpinorField<Real>& rho, const SpinorField<Real>& r, const SpinorField<Real>& e, int colour);
   const LinearOperator<Real>& D_;
   std::optional<WilsonHoppingPart<Real>> parts_;  // D's links and site term, where it gives them
   Aggregation agg_;
