@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The measurement commands on a decomposed lattice give the single-process results: lqcd measure --json
 # (observables of a stored configuration, Wilson loops on APE-smeared links included) and lqcd spectrum --json (pion, rho, a0, PCAC mass of a clover
-# quark with a Gaussian-smeared point source on that configuration) on 2 and 4 MPI ranks, several grid
-# shapes, agree with one process to 1e-12 relative (global sums add the ranks' partial sums in another
+# quark with a Gaussian-smeared point source on that configuration; the pion's and the nucleon's
+# three-point functions by sequential sources at t_s = 4 with momentum transfer (0, 1, 0): their ratios to the
+# two-point functions) on 2 and 4 MPI ranks, several grid shapes, agree with one process to 1e-12 relative (global sums add the ranks' partial sums in another
 # grouping, so not bit for bit); the output files are written once, by rank 0 (one HDF5 file, one
 # propagator file of the same size, logs). Usage: measure_on_ranks.sh LQCD MPIEXEC TESTDATA
 set -euo pipefail
@@ -32,6 +33,10 @@ smearing_iterations = 2
 ape_iterations = 1
 [spectrum]
 momenta = [[0, 0, 0], [1, 0, 0]]
+three_point_sink_times = [4]
+three_point_hadrons = ["pion", "nucleon"]
+three_point_currents = ["gxgygt", "gt", "g5"]
+momentum_transfers = [[0, 1, 0], [0, 0, 0]]
 [output]
 prefix = "PREFIX"
 EOT
@@ -47,7 +52,7 @@ for run in $runs; do
   on "$np" "$grid" spectrum "$name.toml" --json --device cpu >"$name.spectrum.out"
   grep '^{' "$name.spectrum.out" >"$name.spectrum.json" || true
   # The propagator: only [spectrum] is not one of its keys.
-  sed '/^\[spectrum\]/,+1d' "$name.toml" >"$name.prop.toml"
+  sed '/^\[spectrum\]/,+5d' "$name.toml" >"$name.prop.toml"
   on "$np" "$grid" propagator "$name.prop.toml" --quiet --device cpu
   [ "$(wc -l <"$name.measure.json")" = 1 ] && [ "$(wc -l <"$name.spectrum.json")" = 1 ] ||
     { echo "FAIL: $name: expected one JSON line per command (rank 0 prints)"; exit 1; }
@@ -56,6 +61,8 @@ done
 ref=np1_1111
 grep -q '"plaquette":0.56905572' $ref.measure.json || { echo "FAIL: unexpected plaquette"; cat $ref.measure.json; exit 1; }
 grep -q '"pion":\[[0-9]' $ref.spectrum.json || { echo "FAIL: no pion correlator"; cat $ref.spectrum.json; exit 1; }
+grep -q '"three_point_ratios":{"nucleon_3pt_polarised_z_d_g5_ts4' $ref.spectrum.json ||
+  { echo "FAIL: no three-point ratios"; cat $ref.spectrum.json; exit 1; }
 for run in $runs; do
   np=${run%%:*} grid=${run#*:}
   name="np${np}_${grid//,/}"
