@@ -10,7 +10,7 @@
 #   - lqcd.analysis three-point: R(tau) = C3(tau) / C2(t_s) of u - d, its plateau times Z_A.
 # Z_A = 0.7924 is ALPHA's non-perturbative value at g0^2 = 1 (Luscher, Sint, Sommer, Wittig, Nucl. Phys.
 # B491 (1997) 344: Z_A = (1 - 0.8496 g0^2 + 0.0610 g0^4) / (1 - 0.7332 g0^2)).
-#   [N=32] [SEP=20] [KAPPA=0.1333] [TS="10"] [L=16] [LT=32] [DEVICE=gpu] [PYTHON=python3]
+#   [N=32] [SEP=20] [KAPPA=0.1333] [TS="10"] [L=16] [LT=32] [DEVICE=gpu] [PYTHON=python3] [BUDGET=seconds]
 #     scripts/nucleon-axial-charge.sh OUT [BIN]
 set -uo pipefail
 out=${1:?OUT}
@@ -28,6 +28,11 @@ LT=$LT SEP=${SEP:-20} DEVICE=$device bash scripts/quenched-ensemble.sh "$dir/ens
 sink_times=$(echo "$ts_list" | sed 's/ /, /g')
 start=$(date +%s)
 for cfg in "$dir"/ensemble/q.*.ildg; do
+  # BUDGET (seconds): the configurations measured by then are analysed, the rest skipped
+  if [ -n "${BUDGET:-}" ] && (( $(date +%s) - start > BUDGET )); then
+    echo "budget of $BUDGET s spent: the remaining configurations are not measured" | tee -a "$out/summary.txt"
+    break
+  fi
   name=$(basename "$cfg" .ildg)
   cat >"$dir/$name.toml" <<TOML
 [gauge]

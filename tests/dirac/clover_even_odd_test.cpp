@@ -209,6 +209,38 @@ TEST(WilsonCloverEvenOdd, HostAndDeviceAgree) {
   EXPECT_LT(relative_difference(Mh.reconstruct(eh, ih), Md.reconstruct(ed, id).clone(Location::Host)), 1e-12);
 }
 
+// MILC's clover term (the field strength's trace kept, FermionParams::clover_trace_kept) on the device
+// equals the host's, full and even-odd operators, and is another operator than the traceless one on a
+// rough field (the flag reaches the device kernel).
+TEST(WilsonCloverTraceKept, HostAndDeviceAgree) {
+  if (!device_available()) GTEST_SKIP() << "no CUDA device: " << device_description();
+  const Geometry geom = Geometry::single_process({4, 4, 4, 8});
+  const GaugeField<double> Uh = rough_gauge(geom, Location::Host, 27);
+  const GaugeField<double> Ud = Uh.clone(Location::Device);
+  FermionParams p;
+  p.action = FermionAction::Clover;
+  p.wilson = params(0.11, 0.0);
+  p.csw = 1.2;
+  p.clover_trace_kept = true;
+  const DiracOperators h = make_dirac_operators(Uh, p), d = make_dirac_operators(Ud, p);
+  p.clover_trace_kept = false;
+  const DiracOperators traceless = make_dirac_operators(Uh, p);
+  const SpinorField<double> psi = random_field(geom, Location::Host, Subset::Full, 9);
+  SpinorField<double> a = psi.like(), b = psi.like(), c = psi.like(), bd = psi.clone(Location::Device);
+  const SpinorField<double> psid = psi.clone(Location::Device);
+  h.full->apply(a, psi);
+  d.full->apply(bd, psid);
+  b.copy_from(bd.clone(Location::Host));
+  EXPECT_LT(relative_difference(a, b), 1e-12) << "full operator";
+  traceless.full->apply(c, psi);
+  EXPECT_GT(relative_difference(a, c), 1e-4) << "trace kept against traceless";
+  const SpinorField<double> e = psi.parity_part(0), ed = psid.parity_part(0);
+  SpinorField<double> oh = h.even_odd->make_field(), od = d.even_odd->make_field();
+  h.even_odd->apply(oh, e);
+  d.even_odd->apply(od, ed);
+  EXPECT_LT(relative_difference(oh, od.clone(Location::Host)), 1e-12) << "even-odd operator";
+}
+
 // ---------------------------------------------------------------------------------------------
 // Factory
 // ---------------------------------------------------------------------------------------------
