@@ -128,14 +128,10 @@ template <typename Field>
 void CoarseSchurComplement<Real>::apply_any(Field& out, const Field& in, Field& odd) const {
   // odd = H-hat_oe in_e, then out_e = in_e - H-hat_eo odd_o, out_o = 0.
   const int n = rhs_of(in);
-  const auto both = [&](const auto& rows) {
+  with_hop_rows([&](const auto& rows) {
     pass(rows, in.view().data, nullptr, odd.view().data, odd.size(), n, 1, 1.0, false);
     pass(rows, odd.view().data, in.view().data, out.view().data, out.size(), n, 0, -1.0, true);
-  };
-  if (half_enabled_)
-    both(CoarseHalfHopRows<Real>{half_view()});
-  else
-    both(CoarseHopRows<Real>{view()});
+  });
 }
 
 template <typename Real>
@@ -167,14 +163,10 @@ void CoarseSchurComplement<Real>::apply_full(CoarseBlockField<Real>& out, const 
   if (out.rhs() != n) fail("internal: a coarse block of {} right-hand sides applied into one of {}", n, out.rhs());
   ensure_block(n);
   CoarseBlockField<Real>& sum = *odd_block_;  // in + H-hat in on both parities
-  const auto both = [&](const auto& rows) {
+  with_hop_rows([&](const auto& rows) {
     for (int parity = 0; parity < 2; ++parity)
       pass(rows, in.view().data, in.view().data, sum.view().data, sum.size(), n, parity, 1.0, false);
-  };
-  if (half_enabled_)
-    both(CoarseHalfHopRows<Real>{half_view()});
-  else
-    both(CoarseHopRows<Real>{view()});
+  });
   with_rhs_tile(n, [&](auto tile) {  // A_0 is block 0 of D_c's own view
     constexpr int T = decltype(tile)::value;
     for_each(Dc_.location(), rhs_tile_threads(Dc_.lattice().sites, Dc_.dof(), n, T),

@@ -67,6 +67,14 @@ class CoarseSchurComplement {
   // The block work fields for `rhs` right-hand sides (made, or made again for another width).
   void ensure_block(int rhs) const;
   CoarseHalfStencilView half_view() const { return {half_.data(), half_scale_.data(), Dc_.lattice(), Dc_.dof()}; }
+  // f(rows) with the hopping blocks as the passes read them: 16-bit where half, else in Real.
+  template <typename F>
+  void with_hop_rows(F&& f) const {
+    if (half_enabled_)
+      f(CoarseHalfHopRows<Real>{half_view()});
+    else
+      f(CoarseHopRows<Real>{view()});
+  }
   const CoarseOperator<Real>& Dc_;
   Buffer<Complex<Real>> ahat_;
   bool half_enabled_;
