@@ -14,6 +14,8 @@
 #           MG_REPS (3) each, into OUT/mma1 and OUT/mma0 (scripts/mgscan_summary.py on each mgscan.jsonl)
 #   sap     the same with the Schwarz smoother's fused launches taking 4, 2 and 1 sources (LQCD_SCHWARZ_RHS,
 #           the values in MG_SAP_RHS), into OUT/sap4, OUT/sap2, OUT/sap1
+#   staged  the same with the fused Schwarz kernel's register and staged forms (LQCD_SCHWARZ_STAGED = each of
+#           MG_STAGED, default 0 1), into OUT/staged0, OUT/staged1
 #   profile 12 sources together under the CUPTI kernel profiler (scripts/profiling/cupti_kernel_profile.cpp):
 #           where the GPU time of the block solve goes, kernel by kernel, and how long the GPU sits idle;
 #           with the coarse passes on the CUDA cores and on the tensor cores, and the second level's D_c from
@@ -21,7 +23,7 @@
 #           The bench marks its block solves (cudaProfilerStart/Stop), so the setup stays outside the tables
 #           (OUT/profile_mmaM_fullF.txt); a plain run before each profiled one: both JSON lines in OUT/profile.jsonl
 #   ncu     Nsight Compute in the 12-source block solve: the fused Schwarz kernel and the second level's D_c
-#           (OUT/ncu.txt)
+#           (OUT/ncu.txt; MG_NCU_TIMEOUT seconds each, default 150)
 # MG_SETTINGS: multigrid settings for every run (default: coarse_half=true outer_restart=16).
 set -uo pipefail
 out=${1:?OUT}
@@ -68,6 +70,7 @@ ab() {
 }
 if has mma; then ab mma LQCD_COARSE_MMA "1 0"; fi
 if has sap; then ab sap LQCD_SCHWARZ_RHS "${MG_SAP_RHS:-4 2 1}"; fi
+if has staged; then ab staged LQCD_SCHWARZ_STAGED "${MG_STAGED:-0 1}"; fi
 if has profile; then
   cuda=$(dirname "$(dirname "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)")")
   lib=build-gpu/libkernel_profile.so
@@ -99,7 +102,7 @@ if has ncu; then
   # MR steps and GCR; the even-odd passes serve two-level solves only).
   # The clocks are left alone (--clock-control none: the device library's METHOD page).
   for k in "0 schwarz_block_mr_kernel<float, \(int\)2>" "20 CoarseApplyBlockKernel<float"; do
-    LQCD_COARSE_RHS_TILE=12 timeout -k 5 150 "$ncu" --clock-control none --kernel-name-base demangled \
+    LQCD_COARSE_RHS_TILE=12 timeout -k 5 "${MG_NCU_TIMEOUT:-150}" "$ncu" --clock-control none --kernel-name-base demangled \
       --kernel-name "regex:${k#* }" --launch-skip "${k%% *}" --launch-count 2 --section SpeedOfLight --section Occupancy \
       --section WarpStateStats --section MemoryWorkloadAnalysis --section LaunchStats \
       "$bin" bench solver --dims 32,32,32,32 --device gpu --config "$cfg" --repetitions 1 --tolerance 1e-10 \
