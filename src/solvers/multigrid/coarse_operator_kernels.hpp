@@ -130,6 +130,9 @@ LQCD_HOST_DEVICE void load_lanes(const Complex<Real>* p, int j0, int n, Complex<
 // (docs/history/2026-11.md, thirtieth session, calls 1 and 3) the even-odd pass on 12 right-hand sides
 // took 0.90 ms (tile 12) against 1.02 ms with the plain loop (its best tile, 4), while the same
 // unrolling made the one-field pass (T = 1) slower, 0.157 -> 0.221 ms; that one keeps the plain loop.
+// Columns whose block elements a tiled pass loads ahead (stencil_rows).
+inline constexpr int kCoarsePrefetch = 8;
+
 #if defined(__CUDACC__)
 #define LQCD_COARSE_TILE_COLUMNS _Pragma("unroll 2")
 #else
@@ -157,9 +160,28 @@ LQCD_HOST_DEVICE void stencil_rows(const CoarseStencilView<Real>& A, const Compl
     };
     if constexpr (T == 1) {
       for (int col = 0; col < dof; ++col) column(col);
-    } else {
+    } else if constexpr (T < 8) {  // (T = 4 with the prefetch below takes 235 registers, against 48)
       LQCD_COARSE_TILE_COLUMNS
       for (int col = 0; col < dof; ++col) column(col);
+    } else {
+      // The block elements of kCoarsePrefetch columns loaded before their FMAs: the elements come from
+      // memory (the vectors from L1), so that a thread keeps that many of those long loads in flight
+      // instead of one or two. The same sums in the same order.
+      int col = 0;
+      for (; col + kCoarsePrefetch <= dof; col += kCoarsePrefetch) {
+        Complex<Real> a[kCoarsePrefetch];
+        LQCD_UNROLL
+        for (int c = 0; c < kCoarsePrefetch; ++c) a[c] = m[std::int64_t(col + c) * dof];
+        LQCD_UNROLL
+        for (int c = 0; c < kCoarsePrefetch; ++c) {
+          Complex<Real> x[T];
+          load_lanes<T>(v + std::int64_t(col + c) * n, j0, n, x);
+          LQCD_UNROLL
+          for (int t = 0; t < T; ++t) acc[t] = multiply_add(a[c], x[t], acc[t]);
+        }
+      }
+      LQCD_COARSE_TILE_COLUMNS
+      for (; col < dof; ++col) column(col);
     }
   }
 }
