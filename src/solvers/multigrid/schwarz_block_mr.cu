@@ -60,6 +60,31 @@ __device__ void block_sum(double (&v)[K], double* scratch) {
   __syncthreads();  // scratch is reused by the next call
 }
 
+// This thread's site: the block Y (the blockIdx.x-th of the colour), the site's index j in it, and where
+// the site is (parity, checkerboard index, coordinates); active: j is a site of the block.
+struct BlockThread {
+  std::int32_t Y;
+  int j, p;
+  bool active;
+  std::int64_t cb;
+  int xc[4];
+};
+template <typename Real>
+__device__ BlockThread block_thread(const SchwarzBlockMr<Real>& a) {
+  BlockThread b{};
+  std::int64_t other = 0;
+  b.Y = std::int32_t(coarse_site_of_parity(a.agg.coarse, a.colour, blockIdx.x, other));
+  b.j = int(threadIdx.x);
+  b.active = b.j < a.agg.block_sites;
+  if (b.active) {
+    const std::int64_t i = a.agg.fine_of(b.Y, b.j);
+    b.p = a.rho[0].parity_of(i);
+    b.cb = a.rho[0].cb_of(i);
+    a.D.U.idx.coords(b.p, b.cb, b.xc);
+  }
+  return b;
+}
+
 // One thread block per block of the colour, one thread per site; shared memory: the N residuals of the
 // block (source n at [n sites + j]), then the reduction's scratch. A thread holds D_B s and its share of
 // the solution for each source (48 N reals besides the site operator's own): one source keeps to the
@@ -74,18 +99,14 @@ __global__ void __launch_bounds__(kMaxBlockSites, N == 1 ? 2 : 1) schwarz_block_
   // reduction's scratch after them (sizeof(ColorSpinor<T>) is a multiple of 16)
   auto* sh = reinterpret_cast<ColorSpinor<T>*>(storage);
   auto* scratch = reinterpret_cast<double*>(storage + sizeof(ColorSpinor<T>) * std::size_t(N * sites));
-  std::int64_t other = 0;
-  const std::int32_t Y = std::int32_t(coarse_site_of_parity(agg.coarse, a.colour, blockIdx.x, other));
-  const int j = int(threadIdx.x);
-  const bool active = j < sites;
-  int p = 0, xc[4] = {0, 0, 0, 0};
-  std::int64_t cb = 0;
+  const BlockThread b = block_thread(a);
+  const std::int32_t Y = b.Y;
+  const int j = b.j, p = b.p;
+  const bool active = b.active;
+  const std::int64_t cb = b.cb;
+  const int* xc = b.xc;
   ColorSpinor<T> e[N];
   if (active) {
-    const std::int64_t i = agg.fine_of(Y, j);
-    p = a.rho[0].parity_of(i);
-    cb = a.rho[0].cb_of(i);
-    a.D.U.idx.coords(p, cb, xc);
 #pragma unroll
     for (int n = 0; n < N; ++n) sh[n * sites + j] = a.rho[n].load(p, cb);
   }
@@ -136,17 +157,13 @@ __global__ void __launch_bounds__(kMaxBlockSites, 2) schwarz_block_mr_staged_ker
   auto* sh = reinterpret_cast<ColorSpinor<T>*>(storage);  // residuals, then corrections, of the N sources
   auto* she = sh + std::size_t(N * sites);
   auto* scratch = reinterpret_cast<double*>(storage + sizeof(ColorSpinor<T>) * std::size_t(2 * N * sites));
-  std::int64_t other = 0;
-  const std::int32_t Y = std::int32_t(coarse_site_of_parity(agg.coarse, a.colour, blockIdx.x, other));
-  const int j = int(threadIdx.x);
-  const bool active = j < sites;
-  int p = 0, xc[4] = {0, 0, 0, 0};
-  std::int64_t cb = 0;
+  const BlockThread b = block_thread(a);
+  const std::int32_t Y = b.Y;
+  const int j = b.j, p = b.p;
+  const bool active = b.active;
+  const std::int64_t cb = b.cb;
+  const int* xc = b.xc;
   if (active) {
-    const std::int64_t i = agg.fine_of(Y, j);
-    p = a.rho[0].parity_of(i);
-    cb = a.rho[0].cb_of(i);
-    a.D.U.idx.coords(p, cb, xc);
 #pragma unroll
     for (int n = 0; n < N; ++n) {
       sh[n * sites + j] = a.rho[n].load(p, cb);
