@@ -8,6 +8,9 @@
 #   - lqcd spectrum's nucleon three-point functions at the source-sink separations TS (the axial current
 #     gamma_z gamma_5 on u and on d, z-polarised; the local and conserved vector currents unpolarised);
 #   - lqcd.analysis three-point: R(tau) = C3(tau) / C2(t_s) of u - d, its plateau times Z_A.
+# lqcd's propagators are in hopping form (M = 1 - kappa H = 2 kappa (D + m0)): a local current's ratio carries
+# one propagator more than the two-point function, hence 1/(2 kappa); the conserved current's definition
+# has it built in. The local ratios are therefore scaled by 2 kappa (and g_A by Z_A).
 # Z_A = 0.7924 is ALPHA's non-perturbative value at g0^2 = 1 (Luscher, Sint, Sommer, Wittig, Nucl. Phys.
 # B491 (1997) 344: Z_A = (1 - 0.8496 g0^2 + 0.0610 g0^4) / (1 - 0.7332 g0^2)).
 #   [N=32] [SEP=20] [KAPPA=0.1333] [TS="10"] [L=16] [LT=32] [DEVICE=gpu] [PYTHON=python3] [BUDGET=seconds]
@@ -26,6 +29,8 @@ dir=runs/axial_charge_b6.0_${L}x${LT:=32}
 LT=$LT SEP=${SEP:-20} DEVICE=$device bash scripts/quenched-ensemble.sh "$dir/ensemble" "$bin" 6.0 "$L" "$n" "$out/axial_charge.log" |
   tee -a "$out/summary.txt"
 sink_times=$(echo "$ts_list" | sed 's/ /, /g')
+two_kappa=$(python3 -c "print(2 * $kappa)")
+z_a=$(python3 -c "print(0.7924 * 2 * $kappa)")
 start=$(date +%s)
 for cfg in "$dir"/ensemble/q.*.ildg; do
   # BUDGET (seconds): the configurations measured by then are analysed, the rest skipped
@@ -70,15 +75,16 @@ for ts in $ts_list; do
   lo=2
   hi=$((ts - 2))
   {
-    echo "== t_s = $ts, kappa = $kappa: g_A (u - d, axial current gamma_z gamma_5, z-polarised), Z_A = 0.7924"
+    echo "== t_s = $ts, kappa = $kappa: g_A (u - d, axial current gamma_z gamma_5, z-polarised), Z_A = 0.7924, times 2 kappa"
     PYTHONPATH=python "$python" -m lqcd.analysis three-point "${files[@]}" --sink-time "$ts" --two-point nucleon_Pplus \
-      --current "nucleon_3pt_polarised_z_u_gxgygt_ts$ts-nucleon_3pt_polarised_z_d_gxgygt_ts$ts" --plateau "$lo,$hi" --scale 0.7924
+      --current "nucleon_3pt_polarised_z_u_gxgygt_ts$ts-nucleon_3pt_polarised_z_d_gxgygt_ts$ts" --plateau "$lo,$hi" --scale "$z_a"
     echo "== t_s = $ts: g_V from the conserved current (u - d, unpolarised; 1 exactly on each configuration)"
     PYTHONPATH=python "$python" -m lqcd.analysis three-point "${files[@]}" --sink-time "$ts" --two-point nucleon_Pplus \
       --current "nucleon_3pt_unpolarised_u_conserved_vector_ts$ts-nucleon_3pt_unpolarised_d_conserved_vector_ts$ts" --plateau "$lo,$hi"
-    echo "== t_s = $ts: g_V from the local current gamma_t (u - d, unpolarised): 1/Z_V"
+    echo "== t_s = $ts: g_V from the local current gamma_t (u - d, unpolarised), times 2 kappa: 1/Z_V"
     PYTHONPATH=python "$python" -m lqcd.analysis three-point "${files[@]}" --sink-time "$ts" --two-point nucleon_Pplus \
-      --current "nucleon_3pt_unpolarised_u_gt_ts$ts-nucleon_3pt_unpolarised_d_gt_ts$ts" --plateau "$lo,$hi"
+      --current "nucleon_3pt_unpolarised_u_gt_ts$ts-nucleon_3pt_unpolarised_d_gt_ts$ts" --plateau "$lo,$hi" \
+      --scale "$two_kappa"
   } >>"$out/axial_charge.txt" 2>&1
 done
 PYTHONPATH=python "$python" -m lqcd.analysis correlators "${files[@]}" --name g5_g5 >>"$out/axial_charge.txt" 2>&1
