@@ -87,7 +87,7 @@ if has profile; then
   for v in ${MG_PROFILE_VARIANTS:-0:0 1:0 1:1}; do
     mma=${v%%:*} full=${v##*:}
     LQCD_COARSE_MMA=$mma LQCD_COARSE_HALF_FULL=$full timeout -k 5 120 "${run[@]}" >>"$out/profile.jsonl" 2>>"$out/profile.log"
-    LD_LIBRARY_PATH="$cuda/extras/CUPTI/lib64:$cuda/lib64:${LD_LIBRARY_PATH:-}" LD_PRELOAD="$PWD/$lib" \
+    LD_LIBRARY_PATH="$cuda/extras/CUPTI/lib64:$cuda/lib64:${LD_LIBRARY_PATH:-}" CUDA_INJECTION64_PATH="$PWD/$lib" \
       LQCD_KERNEL_PROFILE="$out/profile_mma${mma}_full$full.txt" LQCD_COARSE_MMA=$mma LQCD_COARSE_HALF_FULL=$full \
       timeout -k 5 180 "${run[@]}" >>"$out/profile.jsonl" 2>>"$out/profile.log"
     echo "profile mma=$mma full=$full: exit $?; $(head -1 "$out/profile_mma${mma}_full$full.txt" 2>/dev/null)" |

@@ -1,5 +1,5 @@
-// Where a program's GPU time goes, without Nsight Systems (the GPU machine has none): a library loaded
-// with LD_PRELOAD that records every kernel, copy and memset through CUPTI's activity API and
+// Where a program's GPU time goes, without Nsight Systems (the GPU machine has none): a library the CUDA
+// driver loads (CUDA_INJECTION64_PATH) that records every kernel, copy and memset through CUPTI's activity API and
 // writes a table to $LQCD_KERNEL_PROFILE (default: stderr) at each cudaProfilerStop and again at exit:
 //   - per kernel name: launches, total and mean GPU time, share of all kernel time;
 //   - copies and memsets: count, bytes, time;
@@ -12,7 +12,7 @@
 //
 //   g++ -shared -fPIC -O2 -I$CUDA/include scripts/profiling/cupti_kernel_profile.cpp -L$CUDA/lib64 -lcupti
 //       -o build-gpu/libkernel_profile.so
-//   LD_PRELOAD=$PWD/build-gpu/libkernel_profile.so LQCD_KERNEL_PROFILE=out.txt build-gpu/lqcd bench ...
+//   CUDA_INJECTION64_PATH=$PWD/build-gpu/libkernel_profile.so LQCD_KERNEL_PROFILE=out.txt build-gpu/lqcd bench ...
 //
 // Each record costs CUPTI a few hundred nanoseconds; the kernel durations are the GPU's own timestamps.
 #include <cupti.h>
@@ -231,7 +231,7 @@ void CUPTIAPI on_api_call(void*, CUpti_CallbackDomain domain, CUpti_CallbackId c
   }
 }
 
-__attribute__((constructor)) void start_profile() {
+void start_profile() {
   CUpti_SubscriberHandle subscriber;
   const CUptiResult subscribed = cuptiSubscribe(&subscriber, reinterpret_cast<CUpti_CallbackFunc>(on_api_call), nullptr);
   check(subscribed, "cuptiSubscribe");
@@ -306,3 +306,11 @@ __attribute__((destructor)) void write_profile() {
 }
 
 }  // namespace
+
+// The CUDA driver loads the library named by CUDA_INJECTION64_PATH when it initialises and calls this:
+// CUPTI is then set up by the driver itself, whatever runtime the program links (lqcd links it
+// statically; loaded with LD_PRELOAD instead, the library recorded nothing on the H100, 2026-12-05/06).
+extern "C" int InitializeInjection(void) {
+  start_profile();
+  return 1;
+}
