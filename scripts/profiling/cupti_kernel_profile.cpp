@@ -1,6 +1,6 @@
 // Where a program's GPU time goes, without Nsight Systems (the GPU machine has none): a library the CUDA
-// driver loads (CUDA_INJECTION64_PATH) that records every kernel, copy and memset through CUPTI's activity API and
-// writes a table to $LQCD_KERNEL_PROFILE (default: stderr) at each cudaProfilerStop and again at exit:
+// driver loads (CUDA_INJECTION64_PATH) that records every kernel, copy and memset through CUPTI's activity
+// API and writes a table to $LQCD_KERNEL_PROFILE (default: stderr) at each cudaProfilerStop and again at exit:
 //   - per kernel name: launches, total and mean GPU time, share of all kernel time;
 //   - copies and memsets: count, bytes, time;
 //   - runtime calls that wait (synchronisations, blocking copies): count and host time;
