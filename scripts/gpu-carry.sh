@@ -34,9 +34,9 @@ case "${1:?usage: gpu-carry.sh pack [PROGRAMS...] | unpack}" in
     # the test programs look for BUILT_IN/../shared/testdata (tests/CMakeLists.txt), BUILT_IN the checkout
     # they were built in
     built_in=${BUILT_IN:-/work/main}
-    if [ -d .gpu-testdata ]; then
+    if [ -d .gpu-testdata ] && [ ! -e "$built_in/../shared/testdata" ]; then  # never over a real one
       mkdir -p "$built_in" "$built_in/../shared" 2>/dev/null &&
-        ln -sfn "$PWD/.gpu-testdata" "$built_in/../shared/testdata" 2>/dev/null || true
+        ln -s "$PWD/.gpu-testdata" "$built_in/../shared/testdata" 2>/dev/null || true
     fi
     ls -la build-gpu
     ;;
