@@ -99,12 +99,7 @@ __global__ void __launch_bounds__(kMaxBlockSites, N == 1 ? 2 : 1) schwarz_block_
   // reduction's scratch after them (sizeof(ColorSpinor<T>) is a multiple of 16)
   auto* sh = reinterpret_cast<ColorSpinor<T>*>(storage);
   auto* scratch = reinterpret_cast<double*>(storage + sizeof(ColorSpinor<T>) * std::size_t(N * sites));
-  const BlockThread b = block_thread(a);
-  const std::int32_t Y = b.Y;
-  const int j = b.j, p = b.p;
-  const bool active = b.active;
-  const std::int64_t cb = b.cb;
-  const int* xc = b.xc;
+  const auto [Y, j, p, active, cb, xc] = block_thread(a);
   ColorSpinor<T> e[N];
   if (active) {
 #pragma unroll
@@ -157,12 +152,7 @@ __global__ void __launch_bounds__(kMaxBlockSites, 2) schwarz_block_mr_staged_ker
   auto* sh = reinterpret_cast<ColorSpinor<T>*>(storage);  // residuals, then corrections, of the N sources
   auto* she = sh + std::size_t(N * sites);
   auto* scratch = reinterpret_cast<double*>(storage + sizeof(ColorSpinor<T>) * std::size_t(2 * N * sites));
-  const BlockThread b = block_thread(a);
-  const std::int32_t Y = b.Y;
-  const int j = b.j, p = b.p;
-  const bool active = b.active;
-  const std::int64_t cb = b.cb;
-  const int* xc = b.xc;
+  const auto [Y, j, p, active, cb, xc] = block_thread(a);
   if (active) {
 #pragma unroll
     for (int n = 0; n < N; ++n) {
