@@ -3,8 +3,8 @@
 #   bash scripts/multigrid-throughput.sh OUT [parts...]
 # parts (default: tests rhs12 tiles):
 #   tests   the multi-RHS coarse and multigrid tests on the device (OUT/mgtest.log)
-#   rhs12   32^4 beta = 6.0 clover kappa = 0.1352: setup + 12 sources solved together against 12 single
-#           solves (scripts/multigrid-scan.sh with MG_RHS=12; OUT/mgscan.jsonl)
+#   rhs12   32^4 beta = 6.0 clover kappa = 0.1352: setup + 12 sources solved together, MG_REPS runs (default 1;
+#           scripts/multigrid-scan.sh with MG_RHS=12; OUT/mgscan.jsonl, summary by scripts/mgscan_summary.py)
 #   tiles   the same configuration, one source, once per tile of right-hand sides of the block coarse
 #           kernels (LQCD_COARSE_RHS_TILE = each of MG_TILES, default 1 4 8 12 16): the
 #           coarse_schur_block12_* and coarse_operator_block12_* fields of each line
@@ -14,8 +14,6 @@
 #           MG_REPS (3) each, into OUT/mma1 and OUT/mma0 (scripts/mgscan_summary.py on each mgscan.jsonl)
 #   sap     the same with the Schwarz smoother's fused launches taking 4, 2 and 1 sources (LQCD_SCHWARZ_RHS,
 #           the values in MG_SAP_RHS), into OUT/sap4, OUT/sap2, OUT/sap1
-#   staged  the same with the fused Schwarz kernel's register and staged forms (LQCD_SCHWARZ_STAGED = each of
-#           MG_STAGED, default 0 1), into OUT/staged0, OUT/staged1
 #   profile 12 sources together under the CUPTI kernel profiler (scripts/profiling/cupti_kernel_profile.cpp):
 #           where the GPU time of the block solve goes, kernel by kernel, and how long the GPU sits idle;
 #           with the coarse passes on the CUDA cores and on the tensor cores, and the second level's D_c from
@@ -39,8 +37,9 @@ if has tests; then
   echo "mgtest: exit $?: $(grep -E 'tests passed|tests failed' "$out/mgtest.log")" | tee -a "$out/summary.txt"
 fi
 if has rhs12; then
-  MG_RHS=12 MG_REPS=1 MG_SKIP_KRYLOV=1 MG_TIMEOUT=${MG_TIMEOUT:-240} \
+  MG_RHS=12 MG_REPS=${MG_REPS:-1} MG_SKIP_KRYLOV=1 MG_TIMEOUT=${MG_TIMEOUT:-240} \
     bash scripts/multigrid-scan.sh "$out" "$bin" 32 "0.1352" "${settings[@]}"
+  echo "rhs12: $(python3 scripts/mgscan_summary.py "$out/mgscan.jsonl" 2>&1 | tail -2)" | tee -a "$out/summary.txt"
 fi
 if has tiles; then
   for tile in ${MG_TILES:-1 4 8 12 16}; do
@@ -70,7 +69,6 @@ ab() {
 }
 if has mma; then ab mma LQCD_COARSE_MMA "1 0"; fi
 if has sap; then ab sap LQCD_SCHWARZ_RHS "${MG_SAP_RHS:-4 2 1}"; fi
-if has staged; then ab staged LQCD_SCHWARZ_STAGED "${MG_STAGED:-0 1}"; fi
 if has profile; then
   cuda=$(dirname "$(dirname "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)")")
   lib=build-gpu/libkernel_profile.so

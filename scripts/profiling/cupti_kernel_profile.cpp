@@ -253,15 +253,12 @@ void start_profile() {
   check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_DRIVER), "enable DRIVER");
 }
 
-// The table of the records so far, into $LQCD_KERNEL_PROFILE (rewritten each time) or stderr.
-void write_profile_file() {
-  Profile& p = profile();
-  std::lock_guard<std::mutex> guard(p.lock);
-  const char* path = std::getenv("LQCD_KERNEL_PROFILE");
-  std::FILE* f = path ? std::fopen(path, "w") : stderr;
-  if (!f) f = stderr;
+// The table of the records so far, into $LQCD_KERNEL_PROFILE (rewritten each time) or stderr; where the
+// program marked windows, also the whole run's table into $LQCD_KERNEL_PROFILE.whole (the setup and
+// the rest: the whole less the windows).
+void write_profile_table(std::FILE* f, const Profile& p, bool whole) {
   const auto inside = [&](std::uint64_t t) {
-    if (p.windows.empty()) return true;
+    if (whole || p.windows.empty()) return true;
     for (const auto& [b, e] : p.windows)
       if (t >= b && t < e) return true;
     return false;
@@ -282,7 +279,7 @@ void write_profile_file() {
   const auto [busy, span] = busy_and_span(window, gaps);
   std::fprintf(f, "GPU activities in %zu marked windows (0: the whole run): span %.3f ms, busy %.3f ms (%.1f%%), "
                "idle %.1f%%; kernel time %.3f ms in %zu activities\n",
-               p.windows.size(), double(span) * 1e-6, double(busy) * 1e-6,
+               whole ? std::size_t(0) : p.windows.size(), double(span) * 1e-6, double(busy) * 1e-6,
                span ? 100.0 * double(busy) / double(span) : 0.0,
                span ? 100.0 - 100.0 * double(busy) / double(span) : 0.0, double(kernel_ns) * 1e-6, window.size());
   std::fprintf(f, "\nidle gaps between busy stretches\n%12s %12s %12s\n", "length", "count", "total ms");
@@ -297,7 +294,22 @@ void write_profile_file() {
   cuptiActivityGetNumDroppedRecords(nullptr, 0, &dropped);
   std::fprintf(f, "\n%llu CUPTI buffers, %zu records in all, %zu dropped\n",
                static_cast<unsigned long long>(buffers_completed), p.records.size(), dropped);
+}
+
+void write_profile_file() {
+  Profile& p = profile();
+  std::lock_guard<std::mutex> guard(p.lock);
+  const char* path = std::getenv("LQCD_KERNEL_PROFILE");
+  std::FILE* f = path ? std::fopen(path, "w") : stderr;
+  if (!f) f = stderr;
+  write_profile_table(f, p, false);
   if (f != stderr) std::fclose(f);
+  if (!path || p.windows.empty()) return;
+  const std::string whole_path = std::string(path) + ".whole";
+  if (std::FILE* w = std::fopen(whole_path.c_str(), "w")) {
+    write_profile_table(w, p, true);
+    std::fclose(w);
+  }
 }
 
 __attribute__((destructor)) void write_profile() {

@@ -17,6 +17,7 @@
 #include "solvers/multigrid/coarse_block_field.hpp"
 #include "solvers/multigrid/coarse_block_gcr.hpp"
 #include "solvers/multigrid/multigrid.hpp"
+#include "solvers/multigrid/multigrid_level_steps.hpp"
 #include "field_test_support.hpp"
 #include "small_hierarchy.hpp"
 #include "test_support.hpp"
@@ -181,6 +182,53 @@ void CoarseBlockTest::every_column_gets_its_own_solve(int n) {
     EXPECT_LE(largest_difference(xj, want), 1e-7 * std::sqrt(norm2(want)));
   }
   EXPECT_EQ(got[3].iterations, got[0].iterations);
+}
+
+// MR steps on a block from a guess x0 (the K-cycle's smoothing after the third-level correction) are,
+// column by column, x0 plus the one-field MR steps (multigrid_level_steps.hpp) on the residual b - A x0;
+// the block's residual() is b - A x; a zero column stays zero.
+TEST_P(CoarseBlockTest, MinimalResidualStepsFromAGuessAreEachColumnsOwn) {
+  const int n = 5, steps = 4;
+  CoarseBlockField<double> b(Dc().lattice(), Dc().dof(), n, loc_), x = b.like();
+  std::vector<CoarseField<double>> u, x0;
+  for (int j = 0; j < n; ++j) {
+    u.push_back(random_coarse(Dc().lattice(), Dc().dof(), loc_, 700 + std::uint64_t(j)));
+    x0.push_back(random_coarse(Dc().lattice(), Dc().dof(), loc_, 800 + std::uint64_t(j)));
+  }
+  set_zero(u[2]);
+  set_zero(x0[2]);
+  for (int j = 0; j < n; ++j) {
+    pack_rhs(b, j, u[std::size_t(j)]);
+    pack_rhs(x, j, x0[std::size_t(j)]);
+  }
+  CoarseBlockGcr<double> block(b, 1);
+  block.minimal_residual_steps(
+      [this](CoarseBlockField<double>& out, const CoarseBlockField<double>& in) { Dc().apply(out, in); }, x, b, steps);
+
+  const auto apply = [this](CoarseField<double>& out, const CoarseField<double>& in) { Dc().apply(out, in); };
+  CoarseField<double> r0 = Dc().make_field(), e = Dc().make_field(), rw = Dc().make_field(), pw = Dc().make_field();
+  CoarseField<double> got = Dc().make_field(), res = Dc().make_field(), want_res = Dc().make_field();
+  for (int j = 0; j < n; ++j) {
+    SCOPED_TRACE("column " + std::to_string(j));
+    apply(r0, x0[std::size_t(j)]);
+    scale(Complex<double>(-1.0), r0);
+    axpy(Complex<double>(1.0), u[std::size_t(j)], r0);
+    minimal_residual_steps(apply, e, r0, rw, pw, steps);
+    axpy(Complex<double>(1.0), x0[std::size_t(j)], e);  // the reference: x0 + MR(b - A x0)
+    unpack_rhs(got, x, j);
+    unpack_rhs(res, block.residual(), j);
+    if (j == 2) {
+      EXPECT_EQ(norm2(got), 0.0);
+      EXPECT_EQ(norm2(res), 0.0);
+      continue;
+    }
+    EXPECT_LE(largest_difference(got, e), 1e-12 * std::sqrt(norm2(e)));
+    EXPECT_GT(largest_difference(got, x0[std::size_t(j)]), 1e-3 * std::sqrt(norm2(e) / double(e.size())));
+    apply(want_res, got);
+    scale(Complex<double>(-1.0), want_res);
+    axpy(Complex<double>(1.0), u[std::size_t(j)], want_res);
+    EXPECT_LE(largest_difference(res, want_res), 1e-12 * std::sqrt(norm2(u[std::size_t(j)])));
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Locations, CoarseBlockTest, ::testing::ValuesIn(test::locations()),

@@ -52,23 +52,6 @@ void CoarseBlockGcr<Real>::start(const CoarseBlockField<Real>& b, double toleran
 }
 
 template <typename Real>
-void CoarseBlockGcr<Real>::start_from_guess(const CoarseBlockField<Real>& b) {
-  const Location loc = b.location();
-  const int n = rhs();
-  if (b.rhs() != n || x_->rhs() != n || b.size() != r_.size())
-    fail("internal: a coarse block GCR for {} right-hand sides given a block of {}", n, b.rhs());
-  for (int j = 0; j < n; ++j) {
-    CoarseBlockGcrState s{};
-    s.active = 1;
-    state_host_.data()[j] = s;
-  }
-  state_.copy_from(state_host_);
-  reduce_each_into(loc, r_.size(), n, CoarseBlockGcrResidualKernel<Real>{b.view().data, q_[0].view().data, r_.view().data},
-                   sums_.data());
-  for_each(loc, n, CoarseBlockGcrResidualStateKernel{sums_.data(), state_.data(), 1});  // a zero column stays still
-}
-
-template <typename Real>
 const std::vector<CoarseBlockGcrState>& CoarseBlockGcr<Real>::read_states() {
   state_host_.copy_from(state_);
   for (int j = 0; j < rhs(); ++j) states_[std::size_t(j)] = state_host_.data()[j];

@@ -14,6 +14,8 @@
 #include <cmath>
 #include <vector>
 
+#include "core/dispatch.hpp"
+#include "core/error.hpp"
 #include "core/memory.hpp"
 #include "solvers/multigrid/coarse_block_field.hpp"
 #include "solvers/multigrid/coarse_block_gcr_kernels.hpp"
@@ -45,16 +47,32 @@ class CoarseBlockGcr {
   // one iteration to the next, e.g. a multigrid cycle of the level below), otherwise as solve() above.
   template <typename Apply, typename Precondition>
   std::vector<GcrOutcome> solve(const Apply& apply, const Precondition& precondition, CoarseBlockField<Real>& x,
-                                const CoarseBlockField<Real>& b, const GcrControl& c);
+                                const CoarseBlockField<Real>& b, const GcrControl& c) {
+    return solve_with_images(
+        apply,
+        [&](CoarseBlockField<Real>& z, CoarseBlockField<Real>& q, const CoarseBlockField<Real>& r) {
+          precondition(z, r);
+          apply(q, z);
+        },
+        x, b, c);
+  }
+  // Flexible GCR whose preconditioner also gives the image of its direction: direction(z, q, r) sets
+  // z_k from r and q_k = A z_k. A preconditioner that ends in minimal-residual steps knows A z from
+  // its residual (residual() below), which saves an application of A per iteration. apply serves the
+  // true residuals at the restarts.
+  template <typename Apply, typename Direction>
+  std::vector<GcrOutcome> solve_with_images(const Apply& apply, const Direction& direction, CoarseBlockField<Real>& x,
+                                            const CoarseBlockField<Real>& b, const GcrControl& c);
   // `steps` minimal-residual steps on A x_j = b_j from the x given (x_j += alpha r_j with alpha
-  // = <A r_j, r_j> / ||A r_j||^2: GCR(1) without its restarts' true residuals), for every column; the
-  // multigrid's smoothing of a coarse level. One wait for the device (the columns' states copied to it).
+  // = <A r_j, r_j> / ||A r_j||^2), for every column; the multigrid's smoothing of a coarse level. Per
+  // step one application of A, one reduction and one update: no waits for the host. A column whose
+  // A r vanishes stays as it is. residual() holds b - A x after it (updated with each step: to rounding).
   template <typename Apply>
   void minimal_residual_steps(const Apply& apply, CoarseBlockField<Real>& x, const CoarseBlockField<Real>& b, int steps);
+  const CoarseBlockField<Real>& residual() const { return r_; }
 
  private:
   void start(const CoarseBlockField<Real>& b, double tolerance);  // x = 0, r = b, the states
-  void start_from_guess(const CoarseBlockField<Real>& b);  // r = b - A x (q_[0] holds A x), every column active
   void iterate(int k);                                    // one GCR iteration on every active column
   void true_residual(const CoarseBlockField<Real>& b);    // r = b - A x (q_[0] holds A x), columns restarted
   const std::vector<CoarseBlockGcrState>& read_states();  // waits for the device
@@ -72,22 +90,26 @@ template <typename Real>
 template <typename Apply>
 void CoarseBlockGcr<Real>::minimal_residual_steps(const Apply& apply, CoarseBlockField<Real>& x,
                                                   const CoarseBlockField<Real>& b, int steps) {
-  x_ = &x;
-  apply(q_[0], x);
-  start_from_guess(b);
+  const Location loc = b.location();
+  const int n = rhs();
+  if (b.rhs() != n || x.rhs() != n || b.size() != r_.size())
+    fail("internal: coarse block MR steps for {} right-hand sides given a block of {}", n, b.rhs());
+  CoarseBlockField<Real>& Ar = q_[0];
+  apply(Ar, x);
+  for_each(loc, r_.size(), CoarseBlockDifferenceKernel<Real>{r_.view().data, b.view().data, Ar.view().data});
   for (int s = 0; s < steps; ++s) {
-    z_[0].copy_from(r_);
-    apply(q_[0], z_[0]);
-    iterate(0);
+    apply(Ar, r_);
+    reduce_each_into(loc, 3 * r_.size(), 3 * n, CoarseBlockMrSumsKernel<Real>{Ar.view().data, r_.view().data},
+                     sums_.data());
+    for_each(loc, r_.size(), CoarseBlockMrUpdateKernel<Real>{x.view().data, r_.view().data, Ar.view().data, sums_.data(), n});
   }
-  x_ = nullptr;
 }
 
 template <typename Real>
-template <typename Apply, typename Precondition>
-std::vector<GcrOutcome> CoarseBlockGcr<Real>::solve(const Apply& apply, const Precondition& precondition,
-                                                    CoarseBlockField<Real>& x, const CoarseBlockField<Real>& b,
-                                                    const GcrControl& c) {
+template <typename Apply, typename Direction>
+std::vector<GcrOutcome> CoarseBlockGcr<Real>::solve_with_images(const Apply& apply, const Direction& direction,
+                                                                CoarseBlockField<Real>& x,
+                                                                const CoarseBlockField<Real>& b, const GcrControl& c) {
   const int n = rhs();
   const int m = std::min(c.restart, restart());
   x_ = &x;
@@ -108,8 +130,7 @@ std::vector<GcrOutcome> CoarseBlockGcr<Real>::solve(const Apply& apply, const Pr
   while (any_active() && iterations < c.max_iterations) {
     for (int k = 0; k < m && iterations < c.max_iterations && any_active(); ++k) {
       for (int j = 0; j < n; ++j) out[std::size_t(j)].iterations += states_[std::size_t(j)].active;
-      precondition(z_[std::size_t(k)], r_);
-      apply(q_[std::size_t(k)], z_[std::size_t(k)]);
+      direction(z_[std::size_t(k)], q_[std::size_t(k)], r_);
       iterate(k);
       read_states();
       ++iterations;

@@ -147,6 +147,51 @@ struct CoarseBlockGcrUpdateKernel {
   }
 };
 
+// Minimal-residual steps on a block (CoarseBlockGcr::minimal_residual_steps), per right-hand side j:
+// <A r, r> and ||A r||^2 in one pass (n = 3 N sums, element e = 3 i + part: sum 3 j + part).
+template <typename Real>
+struct CoarseBlockMrSumsKernel {
+  static constexpr std::int64_t kReduceEachMaxBlocks = kCoarseBlockReduceBlocks;
+  const Complex<Real>* Ar;
+  const Complex<Real>* r;
+  LQCD_HOST_DEVICE void operator()(std::int64_t e, double& acc) const {
+    const std::int64_t i = e / 3;
+    const int part = int(e - 3 * i);
+    const Complex<Real> a = Ar[i], c = r[i];
+    acc += part == 0   ? double(a.re) * double(c.re) + double(a.im) * double(c.im)
+           : part == 1 ? double(a.re) * double(c.im) - double(a.im) * double(c.re)
+                       : double(a.re) * double(a.re) + double(a.im) * double(a.im);
+  }
+};
+
+// The step itself: alpha = <A r, r> / ||A r||^2, x += alpha r, r -= alpha A r; a column whose A r
+// vanishes (r = 0: solved, or a zero right-hand side) or is not finite stays as it is.
+template <typename Real>
+struct CoarseBlockMrUpdateKernel {
+  Complex<Real>* x;
+  Complex<Real>* r;
+  const Complex<Real>* Ar;
+  const double* sums;
+  int n;
+  LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
+    const double* s = sums + 3 * (i % n);
+    if (!(s[2] > 0) || !(s[2] <= DBL_MAX)) return;
+    const Complex<Real> a(static_cast<Real>(s[0] / s[2]), static_cast<Real>(s[1] / s[2]));
+    const Complex<Real> ri = r[i];
+    x[i] = multiply_add(a, ri, x[i]);
+    r[i] = ri - a * Ar[i];
+  }
+};
+
+// out = a - b (a residual b - A x, or the image A z = r - (r - A z) of a correction).
+template <typename Real>
+struct CoarseBlockDifferenceKernel {
+  Complex<Real>* out;
+  const Complex<Real>* a;
+  const Complex<Real>* b;
+  LQCD_HOST_DEVICE void operator()(std::int64_t i) const { out[i] = a[i] - b[i]; }
+};
+
 // r = b - A x, summing ||r||^2 per right-hand side.
 template <typename Real>
 struct CoarseBlockGcrResidualKernel {

@@ -34,7 +34,10 @@ LQCD_INSTANTIATE_COARSE_BLOCK_KERNELS(float)
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseBlockGcrMultiAxpyKernel<Real>)          \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseBlockGcrNormaliseKernel<Real>)          \
   LQCD_INSTANTIATE_DEVICE_REDUCE_EACH(lqcd::CoarseBlockGcrUpdateKernel<Real>)          \
-  LQCD_INSTANTIATE_DEVICE_REDUCE_EACH(lqcd::CoarseBlockGcrResidualKernel<Real>)
+  LQCD_INSTANTIATE_DEVICE_REDUCE_EACH(lqcd::CoarseBlockGcrResidualKernel<Real>)         \
+  LQCD_INSTANTIATE_DEVICE_REDUCE_EACH(lqcd::CoarseBlockMrSumsKernel<Real>)             \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseBlockMrUpdateKernel<Real>)              \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseBlockDifferenceKernel<Real>)
 LQCD_INSTANTIATE_COARSE_BLOCK_GCR(double)
 LQCD_INSTANTIATE_COARSE_BLOCK_GCR(float)
 #undef LQCD_INSTANTIATE_COARSE_BLOCK_GCR

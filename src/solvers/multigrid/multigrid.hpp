@@ -234,7 +234,8 @@ class MultigridPreconditioner {
   void setup_third_level();  // its test vectors from random ones, its operator
   void prolong_add_from_coarse(SpinorField<Real>& f, const CoarseField<Real>& c);  // f += P c
   void coarse_cycle(CoarseField<Real>& z, const CoarseField<Real>& r);  // z = K_c r (3 levels)
-  void coarse_cycle(CoarseBlockField<Real>& z, const CoarseBlockField<Real>& r);  // the same on blocks
+  // The same on blocks, with Az = D_c z (from the MR steps' residual where there are MR steps).
+  void coarse_cycle(CoarseBlockField<Real>& z, CoarseBlockField<Real>& Az, const CoarseBlockField<Real>& r);
   void solve_coarsest();  // third level: L.e = D_cc^{-1} L.r to coarsest_tolerance
   // One field's smoothing and restriction (z = S r when pre-smoothing, the restricted residual in rc_),
   // and its prolongation and post-smoothing after the coarse solve left e_c in ec_.

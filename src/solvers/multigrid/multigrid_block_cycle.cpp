@@ -53,9 +53,12 @@ void MultigridPreconditioner<Real>::apply_coarse(CoarseBlockField<Real>& out, co
 }
 
 // K_c on blocks (as coarse_cycle on one field): the N columns restricted to the third level, the N
-// third-level systems solved together, the corrections prolonged, then MR steps on D_c for all N.
+// third-level systems solved together, the corrections prolonged, then MR steps on D_c for all N. The
+// K-cycle's GCR needs Az = D_c z too: after MR steps it is r less their residual (to rounding), one
+// application of D_c fewer per coarse iteration.
 template <typename Real>
-void MultigridPreconditioner<Real>::coarse_cycle(CoarseBlockField<Real>& z, const CoarseBlockField<Real>& r) {
+void MultigridPreconditioner<Real>::coarse_cycle(CoarseBlockField<Real>& z, CoarseBlockField<Real>& Az,
+                                                 const CoarseBlockField<Real>& r) {
   ThirdLevel<Real>& L = *third_;
   ThirdLevelBlock<Real>& B = *third_block_;
   const Location loc = D_.location();
@@ -74,12 +77,16 @@ void MultigridPreconditioner<Real>::coarse_cycle(CoarseBlockField<Real>& z, cons
     }
     L.transfer.prolong(z, B.e);
   }
-  if (p_.coarse_smoothing > 0) {
-    Section s(t_.coarse_smoothing, loc);  // as the single cycle: no waits for the device without MR steps
-    B.smoother.minimal_residual_steps(
-        [this](CoarseBlockField<Real>& out, const CoarseBlockField<Real>& in) { apply_coarse(out, in); }, z, r,
-        p_.coarse_smoothing);
+  if (p_.coarse_smoothing == 0) {
+    apply_coarse(Az, z);
+    return;
   }
+  Section s(t_.coarse_smoothing, loc);  // as the single cycle: no waits for the device without MR steps
+  B.smoother.minimal_residual_steps(
+      [this](CoarseBlockField<Real>& out, const CoarseBlockField<Real>& in) { apply_coarse(out, in); }, z, r,
+      p_.coarse_smoothing);
+  for_each(loc, Az.size(),
+           CoarseBlockDifferenceKernel<Real>{Az.view().data, r.view().data, B.smoother.residual().view().data});
 }
 
 template <typename Real>
@@ -122,9 +129,12 @@ void MultigridPreconditioner<Real>::apply(const std::vector<SpinorField<Real>*>&
     c.restart = p_.coarse_restart;
     std::vector<GcrOutcome> o;
     if (third_)  // the K-cycle: flexible GCR on D_c preconditioned by K_c
-      o = block_gcr_->solve([this](CoarseBlockField<Real>& out, const CoarseBlockField<Real>& in) { apply_coarse(out, in); },
-                            [this](CoarseBlockField<Real>& zc, const CoarseBlockField<Real>& r2) { coarse_cycle(zc, r2); },
-                            ec, rc, c);
+      o = block_gcr_->solve_with_images(
+          [this](CoarseBlockField<Real>& out, const CoarseBlockField<Real>& in) { apply_coarse(out, in); },
+          [this](CoarseBlockField<Real>& zc, CoarseBlockField<Real>& qc, const CoarseBlockField<Real>& r2) {
+            coarse_cycle(zc, qc, r2);
+          },
+          ec, rc, c);
     else
       o = solve_block_system(*block_gcr_, coarse_, schur_.get(), *schur_rhs_block_, ec, rc, c);
     for (int i = 0; i < n; ++i) t_.coarse_iterations += o[std::size_t(i)].iterations;
@@ -162,8 +172,10 @@ void MultigridPreconditioner<Real>::post_smooth(const std::vector<SpinorField<Re
   }
 }
 
-template void MultigridPreconditioner<double>::coarse_cycle(CoarseBlockField<double>&, const CoarseBlockField<double>&);
-template void MultigridPreconditioner<float>::coarse_cycle(CoarseBlockField<float>&, const CoarseBlockField<float>&);
+template void MultigridPreconditioner<double>::coarse_cycle(CoarseBlockField<double>&, CoarseBlockField<double>&,
+                                                            const CoarseBlockField<double>&);
+template void MultigridPreconditioner<float>::coarse_cycle(CoarseBlockField<float>&, CoarseBlockField<float>&,
+                                                           const CoarseBlockField<float>&);
 template void MultigridPreconditioner<double>::release_block();
 template void MultigridPreconditioner<float>::release_block();
 template void MultigridPreconditioner<double>::make_block(int);

@@ -138,56 +138,6 @@ __global__ void __launch_bounds__(kMaxBlockSites, N == 1 ? 2 : 1) schwarz_block_
     for (int n = 0; n < N; ++n) a.e[n].store(p, cb, a.e[n].load(p, cb) + e[n]);
 }
 
-// The same steps with the sources taken one after another inside each step (one block sum each) and the
-// corrections e kept in shared memory beside the residuals: a thread holds D_B s of one source at a time,
-// so that any number of sources keeps to 128 registers (two thread blocks per SM), where the kernel above
-// holds all N in registers (255 for two sources: one thread block of 8 warps per SM). Each source's
-// steps and sums are those of the kernel above (block_sum's order does not depend on K).
-template <typename Real, int N>
-__global__ void __launch_bounds__(kMaxBlockSites, 2) schwarz_block_mr_staged_kernel(SchwarzBlockMr<Real> a) {
-  using T = compute_t<Real>;
-  extern __shared__ __align__(16) unsigned char storage[];
-  const Aggregation& agg = a.agg;
-  const int sites = agg.block_sites;
-  auto* sh = reinterpret_cast<ColorSpinor<T>*>(storage);  // residuals, then corrections, of the N sources
-  auto* she = sh + std::size_t(N * sites);
-  auto* scratch = reinterpret_cast<double*>(storage + sizeof(ColorSpinor<T>) * std::size_t(2 * N * sites));
-  const auto [Y, j, p, active, cb, xc] = block_thread(a);
-  if (active) {
-#pragma unroll
-    for (int n = 0; n < N; ++n) {
-      sh[n * sites + j] = a.rho[n].load(p, cb);
-      she[n * sites + j] = ColorSpinor<T>{};
-    }
-  }
-  __syncthreads();
-  for (int step = 0; step < a.steps; ++step) {
-#pragma unroll 1
-    for (int n = 0; n < N; ++n) {
-      ColorSpinor<T> t;
-      double w[3] = {0, 0, 0};
-      if (active) {
-        const SharedBlockSource<T> in{sh + n * sites, agg.fine_block, agg.fine_local, agg.fine.vh,
-                                      Y,              agg.b[0],       agg.b[1],       agg.b[2]};
-        t = a.D.apply(in, p, cb, xc);
-        mr_partial(t, sh[n * sites + j], w[0], w[1], w[2]);
-      }
-      block_sum(w, scratch);  // also the barrier after every thread's reads of source n's residual
-      if (active) {
-        const Complex<T> alpha = w[2] > 0 ? Complex<T>(T(w[0] / w[2]), T(w[1] / w[2])) : Complex<T>();
-        ColorSpinor<T> s = sh[n * sites + j];
-        she[n * sites + j] += alpha * s;
-        s += (-alpha) * t;
-        sh[n * sites + j] = s;
-      }
-      __syncthreads();
-    }
-  }
-  if (active)
-#pragma unroll
-    for (int n = 0; n < N; ++n) a.e[n].store(p, cb, a.e[n].load(p, cb) + she[n * sites + j]);
-}
-
 // The device's opt-in shared memory per block, raised once per kernel to it.
 template <typename Kernel>
 int shared_limit(Kernel kernel) {
@@ -203,17 +153,13 @@ bool launch_block_mr(const SchwarzBlockMr<Real>& a) {
   using T = compute_t<Real>;
   const int sites = a.agg.block_sites;
   const int threads = (sites + 31) / 32 * 32;
-  const std::size_t spinors = (a.staged ? 2 : 1) * sizeof(ColorSpinor<T>) * std::size_t(N * sites);
-  const std::size_t bytes = sizeof(double) * 3 * (a.staged ? 1 : N) * (threads / 32) + spinors;
+  const std::size_t spinors = sizeof(ColorSpinor<T>) * std::size_t(N * sites);
+  const std::size_t bytes = sizeof(double) * 3 * N * (threads / 32) + spinors;
   static const int limit = shared_limit(schwarz_block_mr_kernel<Real, N>);
-  static const int staged_limit = shared_limit(schwarz_block_mr_staged_kernel<Real, N>);
-  if (bytes > std::size_t(a.staged ? staged_limit : limit)) return false;
+  if (bytes > std::size_t(limit)) return false;
   const std::int64_t blocks = a.agg.coarse.sites / 2;  // the blocks of one colour (even coarse extents)
   if (blocks == 0) return true;
-  if (a.staged)
-    schwarz_block_mr_staged_kernel<Real, N><<<unsigned(blocks), unsigned(threads), bytes>>>(a);
-  else
-    schwarz_block_mr_kernel<Real, N><<<unsigned(blocks), unsigned(threads), bytes>>>(a);
+  schwarz_block_mr_kernel<Real, N><<<unsigned(blocks), unsigned(threads), bytes>>>(a);
   cuda_detail::check_launch("Schwarz block MR");
   return true;
 }

@@ -26,9 +26,6 @@ struct SchwarzBlockMr {
   int rhs;                               // 1 .. kMaxSchwarzRhs
   int colour;
   int steps;
-  // The sources one after another inside each step, the corrections in shared memory (128 registers
-  // for any rhs) instead of all of them in registers (schwarz_block_mr.cu); the same results.
-  bool staged = false;
 };
 
 // Runs the steps on the device and returns true, or returns false (nothing done) where the kernel

@@ -25,8 +25,7 @@ SchwarzSmoother<Real>::SchwarzSmoother(const LinearOperator<Real>& D, const Aggr
       fused_(switch_from_environment("LQCD_SCHWARZ_FUSED", true)),
       // Two sources per launch measured fastest on the H200 (docs/performance.md: smoother 3.07 s per block
       // solve of 12 against 3.30 s one at a time and 4.31 s four at a time, whose registers spill).
-      fused_rhs_(integer_from_environment("LQCD_SCHWARZ_RHS", 1, kMaxSchwarzRhs, 2)),
-      staged_(switch_from_environment("LQCD_SCHWARZ_STAGED", false)) {
+      fused_rhs_(integer_from_environment("LQCD_SCHWARZ_RHS", 1, kMaxSchwarzRhs, 2)) {
   for (int mu = 0; mu < 4 && block_iterations > 0; ++mu)
     if (agg.coarse.n[mu] % 2 != 0)
       fail("multigrid.block: the Schwarz smoother colours the blocks red and black, which needs an even number of "
@@ -63,7 +62,7 @@ void SchwarzSmoother<Real>::solve_colour(const std::vector<SpinorField<Real>*>& 
   std::size_t done = 0;
 #if LQCD_HAVE_CUDA
   if (parts_ && fused_ && D_.location() == Location::Device) {
-    SchwarzBlockMr<Real> a{agg_, WilsonSiteOperator<Real>::of(*parts_), {}, {}, 0, colour, block_iterations_, staged_};
+    SchwarzBlockMr<Real> a{agg_, WilsonSiteOperator<Real>::of(*parts_), {}, {}, 0, colour, block_iterations_};
     while (done < n) {
       a.rhs = int(std::min<std::size_t>(std::size_t(fused_rhs_), n - done));
       for (int k = 0; k < a.rhs; ++k) {

@@ -56,9 +56,6 @@ class SchwarzSmoother {
   Buffer<Complex<double>> w_, alpha_;
   bool fused_;  // the fused device kernel where it applies (LQCD_SCHWARZ_FUSED=0: never, for comparison)
   int fused_rhs_;  // sources per fused launch (lowered to 1 where more do not fit), 1 .. kMaxSchwarzRhs (LQCD_SCHWARZ_RHS)
-  // LQCD_SCHWARZ_STAGED=1: the fused kernel's staged form (schwarz_block_mr.hpp); off: slower on the H100
-  // (docs/multigrid.md)
-  bool staged_;
 };
 
 }  // namespace lqcd
