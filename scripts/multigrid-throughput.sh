@@ -29,7 +29,7 @@ shift
 parts=${*:-tests rhs12 tiles}
 has() { [[ " $parts " == *" $1 "* ]]; }
 cd "$(dirname "$0")/.."
-bin=build-gpu/lqcd
+bin=${MG_BIN:-build-gpu/lqcd}  # MG_BIN: another lqcd (e.g. a baseline build carried beside it)
 read -r -a settings <<<"${MG_SETTINGS:-coarse_half=true outer_restart=16}"
 if has tests; then
   (cd build-gpu && timeout -k 5 300 ctest -R "CoarseBlock|CoarseRhsTile|CoarseDeflation|CoarseHopMma|CoarseDirect|TransferBlock|CoarseOperator|Multigrid|FlexibleGcr|SchwarzSmoother" \
