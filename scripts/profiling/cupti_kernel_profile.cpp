@@ -1,7 +1,8 @@
 // Where a program's GPU time goes, without Nsight Systems (the GPU machine has none): a library the CUDA
 // driver loads (CUDA_INJECTION64_PATH) that records every kernel, copy and memset through CUPTI's activity
 // API and writes a table to $LQCD_KERNEL_PROFILE (default: stderr) at each cudaProfilerStop and again at exit:
-//   - per kernel name: launches, total and mean GPU time, share of all kernel time;
+//   - per kernel name: launches, own GPU time (after the activity before it ended: programmatic launches
+//     start early and wait), start-to-end time, own time per launch, share of all kernels' own time;
 //   - copies and memsets: count, bytes, time;
 //   - runtime calls that wait (synchronisations, blocking copies): count and host time;
 //   - the span from the first to the last GPU activity, the time the GPU was busy within it (the union of
@@ -31,8 +32,12 @@
 
 namespace {
 
+// ns: the activities' own start-to-end times. own: the part of each after the previous activity had ended.
+// lqcd launches its kernels as programmatic dependent launches (core/exec_cuda.cuh): a kernel starts
+// while the one before it still runs and waits for it, so that its start-to-end time includes that wait;
+// own time is what the GPU spent on it alone (the own times add up to the busy time).
 struct Totals {
-  std::uint64_t count = 0, ns = 0, bytes = 0;
+  std::uint64_t count = 0, ns = 0, bytes = 0, own = 0;
 };
 
 // One GPU activity: what (an index into Profile::names), when, how many bytes.
@@ -190,13 +195,15 @@ std::pair<std::uint64_t, std::uint64_t> busy_and_span(const std::vector<Record>&
 
 void write_table(std::FILE* f, const char* title, const std::map<std::string, Totals>& m, std::uint64_t all_ns) {
   std::vector<std::pair<std::string, Totals>> rows(m.begin(), m.end());
-  std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.second.ns > b.second.ns; });
-  std::fprintf(f, "\n%s\n%12s %12s %10s %7s %14s  %s\n", title, "count", "total ms", "mean us", "share", "bytes",
-               "name");
+  std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+    return a.second.own != b.second.own ? a.second.own > b.second.own : a.second.ns > b.second.ns;
+  });
+  std::fprintf(f, "\n%s\n%12s %12s %12s %10s %7s %14s  %s\n", title, "count", "own ms", "total ms", "own us",
+               "share", "bytes", "name");
   for (const auto& [name, t] : rows)
-    std::fprintf(f, "%12llu %12.3f %10.2f %6.1f%% %14llu  %s\n", static_cast<unsigned long long>(t.count),
-                 double(t.ns) * 1e-6, t.count ? double(t.ns) * 1e-3 / double(t.count) : 0.0,
-                 all_ns ? 100.0 * double(t.ns) / double(all_ns) : 0.0, static_cast<unsigned long long>(t.bytes),
+    std::fprintf(f, "%12llu %12.3f %12.3f %10.2f %6.1f%% %14llu  %s\n", static_cast<unsigned long long>(t.count),
+                 double(t.own) * 1e-6, double(t.ns) * 1e-6, t.count ? double(t.own) * 1e-3 / double(t.count) : 0.0,
+                 all_ns ? 100.0 * double(t.own) / double(all_ns) : 0.0, static_cast<unsigned long long>(t.bytes),
                  name.c_str());
 }
 
@@ -266,19 +273,23 @@ void write_profile_table(std::FILE* f, const Profile& p, bool whole) {
   std::vector<Record> window;
   for (const Record& r : p.records)
     if (inside(r.start)) window.push_back(r);
+  std::sort(window.begin(), window.end(), [](const Record& a, const Record& b) { return a.start < b.start; });
   std::map<std::string, Totals> kernels, copies;
-  std::uint64_t kernel_ns = 0;
+  std::uint64_t kernel_ns = 0, last_end = 0;
   for (const Record& r : window) {
     Totals& t = (r.kernel ? kernels : copies)[p.names[std::size_t(r.name)]];
     ++t.count;
     t.ns += r.end - r.start;
     t.bytes += r.bytes;
-    if (r.kernel) kernel_ns += r.end - r.start;
+    const std::uint64_t own = r.end > std::max(r.start, last_end) ? r.end - std::max(r.start, last_end) : 0;
+    t.own += own;
+    last_end = std::max(last_end, r.end);
+    if (r.kernel) kernel_ns += own;
   }
   Gaps gaps;
   const auto [busy, span] = busy_and_span(window, gaps);
   std::fprintf(f, "GPU activities in %zu marked windows (0: the whole run): span %.3f ms, busy %.3f ms (%.1f%%), "
-               "idle %.1f%%; kernel time %.3f ms in %zu activities\n",
+               "idle %.1f%%; kernels' own time %.3f ms in %zu activities\n",
                whole ? std::size_t(0) : p.windows.size(), double(span) * 1e-6, double(busy) * 1e-6,
                span ? 100.0 * double(busy) / double(span) : 0.0,
                span ? 100.0 - 100.0 * double(busy) / double(span) : 0.0, double(kernel_ns) * 1e-6, window.size());
