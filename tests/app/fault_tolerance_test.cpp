@@ -140,6 +140,13 @@ class Background {
 
   pid_t pid() const { return pid_; }
   void signal(int sig) { ::kill(pid_, sig); }
+  // SIGSTOP, returning once the process has stopped (kill returns before the signal takes effect: a
+  // snapshot taken right after it once caught a checkpoint being written, CI 2026-12-06).
+  void stop() {
+    ::kill(pid_, SIGSTOP);
+    int status = 0;
+    ::waitpid(pid_, &status, WUNTRACED);
+  }
   // The exit status (-signal if killed by one).
   int wait() {
     int status = 0;
@@ -204,7 +211,7 @@ TEST(FaultTolerance, SecondRunOfTheSamePrefixIsRefusedAndTouchesNothing) {
   write_text(dir / "short.toml", heatbath_input("out/run", 2));
   Background first("heatbath long.toml --quiet", dir.path());
   ASSERT_TRUE(wait_for_file(dir / "out/run.000001.ildg", 30)) << read_text(dir / ".bg.err");
-  first.signal(SIGSTOP);  // frozen, its files cannot change under the comparison below
+  first.stop();  // frozen, its files cannot change under the comparison below
   const auto before = snapshot(dir / "out");
   ASSERT_TRUE(before.count("run.lock"));
 
