@@ -11,6 +11,21 @@
 
 namespace lqcd {
 
+// The k-th coarse site of parity p (k < sites / 2, even extents), and in `other` the k-th of the other
+// parity: along each x-row the sites alternate parity, so both are in row k / (n_x / 2). The parity
+// passes below run one thread per component of one parity only (a thread per component of both, half
+// of them idle, left the pass bound by the latency of half the threads instead of by memory).
+LQCD_HOST_DEVICE inline std::int64_t coarse_site_of_parity(const CoarseLattice& L, int p, std::int64_t k,
+                                                           std::int64_t& other) {
+  const int half = L.n[0] / 2;
+  const std::int64_t row = k / half;
+  const int j = int(k - row * half);
+  const int x1 = int(row % L.n[1]), x23 = int(row / L.n[1]);
+  const int row_parity = (x1 + x23 % L.n[2] + x23 / L.n[2]) & 1;
+  other = row * L.n[0] + 2 * j + ((1 - p + row_parity) & 1);
+  return row * L.n[0] + 2 * j + ((p + row_parity) & 1);
+}
+
 // A-hat_0(Y) = A_0(Y)^{-1} by Gauss-Jordan elimination with partial pivoting, in double, in place in
 // `work` (dof^2 per site, row-major), for all sites at once: per pivot k one launch of
 // CoarseInversePivotKernel (one thread per site) and one of CoarseInverseEliminateKernel (one thread

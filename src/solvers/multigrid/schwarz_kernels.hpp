@@ -171,20 +171,17 @@ struct SchwarzBlockOperatorKernel {
 // On the sites of the blocks of `colour`: rho = r - D e, with the whole operator (its hops reach into the
 // neighbouring blocks); rho elsewhere untouched. The residual a colour's block solves read, on half the
 // lattice and in one pass (D on all of it and an xpay otherwise). Reads e's neighbours inside this
-// process only: single-process geometries. One thread per site of the colour's blocks (t = k-th block of
-// the colour x block_sites + site in the block; threads() of them, even coarse extents): a thread per fine
-// site, half of them idle in every warp, took longer than D on the whole lattice (H100, 2026-12-06).
+// process only: single-process geometries.
 template <typename Real>
 struct BlockResidualKernel {
   Aggregation agg;
   WilsonSiteOperator<Real> D;
   SpinorView<Real> r, e, rho;
   int colour;
-  std::int64_t threads() const { return agg.coarse.sites / 2 * agg.block_sites; }
-  LQCD_HOST_DEVICE void operator()(std::int64_t t) const {
-    const std::int64_t k = t / agg.block_sites;
-    std::int64_t other = 0;
-    const std::int64_t i = agg.fine_of(coarse_site_of_parity(agg.coarse, colour, k, other), int(t - k * agg.block_sites));
+  LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
+    int c = 0;
+    block_of(agg, i, c);
+    if (c != colour) return;
     const int p = rho.parity_of(i);
     const std::int64_t cb = rho.cb_of(i);
     int xc[4];

@@ -88,8 +88,8 @@ template <typename Real>
 void SchwarzSmoother<Real>::residual(SpinorField<Real>& rho, const SpinorField<Real>& r, const SpinorField<Real>& e,
                                      int colour) {
   if (parts_ && !D_.geometry().distributed()) {
-    const BlockResidualKernel<Real> k{agg_, WilsonSiteOperator<Real>::of(*parts_), r.view(), e.view(), rho.view(), colour};
-    for_each(D_.location(), k.threads(), k);
+    for_each(D_.location(), rho.sites(),
+             BlockResidualKernel<Real>{agg_, WilsonSiteOperator<Real>::of(*parts_), r.view(), e.view(), rho.view(), colour});
     return;
   }
   D_.apply(rho, e);
