@@ -66,9 +66,14 @@ struct RestrictBlockKernel {
 };
 
 // Field j <- P (column j of `coarse`) (add = 0) or field j += P (column j) (add = 1), j < fine.n; one
-// thread per fine site and tile of T fields, the tile outermost (t = tile * volume + i).
+// thread per fine site, spin-colour row (chirality chi, component a: row = 6 chi + a) and tile of T
+// fields, the row fastest and the tile outermost (t = (tile * volume + i) * 12 + row). Consecutive threads
+// then read consecutive runs of the test vectors (V.at(i, chi, a, k): k fastest), where a thread per site
+// read 12 such runs 2.3 kB apart from its neighbours' (8.5 ms per prolongation of 12 fields at 32^4 on
+// the H100, against 1.6 ms for its data). Each element's sum runs over k in the same order as before.
 template <typename Real, int T>
 struct ProlongBlockKernel {
+  static constexpr int kRows = 12;  // 2 chiralities x 6 spin-colour components
   Aggregation agg;
   TestVectors<Real> V;
   CoarseBlockView<Real> coarse;
@@ -77,30 +82,27 @@ struct ProlongBlockKernel {
   int add;
   LQCD_HOST_DEVICE void operator()(std::int64_t t) const {
     const int n = fine.n, w = coarse.rhs;
-    const std::int64_t tile = t / volume, i = t - tile * volume;
+    const std::int64_t u = t / kRows;
+    const int row = int(t - u * kRows), chi = row / 6, a = row - 6 * chi;
+    const std::int64_t tile = u / volume, i = u - tile * volume;
     const int j0 = int(tile) * T;
     int lane[T];
     LQCD_UNROLL
     for (int l = 0; l < T; ++l) lane[l] = tile_lane(j0, l, n);
-    const std::int64_t Y = agg.coarse_of(i);
-    for (int chi = 0; chi < 2; ++chi) {
-      const Complex<Real>* c = &coarse.at(Y, chi * V.nv, 0);
-      for (int a = 0; a < 6; ++a) {
-        const std::int64_t o = fine.offset(i, 6 * chi + a);
-        Complex<Real> acc[T];
-        LQCD_UNROLL
-        for (int l = 0; l < T; ++l) acc[l] = add ? fine.data[lane[l]][o] : Complex<Real>();
-        const Complex<Real>* v = &V.at(i, chi, a, 0);
-        for (int k = 0; k < V.nv; ++k) {
-          const Complex<Real> vk = v[k];
-          LQCD_UNROLL
-          for (int l = 0; l < T; ++l) acc[l] = multiply_add(vk, c[std::int64_t(k) * w + lane[l]], acc[l]);
-        }
-        LQCD_UNROLL
-        for (int l = 0; l < T; ++l)
-          if (j0 + l < n) fine.data[j0 + l][o] = acc[l];
-      }
+    const Complex<Real>* c = &coarse.at(agg.coarse_of(i), chi * V.nv, 0);
+    const std::int64_t o = fine.offset(i, row);
+    Complex<Real> acc[T];
+    LQCD_UNROLL
+    for (int l = 0; l < T; ++l) acc[l] = add ? fine.data[lane[l]][o] : Complex<Real>();
+    const Complex<Real>* v = &V.at(i, chi, a, 0);
+    for (int k = 0; k < V.nv; ++k) {
+      const Complex<Real> vk = v[k];
+      LQCD_UNROLL
+      for (int l = 0; l < T; ++l) acc[l] = multiply_add(vk, c[std::int64_t(k) * w + lane[l]], acc[l]);
     }
+    LQCD_UNROLL
+    for (int l = 0; l < T; ++l)
+      if (j0 + l < n) fine.data[j0 + l][o] = acc[l];
   }
 };
 

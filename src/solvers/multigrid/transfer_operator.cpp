@@ -108,7 +108,7 @@ void TransferOperator<Real>::prolong_block(const std::vector<SpinorField<Real>*>
   with_rhs_tile(f.n, [&](auto tile) {
     constexpr int T = decltype(tile)::value;
     const std::int64_t sites = fine[0]->sites();
-    for_each(location(), sites * rhs_tiles(f.n, T),
+    for_each(location(), sites * ProlongBlockKernel<Real, T>::kRows * rhs_tiles(f.n, T),
              ProlongBlockKernel<Real, T>{agg_, vectors(), coarse.view(), f, sites, add ? 1 : 0});
   });
 }
