@@ -145,6 +145,7 @@ void CUPTIAPI buffer_completed(CUcontext, std::uint32_t, std::uint8_t* buffer, s
           Totals& t = p.waits[n];
           ++t.count;
           t.ns += a->end - a->start;
+          t.own += a->end - a->start;  // host time: no overlap to take out
         }
         break;
       }
@@ -261,8 +262,8 @@ void start_profile() {
 }
 
 // The table of the records so far, into $LQCD_KERNEL_PROFILE (rewritten each time) or stderr; where the
-// program marked windows, also the whole run's table into $LQCD_KERNEL_PROFILE.whole (the setup and
-// the rest: the whole less the windows).
+// program marked windows, also the whole run's table, windows included, into $LQCD_KERNEL_PROFILE.whole
+// (the setup and the rest are the whole less the windows).
 void write_profile_table(std::FILE* f, const Profile& p, bool whole) {
   const auto inside = [&](std::uint64_t t) {
     if (whole || p.windows.empty()) return true;

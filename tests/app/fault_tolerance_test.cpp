@@ -142,10 +142,16 @@ class Background {
   void signal(int sig) { ::kill(pid_, sig); }
   // SIGSTOP, returning once the process has stopped (kill returns before the signal takes effect: a
   // snapshot taken right after it once caught a checkpoint being written, CI 2026-12-06).
-  void stop() {
+  // False where the process had exited instead (it is then reaped: pid() is -1).
+  bool stop() {
     ::kill(pid_, SIGSTOP);
     int status = 0;
-    ::waitpid(pid_, &status, WUNTRACED);
+    pid_t r = 0;
+    do r = ::waitpid(pid_, &status, WUNTRACED);
+    while (r < 0 && errno == EINTR);
+    if (r == pid_ && WIFSTOPPED(status)) return true;
+    if (r == pid_) pid_ = -1;
+    return false;
   }
   // The exit status (-signal if killed by one).
   int wait() {
@@ -211,7 +217,7 @@ TEST(FaultTolerance, SecondRunOfTheSamePrefixIsRefusedAndTouchesNothing) {
   write_text(dir / "short.toml", heatbath_input("out/run", 2));
   Background first("heatbath long.toml --quiet", dir.path());
   ASSERT_TRUE(wait_for_file(dir / "out/run.000001.ildg", 30)) << read_text(dir / ".bg.err");
-  first.stop();  // frozen, its files cannot change under the comparison below
+  ASSERT_TRUE(first.stop()) << read_text(dir / ".bg.err");  // frozen: its files cannot change under the comparison below
   const auto before = snapshot(dir / "out");
   ASSERT_TRUE(before.count("run.lock"));
 
