@@ -14,6 +14,8 @@
 #           MG_REPS (3) each, into OUT/mma1 and OUT/mma0 (scripts/mgscan_summary.py on each mgscan.jsonl)
 #   sap     the same with the Schwarz smoother's fused launches taking 4, 2 and 1 sources (LQCD_SCHWARZ_RHS,
 #           the values in MG_SAP_RHS), into OUT/sap4, OUT/sap2, OUT/sap1
+#   sweep   the same with the smoother's colour-sweep kernel and without (LQCD_SCHWARZ_SWEEP=1, 0: the block-MR
+#           kernel and the residual pass), into OUT/sweep1, OUT/sweep0
 #   profile 12 sources together under the CUPTI kernel profiler (scripts/profiling/cupti_kernel_profile.cpp):
 #           where the GPU time of the block solve goes, kernel by kernel, and how long the GPU sits idle;
 #           with the coarse passes on the CUDA cores and on the tensor cores, and the second level's D_c from
@@ -69,6 +71,7 @@ ab() {
 }
 if has mma; then ab mma LQCD_COARSE_MMA "1 0"; fi
 if has sap; then ab sap LQCD_SCHWARZ_RHS "${MG_SAP_RHS:-4 2 1}"; fi
+if has sweep; then ab sweep LQCD_SCHWARZ_SWEEP "1 0"; fi
 if has profile; then
   cuda=$(dirname "$(dirname "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)")")
   lib=build-gpu/libkernel_profile.so
@@ -81,12 +84,14 @@ if has profile; then
   run=("$bin" bench solver --dims 32,32,32,32 --device gpu --config "$cfg" --repetitions 1 --tolerance 1e-10 --json
     --action clover --csw 1.769 --kappa 0.1352 --precision single --solver multigrid --rhs "${MG_PROFILE_RHS:-12}")
   for s in "${settings[@]}"; do run+=(--multigrid "$s"); done
-  # MMA:FULL: LQCD_COARSE_MMA and LQCD_COARSE_HALF_FULL (the second level's D_c from 16-bit blocks)
+  # MMA:FULL: LQCD_COARSE_MMA and LQCD_COARSE_HALF_FULL (the second level's D_c from 16-bit blocks);
+  # MG_PROFILE_SETUP=1: the setup is the marked window instead of the block solves
   for v in ${MG_PROFILE_VARIANTS:-0:0 1:0 1:1}; do
     mma=${v%%:*} full=${v##*:}
-    LQCD_COARSE_MMA=$mma LQCD_COARSE_HALF_FULL=$full timeout -k 5 120 "${run[@]}" >>"$out/profile.jsonl" 2>>"$out/profile.log"
+    [[ ${MG_PROFILE_PLAIN:-1} == 1 ]] &&  # MG_PROFILE_PLAIN=0: no plain run
+      LQCD_COARSE_MMA=$mma LQCD_COARSE_HALF_FULL=$full timeout -k 5 120 "${run[@]}" >>"$out/profile.jsonl" 2>>"$out/profile.log"
     LD_LIBRARY_PATH="$cuda/extras/CUPTI/lib64:$cuda/lib64:${LD_LIBRARY_PATH:-}" CUDA_INJECTION64_PATH="$PWD/$lib" \
-      LQCD_KERNEL_PROFILE="$out/profile_mma${mma}_full$full.txt" LQCD_COARSE_MMA=$mma LQCD_COARSE_HALF_FULL=$full \
+      LQCD_PROFILE_SETUP=${MG_PROFILE_SETUP:-0} LQCD_KERNEL_PROFILE="$out/profile_mma${mma}_full$full.txt" LQCD_COARSE_MMA=$mma LQCD_COARSE_HALF_FULL=$full \
       timeout -k 5 180 "${run[@]}" >>"$out/profile.jsonl" 2>>"$out/profile.log"
     echo "profile mma=$mma full=$full: exit $?; $(head -1 "$out/profile_mma${mma}_full$full.txt" 2>/dev/null)" |
       tee -a "$out/summary.txt"
@@ -98,9 +103,12 @@ if has ncu; then
   # skip, name: in the 12-source block solve, the fused Schwarz kernel two sources per launch
   # (schwarz_block_mr.hpp) and the second level's D_c on the block of 12 (the operator of the K-cycle's
   # MR steps and GCR; the even-odd passes serve two-level solves only).
-  # The clocks are left alone (--clock-control none: the device library's METHOD page).
-  for k in "0 schwarz_block_mr_kernel<float, \(int\)2>" "20 CoarseApplyBlockKernel<float"; do
-    LQCD_COARSE_RHS_TILE=12 timeout -k 5 "${MG_NCU_TIMEOUT:-150}" "$ncu" --clock-control none --kernel-name-base demangled \
+  # The clocks are left alone (--clock-control none: the device library's METHOD page); the block solve
+  # only (--profile-from-start off: the bench marks it).
+  # MG_NCU_KERNELS: ';'-separated "skip regex" pairs instead of these two
+  IFS=';' read -r -a kernels <<<"${MG_NCU_KERNELS:-0 schwarz_block_mr_kernel<float, \(int\)2>;20 CoarseApplyBlockKernel<float}"
+  for k in "${kernels[@]}"; do
+    LQCD_COARSE_RHS_TILE=12 timeout -k 5 "${MG_NCU_TIMEOUT:-150}" "$ncu" --clock-control none --profile-from-start off --kernel-name-base demangled \
       --kernel-name "regex:${k#* }" --launch-skip "${k%% *}" --launch-count 2 --section SpeedOfLight --section Occupancy \
       --section WarpStateStats --section MemoryWorkloadAnalysis --section LaunchStats \
       "$bin" bench solver --dims 32,32,32,32 --device gpu --config "$cfg" --repetitions 1 --tolerance 1e-10 \

@@ -219,6 +219,7 @@ TEST_P(SchwarzSmootherTest, SourcesPerLaunchDoNotChangeTheResult) {
   }
   const auto smooth = [&](const char* per_launch) {
     const test::ScopedEnv form("LQCD_SCHWARZ_RHS", per_launch);
+    const test::ScopedEnv kernel("LQCD_SCHWARZ_SWEEP", "0");  // the block-MR kernel, not the colour sweep
     std::vector<SpinorField<double>> e;
     for (int i = 0; i < 4; ++i) e.push_back(D.make_field());
     SchwarzSmoother<double> sap(D, setup.tables.aggregation(), 3);
@@ -231,6 +232,54 @@ TEST_P(SchwarzSmootherTest, SourcesPerLaunchDoNotChangeTheResult) {
     for (int i = 0; i < 4; ++i)
       EXPECT_LT(test::relative_difference(got[std::size_t(i)], one[std::size_t(i)]), 1e-13)
           << "field " << i << ", " << per_launch << " per launch";
+  }
+}
+
+// The colour-sweep kernel (schwarz_colour_sweep.hpp: the block's links, site term and residuals in shared
+// memory, two sources in flight, each colour's right-hand side r - D e formed in the kernel) gives what
+// the portable form gives (a pass over the lattice per step, the residual by BlockResidualKernel), for
+// the four actions, 1, 4 and 5 fields (an idle slot in the last turn), from zero and from a guess. A hop
+// read from the wrong shared site, a residual's sign, a slot's sums or a turn's source mixed up would be
+// off by O(1).
+TEST_P(SchwarzSmootherTest, ColourSweepKernelEqualsThePortableForm) {
+  if (GetParam() != Location::Device) GTEST_SKIP() << "the colour-sweep kernel runs on the device only";
+  for (const Case& c : kCases) {
+    SCOPED_TRACE(std::to_string(int(c.action)) + " mu " + std::to_string(c.mu));
+    const CaseSetup setup(c, GetParam());
+    const Geometry& geom = setup.geom;
+    const LinearOperator<double>& D = setup.D();
+    std::vector<SpinorField<double>> r, z;
+    for (int i = 0; i < 5; ++i) {
+      r.push_back(to_spinor_field(test::random_spinor(geom, 41 + std::uint64_t(i)), geom, GetParam()));
+      z.push_back(to_spinor_field(test::random_spinor(geom, 51 + std::uint64_t(i)), geom, GetParam()));
+    }
+    const auto smooth = [&](const char* fused, int n, bool from_guess) {
+      const test::ScopedEnv form("LQCD_SCHWARZ_FUSED", fused);
+      SchwarzSmoother<double> sap(D, setup.tables.aggregation(), 3);
+      std::vector<SpinorField<double>> e, work;
+      std::vector<SpinorField<double>*> ep, wp;
+      std::vector<const SpinorField<double>*> rp;
+      for (int i = 0; i < n; ++i) {
+        e.push_back(D.make_field());
+        if (from_guess) e.back().copy_from(z[std::size_t(i)]);
+        work.push_back(D.make_field());
+      }
+      for (int i = 0; i < n; ++i) {
+        ep.push_back(&e[std::size_t(i)]);
+        wp.push_back(&work[std::size_t(i)]);
+        rp.push_back(&r[std::size_t(i)]);
+      }
+      sap.smooth(ep, rp, wp, 2, from_guess);
+      EXPECT_EQ(sap.colour_sweeps() > 0, std::string(fused) == "1");
+      return e;
+    };
+    for (const int n : {1, 4, 5})
+      for (const bool from_guess : {false, true}) {
+        const std::vector<SpinorField<double>> got = smooth("1", n, from_guess), want = smooth("0", n, from_guess);
+        for (int i = 0; i < n; ++i)
+          EXPECT_LT(test::relative_difference(got[std::size_t(i)], want[std::size_t(i)]), 1e-12)
+              << "field " << i << " of " << n << (from_guess ? ", from a guess" : ", from zero");
+      }
   }
 }
 

@@ -160,14 +160,15 @@ void MultigridPreconditioner<Real>::post_smooth(const std::vector<SpinorField<Re
   }
   Section s(t_.smoother, D_.location());
   const std::size_t group = std::size_t(schwarz_.sources_per_launch());
-  while (post_block_.size() < group) post_block_.push_back(D_.make_field());
+  const bool work_fields = schwarz_.needs_work_fields();
+  while (work_fields && post_block_.size() < group) post_block_.push_back(D_.make_field());
   for (std::size_t first = 0; first < n; first += group) {
     const std::size_t m = std::min(group, n - first);
     const std::vector<SpinorField<Real>*> zs(z.begin() + std::ptrdiff_t(first), z.begin() + std::ptrdiff_t(first + m));
     const std::vector<const SpinorField<Real>*> rs(r.begin() + std::ptrdiff_t(first),
                                                    r.begin() + std::ptrdiff_t(first + m));
-    std::vector<SpinorField<Real>*> work(m);
-    for (std::size_t k = 0; k < m; ++k) work[k] = &post_block_[k];
+    std::vector<SpinorField<Real>*> work;
+    for (std::size_t k = 0; k < m && work_fields; ++k) work.push_back(&post_block_[k]);
     t_.fine_applications += schwarz_.smooth(zs, rs, work, p_.post_smoothing, true);
   }
 }

@@ -7,6 +7,7 @@
 #include "core/error.hpp"
 #include "fields/spinor_blas.hpp"
 #include "solvers/multigrid/schwarz_block_mr.hpp"
+#include "solvers/multigrid/schwarz_colour_sweep.hpp"
 #include "solvers/multigrid/schwarz_kernels.hpp"
 
 namespace lqcd {
@@ -23,9 +24,15 @@ SchwarzSmoother<Real>::SchwarzSmoother(const LinearOperator<Real>& D, const Aggr
       w_(std::size_t(2 * D.geometry().volume()), D.location()),
       alpha_(std::size_t(agg.coarse.sites), D.location()),
       fused_(switch_from_environment("LQCD_SCHWARZ_FUSED", true)),
+      sweep_(false),
       // Two sources per launch measured fastest on the H200 (docs/performance.md: smoother 3.07 s per block
       // solve of 12 against 3.30 s one at a time and 4.31 s four at a time, whose registers spill).
       fused_rhs_(integer_from_environment("LQCD_SCHWARZ_RHS", 1, kMaxSchwarzRhs, 2)) {
+#if LQCD_HAVE_CUDA
+  sweep_ = fused_ && parts_ && D.location() == Location::Device && !D.geometry().distributed() &&
+           switch_from_environment("LQCD_SCHWARZ_SWEEP", true) &&
+           schwarz_colour_sweep_fits<Real>(agg.block_sites, parts_->clover != nullptr);
+#endif
   for (int mu = 0; mu < 4 && block_iterations > 0; ++mu)
     if (agg.coarse.n[mu] % 2 != 0)
       fail("multigrid.block: the Schwarz smoother colours the blocks red and black, which needs an even number of "
@@ -85,6 +92,35 @@ void SchwarzSmoother<Real>::solve_colour(const std::vector<SpinorField<Real>*>& 
 }
 
 template <typename Real>
+int SchwarzSmoother<Real>::sources_per_launch() const {
+#if LQCD_HAVE_CUDA
+  if (sweep_) return kMaxSweepSources;
+#endif
+  return fused_rhs_;
+}
+
+template <typename Real>
+void SchwarzSmoother<Real>::sweep_colour(const std::vector<SpinorField<Real>*>& e,
+                                         const std::vector<const SpinorField<Real>*>& r, int colour, bool residual) {
+#if LQCD_HAVE_CUDA
+  SchwarzColourSweep<Real> a{agg_, WilsonSiteOperator<Real>::of(*parts_), {}, {}, 0, colour, block_iterations_,
+                             residual ? 1 : 0};
+  for (std::size_t done = 0; done < e.size(); done += std::size_t(a.rhs)) {
+    a.rhs = int(std::min<std::size_t>(std::size_t(kMaxSweepSources), e.size() - done));
+    for (int k = 0; k < a.rhs; ++k) {
+      a.r[k] = r[done + std::size_t(k)]->view();
+      a.e[k] = e[done + std::size_t(k)]->view();
+    }
+    if (!schwarz_colour_sweep_on_device(a))
+      fail("internal: the Schwarz colour sweep does not take {} sources on blocks of {} sites", a.rhs, agg_.block_sites);
+    ++colour_sweeps_;
+  }
+#else
+  (void)e, (void)r, (void)colour, (void)residual;
+#endif
+}
+
+template <typename Real>
 void SchwarzSmoother<Real>::residual(SpinorField<Real>& rho, const SpinorField<Real>& r, const SpinorField<Real>& e,
                                      int colour) {
   if (parts_ && !D_.geometry().distributed()) {
@@ -100,16 +136,22 @@ template <typename Real>
 int SchwarzSmoother<Real>::smooth(const std::vector<SpinorField<Real>*>& e,
                                   const std::vector<const SpinorField<Real>*>& r,
                                   const std::vector<SpinorField<Real>*>& rho, int sweeps, bool from_guess) {
-  if (e.size() != r.size() || rho.size() < e.size())
+  if (e.size() != r.size() || (needs_work_fields() && rho.size() < e.size()))
     fail("internal: Schwarz smoother on {} fields from {} with {} work fields", e.size(), r.size(), rho.size());
-  const std::vector<SpinorField<Real>*> work(rho.begin(), rho.begin() + std::ptrdiff_t(e.size()));
   int applications = 0;
   if (!from_guess)
     for (SpinorField<Real>* f : e) set_zero(*f);
   for (int sweep = 0; sweep < sweeps; ++sweep)
     for (int colour = 0; colour < 2; ++colour) {
+      const bool from_zero = sweep == 0 && colour == 0 && !from_guess;
+      if (sweep_) {
+        sweep_colour(e, r, colour, !from_zero);
+        applications += ((from_zero ? 0 : 1) + block_iterations_) * int(e.size());  // residual, steps
+        continue;
+      }
+      const std::vector<SpinorField<Real>*> work(rho.begin(), rho.begin() + std::ptrdiff_t(e.size()));
       for (std::size_t i = 0; i < e.size(); ++i) {
-        if (sweep == 0 && colour == 0 && !from_guess) {
+        if (from_zero) {
           work[i]->copy_from(*r[i]);  // r - D e with e = 0
         } else {
           residual(*work[i], *r[i], *e[i], colour);

@@ -11,8 +11,10 @@
 // smoother needs nothing of D but D (Wilson, clover, twisted mass alike). Where D says what it is
 // (LinearOperator::hopping_part: links, boundary phases, site term), D_B is applied on the blocks of
 // the colour only, with the MR step's site sums in the same pass (SchwarzBlockOperatorKernel): half
-// the sites, and no second pass over t; on the device all the steps of a colour run in one kernel,
-// each block in shared memory (solvers/multigrid/schwarz_block_mr.hpp).
+// the sites, and no second pass over t. On the device a colour's residuals and block solves for up to
+// 16 sources run in one kernel, each block's links, site term and residuals in shared memory
+// (solvers/multigrid/schwarz_colour_sweep.hpp); where that does not fit, the steps of a colour for up
+// to 4 sources (solvers/multigrid/schwarz_block_mr.hpp).
 
 #include <optional>
 #include <vector>
@@ -38,10 +40,18 @@ class SchwarzSmoother {
   // 1 for one at a time). rho: N work fields of D's shape. Returns the applications of D made.
   int smooth(const std::vector<SpinorField<Real>*>& e, const std::vector<const SpinorField<Real>*>& r,
              const std::vector<SpinorField<Real>*>& rho, int sweeps, bool from_guess = false);
-  // How many sources the block smooth takes to one launch: callers group their fields by it.
-  int sources_per_launch() const { return fused_rhs_; }
+  // How many sources the block smooth takes to one launch, and whether it needs a work field for each
+  // (not with the colour-sweep kernel): callers group their fields by it.
+  int sources_per_launch() const;
+  bool needs_work_fields() const { return !sweep_; }
+  // Launches of the colour-sweep kernel so far (tests: that it ran).
+  int colour_sweeps() const { return colour_sweeps_; }
 
  private:
+  // Where sweep_: the colour's block solves for all fields by schwarz_colour_sweep.hpp's kernel, their
+  // right-hand sides r - D e (or r itself where `residual` is false, e = 0) formed there.
+  void sweep_colour(const std::vector<SpinorField<Real>*>& e, const std::vector<const SpinorField<Real>*>& r,
+                    int colour, bool residual);
   // The blocks of `colour` solved with rho[i] as their right-hand sides, e[i] += the solutions.
   void solve_colour(const std::vector<SpinorField<Real>*>& e, const std::vector<SpinorField<Real>*>& rho, int colour);
   void solve_blocks(SpinorField<Real>& e, SpinorField<Real>& s, int colour);
@@ -54,7 +64,11 @@ class SchwarzSmoother {
   int block_iterations_;
   SpinorField<Real> rho_, s_, t_;
   Buffer<Complex<double>> w_, alpha_;
-  bool fused_;  // the fused device kernel where it applies (LQCD_SCHWARZ_FUSED=0: never, for comparison)
+  bool fused_;  // the fused device kernels where they apply (LQCD_SCHWARZ_FUSED=0: never, for comparison)
+  // The colour-sweep kernel: on the device, one process, D's parts known, the blocks within its shared
+  // memory (LQCD_SCHWARZ_SWEEP=0: never, the block-MR kernel and the residual pass instead).
+  bool sweep_;
+  int colour_sweeps_ = 0;
   int fused_rhs_;  // sources per fused launch (lowered to 1 where more do not fit), 1 .. kMaxSchwarzRhs (LQCD_SCHWARZ_RHS)
 };
 
