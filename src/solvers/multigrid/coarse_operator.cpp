@@ -1,10 +1,16 @@
 #include "solvers/multigrid/coarse_operator.hpp"
 
+#include <algorithm>
+#include <vector>
+
 #include "core/dispatch.hpp"
 #include "core/environment_switch.hpp"
 #include "core/error.hpp"
 
 namespace lqcd {
+namespace {
+constexpr int kSelfBlockTile = 12;  // probe images restricted together (CoarseOperator::build_from_links)
+}  // namespace
 
 int coarse_rhs_tile(int n) {
   static const int forced = [] {
@@ -50,12 +56,28 @@ int CoarseOperator<Real>::build_from_links(const LinearOperator<Real>& D, const 
   if (!H || D.geometry().has_halo())
     fail("internal: a coarse operator from the links of an operator that has no hopping part or has halos");
   T.hopping_blocks(view(), *H);
-  SpinorField<Real> probe = T.make_fine(), image = T.make_fine();
+  // The self blocks by probing, kSelfBlockTile columns restricted together: the block restriction reads
+  // the test vectors once for all of them (one restriction per column read them 2 dof times a build:
+  // 0.31 s of the 32^4 setup's 3.7 s on the H100), for kSelfBlockTile fine fields more memory.
+  const int tile = std::min(kSelfBlockTile, dof_);
+  SpinorField<Real> probe = T.make_fine();
+  std::vector<SpinorField<Real>> images;
+  for (int k = 0; k < tile; ++k) images.push_back(T.make_fine());
   CoarseField<Real> c = make_field();
-  for (int col = 0; col < dof_; ++col) {
-    T.probe(probe, kAllColours, col);
-    D.apply(image, probe);
-    T.self_block_column(view(), image, col, c);
+  for (int first = 0; first < dof_; first += tile) {
+    const int m = std::min(tile, dof_ - first);
+    std::vector<const SpinorField<Real>*> restricted;
+    for (int k = 0; k < m; ++k) {
+      T.probe(probe, kAllColours, first + k);
+      D.apply(images[std::size_t(k)], probe);
+      restricted.push_back(&images[std::size_t(k)]);
+    }
+    CoarseBlockField<Real> columns(lattice_, dof_, m, location());
+    T.restrict_block(columns, restricted);
+    for (int k = 0; k < m; ++k) {
+      unpack_rhs(c, columns, k);
+      T.self_block_from_restriction(view(), c, first + k);
+    }
   }
   return dof_;
 }

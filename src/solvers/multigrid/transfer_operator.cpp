@@ -138,9 +138,8 @@ void TransferOperator<Real>::hopping_blocks(const CoarseStencilView<Real>& A, co
 }
 
 template <typename Real>
-void TransferOperator<Real>::self_block_column(const CoarseStencilView<Real>& A, const SpinorField<Real>& D_probe,
-                                               int col, CoarseField<Real>& c) const {
-  restrict_to(c, D_probe);
+void TransferOperator<Real>::self_block_from_restriction(const CoarseStencilView<Real>& A, const CoarseField<Real>& c,
+                                                         int col) const {
   for_each(location(), c.size(), CoarseSelfBlockKernel<Real>{A, c.view().data, col});
 }
 

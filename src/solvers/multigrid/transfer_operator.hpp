@@ -68,11 +68,10 @@ class TransferOperator {
     return Buffer<Complex<Real>>(std::size_t(fine_.volume()) * std::size_t(coarse_dof()), location());
   }
   // From the links (solvers/multigrid/coarse_links_kernels.hpp): the neighbour blocks A_d, d = 1 .. 8, from the
-  // hopping part H of D; then the self block's column col from D (probe of every block, column col)
-  // with c a coarse work field.
+  // hopping part H of D; then the self block's column col from c = P^dag D (probe of every block, column
+  // col), restricted.
   void hopping_blocks(const CoarseStencilView<Real>& A, const WilsonHoppingPart<Real>& H) const;
-  void self_block_column(const CoarseStencilView<Real>& A, const SpinorField<Real>& D_probe, int col,
-                         CoarseField<Real>& c) const;
+  void self_block_from_restriction(const CoarseStencilView<Real>& A, const CoarseField<Real>& c, int col) const;
 
  private:
   TestVectors<Real> vectors() const { return {v_.data(), nv_}; }
