@@ -18,6 +18,9 @@ std::vector<KeySpec> multigrid_schema() {
        "near-null vectors n_v; the coarse operator has 2 n_v components per site (one set per chirality)"},
       {"multigrid.setup_iterations", std::to_string(d.setup_iterations),
        "GCR(8) iterations on D x = 0 from a random start, for each test vector (inverse iteration)"},
+      {"multigrid.setup_sweeps", std::to_string(d.setup_sweeps),
+       "sap: Schwarz sweeps x <- x - S D x on every test vector before the GCR iterations (DD-alphaAMG's "
+       "initial setup; all vectors together); 0: none"},
       {"multigrid.adaptive_cycles", std::to_string(d.adaptive_cycles),
        "bootstrap passes improving every test vector with the two-level cycle itself"},
       {"multigrid.smoother", "\"sap\"",
@@ -91,6 +94,9 @@ MultigridParams read_multigrid_params(const Config& c) {
   if (smoother != "sap" && smoother != "mr")
     c.fail_key("multigrid.smoother", fmt::format("expected \"sap\" or \"mr\", got \"{}\"", smoother));
   p.smoother = smoother == "sap" ? MultigridSmoother::Schwarz : MultigridSmoother::MR;
+  p.setup_sweeps = int(read_integer(c, "multigrid.setup_sweeps", 0, 1000));
+  if (p.setup_sweeps > 0 && p.smoother != MultigridSmoother::Schwarz)
+    c.fail_key("multigrid.setup_sweeps", "Schwarz sweeps need multigrid.smoother = \"sap\"; set it to 0 with \"mr\"");
   p.block_iterations = int(read_integer(c, "multigrid.block_iterations", 1, 1000));
   p.pre_smoothing = int(read_integer(c, "multigrid.pre_smoothing", 0, 1000));
   p.post_smoothing = int(read_integer(c, "multigrid.post_smoothing", 0, 1000));

@@ -769,6 +769,8 @@ TEST(SpectrumCommand, BadInputsGiveOneLineErrors) {
       {"[solver]\ntype = \"multigrid\"\n[multigrid]\nblock = [4, 4, 4]\n", "multigrid.block"},
       {"[solver]\ntype = \"multigrid\"\n[multigrid]\nsmoother = \"jacobi\"\n", "multigrid.smoother"},
       {"[solver]\ntype = \"multigrid\"\n[multigrid]\ntest_vectors = 0\n", "multigrid.test_vectors"},
+      {"[solver]\ntype = \"multigrid\"\n[multigrid]\nsmoother = \"mr\"\nsetup_sweeps = 4\n", "multigrid.setup_sweeps"},
+      {"[solver]\ntype = \"multigrid\"\n[multigrid]\nsetup_sweeps = -1\n", "multigrid.setup_sweeps"},
       {"[solver]\ntype = \"multigrid\"\n[multigrid]\ncoarse_tolerance = 1.0\n", "multigrid.coarse_tolerance"},
       {"[solver]\ntype = \"multigrid\"\n[multigrid]\npost_smoothing = 0\n", "multigrid.post_smoothing"},
       // a lattice the blocks divide only once

@@ -355,6 +355,7 @@ nlohmann::json multigrid_solver_bench(const BenchCommandOptions& opt, const Gaug
                        {"coarse", Dc.lattice().dims()},
                        {"coarse_components", Dc.dof()},
                        {"setup_iterations", mp.setup_iterations},
+                       {"setup_sweeps", mp.setup_sweeps},
                        {"adaptive_cycles", mp.adaptive_cycles},
                        {"smoother", mp.smoother == MultigridSmoother::Schwarz ? "sap" : "mr"},
                        {"block_iterations", mp.block_iterations},

@@ -393,6 +393,20 @@ void MultigridPreconditioner<Real>::setup_hierarchy() {
     if (vectors_.empty())
       for (int k = 0; k < p_.test_vectors; ++k) vectors_.push_back(D_.make_field());
     for (int k = 0; k < p_.test_vectors; ++k) transfer_.random_field(vectors_[std::size_t(k)], p_.seed, k);
+    if (p_.setup_sweeps > 0) {
+      if (p_.smoother != MultigridSmoother::Schwarz)
+        fail("multigrid.setup_sweeps: Schwarz sweeps need the Schwarz smoother (multigrid.smoother = \"sap\")");
+      // x <- x - S D x: the sweeps on D x = 0 from x, i.e. z += S (0 - D z) with z = x
+      SpinorField<Real> zero = D_.make_field();
+      set_zero(zero);
+      std::vector<SpinorField<Real>*> x;
+      std::vector<const SpinorField<Real>*> r;
+      for (SpinorField<Real>& v : vectors_) {
+        x.push_back(&v);
+        r.push_back(&zero);
+      }
+      schwarz_from_guess(x, r, p_.setup_sweeps);
+    }
     if (p_.setup_iterations > 0) improve_vectors(p_.setup_iterations, false);
   }
   rebuild();

@@ -5,7 +5,7 @@
 // SC16, arXiv:1612.07873).
 //
 //   Setup     n_v random fields, each smoothed towards the near-null space of D by inverse iteration
-//             (setup_iterations GCR(8) iterations on D x = 0), split into chiralities and
+//             (setup_sweeps Schwarz sweeps, then setup_iterations GCR(8) iterations on D x = 0), split into chiralities and
 //             orthonormalised per block (solvers/multigrid/transfer_operator.hpp); the coarse operator
 //             D_c = P^dag D P (solvers/multigrid/coarse_operator.hpp); then adaptive_cycles bootstrap passes that
 //             improve every test vector with the two-level cycle itself (x <- x - K D x) and rebuild.
@@ -57,6 +57,9 @@ struct MultigridParams {
   Dims block{4, 4, 4, 4};         // fine sites per aggregate in each direction
   int test_vectors = 24;          // n_v: the coarse operator has 2 n_v components per site
   int setup_iterations = 40;      // GCR(8) iterations on D x = 0 for each test vector
+  // Before them, Schwarz sweeps x <- x - S D x (SAP on D x = 0) on all test vectors together: the initial
+  // setup of DD-alphaAMG (Frommer et al., Sec. 4). Needs the Schwarz smoother; 0: none.
+  int setup_sweeps = 0;
   int adaptive_cycles = 3;        // bootstrap passes with the cycle (3: docs/performance.md, second part)
   MultigridSmoother smoother = MultigridSmoother::Schwarz;
   int pre_smoothing = 0;          // smoother sweeps (SAP) or steps (MR) before the coarse correction
@@ -213,6 +216,8 @@ class MultigridPreconditioner {
   const MultigridParams& params() const { return p_; }
   const LinearOperator<Real>& fine_operator() const { return D_; }  // D in the cycle's precision
   const TransferOperator<Real>& transfer() const { return transfer_; }
+  // The test vectors as the setup made them (before their block orthonormalisation).
+  const std::vector<SpinorField<Real>>& test_vectors() const { return vectors_; }
   // The coarse operator on the whole coarse lattice (on every process).
   const CoarseOperator<Real>& coarse_operator() const { return coarse_; }
   // Its even-odd form that the coarse solves use (null: they run on the whole coarse lattice).
@@ -248,6 +253,9 @@ class MultigridPreconditioner {
   void post_smooth(SpinorField<Real>& z, const SpinorField<Real>& r);
   // post_smooth on every z[i], r[i], the Schwarz smoother taking several fields to a launch.
   void post_smooth(const std::vector<SpinorField<Real>*>& z, const std::vector<const SpinorField<Real>*>& r);
+  // z[i] += S (r[i] - D z[i]), `sweeps` Schwarz sweeps, in groups of the smoother's launches.
+  void schwarz_from_guess(const std::vector<SpinorField<Real>*>& z, const std::vector<const SpinorField<Real>*>& r,
+                          int sweeps);
   // D_c on blocks in the block cycle's K-cycle and MR steps: coarse_half_form_'s apply_full where there is
   // one, else D_c as built.
   void apply_coarse(CoarseBlockField<Real>& out, const CoarseBlockField<Real>& in) const;

@@ -159,6 +159,13 @@ void MultigridPreconditioner<Real>::post_smooth(const std::vector<SpinorField<Re
     return;
   }
   Section s(t_.smoother, D_.location());
+  schwarz_from_guess(z, r, p_.post_smoothing);
+}
+
+template <typename Real>
+void MultigridPreconditioner<Real>::schwarz_from_guess(const std::vector<SpinorField<Real>*>& z,
+                                                       const std::vector<const SpinorField<Real>*>& r, int sweeps) {
+  const std::size_t n = z.size();
   const std::size_t group = std::size_t(schwarz_.sources_per_launch());
   const bool work_fields = schwarz_.needs_work_fields();
   while (work_fields && post_block_.size() < group) post_block_.push_back(D_.make_field());
@@ -169,7 +176,7 @@ void MultigridPreconditioner<Real>::post_smooth(const std::vector<SpinorField<Re
                                                    r.begin() + std::ptrdiff_t(first + m));
     std::vector<SpinorField<Real>*> work;
     for (std::size_t k = 0; k < m && work_fields; ++k) work.push_back(&post_block_[k]);
-    t_.fine_applications += schwarz_.smooth(zs, rs, work, p_.post_smoothing, true);
+    t_.fine_applications += schwarz_.smooth(zs, rs, work, sweeps, true);
   }
 }
 
@@ -177,6 +184,10 @@ template void MultigridPreconditioner<double>::coarse_cycle(CoarseBlockField<dou
                                                             const CoarseBlockField<double>&);
 template void MultigridPreconditioner<float>::coarse_cycle(CoarseBlockField<float>&, CoarseBlockField<float>&,
                                                            const CoarseBlockField<float>&);
+template void MultigridPreconditioner<double>::schwarz_from_guess(const std::vector<SpinorField<double>*>&,
+                                                                  const std::vector<const SpinorField<double>*>&, int);
+template void MultigridPreconditioner<float>::schwarz_from_guess(const std::vector<SpinorField<float>*>&,
+                                                                 const std::vector<const SpinorField<float>*>&, int);
 template void MultigridPreconditioner<double>::release_block();
 template void MultigridPreconditioner<float>::release_block();
 template void MultigridPreconditioner<double>::make_block(int);
