@@ -22,7 +22,7 @@
 #           16-bit blocks (MG_PROFILE_VARIANTS, MMA:FULL pairs, default "0:0 1:0 1:1").
 #           The bench marks its block solves (cudaProfilerStart/Stop), so the setup stays outside the tables
 #           (OUT/profile_mmaM_fullF.txt); a plain run before each profiled one: both JSON lines in OUT/profile.jsonl
-#   ncu     Nsight Compute in the 12-source block solve: the fused Schwarz kernel and the second level's D_c
+#   ncu     Nsight Compute in the 12-source block solve: the Schwarz colour sweep and the second level's D_c
 #           (OUT/ncu.txt; MG_NCU_TIMEOUT seconds each, default 150)
 # MG_SETTINGS: multigrid settings for every run (default: coarse_half=true outer_restart=16).
 set -uo pipefail
@@ -100,13 +100,13 @@ fi
 if has ncu; then
   ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
   cfg=$(ls runs/mgscan_32/wilson.*.ildg | tail -1)
-  # skip, name: in the 12-source block solve, the fused Schwarz kernel two sources per launch
-  # (schwarz_block_mr.hpp) and the second level's D_c on the block of 12 (the operator of the K-cycle's
+  # skip, name: in the 12-source block solve, the Schwarz colour sweep (schwarz_colour_sweep.hpp) and the
+  # second level's D_c on the block of 12 (the operator of the K-cycle's
   # MR steps and GCR; the even-odd passes serve two-level solves only).
   # The clocks are left alone (--clock-control none: the device library's METHOD page); the block solve
   # only (--profile-from-start off: the bench marks it).
   # MG_NCU_KERNELS: ';'-separated "skip regex" pairs instead of these two
-  IFS=';' read -r -a kernels <<<"${MG_NCU_KERNELS:-0 schwarz_block_mr_kernel<float, \(int\)2>;20 CoarseApplyBlockKernel<float}"
+  IFS=';' read -r -a kernels <<<"${MG_NCU_KERNELS:-0 schwarz_colour_sweep_kernel<float, \(int\)2>;20 CoarseApplyBlockKernel<float}"
   for k in "${kernels[@]}"; do
     LQCD_COARSE_RHS_TILE=12 timeout -k 5 "${MG_NCU_TIMEOUT:-150}" "$ncu" --clock-control none --profile-from-start off --kernel-name-base demangled \
       --kernel-name "regex:${k#* }" --launch-skip "${k%% *}" --launch-count 2 --section SpeedOfLight --section Occupancy \

@@ -19,8 +19,8 @@ std::vector<KeySpec> multigrid_schema() {
       {"multigrid.setup_iterations", std::to_string(d.setup_iterations),
        "GCR(8) iterations on D x = 0 from a random start, for each test vector (inverse iteration)"},
       {"multigrid.setup_sweeps", std::to_string(d.setup_sweeps),
-       "sap: Schwarz sweeps x <- x - S D x on every test vector before the GCR iterations (DD-alphaAMG's "
-       "initial setup; all vectors together); 0: none"},
+       "sap: Schwarz sweeps x <- x - S D x (SAP iterations on D x = 0) on every test vector before the GCR "
+       "iterations, all vectors together; 0: none"},
       {"multigrid.adaptive_cycles", std::to_string(d.adaptive_cycles),
        "bootstrap passes improving every test vector with the two-level cycle itself"},
       {"multigrid.smoother", "\"sap\"",

@@ -28,7 +28,11 @@ std::vector<KeySpec> quark_schema(const std::string& prefix) {
       {"fermion.mu", "0.0", "twisted mass mu (mass form); the hopping form has 2 i kappa mu gamma_5"},
       {"fermion.two_kappa_mu", "0.0", "2 kappa mu instead of mu"},
       {"fermion.boundary", "[\"periodic\", \"periodic\", \"periodic\", \"antiperiodic\"]",
-       "fermion boundary conditions (x, y, z, t): periodic | antiperiodic"},
+       "fermion boundary conditions (x, y, z, t): periodic | antiperiodic; t also open (openQCD's open boundaries: "
+       "the quark fields vanish on x0 = 0 and T = N0 - 1; spectrum and propagator)"},
+      {"fermion.c_F", "1.0",
+       "open boundaries: the boundary improvement coefficient c_F (openQCD's; 1 at tree level), added as c_F - 1 "
+       "(mass form) at x0 = 1 and T - 1; needs action = \"clover\" (csw = 0 for Wilson quarks)"},
       {"solver.type", "\"cg\"",
        "cg (on the normal equations) | bicgstab | gcr | multigrid (flexible GCR with the [multigrid] preconditioner, "
        "full system; precision double or single)"},
@@ -89,6 +93,15 @@ bool gaussian(const Config& c, const std::string& key) {
   const std::string s = c.string(key);
   if (s != "none" && s != "gaussian") c.fail_key(key, fmt::format("expected \"none\" or \"gaussian\", got \"{}\"", s));
   return s == "gaussian";
+}
+
+// With open boundaries in time the source's time slice must be in the bulk (the fields vanish on x0 = 0, T).
+void check_open_boundary_source(const QuarkInput& in, const Dims& dims) {
+  const int t = in.source.position[kTimeDir], T = dims[kTimeDir] - 1;
+  if (in.fermion.open_time && (t == 0 || t == T))
+    fail("source.position: with open boundaries in time (fermion.boundary) the source's time slice must be 1 .. {} "
+         "(the quark fields vanish on x0 = 0 and {}), got {}",
+         T - 1, T, t);
 }
 
 }  // namespace
@@ -152,11 +165,25 @@ QuarkInput read_quark_input(const Config& c) {
   const std::vector<std::string> bc = c.strings("fermion.boundary");
   if (bc.size() != 4) c.fail_key("fermion.boundary", fmt::format("expected 4 entries (x, y, z, t), got {}", bc.size()));
   for (int mu = 0; mu < 4; ++mu) {
+    if (mu == kTimeDir && bc[mu] == "open") {
+      // No hop crosses x0 = T -> 0; a time phase of 1 also keeps the correlators' wrapped times (a sink
+      // before the source) free of the antiperiodic sign, which they do not cross.
+      f.open_time = true;
+      f.wilson.boundary.phase[mu] = Complex<double>(1.0);
+      continue;
+    }
     if (bc[mu] != "periodic" && bc[mu] != "antiperiodic")
-      c.fail_key("fermion.boundary", fmt::format("expected \"periodic\" or \"antiperiodic\", got \"{}\"", bc[mu]));
+      c.fail_key("fermion.boundary", fmt::format("expected \"periodic\" or \"antiperiodic\"{}, got \"{}\"",
+                                                 mu == kTimeDir ? " or \"open\"" : "", bc[mu]));
     f.wilson.boundary.phase[mu] = Complex<double>(bc[mu] == "periodic" ? 1.0 : -1.0);
   }
-  if (in.config == "unit") {
+  f.c_F = finite(c, "fermion.c_F");
+  if (f.c_F != 1.0 && !f.open_time)
+    c.fail_key("fermion.c_F", "is the coefficient of open boundaries in time: set the t entry of fermion.boundary to \"open\"");
+  if (f.c_F != 1.0 && f.action != FermionAction::Clover)
+    c.fail_key("fermion.c_F", "the boundary term lives in the clover action's site term: set fermion.action = \"clover\" "
+                              "(csw = 0 for Wilson quarks)");
+  if (in.config == "unit" && !f.open_time) {  // (open boundaries: no translation symmetry in time to check)
     try {
       check_free_field_invertible(f.wilson, in.dims);
     } catch (const Error& e) {
@@ -219,6 +246,7 @@ QuarkInput read_quark_input(const Config& c) {
   if (in.dims_set) {
     try {
       check_source_position(in.source, in.dims);
+      check_open_boundary_source(in, in.dims);
     } catch (const Error& e) {
       fail("{}: {}", c.source(), e.what());
     }
@@ -311,7 +339,10 @@ std::string describe_fermion(const FermionParams& f) {
   if (f.action == FermionAction::TwistedMass)
     s += fmt::format(", mu = {:.10g} (2 kappa mu = {:.10g})", w.mu, 2 * w.kappa * w.mu);
   s += ", boundary (";
-  for (int mu = 0; mu < 4; ++mu) s += fmt::format("{}{}", mu ? ", " : "", w.boundary.phase[mu].re > 0 ? "p" : "a");
+  for (int mu = 0; mu < 4; ++mu)
+    s += fmt::format("{}{}", mu ? ", " : "",
+                     mu == kTimeDir && f.open_time ? "open" : w.boundary.phase[mu].re > 0 ? "p" : "a");
+  if (f.open_time) s += fmt::format("; c_F = {:.10g}", f.c_F);
   return s + ")";
 }
 
@@ -389,6 +420,7 @@ QuarkProblem::QuarkProblem(const QuarkInput& in, Location loc, const std::string
   observables_ = gauge_observables(*U_);
   try {
     check_source_position(in.source, U_->geometry().global);
+    check_open_boundary_source(in, U_->geometry().global);
   } catch (const Error& e) {
     fail("{}: {}", in.config, e.what());
   }

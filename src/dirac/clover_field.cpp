@@ -7,7 +7,8 @@
 namespace lqcd {
 
 template <typename Real>
-CloverField<Real>::CloverField(const GaugeField<double>& U, double kappa, double csw, double mu, bool trace_kept)
+CloverField<Real>::CloverField(const GaugeField<double>& U, double kappa, double csw, double mu, bool trace_kept,
+                               const QuarkTimeBoundary& boundary)
   requires std::is_same_v<Real, double>
     : U_(&U),
       geom_(U.geometry()),
@@ -15,6 +16,7 @@ CloverField<Real>::CloverField(const GaugeField<double>& U, double kappa, double
       csw_(csw),
       mu_(mu),
       trace_kept_(trace_kept),
+      boundary_(boundary),
       stride_(padded_stride(U.geometry().half_volume(), sizeof(Complex<Real>))),
       data_(std::size_t(stride_) * CloverView<Real>::kComponents * 2, U.location()) {
   if (!(kappa > 0)) fail("kappa: must be positive (got {})", kappa);
@@ -30,6 +32,7 @@ CloverField<Real>::CloverField(const CloverField<double>& c)
       csw_(c.csw()),
       mu_(c.mu()),
       trace_kept_(c.trace_kept()),
+      boundary_(c.time_boundary()),
       stride_(padded_stride(c.geometry().half_volume(), sizeof(Complex<Real>))),
       data_(std::size_t(stride_) * CloverView<Real>::kComponents * 2, c.location()) {
   assign(c);
@@ -51,7 +54,9 @@ template <typename Real>
 void CloverField<Real>::compute()
   requires std::is_same_v<Real, double>
 {
-  for_each(location(), geometry().volume(), CloverComputeKernel{U_->view(), view(), kappa_ * csw_, trace_kept_});
+  for_each(location(), geometry().volume(),
+           CloverComputeKernel{U_->view(), view(), kappa_ * csw_, trace_kept_, boundary_,
+                               2.0 * kappa_ * (boundary_.c_F - 1.0)});
 }
 
 template <typename Real>

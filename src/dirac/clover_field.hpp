@@ -15,6 +15,7 @@
 #include <type_traits>
 
 #include "dirac/clover_kernels.hpp"
+#include "dirac/quark_time_boundary.hpp"
 #include "fields/gauge_field.hpp"
 #include "fields/spinor_field.hpp"
 
@@ -24,8 +25,11 @@ template <typename Real>
 class CloverField {
  public:
   // Computes the field from U (double precision only). Keeps a reference to U (no copy): U must
-  // outlive the field. trace_kept: MILC's field strength (clover_hermitian_blocks).
-  CloverField(const GaugeField<double>& U, double kappa, double csw, double mu = 0.0, bool trace_kept = false)
+  // outlive the field. trace_kept: MILC's field strength (clover_hermitian_blocks). boundary: open
+  // boundaries in time (dirac/quark_time_boundary.hpp: the identity on the boundary slices, the c_F term
+  // next to them).
+  CloverField(const GaugeField<double>& U, double kappa, double csw, double mu = 0.0, bool trace_kept = false,
+              const QuarkTimeBoundary& boundary = {})
     requires std::is_same_v<Real, double>;
   // The single-precision copy of a double-precision field (same parameters, rounded entries).
   explicit CloverField(const CloverField<double>& c)
@@ -48,6 +52,7 @@ class CloverField {
   double csw() const { return csw_; }
   double mu() const { return mu_; }
   bool trace_kept() const { return trace_kept_; }
+  const QuarkTimeBoundary& time_boundary() const { return boundary_; }
   const Geometry& geometry() const { return geom_; }
   Location location() const { return data_.location(); }
   std::size_t bytes() const { return data_.bytes(); }
@@ -79,6 +84,7 @@ class CloverField {
   Geometry geom_;
   double kappa_, csw_, mu_;
   bool trace_kept_;
+  QuarkTimeBoundary boundary_;
   std::int64_t stride_;
   Buffer<Complex<Real>> data_;
 };

@@ -25,6 +25,7 @@
 
 #include <cstdint>
 
+#include "dirac/quark_time_boundary.hpp"
 #include "dirac/wilson_kernels.hpp"
 #include "fields/gauge_view.hpp"
 #include "fields/spinor_field.hpp"
@@ -285,11 +286,15 @@ LQCD_HOST_DEVICE void clover_hermitian_blocks(const GaugeView<Real>& U, const in
 // Fills the clover field from the gauge field: H_b and K_b at every site (i over both parities,
 // even block first). kappa_csw = kappa * c_sw; clover.twist = 2 kappa mu.
 // FLOPs per site: 6 x (2430 + 36) field strengths + the block assembly and two 6x6 inversions.
+// With open boundaries in time (dirac/quark_time_boundary.hpp): the identity on x0 = 0 and T, and
+// boundary_shift = 2 kappa (c_F - 1) added to the diagonal at x0 = 1 and T - 1.
 struct CloverComputeKernel {
   GaugeView<double> U;
   CloverView<double> clover;
   double kappa_csw;
   bool trace_kept = false;  // MILC's field strength (clover_hermitian_blocks)
+  QuarkTimeBoundary boundary{};
+  double boundary_shift = 0;
 
   LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
     const int p = int(i / clover.vh);
@@ -298,6 +303,13 @@ struct CloverComputeKernel {
     U.idx.coords(p, s, x);
     HermitianBlock<double> h[2];
     clover_hermitian_blocks(U, x, kappa_csw, h, trace_kept);
+    const int t = x[kTimeDir] + U.idx.off[kTimeDir];
+    if (boundary.boundary_slice(t)) {
+      for (int b = 0; b < 2; ++b) h[b] = HermitianBlock<double>{{1, 1, 1, 1, 1, 1}, {}};
+    } else if (boundary.next_to_boundary(t)) {
+      for (int b = 0; b < 2; ++b)
+        for (int k = 0; k < 6; ++k) h[b].d[k] += boundary_shift;
+    }
     for (int b = 0; b < 2; ++b) {
       clover.store(p, s, b, h[b]);
       Complex<double> m[6][6];

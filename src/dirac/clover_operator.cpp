@@ -9,9 +9,13 @@ namespace lqcd {
 
 template <typename Real>
 WilsonCloverOperator<Real>::WilsonCloverOperator(const GaugeField<double>& U, const WilsonParams& params, double csw,
-                                                 bool trace_kept)
+                                                 bool trace_kept, const GaugeField<double>* hop_links,
+                                                 const QuarkTimeBoundary& boundary)
   requires std::is_same_v<Real, double>
-    : U_(U), params_(params), clover_(U, params.kappa, csw, params.mu, trace_kept) {}
+    : U_(hop_links ? *hop_links : U), params_(params), clover_(U, params.kappa, csw, params.mu, trace_kept, boundary) {
+  if (!(U_.geometry() == U.geometry()) || U_.location() != U.location())
+    fail("internal: WilsonCloverOperator: hopping links of another lattice or device");
+}
 
 template <typename Real>
 WilsonCloverOperator<Real>::WilsonCloverOperator(const GaugeField<float>& U_single,

@@ -19,8 +19,11 @@ class WilsonCloverOperator : public LinearOperator<Real> {
  public:
   // Keeps a reference to U (no copy): U must outlive the operator. Builds the clover field on U's
   // location; call update() after the links change. trace_kept: MILC's field strength
-  // (clover_kernels.hpp, clover_hermitian_blocks).
-  WilsonCloverOperator(const GaugeField<double>& U, const WilsonParams& params, double csw, bool trace_kept = false)
+  // (clover_kernels.hpp, clover_hermitian_blocks). hop_links (not null): the hops on those links instead of
+  // U (they must outlive the operator; update() does not touch them); boundary: open boundaries in time
+  // (dirac/quark_time_boundary.hpp; hop_links are then quark_hopping_links(U, boundary)).
+  WilsonCloverOperator(const GaugeField<double>& U, const WilsonParams& params, double csw, bool trace_kept = false,
+                       const GaugeField<double>* hop_links = nullptr, const QuarkTimeBoundary& boundary = {})
     requires std::is_same_v<Real, double>;
   // The single-precision copy of M on U_single (M's links in single precision, which must outlive
   // the operator). Made again, not updated, when the links change.

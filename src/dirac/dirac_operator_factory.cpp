@@ -7,6 +7,7 @@
 #include "core/error.hpp"
 #include "dirac/clover_even_odd.hpp"
 #include "dirac/clover_operator.hpp"
+#include "dirac/quark_time_boundary.hpp"
 #include "dirac/wilson_even_odd.hpp"
 #include "dirac/wilson_even_odd_multi_rhs.hpp"
 
@@ -72,6 +73,13 @@ void check_fermion_params(const FermionParams& p) {
   }
   if (p.clover_trace_kept && p.csw == 0)
     fail("clover_trace_kept is set, but there is no clover term (csw = 0): it changes only the clover term");
+  check_finite(p.c_F, "c_F");
+  if (p.c_F != 1.0 && !p.open_time)
+    fail("c_F = {} is set, but c_F is the coefficient of open boundaries in time, which are not set", p.c_F);
+  if (p.c_F != 1.0 && p.action != FermionAction::Clover)
+    fail("c_F = {}: the boundary term lives in the clover action's site term; use the clover action (csw = 0 for "
+         "Wilson quarks)",
+         p.c_F);
 }
 
 std::optional<std::array<int, 4>> free_field_zero_mode(const WilsonParams& p, const Dims& dims) {
@@ -118,17 +126,25 @@ DiracOperators make_dirac_operators(const GaugeField<double>& U, const FermionPa
   check_fermion_params(p);
   DiracOperators ops;
   const bool clover = p.action == FermionAction::Clover || (p.action == FermionAction::TwistedMass && p.csw != 0);
+  const QuarkTimeBoundary boundary = quark_time_boundary(p.open_time, p.c_F, U.geometry());
+  if (p.open_time) {
+    if (U.geometry().global[kTimeDir] < 4)
+      fail("open boundaries in time need at least 4 time slices (got {})", U.geometry().global[kTimeDir]);
+    ops.links_open = std::make_unique<const GaugeField<double>>(quark_hopping_links(U, boundary));
+  }
+  // H: the links of the hops (the clover term is always computed from U itself)
+  const GaugeField<double>& H = p.open_time ? *ops.links_open : U;
   const bool single_precision = sloppy == SloppyPrecision::Single;
   if (sloppy == SloppyPrecision::Half) {
     if (clover)
       fail("solver.precision = \"half\": implemented for the wilson and twisted_mass actions (without csw); use "
            "\"single\" with clover quarks");
-    ops.links_half = std::make_unique<const GaugeField<Half, 6>>(convert_links<Half, 6>(U));
+    ops.links_half = std::make_unique<const GaugeField<Half, 6>>(convert_links<Half, 6>(H));
     ops.even_odd_half = std::make_unique<WilsonEvenOddOperator<Half, 6>>(*ops.links_half, p.wilson);
   }
-  if (single_precision) ops.links_single = std::make_unique<const GaugeField<float>>(convert_precision<float>(U));
+  if (single_precision) ops.links_single = std::make_unique<const GaugeField<float>>(convert_precision<float>(H));
   if (clover) {
-    auto M = std::make_shared<WilsonCloverOperator<double>>(U, p.wilson, p.csw, p.clover_trace_kept);
+    auto M = std::make_shared<WilsonCloverOperator<double>>(U, p.wilson, p.csw, p.clover_trace_kept, &H, boundary);
     if (single_precision) {
       auto Ms = std::make_shared<WilsonCloverOperator<float>>(*ops.links_single, *M);
       ops.full_single = std::make_unique<SharedCloverOperator<float>>(Ms);
@@ -137,8 +153,8 @@ DiracOperators make_dirac_operators(const GaugeField<double>& U, const FermionPa
     ops.full = std::make_unique<SharedCloverOperator<double>>(M);
     ops.even_odd = std::make_unique<WilsonCloverEvenOddOperator<double>>(std::move(M));
   } else {
-    ops.full = std::make_unique<WilsonOperator<double>>(U, p.wilson);
-    ops.even_odd = std::make_unique<WilsonEvenOddOperator<double>>(U, p.wilson);
+    ops.full = std::make_unique<WilsonOperator<double>>(H, p.wilson);
+    ops.even_odd = std::make_unique<WilsonEvenOddOperator<double>>(H, p.wilson);
     if (single_precision) {
       ops.full_single = std::make_unique<WilsonOperator<float>>(*ops.links_single, p.wilson);
       ops.even_odd_single = std::make_unique<WilsonEvenOddOperator<float>>(*ops.links_single, p.wilson);
@@ -156,9 +172,9 @@ DiracOperators make_dirac_operators(const GaugeField<double>& U, const FermionPa
     // ~1e-7, and 12-real links would rebuild a third row that differs by that much, a different
     // operator from `even_odd`, whose residual the propagator checks. With 12 rhs per link load the
     // 6 extra reals cost little.
-    ops.even_odd_block = std::make_unique<WilsonEvenOddMultiRHS<double, 9>>(U, p.wilson, block_rhs);
+    ops.even_odd_block = std::make_unique<WilsonEvenOddMultiRHS<double, 9>>(H, p.wilson, block_rhs);
     if (single_precision) {
-      ops.links_block_single = std::make_unique<const GaugeField<float, 6>>(convert_links<float, 6>(U));
+      ops.links_block_single = std::make_unique<const GaugeField<float, 6>>(convert_links<float, 6>(H));
       ops.even_odd_block_single =
           std::make_unique<WilsonEvenOddMultiRHS<float, 6>>(*ops.links_block_single, p.wilson, block_rhs);
     }

@@ -33,6 +33,11 @@ struct FermionParams {
   // defines it, instead of its traceless part (openQCD, QUDA, Chroma): clover actions only
   // (dirac/clover_kernels.hpp, clover_hermitian_blocks).
   bool clover_trace_kept = false;
+  // openQCD's open boundary conditions in time for the quarks (dirac/quark_time_boundary.hpp; the time
+  // entry of wilson.boundary is then unused) and their boundary coefficient c_F; c_F != 1 needs the clover
+  // action (csw = 0 for Wilson quarks), whose site term carries it.
+  bool open_time = false;
+  double c_F = 1.0;
 };
 
 // Throws lqcd::Error naming the parameter at fault (kappa, mu, csw: the fields' names; the input readers
@@ -65,6 +70,9 @@ std::optional<std::array<int, 4>> free_field_zero_mode(const WilsonParams& p, co
 void check_free_field_invertible(const WilsonParams& p, const Dims& dims);
 
 struct DiracOperators {
+  // With open boundaries in time: the links of the quarks' hops (quark_hopping_links; declared first so
+  // that it outlives every operator on it); else null.
+  std::unique_ptr<const GaugeField<double>> links_open;
   std::unique_ptr<LinearOperator<double>> full;     // subset Full
   std::unique_ptr<SchurOperator<double>> even_odd;  // subset Even
   // With single precision asked for: U rounded to single precision (owned here, declared before the

@@ -753,7 +753,13 @@ TEST(SpectrumCommand, BadInputsGiveOneLineErrors) {
       {"[fermion]\naction = \"overlap\"\n", "fermion.action"},
       {"[fermion]\nkappa = -0.1\n", "fermion.kappa"},
       {"[fermion]\nmu = 0.1\n", "fermion.mu"},                                             // mu without twisted_mass
-      {"[fermion]\nboundary = [\"periodic\", \"periodic\", \"periodic\", \"open\"]\n", "fermion.boundary"},
+      {"[fermion]\nboundary = [\"open\", \"periodic\", \"periodic\", \"periodic\"]\n", "fermion.boundary"},  // t only
+      // open in time with the default source on x0 = 0, where the fields vanish
+      {"[fermion]\nboundary = [\"periodic\", \"periodic\", \"periodic\", \"open\"]\n", "source.position"},
+      {"[fermion]\nc_F = 1.2\n", "fermion.c_F"},  // without open boundaries
+      {"[fermion]\nboundary = [\"periodic\", \"periodic\", \"periodic\", \"open\"]\nc_F = 1.2\n[source]\n"
+       "position = [0, 0, 0, 3]\n",
+       "fermion.c_F"},  // the wilson action has no site term to carry it
       {"[source]\nposition = [0, 0, 0, 8]\n", "source.position"},                          // outside 8^4
       {"[solver]\ntype = \"gmres\"\n", "solver.type"},
       {"[solver]\nmax_iterations = 2\n", "solver"},                                        // does not converge

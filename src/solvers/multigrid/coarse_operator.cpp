@@ -9,7 +9,8 @@
 
 namespace lqcd {
 namespace {
-constexpr int kSelfBlockTile = 12;  // probe images restricted together (CoarseOperator::build_from_links)
+constexpr int kSelfBlockTile = 12;  // probe images restricted together (CoarseOperator::build_from_links),
+constexpr double kSelfBlockBytes = 2.0 * (1 << 30);  // while they take at most this much memory
 }  // namespace
 
 int coarse_rhs_tile(int n) {
@@ -58,8 +59,10 @@ int CoarseOperator<Real>::build_from_links(const LinearOperator<Real>& D, const 
   T.hopping_blocks(view(), *H);
   // The self blocks by probing, kSelfBlockTile columns restricted together: the block restriction reads
   // the test vectors once for all of them (one restriction per column read them 2 dof times a build:
-  // 0.31 s of the 32^4 setup's 3.7 s on the H100), for kSelfBlockTile fine fields more memory.
-  const int tile = std::min(kSelfBlockTile, dof_);
+  // 0.31 s of the 32^4 setup's 3.7 s on the H100), for that many fine fields more memory (fewer where
+  // they would pass kSelfBlockBytes: 12 single-precision fields of 32^4 take 1.2 GB, of 64^4 19 GB).
+  const double field_bytes = double(D.geometry().volume()) * double(spinor_site_bytes<Real>());
+  const int tile = std::clamp(int(kSelfBlockBytes / field_bytes), 1, std::min(kSelfBlockTile, dof_));
   SpinorField<Real> probe = T.make_fine();
   std::vector<SpinorField<Real>> images;
   for (int k = 0; k < tile; ++k) images.push_back(T.make_fine());

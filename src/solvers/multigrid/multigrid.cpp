@@ -78,6 +78,8 @@ void check_multigrid_params(const MultigridParams& p) {
   if (p.test_vectors < 1 || p.test_vectors > 64)
     fail("test_vectors = {}: expected 1 to 64 (24 or 32 are usual)", p.test_vectors);
   if (p.setup_iterations < 0) fail("setup_iterations = {}: expected >= 0", p.setup_iterations);
+  if (p.setup_sweeps < 0 || (p.setup_sweeps > 0 && p.smoother != MultigridSmoother::Schwarz))
+    fail("setup_sweeps = {}: expected >= 0, and Schwarz sweeps need the Schwarz smoother", p.setup_sweeps);
   if (p.adaptive_cycles < 0) fail("adaptive_cycles = {}: expected >= 0", p.adaptive_cycles);
   if (p.pre_smoothing < 0 || p.post_smoothing < 0 || p.pre_smoothing + p.post_smoothing == 0)
     fail("{} = {} (pre_smoothing = {}, post_smoothing = {}): expected >= 0 each and at least one step",
@@ -393,9 +395,7 @@ void MultigridPreconditioner<Real>::setup_hierarchy() {
     if (vectors_.empty())
       for (int k = 0; k < p_.test_vectors; ++k) vectors_.push_back(D_.make_field());
     for (int k = 0; k < p_.test_vectors; ++k) transfer_.random_field(vectors_[std::size_t(k)], p_.seed, k);
-    if (p_.setup_sweeps > 0) {
-      if (p_.smoother != MultigridSmoother::Schwarz)
-        fail("multigrid.setup_sweeps: Schwarz sweeps need the Schwarz smoother (multigrid.smoother = \"sap\")");
+    if (p_.setup_sweeps > 0) {  // (the Schwarz smoother: check_multigrid_params)
       // x <- x - S D x: the sweeps on D x = 0 from x, i.e. z += S (0 - D z) with z = x
       SpinorField<Real> zero = D_.make_field();
       set_zero(zero);

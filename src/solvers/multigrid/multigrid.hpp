@@ -57,8 +57,9 @@ struct MultigridParams {
   Dims block{4, 4, 4, 4};         // fine sites per aggregate in each direction
   int test_vectors = 24;          // n_v: the coarse operator has 2 n_v components per site
   int setup_iterations = 40;      // GCR(8) iterations on D x = 0 for each test vector
-  // Before them, Schwarz sweeps x <- x - S D x (SAP on D x = 0) on all test vectors together: the initial
-  // setup of DD-alphaAMG (Frommer et al., Sec. 4). Needs the Schwarz smoother; 0: none.
+  // Before them, Schwarz sweeps x <- x - S D x (SAP iterations on D x = 0) on all test vectors together:
+  // smoother iterations as in DD-alphaAMG's initial setup (Frommer et al., Sec. 4, which applies the SAP
+  // smoother to the vectors as right-hand sides, v <- S v, instead). Needs the Schwarz smoother; 0: none.
   int setup_sweeps = 0;
   int adaptive_cycles = 3;        // bootstrap passes with the cycle (3: docs/performance.md, second part)
   MultigridSmoother smoother = MultigridSmoother::Schwarz;

@@ -15,7 +15,9 @@
 
 namespace lqcd {
 
-inline constexpr int kMaxSweepSources = 16;  // per launch
+// Per launch. The kernel's argument (2 x 16 spinor views) may pass the classic 4 KB limit of kernel
+// arguments: CUDA 12.1 and later take up to 32 KB on Volta and newer (lqcd builds for sm_90).
+inline constexpr int kMaxSweepSources = 16;
 
 template <typename Real>
 struct SchwarzColourSweep {
