@@ -3,6 +3,7 @@
 
 #include "core/exec_cuda.cuh"
 #include "solvers/multigrid/coarse_schur_kernels.hpp"
+#include "solvers/multigrid/schwarz_block_sums.cuh"
 #include "solvers/multigrid/schwarz_block_mr.hpp"
 
 namespace lqcd {
@@ -39,26 +40,6 @@ struct SharedBlockSource {
     return find(p, cb, j) ? spin_project_half(mu, sign, sh[j]) : HalfSpinor<T>{};
   }
 };
-
-// Each v[k] summed over the thread block, the same in every thread (fixed order: deterministic; the
-// order of one value's sum does not depend on K).
-template <int K>
-__device__ void block_sum(double (&v)[K], double* scratch) {
-  for (int o = 16; o > 0; o /= 2)
-#pragma unroll
-    for (int k = 0; k < K; ++k) v[k] += __shfl_down_sync(0xffffffffu, v[k], o);
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, warps = blockDim.x / 32;
-  if (lane == 0)
-#pragma unroll
-    for (int k = 0; k < K; ++k) scratch[K * warp + k] = v[k];
-  __syncthreads();
-#pragma unroll
-  for (int k = 0; k < K; ++k) v[k] = 0;
-  for (int w = 0; w < warps; ++w)
-#pragma unroll
-    for (int k = 0; k < K; ++k) v[k] += scratch[K * w + k];
-  __syncthreads();  // scratch is reused by the next call
-}
 
 // This thread's site: the block Y (the blockIdx.x-th of the colour), the site's index j in it, and where
 // the site is (parity, checkerboard index, coordinates); active: j is a site of the block.
@@ -119,7 +100,7 @@ __global__ void __launch_bounds__(kMaxBlockSites, N == 1 ? 2 : 1) schwarz_block_
         mr_partial(t[n], sh[n * sites + j], w[3 * n], w[3 * n + 1], w[3 * n + 2]);
       }
     }
-    block_sum(w, scratch);  // also the barrier after every thread's reads of sh
+    slot_sum(w, scratch, int(blockDim.x) / 32);  // the whole block; also the barrier after every thread's reads of sh
     if (active) {
 #pragma unroll
       for (int n = 0; n < N; ++n) {
@@ -138,16 +119,6 @@ __global__ void __launch_bounds__(kMaxBlockSites, N == 1 ? 2 : 1) schwarz_block_
     for (int n = 0; n < N; ++n) a.e[n].store(p, cb, a.e[n].load(p, cb) + e[n]);
 }
 
-// The device's opt-in shared memory per block, raised once per kernel to it.
-template <typename Kernel>
-int shared_limit(Kernel kernel) {
-  int device = 0, limit = 0;
-  cudaGetDevice(&device);
-  cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
-  cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, limit);
-  return limit;
-}
-
 template <typename Real, int N>
 bool launch_block_mr(const SchwarzBlockMr<Real>& a) {
   using T = compute_t<Real>;
@@ -155,7 +126,7 @@ bool launch_block_mr(const SchwarzBlockMr<Real>& a) {
   const int threads = (sites + 31) / 32 * 32;
   const std::size_t spinors = sizeof(ColorSpinor<T>) * std::size_t(N * sites);
   const std::size_t bytes = sizeof(double) * 3 * N * (threads / 32) + spinors;
-  static const int limit = shared_limit(schwarz_block_mr_kernel<Real, N>);
+  static const int limit = raise_shared_limit(schwarz_block_mr_kernel<Real, N>);
   if (bytes > std::size_t(limit)) return false;
   const std::int64_t blocks = a.agg.coarse.sites / 2;  // the blocks of one colour (even coarse extents)
   if (blocks == 0) return true;

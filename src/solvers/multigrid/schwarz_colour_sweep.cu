@@ -4,6 +4,7 @@
 
 #include "core/exec_cuda.cuh"
 #include "solvers/multigrid/coarse_schur_kernels.hpp"
+#include "solvers/multigrid/schwarz_block_sums.cuh"
 #include "solvers/multigrid/schwarz_colour_sweep.hpp"
 
 namespace lqcd {
@@ -53,27 +54,6 @@ struct SweepShared {
     for (int k = 0; k < 12; ++k) spinor[(slot * 12 + k) * S + j] = v.s[k / 3].c[k % 3];
   }
 };
-
-// Each v[k] summed over the threads of this thread's slot (warps [slot W, slot W + W), W warps a slot),
-// the same in every thread of the slot: schwarz_block_mr.cu's block_sum, in its order, per slot.
-template <int K>
-__device__ void slot_sum(double (&v)[K], double* scratch, int warps_per_slot) {
-  for (int o = 16; o > 0; o /= 2)
-#pragma unroll
-    for (int k = 0; k < K; ++k) v[k] += __shfl_down_sync(0xffffffffu, v[k], o);
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  if (lane == 0)
-#pragma unroll
-    for (int k = 0; k < K; ++k) scratch[K * warp + k] = v[k];
-  __syncthreads();
-#pragma unroll
-  for (int k = 0; k < K; ++k) v[k] = 0;
-  const int first = warp / warps_per_slot * warps_per_slot;
-  for (int w = first; w < first + warps_per_slot; ++w)
-#pragma unroll
-    for (int k = 0; k < K; ++k) v[k] += scratch[K * w + k];
-  __syncthreads();  // scratch is reused by the next call
-}
 
 // D_B s at block site j (local coordinates l) from the shared links, site term and residual of `slot`:
 // the hops of wilson_hop in its order (forward, backward, for mu = 0..3; a hop that leaves the block
@@ -172,19 +152,9 @@ __global__ void __launch_bounds__(Slots * kMaxBlockSites, 1) schwarz_colour_swee
   }
 }
 
-// The device's opt-in shared memory per block, raised once per kernel to it.
-template <typename Kernel>
-std::size_t shared_limit(Kernel kernel) {
-  int device = 0, limit = 0;
-  cudaGetDevice(&device);
-  cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
-  cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, limit);
-  return std::size_t(limit);
-}
-
 template <typename Real, int Slots>
 bool fits(int sites, bool clover) {
-  static const std::size_t limit = shared_limit(schwarz_colour_sweep_kernel<Real, Slots>);
+  static const std::size_t limit = std::size_t(raise_shared_limit(schwarz_colour_sweep_kernel<Real, Slots>));
   return sites <= kMaxBlockSites && SweepShared<compute_t<Real>>::bytes(sites, Slots, clover) <= limit;
 }
 
