@@ -269,6 +269,41 @@ TEST(SpectrumCommand, WallSourceInCoulombGaugeMatchesMomentumSpace) {
   }
 }
 
+// Open boundaries in time (issue 50): with unit links and a wall source on slice s the propagator at every
+// sink site is (1/2 kappa)[f+(t) P+ + f-(t) P-], with f+(t) = prod_{u = s..t} 1/d(u) (s <= t <= T - 1),
+// f-(t) = prod_{u = t..s} 1/d(u) (1 <= t <= s), d(u) = m0 + 1 + (c_F - 1)[u = 1, T - 1] (the closed form of
+// tests/dirac/open_boundary_quarks_test.cpp), so the pion, 3 V_s tr[S S^dag] in free_correlator's wall
+// normalisation, is 6 V_s (f+^2 + f-^2) / (4 kappa^2): zero on the boundary slices, times relative to the source.
+TEST(SpectrumCommand, OpenBoundaryWallSourcePionIsTheClosedForm) {
+  test::TempDir dir;
+  const int n0 = 10, T = n0 - 1, s = 3;
+  const double kappa = 0.115, c_F = 1.2, m0 = 1 / (2 * kappa) - 4, vs = 4 * 4 * 4;
+  const auto d = [&](int u) { return m0 + 1 + (u == 1 || u == T - 1 ? c_F - 1 : 0.0); };
+  std::vector<double> want(std::size_t(n0), 0.0);
+  for (int tau = 0; tau < n0; ++tau) {
+    const int t = (s + tau) % n0;
+    double up = 0, down = 0;
+    if (t >= s && t <= T - 1) {
+      up = 1;
+      for (int u = s; u <= t; ++u) up /= d(u);
+    }
+    if (t >= 1 && t <= s) {
+      down = 1;
+      for (int u = t; u <= s; ++u) down /= d(u);
+    }
+    want[std::size_t(tau)] = 6 * vs * (up * up + down * down) / (4 * kappa * kappa);
+  }
+  const std::string input = fmt::format(
+      "[lattice]\ndims = [4, 4, 4, {}]\n[gauge]\nconfig = \"unit\"\n[fermion]\naction = \"clover\"\nkappa = {:.17g}\n"
+      "csw = 1.0\nboundary = [\"periodic\", \"periodic\", \"periodic\", \"open\"]\nc_F = {}\n[solver]\n"
+      "type = \"bicgstab\"\ntolerance = 1e-12\n[source]\ntype = \"wall\"\nposition = [0, 0, 0, {}]\n[gauge_fixing]\n"
+      "gauge = \"coulomb\"\n[output]\nprefix = \"out/open\"\n",
+      n0, kappa, c_F, s);
+  const auto j = spectrum_json(dir, input);
+  ASSERT_TRUE(j.contains("correlators"));
+  expect_close(j["correlators"]["pion"], want, 1e-9, "open-boundary wall pion");
+}
+
 // Gaussian wavefunction sources in Coulomb gauge (issue 29; MILC's "gaussian" source): on the unit field
 // the pion is the momentum-space correlator weighted by the wavefunction's Fourier transform; on a pure
 // gauge (the unit field randomly gauge transformed, written as a file) the Coulomb gauge fixing brings
