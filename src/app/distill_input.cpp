@@ -57,9 +57,7 @@ std::vector<DistillationOperator> DistillInput::operators() const {
 DistillInput read_distill_input(const Config& c) {
   DistillInput in;
   in.quark = read_quark_input(c);
-  if (in.quark.fermion.open_time)
-    c.fail_key("fermion.boundary", "open boundaries in time: lqcd spectrum and propagator only, so far; use "
-                                   "\"periodic\" or \"antiperiodic\" here");
+  refuse_open_time_boundary(c, in.quark);
   in.eigen.nv = int(std::clamp<std::int64_t>(c.integer("distillation.nv"), -1, 1 << 30));
   in.eigen.tolerance = c.real("distillation.tolerance");
   in.eigen.chebyshev_degree = int(std::clamp<std::int64_t>(c.integer("distillation.chebyshev_degree"), -1, 1 << 30));

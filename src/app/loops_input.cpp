@@ -26,9 +26,7 @@ std::vector<KeySpec> loops_schema() {
 LoopsInput read_loops_input(const Config& c) {
   LoopsInput in;
   in.quark = read_quark_input(c);
-  if (in.quark.fermion.open_time)
-    c.fail_key("fermion.boundary", "open boundaries in time: lqcd spectrum and propagator only, so far; use "
-                                   "\"periodic\" or \"antiperiodic\" here");
+  refuse_open_time_boundary(c, in.quark);
   if (in.quark.source_smearing.iterations > 0 || in.quark.sink_smearing.iterations > 0)
     c.fail_key(in.quark.source_smearing.iterations > 0 ? "source.smearing" : "sink.smearing",
                "the loops are local (tr[Gamma M^-1(x, x)]): use no smearing");

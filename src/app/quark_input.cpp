@@ -106,6 +106,12 @@ void check_open_boundary_source(const QuarkInput& in, const Dims& dims) {
 
 }  // namespace
 
+void refuse_open_time_boundary(const Config& c, const QuarkInput& in) {
+  if (in.fermion.open_time)
+    c.fail_key("fermion.boundary", "open boundaries in time: lqcd spectrum and propagator only, so far; use "
+                                   "\"periodic\" or \"antiperiodic\" here");
+}
+
 QuarkInput read_quark_input(const Config& c) {
   QuarkInput in;
   in.input_file = c.source();

@@ -41,6 +41,9 @@ struct QuarkInput {
 
 // Validates every key (errors name the input file and the key).
 QuarkInput read_quark_input(const Config& c);
+// For the commands that do not take open boundaries in time yet (loops, distill): a one-line error naming
+// fermion.boundary where `in` has them.
+void refuse_open_time_boundary(const Config& c, const QuarkInput& in);
 
 // A list of sink or insertion momenta n (p = 2 pi n / L) under `key`, at least one, every component within
 // [-2^20, 2^20] (beyond that the phase 2 pi n x / L loses every digit; no lattice is that large).

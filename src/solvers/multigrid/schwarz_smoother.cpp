@@ -93,10 +93,7 @@ void SchwarzSmoother<Real>::solve_colour(const std::vector<SpinorField<Real>*>& 
 
 template <typename Real>
 int SchwarzSmoother<Real>::sources_per_launch() const {
-#if LQCD_HAVE_CUDA
-  if (sweep_) return kMaxSweepSources;
-#endif
-  return fused_rhs_;
+  return sweep_ ? kMaxSweepSources : fused_rhs_;
 }
 
 template <typename Real>
