@@ -125,12 +125,13 @@ std::vector<Complex<double>> multi_dot(const std::vector<const SpinorField<Real>
 
 template <typename Real>
 void multi_axpy(const std::vector<Complex<double>>& a, const std::vector<const SpinorField<Real>*>& x,
-                SpinorField<Real>& y) {
+                SpinorField<Real>& y, double c) {
   if (a.size() != x.size()) fail("internal: multi_axpy with {} coefficients for {} fields", a.size(), x.size());
-  for (std::size_t j0 = 0; j0 < x.size(); j0 += kSpinorBatch) {
+  for (std::size_t j0 = 0; j0 < x.size() || (j0 == 0 && c != 1.0); j0 += kSpinorBatch) {
     MultiAxpyKernel<Real> k{};
     k.y = y.view();
     k.n = int(std::min<std::size_t>(kSpinorBatch, x.size() - j0));
+    if (j0 + kSpinorBatch >= x.size()) k.c = compute_t<Real>(c);  // the last batch scales
     for (int j = 0; j < k.n; ++j) {
       check_same_shape(*x[j0 + std::size_t(j)], y);
       k.a[j] = Complex<compute_t<Real>>(a[j0 + std::size_t(j)]);
@@ -183,7 +184,7 @@ LQCD_INSTANTIATE_SPINOR_BLAS(Half)
   template std::vector<Complex<double>> multi_dot<Real>(const std::vector<const SpinorField<Real>*>&,          \
                                                         const SpinorField<Real>&, double*);                   \
   template void multi_axpy<Real>(const std::vector<Complex<double>>&, const std::vector<const SpinorField<Real>*>&, \
-                                 SpinorField<Real>&);
+                                 SpinorField<Real>&, double);
 LQCD_INSTANTIATE_MULTI_BLAS(double)
 LQCD_INSTANTIATE_MULTI_BLAS(float)
 #undef LQCD_INSTANTIATE_MULTI_BLAS

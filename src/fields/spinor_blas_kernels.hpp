@@ -204,7 +204,8 @@ struct MultiDotKernel {
   }
 };
 
-// y <- y + sum_j a_j x_j, j < n, y rounded to its storage precision once.
+// y <- c (y + sum_j a_j x_j), j < n, y rounded to its storage precision once (c: the flexible GCR's
+// normalisation of its new direction, folded into the last batch).
 template <typename Real>
 struct MultiAxpyKernel {
   using T = compute_t<Real>;
@@ -212,11 +213,13 @@ struct MultiAxpyKernel {
   SpinorView<Real> x[kSpinorBatch];
   SpinorView<Real> y;
   int n;
+  T c = 1;
   LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
     const int p = y.parity_of(i);
     const std::int64_t s = y.cb_of(i);
     ColorSpinor<T> r = y.load(p, s);
     for (int j = 0; j < n; ++j) r += a[j] * x[j].load(p, s);
+    if (c != T(1)) r = Complex<T>(c) * r;
     y.store(p, s, r);
   }
 };

@@ -4,7 +4,10 @@
 //     axpy field by field;
 //   - gcr_orthogonalise leaves q_k orthogonal to the q_j to rounding even where q_k is nearly one of them
 //     (one classical pass would leave ~1e-9 of it: the second pass is what removes it), and updates z_k
-//     with q_k's coefficients.
+//     with q_k's coefficients;
+//   - multi_axpy's factor c (y <- c (y + sum_j a_j x_j)) over two batches and with no x_j;
+//   - gcr_orthonormalise (the flexible GCR's step in fewer passes) gives the one-field form's q_k, z_k,
+//     ||q_k||^2 and alpha = <q_k, r> for r orthogonal to the q_j, with one pass and with two.
 // Host and device.
 #include <gtest/gtest.h>
 
@@ -49,6 +52,67 @@ TEST_P(SpinorGramSchmidtTest, BatchedDotsAndUpdatesAreTheOneFieldOnes) {
   multi_axpy(a, xs, got);
   for (int j = 0; j < n; ++j) axpy(a[std::size_t(j)], x[std::size_t(j)], want);
   EXPECT_LE(test::relative_difference(got, want), 1e-14);
+
+  // with the factor: the earlier batch's terms scaled too
+  got.copy_from(y);
+  multi_axpy(a, xs, got, 0.7);
+  scale(Complex<double>(0.7), want);
+  EXPECT_LE(test::relative_difference(got, want), 1e-14);
+  // no x_j: the factor alone
+  got.copy_from(y);
+  multi_axpy({}, std::vector<const SpinorField<double>*>{}, got, -0.5);
+  want.copy_from(y);
+  scale(Complex<double>(-0.5), want);
+  EXPECT_LE(test::relative_difference(got, want), 1e-15);
+}
+
+// q_0 .. q_{k-1} orthonormal (with z_j), r orthogonal to them, q_k and z_k random (or q_k nearly q_3).
+struct GcrStepFields {
+  std::vector<SpinorField<double>> q, z;
+  SpinorField<double> r;
+};
+GcrStepFields gcr_step_fields(Location loc, int k, bool nearly_dependent) {
+  const Geometry g = Geometry::single_process({4, 4, 4, 6});
+  GcrStepFields f{test::random_fields<double>(g, loc, Subset::Full, k + 1, 30),
+                  test::random_fields<double>(g, loc, Subset::Full, k + 1, 40),
+                  std::move(test::random_fields<double>(g, loc, Subset::Full, 1, 60)[0])};
+  for (int j = 0; j < k; ++j) {
+    gcr_orthogonalise(f.q, f.z, j);
+    const double inv = 1.0 / std::sqrt(norm2(f.q[std::size_t(j)]));
+    scale(Complex<double>(inv), f.q[std::size_t(j)]);
+    scale(Complex<double>(inv), f.z[std::size_t(j)]);
+  }
+  for (int j = 0; j < k; ++j) axpy(-dot(f.q[std::size_t(j)], f.r), f.q[std::size_t(j)], f.r);
+  if (nearly_dependent) {
+    SpinorField<double>& qk = f.q[std::size_t(k)];
+    scale(Complex<double>(1e-6), qk);
+    axpy(Complex<double>(0.6, 0.8), f.q[3], qk);
+  }
+  return f;
+}
+
+TEST_P(SpinorGramSchmidtTest, GcrStepInFewerPassesIsTheOneFieldForm) {
+  const int k = 9;  // with r: ten fields, two batches of the dot pass
+  for (const bool nearly_dependent : {false, true}) {
+    SCOPED_TRACE(nearly_dependent ? "q_k nearly q_3 (two passes)" : "q_k random (one pass)");
+    GcrStepFields got = gcr_step_fields(GetParam(), k, nearly_dependent);
+    GcrStepFields want = gcr_step_fields(GetParam(), k, nearly_dependent);
+    const GcrDirection d = gcr_orthonormalise(got.q, got.z, k, got.r);
+    // the one-field form: orthogonalise, normalise, then alpha from the normalised q_k
+    gcr_orthogonalise(want.q, want.z, k);
+    const double n2 = norm2(want.q[std::size_t(k)]);
+    scale(Complex<double>(1.0 / std::sqrt(n2)), want.q[std::size_t(k)]);
+    scale(Complex<double>(1.0 / std::sqrt(n2)), want.z[std::size_t(k)]);
+    const Complex<double> alpha = dot(want.q[std::size_t(k)], want.r);
+    // (q_k's rounding relative to its remaining part: 1e-6 of it where nearly dependent)
+    const double tol = nearly_dependent ? 1e-9 : 1e-13;
+    EXPECT_NEAR(d.norm2, n2, tol * n2);
+    EXPECT_LE(test::relative_difference(got.q[std::size_t(k)], want.q[std::size_t(k)]), tol);
+    EXPECT_LE(test::relative_difference(got.z[std::size_t(k)], want.z[std::size_t(k)]), tol);
+    const double an = std::sqrt(norm2(alpha));
+    EXPECT_NEAR(d.alpha.re, alpha.re, tol * an);
+    EXPECT_NEAR(d.alpha.im, alpha.im, tol * an);
+  }
 }
 
 TEST_P(SpinorGramSchmidtTest, NearlyDependentDirectionIsOrthogonalisedToRounding) {

@@ -74,37 +74,111 @@ void gcr_orthogonalise(std::vector<Field>& q, std::vector<Field>& z, int k) {
   }
 }
 
-// The same for field types with batched vector operations multi_dot and multi_axpy (spinor fields:
-// fields/spinor_blas.hpp), by classical Gram-Schmidt: the coefficients of all j < k from one pass over
-// q_k, then both updates, each reading q_k (z_k) once per batch of q_j instead of once per j, and one
-// wait for the device per batch instead of one per j. Classical Gram-Schmidt loses orthogonality where
-// the pass removes most of q_k, so a second pass follows where ||q_k||^2 fell below half its value
-// (Kahan and Parlett's "twice is enough": L. Giraud, J. Langou, M. Rozloznik, Comput. Math. Appl. 50
-// (2005) 1069). The norm after a pass is known without reading q_k again: ||q_k||^2 - sum_j |beta_j|^2
-// for orthonormal q_j.
+// Fields with batched vector operations multi_dot and multi_axpy (spinor fields: fields/spinor_blas.hpp).
 template <typename Field>
-  requires requires(const std::vector<const Field*>& x, Field& y, const std::vector<Complex<double>>& a) {
-    multi_dot(x, y, static_cast<double*>(nullptr));
-    multi_axpy(a, x, y);
+concept BatchedVectorField = requires(const std::vector<const Field*>& x, Field& y, const std::vector<Complex<double>>& a) {
+  multi_dot(x, y, static_cast<double*>(nullptr));
+  multi_axpy(a, x, y, 1.0);
+};
+
+// x -= sum_j beta_j v_j, beta_j = <v_j, x>, over orthonormal v_j by classical Gram-Schmidt: the
+// coefficients of all j from one pass over x, then one update, each reading x once per batch of v_j
+// instead of once per j, and one wait for the device per batch instead of one per j; with w and y given,
+// also y -= sum_j beta_j w_j. Classical Gram-Schmidt loses orthogonality where the pass removes most of
+// x, so a second pass follows where ||x||^2 fell below half its value (Kahan and Parlett's "twice is
+// enough": L. Giraud, J. Langou, M. Rozloznik, Comput. Math. Appl. 50 (2005) 1069). The norm after a pass
+// is known without reading x again: ||x||^2 - sum_j |beta_j|^2.
+template <BatchedVectorField Field>
+void classical_gram_schmidt(const std::vector<const Field*>& v, Field& x, const std::vector<const Field*>* w = nullptr,
+                            Field* y = nullptr) {
+  if (v.empty()) return;
+  for (int pass = 0; pass < 2; ++pass) {
+    double before = 0, removed = 0;
+    std::vector<Complex<double>> beta = multi_dot(v, x, &before);
+    for (Complex<double>& b : beta) {
+      removed += norm2(b);
+      b = -b;
+    }
+    multi_axpy(beta, v, x);
+    if (w && y) multi_axpy(beta, *w, *y);
+    if (before - removed > 0.5 * before) break;
   }
+}
+
+// gcr_orthogonalise for fields with batched operations: classical Gram-Schmidt (above).
+template <BatchedVectorField Field>
 void gcr_orthogonalise(std::vector<Field>& q, std::vector<Field>& z, int k) {
-  if (k <= 0) return;
   std::vector<const Field*> qs, zs;
   for (int j = 0; j < k; ++j) {
     qs.push_back(&q[std::size_t(j)]);
     zs.push_back(&z[std::size_t(j)]);
   }
+  classical_gram_schmidt(qs, q[std::size_t(k)], &zs, &z[std::size_t(k)]);
+}
+
+// A flexible GCR step's new direction: q_k and z_k orthogonalised against q_j, z_j (j < k) and divided by
+// ||q_k||; returns ||q_k||^2 before the division (zero or not finite: a breakdown, q_k and z_k left
+// undivided) and alpha = <q_k, r> after it.
+struct GcrDirection {
+  double norm2 = 0;
+  Complex<double> alpha;
+};
+template <typename Field>
+GcrDirection gcr_orthonormalise(std::vector<Field>& q, std::vector<Field>& z, int k, const Field& r) {
+  gcr_orthogonalise(q, z, k);
   Field& qk = q[std::size_t(k)];
-  for (int pass = 0; pass < 2; ++pass) {
+  GcrDirection d;
+  d.norm2 = norm2(qk);
+  if (!(d.norm2 > 0) || !std::isfinite(d.norm2)) return d;
+  const double inv = 1.0 / std::sqrt(d.norm2);
+  scale(Complex<double>(inv), qk);
+  scale(Complex<double>(inv), z[std::size_t(k)]);
+  d.alpha = dot(qk, r);
+  return d;
+}
+
+// The same in fewer passes over memory for field types with batched vector operations (issue 46: the
+// setup's and the outer solve's GCR sat near the bandwidth in its single-field passes). The pass that
+// gives the Gram-Schmidt coefficients also gives <r, q_k>, and the division by ||q_k|| rides on the
+// last update (multi_axpy's factor), with ||q_k||^2 after the update known from the coefficients
+// (||q_k||^2 - sum_j |beta_j|^2 for orthonormal q_j). alpha = <q_k, r> - sum_j conj(beta_j) <q_j, r>
+// = <q_k, r>, since r is orthogonal to the earlier q_j (each step removed its q_j from r; the
+// recycled pairs are projected out of r before the cycle): this drops terms of the rounding's size,
+// which the true residual at every restart accounts for. Saves the norm, the two divisions and the
+// dot: 7 of the iteration's ~40 passes over a field.
+template <BatchedVectorField Field>
+GcrDirection gcr_orthonormalise(std::vector<Field>& q, std::vector<Field>& z, int k, const Field& r) {
+  std::vector<const Field*> xs, zs;
+  for (int j = 0; j < k; ++j) {
+    xs.push_back(&q[std::size_t(j)]);
+    zs.push_back(&z[std::size_t(j)]);
+  }
+  xs.push_back(&r);
+  const std::vector<const Field*> qs(xs.begin(), xs.end() - 1);
+  Field& qk = q[std::size_t(k)];
+  GcrDirection d;
+  for (int pass = 0;; ++pass) {
     double before = 0, removed = 0;
-    std::vector<Complex<double>> beta = multi_dot(qs, qk, &before);
+    std::vector<Complex<double>> beta = multi_dot(xs, qk, &before);
+    const Complex<double> rq = beta.back();  // <r, q_k>
+    beta.pop_back();
     for (Complex<double>& b : beta) {
       removed += norm2(b);
       b = -b;
     }
-    multi_axpy(beta, qs, qk);
-    multi_axpy(beta, zs, z[std::size_t(k)]);
-    if (before - removed > 0.5 * before) break;
+    d.norm2 = before - removed;
+    // Twice where a pass removed most of q_k (classical_gram_schmidt above).
+    const bool last = pass == 1 || d.norm2 > 0.5 * before;
+    const bool divide = last && d.norm2 > 0 && std::isfinite(d.norm2);
+    const double c = divide ? 1.0 / std::sqrt(d.norm2) : 1.0;
+    if (k > 0 || divide) {
+      multi_axpy(beta, qs, qk, c);
+      multi_axpy(beta, zs, z[std::size_t(k)], c);
+    }
+    if (last) {
+      d.alpha = Complex<double>(c * rq.re, -c * rq.im);  // <q_k, r> = conj(<r, q_k>)
+      return d;
+    }
   }
 }
 
@@ -277,17 +351,14 @@ std::vector<GcrOutcome> flexible_gcr_lockstep(const Apply& apply, const Precondi
       Field& qk = wi.q[std::size_t(k)];
       Field& r = wi.r.at(0);
       apply(qk, zk);
-      gcr_orthogonalise(wi.q, wi.z, k);  // against the recycled pairs and the cycle's earlier directions
-      const double qn2 = norm2(qk);
-      if (!(qn2 > 0) || !std::isfinite(qn2)) {
+      // against the recycled pairs and the cycle's earlier directions, then normalised
+      const GcrDirection d = gcr_orthonormalise(wi.q, wi.z, k, r);
+      if (!(d.norm2 > 0) || !std::isfinite(d.norm2)) {
         o.breakdown = true;
         end_cycle(i);
         continue;
       }
-      const double inv = 1.0 / std::sqrt(qn2);
-      scale(Complex<double>(inv), qk);
-      scale(Complex<double>(inv), zk);
-      const Complex<double> alpha = dot(qk, r);
+      const Complex<double> alpha = d.alpha;
       axpy(alpha, zk, *x[i]);
       s.r2 = axpy_norm2(-alpha, qk, r);
       if (recycling(i) > 0) s.alpha.push_back(alpha);

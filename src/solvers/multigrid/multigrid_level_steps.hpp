@@ -54,7 +54,13 @@ auto gcr_iterations_from_zero(const Apply& apply, GcrWorkspace<Field>& work, int
 template <typename Field>
 void orthonormalise_test_vector(std::vector<Field>& vectors, std::size_t k, const char* what) {
   Field& x = vectors[k];
-  for (std::size_t j = 0; j < k; ++j) axpy(-dot(vectors[j], x), vectors[j], x);
+  if constexpr (BatchedVectorField<Field>) {
+    std::vector<const Field*> earlier;
+    for (std::size_t j = 0; j < k; ++j) earlier.push_back(&vectors[j]);
+    classical_gram_schmidt(earlier, x);
+  } else {
+    for (std::size_t j = 0; j < k; ++j) axpy(-dot(vectors[j], x), vectors[j], x);
+  }
   const double n2 = norm2(x);
   if (!(n2 > 0) || !std::isfinite(n2))
     fail("multigrid setup: {} test vector {} became {} (is the operator invertible at this kappa?)", what, k,
