@@ -1,11 +1,13 @@
 #include "solvers/multigrid/coarse_operator.hpp"
 
 #include <algorithm>
+#include <type_traits>
 #include <vector>
 
 #include "core/dispatch.hpp"
 #include "core/environment_switch.hpp"
 #include "core/error.hpp"
+#include "solvers/multigrid/coarse_apply_staged.hpp"
 
 namespace lqcd {
 namespace {
@@ -140,6 +142,11 @@ void CoarseOperator<Real>::apply(CoarseBlockField<Real>& out, const CoarseBlockF
   if (in.dof() != dof_ || out.dof() != dof_ || in.sites() != lattice_.sites || out.sites() != lattice_.sites ||
       in.rhs() != out.rhs() || in.location() != location() || out.location() != location())
     fail("internal: the coarse operator applied to a block of fields of another shape");
+#if LQCD_HAVE_CUDA
+  if constexpr (std::is_same_v<Real, float>)
+    if (location() == Location::Device && in.rhs() > 1 && coarse_apply_staged_on_device(view(), in.view(), out.view()))
+      return;
+#endif
   with_rhs_tile(in.rhs(), [&](auto tile) {
     constexpr int T = decltype(tile)::value;
     for_each(location(), rhs_tile_threads(lattice_.sites, dof_, in.rhs(), T),
