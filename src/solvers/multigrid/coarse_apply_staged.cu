@@ -13,6 +13,8 @@ namespace {
 
 // Threads per block: about this many, a whole number of sites of dof rows each.
 constexpr int kTargetThreads = 192;
+// Columns whose block elements a thread loads ahead.
+constexpr int kPrefetch = 8;
 
 // One thread per (site, row); S = blockDim.x / dof sites per block; T >= n lanes in registers (lanes past
 // n read right-hand side n - 1 and are not stored, as in rhs_tile's clamping).
@@ -56,9 +58,10 @@ __global__ void __launch_bounds__(256) coarse_apply_staged_kernel(CoarseStencilV
     if (!mine) continue;
     const Complex<float>* m = &A.at(d, Y, row, 0);
     const Complex<float>* v = staged + s * block_words;
-    if (n == T) {  // a whole tile: 16-byte shared loads, two right-hand sides each (n * 8 bytes a column)
-      for (int col = 0; col < dof; ++col) {
-        const Complex<float> a = m[std::int64_t(col) * dof];
+    // a whole tile (n == T): 16-byte shared loads, two right-hand sides each (a column is n * 8 bytes)
+    const bool whole = n == T;
+    const auto column = [&](const Complex<float>& a, int col) {
+      if (whole) {
         const float4* x = reinterpret_cast<const float4*>(v + col * T);
 #pragma unroll
         for (int t = 0; t < T / 2; ++t) {
@@ -66,15 +69,23 @@ __global__ void __launch_bounds__(256) coarse_apply_staged_kernel(CoarseStencilV
           acc[2 * t] = multiply_add(a, Complex<float>(q.x, q.y), acc[2 * t]);
           acc[2 * t + 1] = multiply_add(a, Complex<float>(q.z, q.w), acc[2 * t + 1]);
         }
-      }
-    } else {
-      for (int col = 0; col < dof; ++col) {
-        const Complex<float> a = m[std::int64_t(col) * dof];
+      } else {
         const Complex<float>* x = v + col * n;
 #pragma unroll
         for (int t = 0; t < T; ++t) acc[t] = multiply_add(a, x[t < n ? t : n - 1], acc[t]);
       }
+    };
+    // The block elements of kPrefetch columns loaded before their FMAs (they come from memory, the
+    // vectors from shared memory): that many long loads in flight per thread instead of one.
+    int col = 0;
+    for (; col + kPrefetch <= dof; col += kPrefetch) {
+      Complex<float> a[kPrefetch];
+#pragma unroll
+      for (int c = 0; c < kPrefetch; ++c) a[c] = m[std::int64_t(col + c) * dof];
+#pragma unroll
+      for (int c = 0; c < kPrefetch; ++c) column(a[c], col + c);
     }
+    for (; col < dof; ++col) column(m[std::int64_t(col) * dof], col);
   }
   if (!mine) return;
   Complex<float>* o = out + (Y * dof + row) * n;
