@@ -1,10 +1,12 @@
 // The multigrid's direct coarsest solve (solvers/multigrid/coarse_direct_solve.hpp) on the small hierarchy's
 // coarse operator (2 x 2 x 2 x 4 sites, 8 components: 128 unknowns in even-odd form, 256 without; its
-// columns made 48 at a time, so the last batch is partial in both): the solution of one field meets
+// columns made 48 at a time, so the last batch is partial in both, and all at once, the default): the
+// solution of one field meets
 // D_c x = b to rounding, and every column of a block gets its single solve.
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "solvers/multigrid/coarse_direct_solve.hpp"
@@ -21,14 +23,16 @@ using test::random_coarse;
 class CoarseDirectSolveTest : public test::SmallHierarchyTest {};
 
 TEST_P(CoarseDirectSolveTest, SolvesTheCoarseSystemToRounding) {
+  // 48 unit vectors per application: several, the last one partial; the default: all rows in one
+  for (const int columns : {48, CoarseDirectSolve<double>::kColumnsPerApplication})
   for (const bool even_odd : {true, false}) {
-    SCOPED_TRACE(even_odd ? "even-odd" : "whole lattice");
+    SCOPED_TRACE(std::string(even_odd ? "even-odd" : "whole lattice") + ", columns " + std::to_string(columns));
     std::unique_ptr<CoarseSchurComplement<double>> schur;
     if (even_odd) {
       schur = std::make_unique<CoarseSchurComplement<double>>(Dc(), false);
       schur->update();
     }
-    CoarseDirectSolve<double> direct(Dc(), schur.get());
+    CoarseDirectSolve<double> direct(Dc(), schur.get(), columns);
     EXPECT_EQ(direct.rows(), even_odd ? 128 : 256);
     direct.update();
     const CoarseField<double> b = random_coarse(Dc().lattice(), Dc().dof(), loc_, 7);

@@ -49,6 +49,12 @@ namespace lqcd::app::bench {
 
 namespace {
 
+// LQCD_PROFILE_SETUP=1: the profiler's marked range is the multigrid setup instead of the solves.
+bool profiler_marks_the_setup() {
+  static const bool on = switch_from_environment("LQCD_PROFILE_SETUP", false);
+  return on;
+}
+
 // The system a solver benchmark solves with the double-precision even-odd operator M_hat and source b:
 // M_hat x = b by CGNR (p.hermitian = false), or the normal equations A x = M_hat^dag b, A = M_hat^dag
 // M_hat, by CG on A (p.hermitian = true, QUDA's "normal-operator" solve), whose tolerance is on A's
@@ -238,7 +244,7 @@ nlohmann::json multigrid_block_bench(const BenchCommandOptions& opt, const Dirac
   mg.reset_solve_timings();
   int solves = 0;
   // the block solves alone, for a profiler (the setup instead with LQCD_PROFILE_SETUP=1)
-  const bool mark = loc == Location::Device && !switch_from_environment("LQCD_PROFILE_SETUP", false);
+  const bool mark = loc == Location::Device && !profiler_marks_the_setup();
   if (mark) device_profiler_range(true);
   const double t = median_seconds(loc, opt.repetitions, [&] {
     for (SpinorField<double>& xj : x) set_zero(xj);
@@ -295,7 +301,7 @@ nlohmann::json multigrid_solver_bench(const BenchCommandOptions& opt, const Gaug
   RegionEnergy energy{meter, geom.grid};
   auto run = [&]<typename Real>(const LinearOperator<Real>& D) {
     MultigridPreconditioner<Real> mg(D, mp);
-    const bool mark_setup = loc == Location::Device && switch_from_environment("LQCD_PROFILE_SETUP", false);
+    const bool mark_setup = loc == Location::Device && profiler_marks_the_setup();
     if (mark_setup) device_profiler_range(true);
     mg.setup();
     if (mark_setup) device_profiler_range(false);

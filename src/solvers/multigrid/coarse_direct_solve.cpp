@@ -17,10 +17,12 @@ std::int64_t CoarseDirectSolve<Real>::unknowns(const CoarseOperator<Real>& A, bo
 }
 
 template <typename Real>
-CoarseDirectSolve<Real>::CoarseDirectSolve(const CoarseOperator<Real>& A, CoarseSchurComplement<Real>* schur)
+CoarseDirectSolve<Real>::CoarseDirectSolve(const CoarseOperator<Real>& A, CoarseSchurComplement<Real>* schur,
+                                           int columns)
     : A_(A),
       schur_(schur),
       rows_(unknowns(A, schur != nullptr)),
+      columns_(std::max(1, columns)),
       inverse_t_(std::size_t(rows_ * rows_), A.location()),
       rhs_(A.make_field()) {}
 
@@ -30,8 +32,7 @@ void CoarseDirectSolve<Real>::update() {
   const CoarseLattice& L = A_.lattice();
   const int dof = A_.dof();
   const bool even_odd = schur_ != nullptr;
-  // Unit vectors 48 at a time (a whole number of the block kernels' tiles of 12 and 16).
-  const int width = int(std::min<std::int64_t>(48, rows_));
+  const int width = int(std::min<std::int64_t>(columns_, rows_));
   CoarseBlockField<Real> unit(L, dof, width, loc), column(L, dof, width, loc);
   Buffer<Complex<double>> matrix(std::size_t(rows_ * rows_), loc);
   for (std::int64_t first = 0; first < rows_; first += width) {

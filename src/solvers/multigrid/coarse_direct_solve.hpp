@@ -3,7 +3,7 @@
 // DD-alphaAMG and QUDA may solve a small coarsest grid: the dense inverse of its even-odd Schur complement
 // S (solvers/multigrid/coarse_schur.hpp), or of the operator itself where the even-odd form does not
 // exist, is formed once per build of the operator:
-//   - the columns of S from S applied to unit vectors, 48 at a time (the block operator; with coarse_half its
+//   - the columns of S from S applied to unit vectors, 768 at a time (the block operator; with coarse_half its
 //     16-bit hopping blocks, so that the inverse is exact for the operator the level applies, not for
 //     D_cc to more than 16-bit rounding: a preconditioner's accuracy);
 //   - LU decomposition with partial pivoting in double (core/dense_linear_algebra: cuSOLVER zgetrf/zgetrs
@@ -30,9 +30,14 @@ class CoarseDirectSolve {
  public:
   // The unknowns of the system solved for A: sites / 2 * dof with an even-odd form, else sites * dof.
   static std::int64_t unknowns(const CoarseOperator<Real>& A, bool even_odd);
+  // Unit vectors per application of the operator in update(): 48 took 128 applications of two small
+  // passes each for the 6144 rows of 32^4's third level (0.15 s of a setup's GPU time, the lattice of
+  // 128 sites too small to fill the device), 768 take 8.
+  static constexpr int kColumnsPerApplication = 768;
   // A (and schur, where not null: its even-odd form, updated with A) must outlive this. Allocates;
-  // update() computes.
-  CoarseDirectSolve(const CoarseOperator<Real>& A, CoarseSchurComplement<Real>* schur);
+  // update() computes, `columns` unit vectors at a time.
+  CoarseDirectSolve(const CoarseOperator<Real>& A, CoarseSchurComplement<Real>* schur,
+                    int columns = kColumnsPerApplication);
   // After every build of A (and schur->update()): the dense inverse made again. Throws lqcd::Error where
   // the system is singular.
   void update();
@@ -47,6 +52,7 @@ class CoarseDirectSolve {
   const CoarseOperator<Real>& A_;
   CoarseSchurComplement<Real>* schur_;
   std::int64_t rows_;
+  int columns_;  // unit vectors per application in update()
   Buffer<Complex<Real>> inverse_t_;  // (A^{-1})^T, rows x rows, column-major
   Buffer<Complex<Real>> packed_b_, packed_x_;
   CoarseField<Real> rhs_;            // the even-odd right-hand side of one field
