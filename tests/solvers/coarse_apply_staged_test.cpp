@@ -9,11 +9,11 @@
 #include <algorithm>
 #include <cmath>
 
-#include "dirac/dirac_operator_factory.hpp"
 #include "solvers/multigrid/coarse_apply_staged.hpp"
 #include "solvers/multigrid/coarse_block_field.hpp"
 #include "solvers/multigrid/multigrid.hpp"
 #include "field_test_support.hpp"
+#include "small_hierarchy.hpp"
 #include "test_support.hpp"
 
 namespace lqcd {
@@ -22,23 +22,9 @@ namespace {
 TEST(CoarseApplyStaged, EachColumnIsItsSingleApplication) {
 #if LQCD_HAVE_CUDA
   if (!device_available()) GTEST_SKIP() << "no device";
-  const Geometry geom = Geometry::single_process({8, 8, 8, 8});
-  const GaugeField<double> U = test::rough_gauge(geom, Location::Device);
-  FermionParams fp;
-  fp.action = FermionAction::Clover;
-  fp.wilson.kappa = 0.124;
-  fp.csw = 1.7;
-  const DiracOperators ops = make_dirac_operators(U, fp, SloppyPrecision::Single);
   for (const int nv : {5, 24}) {
-    MultigridParams mp;
-    mp.block = {2, 4, 4, 4};  // a 4 x 2 x 2 x 2 coarse lattice
-    mp.test_vectors = nv;
-    mp.setup_iterations = 4;
-    mp.adaptive_cycles = 0;
-    mp.levels = 2;
-    MultigridPreconditioner<float> mg(*ops.full_single, mp);
-    mg.setup();
-    const CoarseOperator<float>& Dc = mg.coarse_operator();
+    const test::DeviceSinglePrecisionHierarchy h(nv);
+    const CoarseOperator<float>& Dc = h.Dc();
     ASSERT_EQ(Dc.dof(), 2 * nv);
     for (const int n : {2, 3, 5, 12, 13, 16}) {
       SCOPED_TRACE("dof " + std::to_string(Dc.dof()) + ", N = " + std::to_string(n));

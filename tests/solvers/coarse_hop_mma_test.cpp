@@ -15,6 +15,7 @@
 #include "solvers/multigrid/coarse_schur.hpp"
 #include "solvers/multigrid/multigrid.hpp"
 #include "field_test_support.hpp"
+#include "small_hierarchy.hpp"
 #include "test_support.hpp"
 
 namespace lqcd {
@@ -32,23 +33,9 @@ std::unique_ptr<CoarseSchurComplement<float>> schur_with(const CoarseOperator<fl
 
 TEST(CoarseHopMma, AgreesWithTheCudaCorePassToTf32Rounding) {
   if (!device_available()) GTEST_SKIP() << "no device";
-  const Geometry geom = Geometry::single_process({8, 8, 8, 8});
-  const GaugeField<double> U = test::rough_gauge(geom, Location::Device);
-  FermionParams fp;
-  fp.action = FermionAction::Clover;
-  fp.wilson.kappa = 0.124;
-  fp.csw = 1.7;
-  const DiracOperators ops = make_dirac_operators(U, fp, SloppyPrecision::Single);
   for (const int nv : {5, 24}) {
-    MultigridParams mp;
-    mp.block = {2, 4, 4, 4};  // a 4 x 2 x 2 x 2 coarse lattice
-    mp.test_vectors = nv;
-    mp.setup_iterations = 4;
-    mp.adaptive_cycles = 0;
-    mp.levels = 2;
-    MultigridPreconditioner<float> mg(*ops.full_single, mp);
-    mg.setup();
-    const CoarseOperator<float>& Dc = mg.coarse_operator();
+    const test::DeviceSinglePrecisionHierarchy h(nv);  // a 4 x 2 x 2 x 2 coarse lattice
+    const CoarseOperator<float>& Dc = h.Dc();
     ASSERT_EQ(Dc.dof(), 2 * nv);
     const auto tensor = schur_with(Dc, true), cuda_core = schur_with(Dc, false);
     for (const int n : {4, 5, 12, 16}) {
