@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "solvers/multigrid/coarse_apply_staged.hpp"
 #include "solvers/multigrid/coarse_block_field.hpp"
