@@ -2,10 +2,12 @@
 // GcrControl::recycle; LGMRES's augmentation): on a small non-normal system whose lowest eigenvalues
 // make restarted GCR(4) slow, the recycled solve reaches the same answer in far fewer iterations; the
 // pairs it keeps are orthonormal images A u = c; and a later solve with the same workspace (the
-// multigrid's defect-correction cycles) starts from them.
+// multigrid's defect-correction cycles) starts from them. Fields with batched operations take the
+// deferred form (x updated once per cycle): the same iterates as the update at every step.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <type_traits>
 #include <vector>
 
 #include "solvers/krylov/flexible_gcr.hpp"
@@ -157,6 +159,67 @@ TEST(FlexibleGcrRecycling, DefectCorrectionCyclesKeepThePairs) {
   EXPECT_LT(with * 3, without * 2) << with << " vs " << without;
   // Forgetting the pairs between calls is plain restarting.
   EXPECT_GT(without, one.iterations + 50);
+}
+
+
+// The same vector with the batched operations of fields/spinor_blas.hpp (a BatchedVectorField): flexible
+// GCR takes the deferred form on it (z_k as the preconditioner gave it, x updated once per cycle).
+struct BatchedVec : Vec {
+  BatchedVec like() const { return BatchedVec{Vec::like()}; }
+};
+std::vector<Complex<double>> multi_dot(const std::vector<const BatchedVec*>& x, const BatchedVec& y,
+                                       double* y_norm2 = nullptr) {
+  std::vector<Complex<double>> d;
+  for (const BatchedVec* xj : x) d.push_back(dot(*xj, y));
+  if (y_norm2) *y_norm2 = norm2(y);
+  return d;
+}
+void multi_axpy(const std::vector<Complex<double>>& a, const std::vector<const BatchedVec*>& x, BatchedVec& y,
+                double c = 1.0) {
+  for (std::size_t j = 0; j < x.size(); ++j) axpy(a[j], *x[j], y);
+  scale(Complex<double>(c), y);
+}
+static_assert(lqcd::BatchedVectorField<BatchedVec> && !lqcd::BatchedVectorField<Vec>);
+
+TEST(FlexibleGcrDeferredUpdate, SameIteratesAsTheUpdateAtEveryStep) {
+  // A preconditioner that changes from call to call (a diagonal approximation of A^-1 with a varying
+  // factor), so that z_k is not a Krylov vector of A: the flexible iteration itself is compared.
+  const auto solve_with = [](auto& x, const auto& b, int max_iterations, double tolerance) {
+    int calls = 0;
+    const auto precondition = [&calls](auto& z, const auto& r) {
+      for (int i = 0; i < kN; ++i) {
+        const Complex<double> lambda(0.05 + 2.0 * i / (kN - 1), 0.5 * std::sin(1.7 * i));
+        const double f = (1.0 + 0.3 * std::sin(0.7 * calls + 0.1 * i)) / norm2(lambda);
+        z.v[std::size_t(i)] = conj(lambda) * r.v[std::size_t(i)] * f;
+      }
+      ++calls;
+    };
+    lqcd::GcrWorkspace<std::remove_cvref_t<decltype(b)>> w(b, 4);
+    lqcd::GcrControl c;
+    c.restart = 4;
+    c.tolerance = tolerance;
+    c.max_iterations = max_iterations;
+    return lqcd::flexible_gcr(apply_a, precondition, x, b, c, w, false);
+  };
+  const Vec b = source(0.8);
+  const BatchedVec bb{b};
+  // within the first cycle, at its end, across restarts, and at convergence
+  for (const int n : {2, 3, 4, 7, 10, 200}) {
+    const double tolerance = n == 200 ? 1e-10 : 1e-30;
+    Vec x = b.like();
+    BatchedVec y = bb.like();
+    const lqcd::GcrOutcome one = solve_with(x, b, n, tolerance);
+    const lqcd::GcrOutcome deferred = solve_with(y, bb, n, tolerance);
+    EXPECT_EQ(one.iterations, deferred.iterations) << n;
+    EXPECT_EQ(one.converged, deferred.converged) << n;
+    Vec d = y;
+    axpy(Complex<double>(-1.0), x, d);
+    EXPECT_LT(std::sqrt(norm2(d) / norm2(x)), 1e-12) << "after " << n << " iterations";
+    if (n == 200) {
+      EXPECT_TRUE(deferred.converged);
+      EXPECT_LE(residual(y, b), 1e-10);
+    }
+  }
 }
 
 }  // namespace lqcd_test_gcr

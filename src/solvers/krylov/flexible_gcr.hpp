@@ -8,6 +8,9 @@
 //                 for j < k: beta = <q_j, q_k>, q_k -= beta q_j, z_k -= beta z_j   (gcr_orthogonalise)
 //                 q_k, z_k /= ||q_k||,  alpha = <q_k, r>,  x += alpha z_k,  r -= alpha q_k
 //   restart: r = b - A x recomputed (the stopping test is on this true residual).
+//   Fields with batched operations, without recycling, leave z_k = K r as it is and update x once per
+//   cycle: x += Z y with R y = alpha, R the triangle of q_k's orthonormalisation (A Z = Q R), the same
+//   iterate in fewer passes over memory (gcr_orthonormalise_deferred).
 //   recycling (GcrControl::recycle = k > 0): each restart cycle's total correction u = sum alpha_j z_j and
 //   its image c = A u = sum alpha_j q_j are kept as a pair (the last k of them, c orthonormal), every
 //   later direction is orthogonalised against them too and every new residual (after a restart, or at
@@ -182,6 +185,59 @@ GcrDirection gcr_orthonormalise(std::vector<Field>& q, std::vector<Field>& z, in
   }
 }
 
+// The step in the deferred form (flexible_gcr_lockstep for batched fields without recycling): q_k alone
+// is orthonormalised, as gcr_orthonormalise does it, and z_k stays K r. `column` receives the
+// coefficients of A z_k = sum_{j<k} R_jk q_j + R_kk q_k (R_jk = <q_j, q_k> summed over the passes, R_kk =
+// ||q_k|| before the division), from which the cycle's end takes x += Z R^-1 alpha (solve_deferred_update):
+// the multi-axpy on z_k and the update of x at every step, k + 4 of its passes over a field, are gone.
+template <BatchedVectorField Field>
+GcrDirection gcr_orthonormalise_deferred(std::vector<Field>& q, int k, const Field& r,
+                                         std::vector<Complex<double>>& column) {
+  std::vector<const Field*> xs;
+  for (int j = 0; j < k; ++j) xs.push_back(&q[std::size_t(j)]);
+  xs.push_back(&r);
+  const std::vector<const Field*> qs(xs.begin(), xs.end() - 1);
+  Field& qk = q[std::size_t(k)];
+  column.assign(std::size_t(k) + 1, Complex<double>());
+  GcrDirection d;
+  for (int pass = 0;; ++pass) {
+    double before = 0, removed = 0;
+    std::vector<Complex<double>> beta = multi_dot(xs, qk, &before);
+    const Complex<double> rq = beta.back();  // <r, q_k>
+    beta.pop_back();
+    for (int j = 0; j < k; ++j) {
+      Complex<double>& b = beta[std::size_t(j)];
+      column[std::size_t(j)] += b;
+      removed += norm2(b);
+      b = -b;
+    }
+    d.norm2 = before - removed;
+    const bool last = pass == 1 || d.norm2 > 0.5 * before;
+    const bool divide = last && d.norm2 > 0 && std::isfinite(d.norm2);
+    const double c = divide ? 1.0 / std::sqrt(d.norm2) : 1.0;
+    if (k > 0 || divide) multi_axpy(beta, qs, qk, c);
+    if (last) {
+      column[std::size_t(k)] = Complex<double>(divide ? std::sqrt(d.norm2) : 0.0);
+      d.alpha = Complex<double>(c * rq.re, -c * rq.im);  // <q_k, r> = conj(<r, q_k>)
+      return d;
+    }
+  }
+}
+
+// y with R y = alpha (R upper triangular, column k at R[k * m], its diagonal nonzero: each direction
+// kept had ||q_k|| > 0), by back substitution.
+inline std::vector<Complex<double>> solve_deferred_update(const std::vector<Complex<double>>& R, int m,
+                                                          const std::vector<Complex<double>>& alpha) {
+  const int k = int(alpha.size());
+  std::vector<Complex<double>> y(alpha);
+  for (int i = k - 1; i >= 0; --i) {
+    for (int j = i + 1; j < k; ++j) y[std::size_t(i)] -= R[std::size_t(j * m + i)] * y[std::size_t(j)];
+    const Complex<double> d = R[std::size_t(i * m + i)];
+    y[std::size_t(i)] = y[std::size_t(i)] * conj(d) * (1.0 / norm2(d));
+  }
+  return y;
+}
+
 // Solves A x_i = b_i for N right-hand sides in lockstep (issue 46): each has its own Krylov space,
 // restarts and stopping test, exactly the iteration of flexible_gcr below, but the preconditioner is
 // called once per step for all right-hand sides still iterating, so that a multigrid cycle can carry
@@ -202,11 +258,30 @@ std::vector<GcrOutcome> flexible_gcr_lockstep(const Apply& apply, const Precondi
     double bn = 0, r2 = 0, target = 0;
     int k = 0;  // position in the current restart cycle
     bool done = false;
-    std::vector<Complex<double>> alpha;  // the cycle's coefficients (for the recycled pair)
+    std::vector<Complex<double>> alpha;  // the cycle's coefficients (for the recycled pair, or the deferred update)
+    std::vector<Complex<double>> R;      // the deferred form's triangle (gcr_orthonormalise_deferred), m x m
   };
   std::vector<State> st(n);
   // The number of pairs right-hand side i recycles (0: none), at most its workspace's room.
   const auto recycling = [&](std::size_t i) { return std::min(c.recycle, w[i]->recycle_capacity); };
+  // Batched fields without recycled pairs take the step in the deferred form (gcr_orthonormalise_deferred):
+  // x is updated at the end of each cycle.
+  const auto deferred = [&](std::size_t i) {
+    if constexpr (BatchedVectorField<Field>) return recycling(i) == 0;
+    return false;
+  };
+  // x += Z R^-1 alpha over the k directions of right-hand side i's cycle (the deferred form).
+  const auto deferred_update = [&](std::size_t i, int k) {
+    if constexpr (BatchedVectorField<Field>) {
+      if (!deferred(i) || k == 0) return;
+      GcrWorkspace<Field>& wi = *w[i];
+      const std::vector<Complex<double>> y =
+          solve_deferred_update(st[i].R, std::min(c.restart, wi.restart()), st[i].alpha);
+      std::vector<const Field*> zs;
+      for (int j = 0; j < k; ++j) zs.push_back(&wi.z[std::size_t(j)]);
+      multi_axpy(y, zs, *x[i], 1.0);
+    }
+  };
   // r -= sum_j <q_j, r> q_j and x += <q_j, r> z_j over the recycled pairs; returns ||r||^2 (r2 when none).
   const auto project = [&](std::size_t i, double r2) {
     GcrWorkspace<Field>& wi = *w[i];
@@ -296,6 +371,7 @@ std::vector<GcrOutcome> flexible_gcr_lockstep(const Apply& apply, const Precondi
     GcrWorkspace<Field>& wi = *w[i];
     const int k = s.k;
     s.k = 0;
+    deferred_update(i, k);
     recycle_cycle(i, k);
     s.alpha.clear();
     if (o.breakdown && k == 0) {
@@ -327,6 +403,7 @@ std::vector<GcrOutcome> flexible_gcr_lockstep(const Apply& apply, const Precondi
   for (std::size_t i = 0; i < n; ++i)
     if (!st[i].done && c.max_iterations <= 0) st[i].done = true;
   std::vector<std::size_t> active;
+  std::vector<Complex<double>> column;  // a step's coefficients in the deferred form
   std::vector<Field*> zs;
   std::vector<const Field*> rs;
   for (;;) {
@@ -352,16 +429,29 @@ std::vector<GcrOutcome> flexible_gcr_lockstep(const Apply& apply, const Precondi
       Field& r = wi.r.at(0);
       apply(qk, zk);
       // against the recycled pairs and the cycle's earlier directions, then normalised
-      const GcrDirection d = gcr_orthonormalise(wi.q, wi.z, k, r);
+      GcrDirection d;
+      if constexpr (BatchedVectorField<Field>) {
+        if (deferred(i))
+          d = gcr_orthonormalise_deferred(wi.q, k, r, column);
+        else
+          d = gcr_orthonormalise(wi.q, wi.z, k, r);
+      } else {
+        d = gcr_orthonormalise(wi.q, wi.z, k, r);
+      }
       if (!(d.norm2 > 0) || !std::isfinite(d.norm2)) {
         o.breakdown = true;
         end_cycle(i);
         continue;
       }
       const Complex<double> alpha = d.alpha;
-      axpy(alpha, zk, *x[i]);
+      if (deferred(i)) {
+        s.R.resize(std::size_t(m * m));
+        std::copy(column.begin(), column.end(), s.R.begin() + std::ptrdiff_t(k * m));
+      } else {
+        axpy(alpha, zk, *x[i]);
+      }
       s.r2 = axpy_norm2(-alpha, qk, r);
-      if (recycling(i) > 0) s.alpha.push_back(alpha);
+      if (recycling(i) > 0 || deferred(i)) s.alpha.push_back(alpha);
       ++o.iterations;
       ++s.k;
       o.relative_residual = std::sqrt(s.r2) / s.bn;
