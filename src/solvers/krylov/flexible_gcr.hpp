@@ -149,23 +149,28 @@ GcrDirection gcr_orthonormalise(std::vector<Field>& q, std::vector<Field>& z, in
 // recycled pairs are projected out of r before the cycle): this drops terms of the rounding's size,
 // which the true residual at every restart accounts for. Saves the norm, the two divisions and the
 // dot: 7 of the iteration's ~40 passes over a field.
+// z == nullptr: z_k is left as it is (the deferred form below); column != nullptr: receives R's column k.
 template <BatchedVectorField Field>
-GcrDirection gcr_orthonormalise(std::vector<Field>& q, std::vector<Field>& z, int k, const Field& r) {
+GcrDirection gcr_orthonormalise_batched(std::vector<Field>& q, std::vector<Field>* z, int k, const Field& r,
+                                        std::vector<Complex<double>>* column) {
   std::vector<const Field*> xs, zs;
   for (int j = 0; j < k; ++j) {
     xs.push_back(&q[std::size_t(j)]);
-    zs.push_back(&z[std::size_t(j)]);
+    if (z) zs.push_back(&(*z)[std::size_t(j)]);
   }
   xs.push_back(&r);
   const std::vector<const Field*> qs(xs.begin(), xs.end() - 1);
   Field& qk = q[std::size_t(k)];
+  if (column) column->assign(std::size_t(k) + 1, Complex<double>());
   GcrDirection d;
   for (int pass = 0;; ++pass) {
     double before = 0, removed = 0;
     std::vector<Complex<double>> beta = multi_dot(xs, qk, &before);
     const Complex<double> rq = beta.back();  // <r, q_k>
     beta.pop_back();
-    for (Complex<double>& b : beta) {
+    for (int j = 0; j < k; ++j) {
+      Complex<double>& b = beta[std::size_t(j)];
+      if (column) (*column)[std::size_t(j)] += b;
       removed += norm2(b);
       b = -b;
     }
@@ -176,52 +181,30 @@ GcrDirection gcr_orthonormalise(std::vector<Field>& q, std::vector<Field>& z, in
     const double c = divide ? 1.0 / std::sqrt(d.norm2) : 1.0;
     if (k > 0 || divide) {
       multi_axpy(beta, qs, qk, c);
-      multi_axpy(beta, zs, z[std::size_t(k)], c);
+      if (z) multi_axpy(beta, zs, (*z)[std::size_t(k)], c);
     }
     if (last) {
+      if (column) (*column)[std::size_t(k)] = Complex<double>(divide ? std::sqrt(d.norm2) : 0.0);
       d.alpha = Complex<double>(c * rq.re, -c * rq.im);  // <q_k, r> = conj(<r, q_k>)
       return d;
     }
   }
+}
+template <BatchedVectorField Field>
+GcrDirection gcr_orthonormalise(std::vector<Field>& q, std::vector<Field>& z, int k, const Field& r) {
+  return gcr_orthonormalise_batched(q, &z, k, r, static_cast<std::vector<Complex<double>>*>(nullptr));
 }
 
 // The step in the deferred form (flexible_gcr_lockstep for batched fields without recycling): q_k alone
 // is orthonormalised, as gcr_orthonormalise does it, and z_k stays K r. `column` receives the
 // coefficients of A z_k = sum_{j<k} R_jk q_j + R_kk q_k (R_jk = <q_j, q_k> summed over the passes, R_kk =
 // ||q_k|| before the division), from which the cycle's end takes x += Z R^-1 alpha (solve_deferred_update):
-// the multi-axpy on z_k and the update of x at every step, k + 4 of its passes over a field, are gone.
+// the multi-axpy on z_k and the update of x at every step (about k + 5 passes over a field) give way to one
+// multi-axpy into x per cycle.
 template <BatchedVectorField Field>
 GcrDirection gcr_orthonormalise_deferred(std::vector<Field>& q, int k, const Field& r,
                                          std::vector<Complex<double>>& column) {
-  std::vector<const Field*> xs;
-  for (int j = 0; j < k; ++j) xs.push_back(&q[std::size_t(j)]);
-  xs.push_back(&r);
-  const std::vector<const Field*> qs(xs.begin(), xs.end() - 1);
-  Field& qk = q[std::size_t(k)];
-  column.assign(std::size_t(k) + 1, Complex<double>());
-  GcrDirection d;
-  for (int pass = 0;; ++pass) {
-    double before = 0, removed = 0;
-    std::vector<Complex<double>> beta = multi_dot(xs, qk, &before);
-    const Complex<double> rq = beta.back();  // <r, q_k>
-    beta.pop_back();
-    for (int j = 0; j < k; ++j) {
-      Complex<double>& b = beta[std::size_t(j)];
-      column[std::size_t(j)] += b;
-      removed += norm2(b);
-      b = -b;
-    }
-    d.norm2 = before - removed;
-    const bool last = pass == 1 || d.norm2 > 0.5 * before;
-    const bool divide = last && d.norm2 > 0 && std::isfinite(d.norm2);
-    const double c = divide ? 1.0 / std::sqrt(d.norm2) : 1.0;
-    if (k > 0 || divide) multi_axpy(beta, qs, qk, c);
-    if (last) {
-      column[std::size_t(k)] = Complex<double>(divide ? std::sqrt(d.norm2) : 0.0);
-      d.alpha = Complex<double>(c * rq.re, -c * rq.im);  // <q_k, r> = conj(<r, q_k>)
-      return d;
-    }
-  }
+  return gcr_orthonormalise_batched(q, static_cast<std::vector<Field>*>(nullptr), k, r, &column);
 }
 
 // y with R y = alpha (R upper triangular, column k at R[k * m], its diagonal nonzero: each direction

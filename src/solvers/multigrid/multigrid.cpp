@@ -250,7 +250,7 @@ void MultigridPreconditioner<Real>::mr_steps(SpinorField<Real>& e, const SpinorF
 }
 
 template <typename Real>
-void MultigridPreconditioner<Real>::rebuild() {
+void MultigridPreconditioner<Real>::rebuild(bool third_level) {
   Section s(t_.setup_coarse, D_.location());
   for (int k = 0; k < p_.test_vectors; ++k) transfer_.set_vector(k, vectors_[std::size_t(k)]);
   {
@@ -275,7 +275,7 @@ void MultigridPreconditioner<Real>::rebuild() {
     coarse_gcr_.set_deflation(deflation_.get());
     if (block_gcr_) block_gcr_->set_deflation(deflation_.get());
   }
-  if (third_) {
+  if (third_ && third_level) {
     Section t(t_.setup_third_level, D_.location());
     setup_third_level();
   }
@@ -334,8 +334,8 @@ ThirdLevel<Real>::ThirdLevel(const CoarseOperator<Real>& Dc, const MultigridPara
     direct = std::make_unique<CoarseDirectSolve<Real>>(op, schur.get());
 }
 
-// The second level's test vectors from random fields by GCR(8) on D_c x = 0 (made again at every
-// rebuild: D_c's basis changes with the first level's vectors), then D_cc.
+// The second level's test vectors from random fields by GCR(8) on D_c x = 0 (made again at each rebuild
+// that builds the third level: D_c's basis changes with the first level's vectors), then D_cc.
 template <typename Real>
 void MultigridPreconditioner<Real>::setup_third_level() {
   ThirdLevel<Real>& L = *third_;
@@ -421,17 +421,11 @@ void MultigridPreconditioner<Real>::setup_hierarchy() {
       // The cycles' own time is setup time here, not solve time.
       t_.setup_vectors += watch.seconds();
       t_.setup_cycles += watch.seconds();
-      t_.smoother = before.smoother;
-      t_.transfer = before.transfer;
-      t_.coarse_solve = before.coarse_solve;
-      t_.coarsest = before.coarsest;
-      t_.coarse_smoothing = before.coarse_smoothing;
-      t_.cycles = before.cycles;
-      t_.coarse_iterations = before.coarse_iterations;
-      t_.coarsest_iterations = before.coarsest_iterations;
-      t_.coarse_block_solves = before.coarse_block_solves;
+      t_.set_solve_timings(before);
     }
-    rebuild();
+    // The third level only at the last rebuild: the adaptive cycles before it solve the (new) D_c to
+    // coarse_tolerance all the same, with the earlier third level as a weaker preconditioner.
+    rebuild(c + 1 == p_.adaptive_cycles || switch_from_environment("LQCD_THIRD_LEVEL_EVERY_REBUILD", false));
   }
   setup_work_ = GcrWorkspace<SpinorField<Real>>();  // its fields freed
 }
@@ -455,8 +449,7 @@ void MultigridPreconditioner<Real>::refresh(int iterations) {
 
 template <typename Real>
 void MultigridPreconditioner<Real>::reset_solve_timings() {
-  t_.smoother = t_.transfer = t_.coarse_solve = t_.coarsest = t_.coarse_smoothing = 0;
-  t_.cycles = t_.coarse_iterations = t_.coarsest_iterations = t_.coarse_block_solves = 0;
+  t_.set_solve_timings(MultigridTimings{});
 }
 
 template <typename Real>

@@ -127,6 +127,18 @@ struct MultigridTimings {
   long long coarse_block_solves = 0;  // coarse solves of several right-hand sides together (block cycles)
   long long fine_applications = 0;  // of the fine operator inside cycles and the setup
   double setup() const { return setup_vectors + setup_coarse; }
+  // The solves' fields (smoother .. coarse_block_solves) as b has them.
+  void set_solve_timings(const MultigridTimings& b) {
+    smoother = b.smoother;
+    transfer = b.transfer;
+    coarse_solve = b.coarse_solve;
+    coarsest = b.coarsest;
+    coarse_smoothing = b.coarse_smoothing;
+    cycles = b.cycles;
+    coarse_iterations = b.coarse_iterations;
+    coarsest_iterations = b.coarsest_iterations;
+    coarse_block_solves = b.coarse_block_solves;
+  }
 };
 
 // What a setup built, for logs: "blocks 4x4x4x4 -> coarse 8x8x8x8 with 48 components per site".
@@ -232,7 +244,7 @@ class MultigridPreconditioner {
 
  private:
   void setup_hierarchy();  // setup() without its message on an allocation failure
-  void rebuild();
+  void rebuild(bool third_level = true);  // third_level = false: the third level kept as it is
   void smooth(SpinorField<Real>& e, const SpinorField<Real>& r, int steps);  // e = S r
   void mr_steps(SpinorField<Real>& e, const SpinorField<Real>& r, int steps);
   void improve_vectors(int gcr_iterations, bool with_cycle);

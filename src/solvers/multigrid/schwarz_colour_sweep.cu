@@ -17,7 +17,7 @@ constexpr int kMaxBlockSites = 256;
 //                               D_B never leaves the block, so x_j - mu's link is x_{j - stride_mu}'s;
 //   clover [k S + j]            the 36 components of H_0 and H_1 (CloverView's order; where D has a clover
 //                               term), so that a CloverView with stride S reads them;
-//   spinor [(slot 12 + k) S + j] each slot's block residual s;
+//   spinor [(slot 12 + k) S + j] each slot's block residual s (first e on the block, while r - D e is formed);
 // then the block sums' scratch (3 doubles a warp).
 template <typename T>
 struct SweepShared {
@@ -55,12 +55,53 @@ struct SweepShared {
   }
 };
 
-// D_B s at block site j (local coordinates l) from the shared links, site term and residual of `slot`:
-// the hops of wilson_hop in its order (forward, backward, for mu = 0..3; a hop that leaves the block
-// is left out, where wilson_hop on a block-masked source adds zero), then the site term.
-template <typename T, typename Real>
+// No hops out of the block: D_B, the block's own operator (the minimal-residual steps).
+struct NoOutsideHops {
+  template <typename T>
+  __device__ void forward(ColorSpinor<T>&, int, const SU3<T>&, T) const {}
+  template <typename T>
+  __device__ void backward(ColorSpinor<T>&, int, T) const {}
+};
+
+// D's hops from site (p, cb) at xc into the neighbouring blocks, as wilson_hop makes them: the neighbour's
+// spinor of e (and for a backward hop its link) from memory, the fermion boundary phase where the hop
+// crosses the lattice's edge. One process's lattice (periodic inside the box: SchwarzSmoother takes the
+// kernel only where the geometry is not distributed).
+template <typename Real>
+struct OutsideHops {
+  using T = compute_t<Real>;
+  const SpinorView<Real>& e;
+  const WilsonSiteOperator<Real>& D;
+  int p;
+  const int* xc;
+  __device__ std::int64_t neighbour(int mu, int step) const {
+    const SiteIndexer& idx = D.U.idx;
+    int y[4] = {xc[0], xc[1], xc[2], xc[3]};
+    y[mu] = (y[mu] + step + idx.n[mu]) % idx.n[mu];
+    return idx.cb_index(y);
+  }
+  __device__ void forward(ColorSpinor<T>& acc, int mu, const SU3<T>& u, T alpha) const {
+    HalfSpinor<T> h = color_multiply(u, spin_project_half(mu, 1, e.load(1 - p, neighbour(mu, 1))));
+    const SiteIndexer& idx = D.U.idx;
+    if (xc[mu] + idx.off[mu] == idx.gn[mu] - 1) h = Complex<T>(D.boundary.phase[mu]) * h;
+    add_reconstructed(acc, mu, 1, h, alpha);
+  }
+  __device__ void backward(ColorSpinor<T>& acc, int mu, T alpha) const {
+    const std::int64_t nb = neighbour(mu, -1);
+    HalfSpinor<T> h = color_adj_multiply(D.U.load(mu, 1 - p, nb), spin_project_half(mu, -1, e.load(1 - p, nb)));
+    const SiteIndexer& idx = D.U.idx;
+    if (xc[mu] + idx.off[mu] == 0) h = Complex<T>(conj(D.boundary.phase[mu])) * h;
+    add_reconstructed(acc, mu, -1, h, alpha);
+  }
+};
+
+// D s at block site j (local coordinates l), s the spinor of `slot` in shared memory on the block and
+// the block's links and site term from shared memory: the hops of wilson_hop in its order (forward,
+// backward, for mu = 0..3), a hop that leaves the block given to `outside` (NoOutsideHops: D_B, where
+// wilson_hop on a block-masked source adds zero; OutsideHops: the whole operator), then the site term.
+template <typename T, typename Real, typename Outside>
 __device__ ColorSpinor<T> block_operator(const SweepShared<T>& sh, const WilsonSiteOperator<Real>& D, const int b[4],
-                                         const int l[4], int j, int slot) {
+                                         const int l[4], int j, int slot, const Outside& outside) {
   const T alpha = T(D.alpha);
   ColorSpinor<T> acc{};
   int stride = 1;
@@ -69,10 +110,14 @@ __device__ ColorSpinor<T> block_operator(const SweepShared<T>& sh, const WilsonS
     if (l[mu] + 1 < b[mu]) {
       const HalfSpinor<T> psi = spin_project_half(mu, 1, sh.load(slot, j + stride));
       add_reconstructed(acc, mu, 1, color_multiply(sh.link(mu, j), psi), alpha);
+    } else {
+      outside.forward(acc, mu, sh.link(mu, j), alpha);
     }
     if (l[mu] > 0) {
       const HalfSpinor<T> psi = spin_project_half(mu, -1, sh.load(slot, j - stride));
       add_reconstructed(acc, mu, -1, color_adj_multiply(sh.link(mu, j - stride), psi), alpha);
+    } else {
+      outside.backward(acc, mu, alpha);
     }
     stride *= b[mu];
   }
@@ -124,18 +169,26 @@ __global__ void __launch_bounds__(Slots * kMaxBlockSites, 1) schwarz_colour_swee
   for (int turn = 0; turn < turns; ++turn) {
     const int n = turn * Slots + slot;
     const bool mine = active && n < a.rhs;
-    if (mine) {
-      // the block's right-hand side: BlockResidualKernel's r - D e (e's neighbours in other blocks included)
-      const ColorSpinor<T> rho = a.residual ? a.r[n].load(p, cb) - a.D.apply(a.e[n], p, cb, xc) : a.r[n].load(p, cb);
-      sh.store(slot, j, rho);
+    // the block's right-hand side: BlockResidualKernel's r - D e (e's neighbours in other blocks included),
+    // e on the block staged in the slot's shared spinors, so that only the hops out of the block read
+    // spinors and links from memory
+    ColorSpinor<T> rho{};
+    if (a.residual) {
+      if (mine) sh.store(slot, j, a.e[n].load(p, cb));
+      __syncthreads();  // the operator (first turn) and e on the block in place
+      if (mine) rho = a.r[n].load(p, cb) - block_operator(sh, a.D, agg.b, l, j, slot, OutsideHops<Real>{a.e[n], a.D, p, xc});
+      __syncthreads();  // every thread's reads of e done
+    } else if (mine) {
+      rho = a.r[n].load(p, cb);
     }
+    if (mine) sh.store(slot, j, rho);
     __syncthreads();  // the operator (first turn) and every site's residual in place
     ColorSpinor<T> e{};
     for (int step = 0; step < a.steps; ++step) {
       ColorSpinor<T> t{};
       double w[3] = {0, 0, 0};
       if (mine) {
-        t = block_operator(sh, a.D, agg.b, l, j, slot);
+        t = block_operator(sh, a.D, agg.b, l, j, slot, NoOutsideHops{});
         mr_partial(t, sh.load(slot, j), w[0], w[1], w[2]);
       }
       slot_sum(w, sh.scratch, padded / 32);  // also the barrier after every thread's reads of the residuals
