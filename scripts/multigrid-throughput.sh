@@ -10,6 +10,8 @@
 #           coarse_schur_block12_* and coarse_operator_block12_* fields of each line
 #   stall   12 sources with the coarse solves' iteration cap raised and other settings (MG_STALL_VARIANTS, ';'-separated)
 #   single  one source, 3 repetitions, per setting of MG_SINGLE_VARIANTS (';'-separated)
+#   s48     48^4 kappa = 0.1348 (and MG_48_KAPPAS before it), one source, MG_REPS (3) repetitions with MG_SETTINGS:
+#           setup + 12 = seconds_setup + 12 seconds_per_solve (12 sources together do not fit one H100 at 48^4)
 #   mma     12 sources together with the coarse passes on the tensor cores (LQCD_COARSE_MMA=1) and without,
 #           MG_REPS (3) each, into OUT/mma1 and OUT/mma0 (scripts/mgscan_summary.py on each mgscan.jsonl)
 #   sap     the same with the Schwarz smoother's fused launches taking 4, 2 and 1 sources (LQCD_SCHWARZ_RHS,
@@ -59,6 +61,11 @@ if has single; then
   MG_RHS=1 MG_REPS=3 MG_SKIP_KRYLOV=1 MG_TIMEOUT=${MG_TIMEOUT:-90} \
     MG_VARIANTS="${MG_SINGLE_VARIANTS:-coarse_half=true outer_restart=16}" \
     bash scripts/multigrid-scan.sh "$out" "$bin" 32 "${MG_KAPPAS:-0.1352}"
+fi
+if has s48; then
+  MG_RHS=1 MG_REPS=${MG_REPS:-3} MG_SKIP_KRYLOV=1 MG_TIMEOUT=${MG_TIMEOUT:-300} \
+    bash scripts/multigrid-scan.sh "$out" "$bin" 48 "${MG_48_KAPPAS:-0.1348}" "${settings[@]}"
+  echo "s48: $(python3 scripts/mgscan_summary.py "$out/mgscan.jsonl" 2>&1 | tail -2)" | tee -a "$out/summary.txt"
 fi
 # ab NAME VARIABLE "VALUES": 12 sources together, MG_REPS (3) runs for each value of VARIABLE, into OUT/NAMEvalue.
 ab() {

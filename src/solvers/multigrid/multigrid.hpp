@@ -18,7 +18,8 @@
 //             precision Real of its operator: float for production, double for checks).
 //   3 levels  the second level's coarse lattice aggregated again (coarse_block, coarse_test_vectors
 //             from coarse_setup_iterations GCR(8) iterations on D_c x = 0; solvers/multigrid/coarse_transfer.hpp),
-//             D_cc = P_c^dag D_c P_c (CoarseOperator::build_galerkin); the coarse solve is then flexible
+//             D_cc = P_c^dag D_c P_c (CoarseOperator::build_galerkin; at the setup's first and last rebuild,
+//             the adaptive cycles between keeping the earlier one); the coarse solve is then flexible
 //             GCR on D_c (coarse_tolerance, coarse_max_iterations) preconditioned by
 //             K_c r = P_c D_cc^{-1} P_c^dag r followed by coarse_smoothing MR steps on D_c, the third
 //             level solved exactly by the dense inverse of its even-odd form where it has at most
