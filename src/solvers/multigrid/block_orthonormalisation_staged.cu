@@ -89,16 +89,19 @@ __global__ void __launch_bounds__(kThreads) block_rotate_kernel(Aggregation agg,
   }
 }
 
+// Shared memory of one chunk of staged rows (the Gram pass's all), and the rotation's with R^{-1} before it.
+std::size_t chunk_bytes(const BlockRows<float>& V) {
+  return sizeof(Complex<float>) * std::size_t(chunk_sites(V)) * std::size_t(V.half * V.nv);
+}
 std::size_t rotate_shared_bytes(const BlockRows<float>& V) {
-  return sizeof(Complex<double>) * std::size_t(V.nv) * std::size_t(V.nv) +
-         sizeof(Complex<float>) * std::size_t(chunk_sites(V)) * std::size_t(V.half * V.nv);
+  return sizeof(Complex<double>) * std::size_t(V.nv) * std::size_t(V.nv) + chunk_bytes(V);
 }
 
 }  // namespace
 
 bool block_gram_on_device(const Aggregation& agg, const BlockRows<float>& V, Complex<double>* gram) {
   static const std::size_t limit = std::size_t(raise_shared_limit(block_gram_kernel));
-  const std::size_t bytes = sizeof(Complex<float>) * std::size_t(chunk_sites(V)) * std::size_t(V.half * V.nv);
+  const std::size_t bytes = chunk_bytes(V);
   if (V.nv * (V.nv + 1) / 2 > kThreads * kEntriesPerThread || bytes > limit || agg.coarse.sites == 0) return false;
   block_gram_kernel<<<unsigned(2 * agg.coarse.sites), kThreads, bytes>>>(agg, V, gram);
   cuda_detail::check_launch("block Gram matrices");
