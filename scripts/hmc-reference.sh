@@ -12,7 +12,7 @@
 # "double0:double:0;forecast6:double:6;single6:single:6"; force_tolerance 0 (default) is solver.tolerance;
 # steps "12,2,4" (default) are integrator.steps; levels "HEAVY,RATIO,GAUGE" (default "0,1,2") the levels of
 # the heavy clover, the Hasenbusch ratio and the gauge action; reliable_delta (default 0.1) solver.reliable_delta;
-# ENV=VALUE an environment variable for the run (e.g. LQCD_COMPRESSED_CLOVER=0); multigrid "mg" puts the
+# REF_KAPPA (default 0.13620) the ratio's light quark; ENV=VALUE an environment variable for the run (e.g. LQCD_COMPRESSED_CLOVER=0); multigrid "mg" puts the
 # ratio's light force solves on the multigrid, with the [multigrid] lines of REF_MULTIGRID (newline-separated
 # TOML, default "coarse_half = true").
 set -uo pipefail
@@ -60,7 +60,7 @@ forecast = $forecast
 level = $heavy_level
 [[monomial]]
 type = "hasenbusch_ratio"
-kappa = 0.13620
+kappa = ${REF_KAPPA:-0.13620}
 kappa2 = 0.1320
 csw = 1.9192
 forecast = $forecast

@@ -2,7 +2,8 @@
 // prolong_block, solvers/multigrid/transfer_block_kernels.hpp): every column equals the single-field restriction
 // or prolongation bit for bit, in double and in single precision (where the fine fields store their
 // components in pairs), for widths that run every tile of right-hand sides, into a coarse block wider
-// than the fields (its further columns untouched).
+// than the fields (its further columns untouched); and the single-field transfers (the block kernels with
+// a tile of one) against P's definition from the test vectors.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "solvers/multigrid/coarse_block_field.hpp"
+#include "fields/spinor_blas.hpp"
 #include "solvers/multigrid/transfer_operator.hpp"
 #include "field_test_support.hpp"
 #include "test_support.hpp"
@@ -92,6 +94,65 @@ void every_column_equals_its_single_transfer(Location loc) {
   EXPECT_THROW(T.restrict_block(narrow, {&three[0], &three[1], &three[2]}), Error);
 }
 
+// The single-field transfers against their definition (they run on the block kernels with a tile of one,
+// transfer_operator.cpp, so the comparison above checks only the wider tiles against them): (P c)(x) is
+// sum over chi, k of c(Y(x), chi n_v + k) times vector k's chirality-chi spins at x (the orthonormalised
+// vectors read back by get_vector, the sums on the host in double), prolong_add adds it, and the
+// restriction is P's adjoint: <c, P^dag f> = <P c, f>.
+template <typename Real>
+void single_transfers_are_the_test_vector_sums(Location loc, double tol) {
+  const Geometry geom = Geometry::single_process({4, 4, 4, 8});
+  const int nv = 3;
+  TransferOperator<Real> T(geom, {2, 2, 2, 2}, nv, loc);
+  const std::vector<SpinorField<Real>> vectors = test::random_fields<Real>(geom, loc, Subset::Full, nv, 41);
+  for (int k = 0; k < nv; ++k) T.set_vector(k, vectors[std::size_t(k)]);
+  T.orthonormalise();
+  std::vector<LexicographicSpinor> v;
+  for (int k = 0; k < nv; ++k) {
+    SpinorField<Real> q = T.make_fine();
+    T.get_vector(k, q);
+    v.push_back(to_lexicographic(test::converted<double>(q.clone(Location::Host))));
+  }
+  const CoarseLattice& lat = T.aggregation().coarse;
+  const int dof = T.coarse_dof();
+  const CoarseField<double> c = test::random_coarse(lat, dof, Location::Host, 8);
+  CoarseField<Real> c_real(lat, dof, Location::Host);
+  for (std::int64_t t = 0; t < c.size(); ++t) c_real.view().data[t] = Complex<Real>(c.view().data[t]);
+  const CoarseField<Real> c_loc = c_real.clone(loc);
+  SpinorField<Real> once = T.make_fine(), twice = T.make_fine();
+  T.prolong(once, c_loc);
+  T.prolong(twice, c_loc);
+  T.prolong_add(twice, c_loc);
+  const LexicographicSpinor got = to_lexicographic(test::converted<double>(once.clone(Location::Host)));
+  const LexicographicSpinor got2 = to_lexicographic(test::converted<double>(twice.clone(Location::Host)));
+  const Dims& L = geom.global;
+  double worst = 0, worst_add = 0, scale = 0;
+  for (std::size_t s = 0; s < got.size(); ++s) {
+    const int x[4] = {int(s % L[0]), int(s / L[0] % L[1]), int(s / (L[0] * L[1]) % L[2]), int(s / (L[0] * L[1] * L[2]))};
+    const std::int64_t Y = T.aggregation().coarse_site(x);
+    for (int spin = 0; spin < 4; ++spin)
+      for (int col = 0; col < 3; ++col) {
+        Complex<double> want;
+        for (int k = 0; k < nv; ++k) want += c.view().at(Y, (spin / 2) * nv + k) * v[std::size_t(k)][s].s[spin].c[col];
+        worst = std::max(worst, abs(got[s].s[spin].c[col] - want));
+        worst_add = std::max(worst_add, abs(got2[s].s[spin].c[col] - 2.0 * want));
+        scale = std::max(scale, abs(want));
+      }
+  }
+  ASSERT_GT(scale, 0.1);
+  EXPECT_LT(worst, tol * scale) << "P c is not the sum of the test vectors";
+  EXPECT_LT(worst_add, tol * scale) << "prolong_add does not add P c";
+  const std::vector<SpinorField<Real>> f = test::random_fields<Real>(geom, loc, Subset::Full, 1, 42);
+  CoarseField<Real> r = T.make_coarse();
+  T.restrict_to(r, f[0]);
+  const CoarseField<Real> rh = r.clone(Location::Host);
+  Complex<double> coarse_dot;
+  for (std::int64_t t = 0; t < c.size(); ++t) coarse_dot += conj(c.view().data[t]) * Complex<double>(rh.view().data[t]);
+  const Complex<double> fine_dot =
+      dot(test::converted<double>(once.clone(Location::Host)), test::converted<double>(f[0].clone(Location::Host)));
+  EXPECT_LT(abs(coarse_dot - fine_dot), tol * abs(fine_dot) + tol) << "restriction is not P's adjoint";
+}
+
 class TransferBlockTest : public ::testing::TestWithParam<Location> {};
 
 TEST_P(TransferBlockTest, EveryColumnEqualsItsSingleTransferInDouble) {
@@ -100,6 +161,11 @@ TEST_P(TransferBlockTest, EveryColumnEqualsItsSingleTransferInDouble) {
 
 TEST_P(TransferBlockTest, EveryColumnEqualsItsSingleTransferInSingle) {
   every_column_equals_its_single_transfer<float>(GetParam());
+}
+
+TEST_P(TransferBlockTest, SingleTransfersAreTheTestVectorSums) {
+  single_transfers_are_the_test_vector_sums<double>(GetParam(), 1e-13);
+  single_transfers_are_the_test_vector_sums<float>(GetParam(), 2e-6);
 }
 
 INSTANTIATE_TEST_SUITE_P(Locations, TransferBlockTest, ::testing::ValuesIn(test::locations()),

@@ -15,8 +15,6 @@
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::GetTestVectorKernel<Real>)                \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::BlockGramKernel<Real>)                    \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::BlockRotateKernel<Real>)                  \
-  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::ProlongKernel<Real>)                      \
-  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::RestrictKernel<Real>)                     \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::ProbeKernel<Real>)                        \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::ProbeProjectKernel<Real>)                 \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::ProbeSumKernel<Real>)                     \

@@ -4,8 +4,9 @@
 // are bound by reading the test vectors, 12 n_v complex numbers per fine site (2.4 GB in single
 // precision for 24 vectors on 32^4), against 24 per field; here each thread applies each test-vector
 // element it reads to a tile of T fields (coarse_operator_kernels.hpp, rhs_tile) from registers, so
-// the vectors are read once per tile instead of once per field. Each column equals the single-field
-// kernel's result bit for bit: the sums run in the same order.
+// the vectors are read once per tile instead of once per field. The single-field transfers are these
+// kernels with a tile of one (transfer_operator.cpp); each column of a wider tile equals them bit for bit:
+// the sums run in the same order.
 
 #include <cstdint>
 

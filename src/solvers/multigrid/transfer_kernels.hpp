@@ -61,53 +61,6 @@ struct GetTestVectorKernel {
   }
 };
 
-// fine <- P coarse (add = 0) or fine += P coarse (add = 1); one thread per fine site.
-template <typename Real>
-struct ProlongKernel {
-  Aggregation agg;
-  TestVectors<Real> V;
-  CoarseView<Real> coarse;
-  SpinorView<Real> fine;
-  int add;
-  LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
-    const int p = fine.parity_of(i);
-    const std::int64_t s = fine.cb_of(i);
-    const std::int64_t Y = agg.coarse_of(i);
-    ColorSpinor<Real> psi;
-    if (add) psi = fine.load(p, s);
-    for (int chi = 0; chi < 2; ++chi) {
-      const Complex<Real>* c = coarse.data + Y * coarse.dof + chi * V.nv;
-      for (int a = 0; a < 6; ++a) {
-        Complex<Real> acc = psi.s[2 * chi + a / 3].c[a % 3];
-        const Complex<Real>* v = &V.at(i, chi, a, 0);
-        for (int k = 0; k < V.nv; ++k) acc = multiply_add(v[k], c[k], acc);
-        psi.s[2 * chi + a / 3].c[a % 3] = acc;
-      }
-    }
-    fine.store(p, s, psi);
-  }
-};
-
-// coarse <- P^dag fine; one thread per coarse component (Y, chi * n_v + k).
-template <typename Real>
-struct RestrictKernel {
-  Aggregation agg;
-  TestVectors<Real> V;
-  SpinorView<Real> fine;
-  CoarseView<Real> coarse;
-  LQCD_HOST_DEVICE void operator()(std::int64_t t) const {
-    const std::int64_t Y = t / coarse.dof;
-    const int row = int(t - Y * coarse.dof), chi = row / V.nv, k = row % V.nv;
-    Complex<Real> acc;
-    for (int j = 0; j < agg.block_sites; ++j) {
-      const std::int64_t i = agg.fine_of(Y, j);
-      const ColorSpinor<Real> psi = fine.load(fine.parity_of(i), fine.cb_of(i));
-      for (int a = 0; a < 6; ++a) acc = conj_multiply_add(V.at(i, chi, a, k), spinor_component(psi, chi, a), acc);
-    }
-    coarse.data[t] = acc;
-  }
-};
-
 // The probe of colour c and coarse column col = chi * n_v + k: P e, e = 1 at component col of every
 // coarse site of colour c (solvers/multigrid/aggregation.hpp), i.e. vector k's chirality-chi part on those blocks;
 // colour kAllColours: on every block.

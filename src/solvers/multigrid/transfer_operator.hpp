@@ -76,6 +76,7 @@ class TransferOperator {
  private:
   TestVectors<Real> vectors() const { return {v_.data(), nv_}; }
   void check_fine(const SpinorField<Real>& f) const;
+  void prolong_one(SpinorField<Real>& fine, const CoarseField<Real>& coarse, bool add) const;
   // Throws unless `fields` fields fit a coarse block of `coarse`'s shape.
   void check_block(std::size_t fields, const CoarseBlockField<Real>& coarse) const;
   Geometry fine_;
