@@ -28,15 +28,28 @@ double largest_field_difference(const SpinorField<Real>& a, const SpinorField<Re
   return test::max_diff(to_lexicographic(ad), to_lexicographic(bd));
 }
 
+// 4^3 x 8 with 2^4 blocks: 16 coarse sites; 3 random test vectors (6 coarse components per site),
+// orthonormalised.
+const Geometry& transfer_geometry() {
+  static const Geometry geom = Geometry::single_process({4, 4, 4, 8});
+  return geom;
+}
+
 template <typename Real>
-void every_column_equals_its_single_transfer(Location loc) {
-  // 4^3 x 8 with 2^4 blocks: 16 coarse sites, 3 test vectors (6 coarse components per site).
-  const Geometry geom = Geometry::single_process({4, 4, 4, 8});
+TransferOperator<Real> random_transfer(Location loc, std::uint64_t seed) {
   const int nv = 3;
-  TransferOperator<Real> T(geom, {2, 2, 2, 2}, nv, loc);
-  const std::vector<SpinorField<Real>> vectors = test::random_fields<Real>(geom, loc, Subset::Full, nv, 40);
+  TransferOperator<Real> T(transfer_geometry(), {2, 2, 2, 2}, nv, loc);
+  const std::vector<SpinorField<Real>> vectors =
+      test::random_fields<Real>(transfer_geometry(), loc, Subset::Full, nv, seed);
   for (int k = 0; k < nv; ++k) T.set_vector(k, vectors[std::size_t(k)]);
   T.orthonormalise();
+  return T;
+}
+
+template <typename Real>
+void every_column_equals_its_single_transfer(Location loc) {
+  const Geometry& geom = transfer_geometry();
+  const TransferOperator<Real> T = random_transfer<Real>(loc, 40);
   const CoarseLattice& lat = T.aggregation().coarse;
   std::set<int> tiles;
   for (const int n : {1, 3, 5, 12, 13, 17, 32, 64}) {
@@ -101,12 +114,9 @@ void every_column_equals_its_single_transfer(Location loc) {
 // restriction is P's adjoint: <c, P^dag f> = <P c, f>.
 template <typename Real>
 void single_transfers_are_the_test_vector_sums(Location loc, double tol) {
-  const Geometry geom = Geometry::single_process({4, 4, 4, 8});
-  const int nv = 3;
-  TransferOperator<Real> T(geom, {2, 2, 2, 2}, nv, loc);
-  const std::vector<SpinorField<Real>> vectors = test::random_fields<Real>(geom, loc, Subset::Full, nv, 41);
-  for (int k = 0; k < nv; ++k) T.set_vector(k, vectors[std::size_t(k)]);
-  T.orthonormalise();
+  const Geometry& geom = transfer_geometry();
+  const TransferOperator<Real> T = random_transfer<Real>(loc, 41);
+  const int nv = T.test_vectors();
   std::vector<LexicographicSpinor> v;
   for (int k = 0; k < nv; ++k) {
     SpinorField<Real> q = T.make_fine();
