@@ -24,7 +24,12 @@ void HasenbuschRatioMonomial::refresh(const GaugeField<double>& U, std::uint64_t
   const SpinorField<double> w = solve_normal_equations(heavy_, U, *M2, v, solver_, stats_, name());
   phi.emplace(M->make_field());
   M2->apply(*phi, w);
-  start_trajectory();
+  start_trajectory(norm2(eta));
+}
+
+double HasenbuschRatioMonomial::action_after_refresh(const GaugeField<double>& U) {
+  // M_2^dag phi = M^dag eta (to the heavy solve's tolerance): phi^dag M_2 (M^dag M)^{-1} M_2^dag phi = |eta|^2
+  return noise_norm2() - 2 * light_.log_det_odd(*light_.schur(U)) + 2 * heavy_.log_det_odd(*heavy_.schur(U));
 }
 
 double HasenbuschRatioMonomial::action(const GaugeField<double>& U) {

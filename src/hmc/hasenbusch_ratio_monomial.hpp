@@ -23,6 +23,7 @@ class HasenbuschRatioMonomial : public PseudofermionMonomial {
   std::string name() const override;
   void refresh(const GaugeField<double>& U, std::uint64_t seed, std::uint32_t trajectory) override;
   double action(const GaugeField<double>& U) override;
+  double action_after_refresh(const GaugeField<double>& U) override;
   void add_force(const GaugeField<double>& U, MomentumField& F) override;
   void use_multigrid(const HmcMultigridParams& p) override;
 

@@ -26,6 +26,12 @@ double Hmc::hamiltonian(const GaugeField<double>& U, const MomentumField& P) {
   return h;
 }
 
+double Hmc::hamiltonian_after_refresh(const GaugeField<double>& U, const MomentumField& P) {
+  double h = kinetic_energy(P);
+  for (auto& m : monomials_) h += m->action_after_refresh(U);
+  return h;
+}
+
 void Hmc::refresh(const GaugeField<double>& U, MomentumField& P, std::uint32_t trajectory) {
   momentum_heatbath(P, seed_, trajectory);
   for (auto& m : monomials_) m->refresh(U, seed_, trajectory);
@@ -56,7 +62,7 @@ TrajectoryResult Hmc::trajectory(GaugeField<double>& U, std::uint32_t trajectory
   r.multigrid_solves.assign(monomials_.size(), 0);
   r.multigrid_iterations.assign(monomials_.size(), 0);
   refresh(U, P, trajectory);
-  r.H0 = hamiltonian(U, P);
+  r.H0 = hamiltonian_after_refresh(U, P);
   r.solver_seconds = collect_solver_stats(r);
   GaugeField<double> V = U.clone(U.location());
   integrator_.take_force_stats();
@@ -93,7 +99,7 @@ ReversibilityResult Hmc::reversibility(const GaugeField<double>& U, std::uint32_
   ReversibilityResult r;
   MomentumField P(U.geometry(), U.location());
   refresh(U, P, trajectory);
-  r.H0 = hamiltonian(U, P);
+  r.H0 = hamiltonian_after_refresh(U, P);
   GaugeField<double> V = U.clone(U.location());
   integrator_.integrate(V, P);
   link_axpy(-2.0, P, P);  // P -> -P

@@ -55,6 +55,8 @@ class Hmc {
   ReversibilityResult reversibility(const GaugeField<double>& U, std::uint32_t trajectory);
 
   double hamiltonian(const GaugeField<double>& U, const MomentumField& P);
+  // The same right after refresh (Monomial::action_after_refresh).
+  double hamiltonian_after_refresh(const GaugeField<double>& U, const MomentumField& P);
   const std::vector<std::unique_ptr<Monomial>>& monomials() const { return monomials_; }
   const Integrator& integrator() const { return integrator_; }
 

@@ -22,6 +22,10 @@ class Monomial {
   virtual void refresh(const GaugeField<double>& U, std::uint64_t seed, std::uint32_t trajectory) = 0;
   // S[U] (with the pseudofermions of the last refresh).
   virtual double action(const GaugeField<double>& U) = 0;
+  // S[U] right after refresh(U), at the same links (the trajectory's start). A pseudofermion drawn as
+  // phi = M^dag eta has phi^dag (M^dag M)^{-1} phi = eta^dag eta: the fermion monomials know it without a
+  // solve. The default evaluates action(U).
+  virtual double action_after_refresh(const GaugeField<double>& U) { return action(U); }
   // F += dS/dU (F^a = d/dw S[e^{i w T^a} U] per link).
   virtual void add_force(const GaugeField<double>& U, MomentumField& F) = 0;
   // Solver iterations and seconds since the last call (fermion monomials; zero otherwise), for the logs.

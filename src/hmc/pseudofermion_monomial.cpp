@@ -29,7 +29,14 @@ void PseudofermionMonomial::use_multigrid(const HmcMultigridParams&) {
   fail("the multigrid force solves are for the wilson, clover and hasenbusch_ratio monomials, not {}", name());
 }
 
-void PseudofermionMonomial::start_trajectory() {
+double PseudofermionMonomial::noise_norm2() const {
+  if (!at_refresh_) fail("internal: {}: the action after the refresh asked for after a force", name());
+  return noise_norm2_;
+}
+
+void PseudofermionMonomial::start_trajectory(double noise_norm2) {
+  noise_norm2_ = noise_norm2;
+  at_refresh_ = true;
   forecast_.clear();
   if (multigrid_) multigrid_->new_trajectory();
 }
@@ -37,6 +44,7 @@ void PseudofermionMonomial::start_trajectory() {
 SpinorField<double> PseudofermionMonomial::solve_for_force(const EvenOddQuark& q, const GaugeField<double>& U,
                                                            const SchurOperator<double>& M,
                                                            const SpinorField<double>& b) {
+  at_refresh_ = false;
   if (multigrid_) {
     check_finite_source(b, name());
     return multigrid_->solve(U, M, b, force_solver_, stats_, name(), &forecast_);

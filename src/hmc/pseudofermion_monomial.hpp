@@ -50,9 +50,12 @@ class PseudofermionMonomial : public Monomial {
                                      std::uint32_t trajectory) const;
   // phi, or an internal error naming the monomial when the heatbath has not run.
   const SpinorField<double>& pseudofermion() const;
-  // A new pseudofermion: the forecast forgets its solutions, the multigrid refreshes its setup at the
-  // next force solve.
-  void start_trajectory();
+  // A new pseudofermion drawn from noise eta with |eta|^2 = noise_norm2 (the action right after the
+  // refresh, log det terms apart): the forecast forgets its solutions, the multigrid refreshes its setup
+  // at the next force solve.
+  void start_trajectory(double noise_norm2);
+  // That |eta|^2, or an internal error naming the monomial once a force has moved on from the refresh.
+  double noise_norm2() const;
   // X = (M_hat^dag M_hat)^{-1} b for a force (q the quark of M = q.schur(U)): by the multigrid when it
   // is on, else solve_normal_equations; to the force tolerance, from the forecast's guess.
   SpinorField<double> solve_for_force(const EvenOddQuark& q, const GaugeField<double>& U,
@@ -64,9 +67,11 @@ class PseudofermionMonomial : public Monomial {
   SolverStats stats_;
   // Guesses for the force solves and the action's (at the trajectory's end the last force solve was at
   // the same links: the action's solve starts there and still meets solver.tolerance); cleared with
-  // each new pseudofermion, so the action at the trajectory's start solves from zero.
+  // each new pseudofermion (the action at the trajectory's start needs no solve: action_after_refresh).
   ChronologicalGuess forecast_;
   std::unique_ptr<MultigridForceSolver> multigrid_;  // null: CG
+  double noise_norm2_ = 0;
+  bool at_refresh_ = false;  // no force since the last refresh
 };
 
 }  // namespace lqcd

@@ -26,6 +26,10 @@ void SmearedFermionMonomial::refresh(const GaugeField<double>& U, std::uint64_t 
 
 double SmearedFermionMonomial::action(const GaugeField<double>& U) { return inner_->action(stout_smear(U, params_)); }
 
+double SmearedFermionMonomial::action_after_refresh(const GaugeField<double>& U) {
+  return inner_->action_after_refresh(stout_smear(U, params_));
+}
+
 void SmearedFermionMonomial::add_force(const GaugeField<double>& U, MomentumField& F) {
   const StoutSmearedLinks links(U, params_);
   MomentumField FV(U.geometry(), U.location());

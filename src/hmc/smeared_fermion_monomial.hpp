@@ -22,6 +22,7 @@ class SmearedFermionMonomial : public Monomial {
   std::string name() const override;
   void refresh(const GaugeField<double>& U, std::uint64_t seed, std::uint32_t trajectory) override;
   double action(const GaugeField<double>& U) override;
+  double action_after_refresh(const GaugeField<double>& U) override;
   void add_force(const GaugeField<double>& U, MomentumField& F) override;
   SolverStats take_solver_stats() override { return inner_->take_solver_stats(); }
   std::vector<std::string> take_warnings() override { return inner_->take_warnings(); }

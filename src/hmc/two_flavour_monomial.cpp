@@ -24,7 +24,12 @@ void TwoFlavourMonomial::refresh(const GaugeField<double>& U, std::uint64_t seed
   const SpinorField<double> eta = gaussian_noise(M->make_field(), seed, trajectory);
   phi.emplace(M->make_field());
   M->apply_dagger(*phi, eta);
-  start_trajectory();
+  start_trajectory(norm2(eta));
+}
+
+double TwoFlavourMonomial::action_after_refresh(const GaugeField<double>& U) {
+  // phi = M^dag eta: phi^dag (M^dag M)^{-1} phi = |eta|^2
+  return noise_norm2() - 2 * quark_.log_det_odd(*quark_.schur(U));
 }
 
 double TwoFlavourMonomial::action(const GaugeField<double>& U) {

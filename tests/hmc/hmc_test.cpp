@@ -6,6 +6,7 @@
 #include <cmath>
 #include <iostream>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "field_test_support.hpp"
@@ -97,6 +98,47 @@ TEST_P(HmcTest, HasenbuschRatioForceIsTheDerivativeOfTheAction) {
   HasenbuschRatioMonomial m(tm, tm2, solver, 2);
   m.refresh(U, 11, 5);
   expect_force_is_derivative(m, U, 1e-6);
+}
+
+// Right after the heatbath the fermion actions are |eta|^2 (minus the log det A_oo terms) without a solve
+// (Monomial::action_after_refresh): equal to the solved action to the solver's tolerance, for the
+// two-flavour monomial (Wilson, twisted mass, clover) and the Hasenbusch ratio (Wilson, clover), with no
+// solver iteration; once a force has moved on from the refresh, asking for it is an internal error.
+TEST_P(HmcTest, ActionAfterRefreshIsTheNoiseNormWithoutASolve) {
+  const Geometry geom = Geometry::single_process({4, 4, 4, 4});
+  const GaugeField<double> U = test::rough_gauge(geom, GetParam());
+  SolverParams solver;
+  solver.tolerance = 1e-13;
+  const auto expect_equal = [&](Monomial& m, const std::string& what) {
+    SCOPED_TRACE(what);
+    m.refresh(U, 11, 6);
+    m.take_solver_stats();
+    const double fast = m.action_after_refresh(U);
+    EXPECT_EQ(m.take_solver_stats().iterations, 0) << "a solve after the refresh";
+    const double solved = m.action(U);
+    EXPECT_GT(m.take_solver_stats().iterations, 0);
+    EXPECT_NEAR(fast, solved, 1e-10 * std::abs(solved));
+    MomentumField F(geom, GetParam());
+    set_zero(F);
+    m.add_force(U, F);
+    EXPECT_THROW(m.action_after_refresh(U), Error);
+  };
+  const double cases[3][2] = {{0.0, 0.0}, {0.2, 0.0}, {0.0, 1.769}};
+  for (const auto& [mu, csw] : cases) {
+    WilsonParams w;
+    w.kappa = 0.12;
+    w.mu = mu;
+    TwoFlavourMonomial m(w, csw, solver, 0);
+    expect_equal(m, "two-flavour, mu " + std::to_string(mu) + ", c_sw " + std::to_string(csw));
+  }
+  EvenOddQuark light, heavy;
+  light.params.kappa = 0.12;
+  heavy.params.kappa = 0.10;
+  for (double csw : {0.0, 1.5}) {
+    light.csw = heavy.csw = csw;
+    HasenbuschRatioMonomial m(light, heavy, solver, 1);
+    expect_equal(m, "ratio, c_sw " + std::to_string(csw));
+  }
 }
 
 std::vector<std::unique_ptr<Monomial>> gauge_and_fermion(double beta, double kappa, double tol, int gauge_level) {

@@ -45,6 +45,9 @@ TEST_P(SmearedMonomialTest, CloverForceIsTheDerivativeOfTheAction) {
   w.kappa = 0.12;
   SmearedFermionMonomial m(std::make_unique<TwoFlavourMonomial>(w, 1.769, solver, 0), {0.1, 2, false});
   m.refresh(U, 11, 3);
+  // The action after the refresh without a solve, its log det A_oo at the smeared links as the solved one's.
+  const double solved = m.action(U);
+  EXPECT_NEAR(m.action_after_refresh(U), solved, 1e-10 * std::abs(solved));
   expect_force_is_derivative(m, U, 1e-6);
   const Monomial::SolverStats s = m.take_solver_stats();  // the inner monomial's solves, forwarded
   EXPECT_GT(s.iterations, 0);
