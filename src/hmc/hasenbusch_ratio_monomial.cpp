@@ -37,7 +37,7 @@ double HasenbuschRatioMonomial::action(const GaugeField<double>& U) {
   SpinorField<double> psi = M->make_field();
   M2->apply_dagger(psi, pseudofermion());
   // From the forecast's guess, as the two-flavour action (two_flavour_monomial.cpp).
-  const SpinorField<double> X = solve_normal_equations(light_, U, *M, psi, solver_, stats_, name(), &forecast_);
+  const SpinorField<double> X = solve_for_action(light_, U, *M, psi);
   return dot(psi, X).re - 2 * light_.log_det_odd(*M) + 2 * heavy_.log_det_odd(*M2);
 }
 

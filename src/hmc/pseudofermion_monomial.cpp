@@ -45,11 +45,23 @@ SpinorField<double> PseudofermionMonomial::solve_for_force(const EvenOddQuark& q
                                                            const SchurOperator<double>& M,
                                                            const SpinorField<double>& b) {
   at_refresh_ = false;
+  return solve_light(q, U, M, b, force_solver_);
+}
+
+SpinorField<double> PseudofermionMonomial::solve_for_action(const EvenOddQuark& q, const GaugeField<double>& U,
+                                                            const SchurOperator<double>& M,
+                                                            const SpinorField<double>& b) {
+  return solve_light(q, U, M, b, solver_);
+}
+
+SpinorField<double> PseudofermionMonomial::solve_light(const EvenOddQuark& q, const GaugeField<double>& U,
+                                                       const SchurOperator<double>& M, const SpinorField<double>& b,
+                                                       const SolverParams& p) {
   if (multigrid_) {
     check_finite_source(b, name());
-    return multigrid_->solve(U, M, b, force_solver_, stats_, name(), &forecast_);
+    return multigrid_->solve(U, M, b, p, stats_, name(), &forecast_);
   }
-  return solve_normal_equations(q, U, M, b, force_solver_, stats_, name(), &forecast_);
+  return solve_normal_equations(q, U, M, b, p, stats_, name(), &forecast_);
 }
 
 }  // namespace lqcd

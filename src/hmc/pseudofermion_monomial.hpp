@@ -30,8 +30,9 @@ class PseudofermionMonomial : public Monomial {
   void set_force_tolerance(double t) { force_solver_.tolerance = t > 0 ? t : solver_.tolerance; }
   double force_tolerance() const { return force_solver_.tolerance; }
 
-  // The force solves of the monomial's (light) quark by the multigrid (hmc/multigrid_force_solver.hpp)
-  // instead of CG; the heatbath's and the action's solves stay CG. Throws for a quark it cannot serve.
+  // The force and action solves of the monomial's (light) quark by the multigrid
+  // (hmc/multigrid_force_solver.hpp) instead of CG; the heatbath's (the Hasenbusch ratio's heavy quark)
+  // stays CG. Throws for a quark it cannot serve.
   // The base refuses (the rational monomial's multi-shift solves have no multigrid).
   virtual void use_multigrid(const HmcMultigridParams& p);
   const MultigridForceSolver* multigrid() const { return multigrid_.get(); }
@@ -60,6 +61,14 @@ class PseudofermionMonomial : public Monomial {
   // is on, else solve_normal_equations; to the force tolerance, from the forecast's guess.
   SpinorField<double> solve_for_force(const EvenOddQuark& q, const GaugeField<double>& U,
                                       const SchurOperator<double>& M, const SpinorField<double>& b);
+  // The same to the action's tolerance (solver.tolerance), for the action at the trajectory's end.
+  SpinorField<double> solve_for_action(const EvenOddQuark& q, const GaugeField<double>& U,
+                                       const SchurOperator<double>& M, const SpinorField<double>& b);
+
+  // X = (M_hat^dag M_hat)^{-1} b to p.tolerance from the forecast's guess: by the multigrid when it is
+  // on, else solve_normal_equations.
+  SpinorField<double> solve_light(const EvenOddQuark& q, const GaugeField<double>& U, const SchurOperator<double>& M,
+                                  const SpinorField<double>& b, const SolverParams& p);
 
   SolverParams solver_;        // the pseudofermion heatbath's and the action's solves
   SolverParams force_solver_;  // the forces' (solver_ with the force tolerance)

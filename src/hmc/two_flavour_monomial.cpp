@@ -34,10 +34,9 @@ double TwoFlavourMonomial::action_after_refresh(const GaugeField<double>& U) {
 
 double TwoFlavourMonomial::action(const GaugeField<double>& U) {
   const auto M = quark_.schur(U);
-  // From the forecast's guess (zero at the trajectory's start; at its end the last force's solution at
-  // these links): the action still meets solver.tolerance, in a fraction of the iterations.
-  const SpinorField<double> X = solve_normal_equations(quark_, U, *M, pseudofermion(), solver_, stats_, name(),
-                                                     &forecast_);
+  // From the forecast's guess (at the trajectory's end the last force's solution at these links): the
+  // action still meets solver.tolerance, in a fraction of the iterations.
+  const SpinorField<double> X = solve_for_action(quark_, U, *M, pseudofermion());
   return dot(*phi, X).re - 2 * quark_.log_det_odd(*M);  // phi^dag (M^dag M)^{-1} phi - 2 log |det A_oo|
 }
 
