@@ -21,7 +21,8 @@
 #   profile 12 sources together under the CUPTI kernel profiler (scripts/profiling/cupti_kernel_profile.cpp):
 #           where the GPU time of the block solve goes, kernel by kernel, and how long the GPU sits idle;
 #           with the coarse passes on the CUDA cores and on the tensor cores, and the second level's D_c from
-#           16-bit blocks (MG_PROFILE_VARIANTS, MMA:FULL pairs, default "0:0 1:0 1:1").
+#           16-bit blocks (MG_PROFILE_VARIANTS, MMA:FULL pairs, default "0:0 1:0 1:1"). MG_PROFILE_RHS (12): the
+#           sources; 1 profiles single solves (MG_REPS of them, the HMC's case). MG_PROFILE_KAPPA (0.1352).
 #           The bench marks its block solves (cudaProfilerStart/Stop), so the setup stays outside the tables
 #           (OUT/profile_mmaM_fullF.txt); a plain run before each profiled one: both JSON lines in OUT/profile.jsonl
 #   ncu     Nsight Compute in the 12-source block solve: the Schwarz colour sweep and the second level's D_c
@@ -88,8 +89,8 @@ if has profile; then
   # the 32^4 field of multigrid-scan.sh (its heatbath where none is there yet; " ": no kappa to scan)
   ls runs/mgscan_32/wilson.*.ildg >/dev/null 2>&1 || MG_SKIP_KRYLOV=1 bash scripts/multigrid-scan.sh "$out" "$bin" 32 " "
   cfg=$(ls runs/mgscan_32/wilson.*.ildg | tail -1)
-  run=("$bin" bench solver --dims 32,32,32,32 --device gpu --config "$cfg" --repetitions 1 --tolerance 1e-10 --json
-    --action clover --csw 1.769 --kappa 0.1352 --precision single --solver multigrid --rhs "${MG_PROFILE_RHS:-12}")
+  run=("$bin" bench solver --dims 32,32,32,32 --device gpu --config "$cfg" --repetitions "${MG_REPS:-1}" --tolerance 1e-10 --json
+    --action clover --csw 1.769 --kappa "${MG_PROFILE_KAPPA:-0.1352}" --precision single --solver multigrid --rhs "${MG_PROFILE_RHS:-12}")
   for s in "${settings[@]}"; do run+=(--multigrid "$s"); done
   # MMA:FULL: LQCD_COARSE_MMA and LQCD_COARSE_HALF_FULL (the second level's D_c from 16-bit blocks);
   # MG_PROFILE_SETUP=1: the setup is the marked window instead of the block solves

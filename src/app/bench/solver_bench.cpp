@@ -309,6 +309,9 @@ nlohmann::json multigrid_solver_bench(const BenchCommandOptions& opt, const Gaug
     SolverResult last;
     mg.reset_solve_timings();
     int solves = 0;
+    // With one source the single solves are the profiler's window (with --rhs N the block solves are).
+    const bool mark_solves = loc == Location::Device && opt.rhs <= 1 && !profiler_marks_the_setup();
+    if (mark_solves) device_profiler_range(true);
     const double t = median_seconds(
         loc, opt.repetitions,
         [&] {
@@ -317,6 +320,7 @@ nlohmann::json multigrid_solver_bench(const BenchCommandOptions& opt, const Gaug
           ++solves;
         },
         &energy);
+    if (mark_solves) device_profiler_range(false);
     const MultigridTimings& s = mg.timings();
     const double per = 1.0 / solves;
     // The operators' rates: the coarse operator (9 blocks per site) and the smoother's fine operator.
