@@ -40,6 +40,9 @@ std::vector<KeySpec> multigrid_schema() {
        "coarse lattice)"},
       {"multigrid.coarse_half", d.coarse_half ? "true" : "false",
        "even-odd coarse solves read the coarse operator's hopping blocks in 16-bit fixed point (half the bytes)"},
+      {"multigrid.transfer_half", d.transfer_half ? "true" : "false",
+       "restriction and prolongation read a 16-bit copy of the test vectors (half the bytes; single-precision "
+       "cycle only)"},
       {"multigrid.coarse_deflation", d.coarse_deflation ? "true" : "false",
        "deflate the coarse solves (the third level's with levels = 3) by the restricted test vectors of the level "
        "above, split by chirality: GCR on the complement of their near-null space"},
@@ -105,6 +108,7 @@ MultigridParams read_multigrid_params(const Config& c) {
   p.coarse_restart = int(read_integer(c, "multigrid.coarse_restart", 1, kCoarseGcrMaxRestart));
   p.coarse_even_odd = c.boolean("multigrid.coarse_even_odd");
   p.coarse_half = c.boolean("multigrid.coarse_half");
+  p.transfer_half = c.boolean("multigrid.transfer_half");
   p.coarse_deflation = c.boolean("multigrid.coarse_deflation");
   p.outer_restart = int(read_integer(c, "multigrid.outer_restart", 1, 1000));
   p.outer_recycle = int(read_integer(c, "multigrid.outer_recycle", 0, 64));

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 #include <type_traits>
 #include <vector>
@@ -176,6 +177,61 @@ TEST_P(TransferBlockTest, EveryColumnEqualsItsSingleTransferInSingle) {
 TEST_P(TransferBlockTest, SingleTransfersAreTheTestVectorSums) {
   single_transfers_are_the_test_vector_sums<double>(GetParam(), 1e-13);
   single_transfers_are_the_test_vector_sums<float>(GetParam(), 2e-6);
+}
+
+// The transfers from 16-bit test vectors (use_half_vectors; multigrid.transfer_half): within the 16-bit
+// codes' resolution of the single-precision ones (and not equal to them), the block transfer's columns
+// equal its single-field transfers bit for bit, the copy follows new vectors at orthonormalise(), and
+// double precision refuses it.
+TEST_P(TransferBlockTest, HalfVectorsTransferWithinTheirResolution) {
+  const Location loc = GetParam();
+  const Geometry& geom = transfer_geometry();
+  const TransferOperator<float> T = random_transfer<float>(loc, 43);
+  TransferOperator<float> H = random_transfer<float>(loc, 43);
+  H.use_half_vectors(true);
+  const CoarseLattice& lat = T.aggregation().coarse;
+  CoarseField<float> c(lat, T.coarse_dof(), Location::Host);
+  convert_precision(c, test::random_coarse(lat, T.coarse_dof(), Location::Host, 9));
+  const CoarseField<float> c_loc = c.clone(loc);
+  SpinorField<float> want = T.make_fine(), got = T.make_fine();
+  T.prolong(want, c_loc);
+  H.prolong(got, c_loc);
+  const double p_scale = std::sqrt(norm2(want) / double(geom.volume() * 12));
+  const double p_diff = largest_field_difference(want, got);
+  EXPECT_LT(p_diff, 1e-4 * p_scale) << "P c";
+  EXPECT_GT(p_diff, 0.0) << "the 16-bit vectors were not used";
+  const std::vector<SpinorField<float>> f = test::random_fields<float>(geom, loc, Subset::Full, 5, 44);
+  CoarseField<float> r_want = T.make_coarse(), r_got = T.make_coarse();
+  T.restrict_to(r_want, f[0]);
+  H.restrict_to(r_got, f[0]);
+  const double r_diff = test::largest_difference(r_want, r_got);
+  const CoarseField<float> rw = r_want.clone(Location::Host);
+  double r_max = 0;
+  for (std::int64_t t = 0; t < rw.size(); ++t) r_max = std::max(r_max, double(abs(rw.view().data[t])));
+  EXPECT_LT(r_diff, 1e-4 * r_max) << "P^dag f";
+  EXPECT_GT(r_diff, 0.0);
+  std::vector<const SpinorField<float>*> in;
+  for (const auto& x : f) in.push_back(&x);
+  CoarseBlockField<float> block(lat, T.coarse_dof(), 5, loc);
+  H.restrict_block(block, in);
+  double block_diff = 0;
+  for (int j = 0; j < 5; ++j) {
+    H.restrict_to(r_got, f[std::size_t(j)]);
+    CoarseField<float> column = H.make_coarse();
+    unpack_rhs(column, block, j);
+    block_diff = std::max(block_diff, test::largest_difference(column, r_got));
+  }
+  EXPECT_EQ(block_diff, 0.0) << "a column differs from its single 16-bit restriction";
+  // New vectors: the 16-bit copy follows them.
+  const std::vector<SpinorField<float>> other = test::random_fields<float>(geom, loc, Subset::Full, 3, 45);
+  for (int k = 0; k < 3; ++k) H.set_vector(k, other[std::size_t(k)]);
+  H.orthonormalise();
+  const TransferOperator<float> T2 = random_transfer<float>(loc, 45);
+  T2.prolong(want, c_loc);
+  H.prolong(got, c_loc);
+  EXPECT_LT(largest_field_difference(want, got), 1e-4 * p_scale) << "the copy of the new vectors";
+  TransferOperator<double> D(geom, {2, 2, 2, 2}, 3, loc);
+  EXPECT_THROW(D.use_half_vectors(true), Error);
 }
 
 INSTANTIATE_TEST_SUITE_P(Locations, TransferBlockTest, ::testing::ValuesIn(test::locations()),

@@ -379,6 +379,7 @@ nlohmann::json multigrid_solver_bench(const BenchCommandOptions& opt, const Gaug
                        {"coarse_mu_factor", mp.coarse_mu_factor},
                        {"coarse_even_odd", mg.info().coarse_even_odd},
                        {"coarse_half", mp.coarse_half},
+                       {"transfer_half", mp.transfer_half},
                        {"coarse_deflation", mp.coarse_deflation},
                        {"levels", mg.info().levels},
                        {"coarse_block", mp.coarse_block},

@@ -215,6 +215,7 @@ MultigridPreconditioner<Real>::MultigridPreconditioner(const LinearOperator<Real
       schur_rhs_(coarse_.make_field()),
       coarse_work_(rc_, p_.levels == 3 ? p.coarse_restart : 0),
       coarse_gcr_(rc_, p.coarse_restart) {
+  transfer_.use_half_vectors(p.transfer_half);
   if (D.subset() != Subset::Full) fail("internal: multigrid on an operator that is not the full-lattice one");
   if (agglomeration_.distributed()) {
     coarse_part_ = std::make_unique<CoarseOperator<Real>>(agglomeration_.part(), transfer_.coarse_dof(), D.location());

@@ -76,6 +76,9 @@ struct MultigridParams {
   // The even-odd coarse operator's hopping blocks in 16-bit fixed point in the coarse solves (half the
   // bytes; solvers/multigrid/coarse_schur_kernels.hpp).
   bool coarse_half = false;
+  // The fine level's restriction and prolongation from a 16-bit copy of the test vectors (half the bytes
+  // they read; the coarse operator still from the single-precision ones). Single-precision cycle only.
+  bool transfer_half = false;
   // The coarse solves (the third level's with 3 levels) deflated by the restrictions of the level
   // above's test vectors, split by chirality (solvers/multigrid/coarse_deflation.hpp).
   bool coarse_deflation = false;

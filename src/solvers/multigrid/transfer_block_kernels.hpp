@@ -32,12 +32,13 @@ struct SpinorFieldsView {
   }
 };
 
+// Vectors: TestVectors<Real>, or HalfTestVectors (Real = float) for multigrid.transfer_half.
 // Column j < fine.n of `coarse` <- P^dag field j; one thread per coarse component (Y, chi * n_v + k)
 // and tile of T fields (rhs_tile over the n fields; the coarse block may be wider).
-template <typename Real, int T>
+template <typename Real, int T, typename Vectors = TestVectors<Real>>
 struct RestrictBlockKernel {
   Aggregation agg;
-  TestVectors<Real> V;
+  Vectors V;
   SpinorFieldsView<Real> fine;
   CoarseBlockView<Real> coarse;
   LQCD_HOST_DEVICE void operator()(std::int64_t t) const {
@@ -54,7 +55,7 @@ struct RestrictBlockKernel {
     for (int j = 0; j < agg.block_sites; ++j) {
       const std::int64_t i = agg.fine_of(r.k, j);
       for (int a = 0; a < 6; ++a) {
-        const Complex<Real> v = V.at(i, chi, a, k);
+        const Complex<Real> v = V.load(i, chi, a, k);
         const std::int64_t o = fine.offset(i, 6 * chi + a);
         LQCD_UNROLL
         for (int l = 0; l < T; ++l) acc[l] = conj_multiply_add(v, field[l][o], acc[l]);
@@ -72,11 +73,11 @@ struct RestrictBlockKernel {
 // then read consecutive runs of the test vectors (V.at(i, chi, a, k): k fastest), where a thread per site
 // read 12 such runs 2.3 kB apart from its neighbours' (8.5 ms per prolongation of 12 fields at 32^4 on
 // the H100, against 1.6 ms for its data). Each element's sum runs over k in the same order as before.
-template <typename Real, int T>
+template <typename Real, int T, typename Vectors = TestVectors<Real>>
 struct ProlongBlockKernel {
   static constexpr int kRows = 12;  // 2 chiralities x 6 spin-colour components
   Aggregation agg;
-  TestVectors<Real> V;
+  Vectors V;
   CoarseBlockView<Real> coarse;
   SpinorFieldsView<Real> fine;
   std::int64_t volume;
@@ -95,9 +96,8 @@ struct ProlongBlockKernel {
     Complex<Real> acc[T];
     LQCD_UNROLL
     for (int l = 0; l < T; ++l) acc[l] = add ? fine.data[lane[l]][o] : Complex<Real>();
-    const Complex<Real>* v = &V.at(i, chi, a, 0);
     for (int k = 0; k < V.nv; ++k) {
-      const Complex<Real> vk = v[k];
+      const Complex<Real> vk = V.load(i, chi, a, k);
       LQCD_UNROLL
       for (int l = 0; l < T; ++l) acc[l] = multiply_add(vk, c[std::int64_t(k) * w + lane[l]], acc[l]);
     }

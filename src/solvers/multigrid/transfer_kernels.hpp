@@ -14,6 +14,7 @@
 #include <cstdint>
 
 #include "fields/spinor_field.hpp"
+#include "math/precision.hpp"
 #include "solvers/multigrid/aggregation.hpp"
 #include "solvers/multigrid/coarse_operator_kernels.hpp"
 
@@ -25,6 +26,40 @@ struct TestVectors {
   int nv;
   LQCD_HOST_DEVICE Complex<Real>& at(std::int64_t i, int chi, int a, int k) const {
     return v[((i * 2 + chi) * 6 + a) * nv + k];
+  }
+  LQCD_HOST_DEVICE Complex<Real> load(std::int64_t i, int chi, int a, int k) const { return at(i, chi, a, k); }
+};
+
+// The same vectors in 16-bit fixed point for the transfers of a single-precision cycle
+// (multigrid.transfer_half; issue 46): the transfers are bound by reading the vectors (2.4 GB in single
+// precision for 24 vectors on 32^4, twice per cycle). Each fine site's chirality-chi row of 6 n_v numbers is
+// scaled by its largest |re|, |im| (QUDA keeps its null vectors in half precision likewise).
+struct HalfTestVectors {
+  Complex<std::int16_t>* v;  // in TestVectors' order
+  float* scale;              // [i * 2 + chi]
+  int nv;
+  LQCD_HOST_DEVICE Complex<float> load(std::int64_t i, int chi, int a, int k) const {
+    return decode<Half>(v[((i * 2 + chi) * 6 + a) * nv + k], scale[i * 2 + chi]);
+  }
+};
+
+// HalfTestVectors from TestVectors<float>: the scales (one thread per fine site and chirality), then the
+// codes (one thread per element).
+struct HalfTestVectorScaleKernel {
+  TestVectors<float> V;
+  HalfTestVectors H;
+  LQCD_HOST_DEVICE void operator()(std::int64_t t) const {
+    const Complex<float>* row = V.v + t * 6 * V.nv;
+    float m = 0;
+    for (int e = 0; e < 6 * V.nv; ++e) m = fmaxf(m, fmaxf(fabsf(row[e].re), fabsf(row[e].im)));
+    H.scale[t] = m > 0 ? m : 1.0f;
+  }
+};
+struct HalfTestVectorPackKernel {
+  TestVectors<float> V;
+  HalfTestVectors H;
+  LQCD_HOST_DEVICE void operator()(std::int64_t t) const {
+    H.v[t] = encode<Half>(V.v[t], 1.0f / H.scale[t / (6 * V.nv)]);
   }
 };
 

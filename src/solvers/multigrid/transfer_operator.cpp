@@ -1,5 +1,7 @@
 #include "solvers/multigrid/transfer_operator.hpp"
 
+#include <type_traits>
+
 #include "core/dispatch.hpp"
 #include "core/error.hpp"
 #include "fields/random_spinor_kernels.hpp"
@@ -48,6 +50,34 @@ void TransferOperator<Real>::random_field(SpinorField<Real>& v, std::uint64_t se
 template <typename Real>
 void TransferOperator<Real>::orthonormalise() {
   block_orthonormalise(location(), agg_, BlockRows<Real>{v_.data(), nv_, 6});
+  pack_half_vectors();
+}
+
+template <typename Real>
+void TransferOperator<Real>::pack_half_vectors() {
+  if constexpr (std::is_same_v<Real, float>) {
+    if (v_half_.size() == 0) return;
+    const HalfTestVectors h{v_half_.data(), v_half_scale_.data(), nv_};
+    for_each(location(), std::int64_t(v_half_scale_.size()), HalfTestVectorScaleKernel{vectors(), h});
+    for_each(location(), std::int64_t(v_half_.size()), HalfTestVectorPackKernel{vectors(), h});
+  }
+}
+
+template <typename Real>
+void TransferOperator<Real>::use_half_vectors(bool on) {
+  if (on && !std::is_same_v<Real, float>) fail("multigrid.transfer_half: 16-bit test vectors need the single-precision cycle");
+  v_half_ = Buffer<Complex<std::int16_t>>(on ? v_.size() : 0, location());
+  v_half_scale_ = Buffer<float>(on ? std::size_t(fine_.volume()) * 2 : 0, location());
+  pack_half_vectors();
+}
+
+template <typename Real>
+template <typename F>
+void TransferOperator<Real>::with_transfer_vectors(F&& f) const {
+  if constexpr (std::is_same_v<Real, float>) {
+    if (v_half_.size() != 0) return f(HalfTestVectors{v_half_.data(), v_half_scale_.data(), nv_});
+  }
+  f(vectors());
 }
 
 // The single-field transfers are the block kernels' (transfer_block_kernels.hpp) with one field and a tile
@@ -82,15 +112,20 @@ void TransferOperator<Real>::prolong_add(SpinorField<Real>& fine, const CoarseFi
 template <typename Real>
 void TransferOperator<Real>::prolong_one(SpinorField<Real>& fine, const CoarseField<Real>& coarse, bool add) const {
   check_fine(fine);
-  using Kernel = ProlongBlockKernel<Real, 1>;
-  for_each(location(), fine.sites() * Kernel::kRows,
-           Kernel{agg_, vectors(), one_column(coarse), one_field(fine), fine.sites(), add ? 1 : 0});
+  with_transfer_vectors([&](auto V) {
+    using Kernel = ProlongBlockKernel<Real, 1, decltype(V)>;
+    for_each(location(), fine.sites() * Kernel::kRows,
+             Kernel{agg_, V, one_column(coarse), one_field(fine), fine.sites(), add ? 1 : 0});
+  });
 }
 
 template <typename Real>
 void TransferOperator<Real>::restrict_to(CoarseField<Real>& coarse, const SpinorField<Real>& fine) const {
   check_fine(fine);
-  for_each(location(), coarse.size(), RestrictBlockKernel<Real, 1>{agg_, vectors(), one_field(fine), one_column(coarse)});
+  with_transfer_vectors([&](auto V) {
+    for_each(location(), coarse.size(),
+             RestrictBlockKernel<Real, 1, decltype(V)>{agg_, V, one_field(fine), one_column(coarse)});
+  });
 }
 
 template <typename Real>
@@ -120,8 +155,10 @@ void TransferOperator<Real>::restrict_block(CoarseBlockField<Real>& coarse,
   const SpinorFieldsView<Real> f = fields_view<Real>(fine, [this](const SpinorField<Real>& x) { check_fine(x); });
   with_rhs_tile(f.n, [&](auto tile) {
     constexpr int T = decltype(tile)::value;
-    for_each(location(), rhs_tile_threads(agg_.coarse.sites, coarse_dof(), f.n, T),
-             RestrictBlockKernel<Real, T>{agg_, vectors(), f, coarse.view()});
+    with_transfer_vectors([&](auto V) {
+      for_each(location(), rhs_tile_threads(agg_.coarse.sites, coarse_dof(), f.n, T),
+               RestrictBlockKernel<Real, T, decltype(V)>{agg_, V, f, coarse.view()});
+    });
   });
 }
 
@@ -133,8 +170,11 @@ void TransferOperator<Real>::prolong_block(const std::vector<SpinorField<Real>*>
   with_rhs_tile(f.n, [&](auto tile) {
     constexpr int T = decltype(tile)::value;
     const std::int64_t sites = fine[0]->sites();
-    for_each(location(), sites * ProlongBlockKernel<Real, T>::kRows * rhs_tiles(f.n, T),
-             ProlongBlockKernel<Real, T>{agg_, vectors(), coarse.view(), f, sites, add ? 1 : 0});
+    with_transfer_vectors([&](auto V) {
+      using Kernel = ProlongBlockKernel<Real, T, decltype(V)>;
+      for_each(location(), sites * Kernel::kRows * rhs_tiles(f.n, T),
+               Kernel{agg_, V, coarse.view(), f, sites, add ? 1 : 0});
+    });
   });
 }
 

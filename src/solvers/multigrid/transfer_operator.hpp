@@ -44,8 +44,12 @@ class TransferOperator {
   void get_vector(int k, SpinorField<Real>& v) const;
   // Gaussian random field keyed by (seed, global site, k): the same on any device and thread count.
   void random_field(SpinorField<Real>& v, std::uint64_t seed, int k) const;
-  // Orthonormalises the vectors on every block and chirality.
+  // Orthonormalises the vectors on every block and chirality (and packs their 16-bit copy when the
+  // transfers use one).
   void orthonormalise();
+  // The transfers from a 16-bit copy of the vectors (multigrid.transfer_half; single precision only):
+  // half the bytes they read. The coarse operator is still built from the single-precision vectors.
+  void use_half_vectors(bool on);
 
   void prolong(SpinorField<Real>& fine, const CoarseField<Real>& coarse) const;          // fine = P coarse
   void prolong_add(SpinorField<Real>& fine, const CoarseField<Real>& coarse) const;      // fine += P coarse
@@ -75,6 +79,10 @@ class TransferOperator {
 
  private:
   TestVectors<Real> vectors() const { return {v_.data(), nv_}; }
+  void pack_half_vectors();  // the 16-bit copy from v_ (where there is one)
+  // f(the vectors the transfers read): vectors(), or the 16-bit copy.
+  template <typename F>
+  void with_transfer_vectors(F&& f) const;
   void check_fine(const SpinorField<Real>& f) const;
   void prolong_one(SpinorField<Real>& fine, const CoarseField<Real>& coarse, bool add) const;
   // Throws unless `fields` fields fit a coarse block of `coarse`'s shape.
@@ -84,6 +92,8 @@ class TransferOperator {
   Aggregation agg_;  // tables_.aggregation()
   int nv_;
   Buffer<Complex<Real>> v_;
+  Buffer<Complex<std::int16_t>> v_half_;  // empty unless use_half_vectors(true)
+  Buffer<float> v_half_scale_;
 };
 
 }  // namespace lqcd
