@@ -118,7 +118,8 @@ double multigrid_bytes_per_site(const MultigridParams& p, int real_bytes, int pr
   const double spinor = 24.0 * real_bytes, spinor_double = 24.0 * 8;
   const double block_sites = double(p.block[0]) * p.block[1] * p.block[2] * p.block[3];
   const double dof = 2.0 * p.test_vectors;
-  const double vectors = 2.0 * p.test_vectors * spinor;
+  // The transfer's vectors and the setup's fields; with transfer_half their 16-bit copy too.
+  const double vectors = (p.transfer_half ? 2.5 : 2.0) * p.test_vectors * spinor;
   const double work = 10.0 * spinor;  // the cycle's residual, smoother and precision-conversion fields
   // Per right-hand side solved together: the flexible GCR(m)'s 2 (m + recycle) + 1 fields and two more,
   // in single precision with a single-precision cycle (there inside a double GCR(outer_double_restart):
