@@ -12,9 +12,9 @@
 # "double0:double:0;forecast6:double:6;single6:single:6"; force_tolerance 0 (default) is solver.tolerance;
 # steps "12,2,4" (default) are integrator.steps; levels "HEAVY,RATIO,GAUGE" (default "0,1,2") the levels of
 # the heavy clover, the Hasenbusch ratio and the gauge action; reliable_delta (default 0.1) solver.reliable_delta;
-# REF_KAPPA (default 0.13620) the ratio's light quark; ENV=VALUE an environment variable for the run (e.g. LQCD_COMPRESSED_CLOVER=0); multigrid "mg" puts the
-# ratio's light force solves on the multigrid, with the [multigrid] lines of REF_MULTIGRID (newline-separated
-# TOML, default "coarse_half = true").
+# REF_KAPPA (default 0.13620) the ratio's light quark; ENV=VALUE an environment variable for the run (e.g.
+# LQCD_COMPRESSED_CLOVER=0); multigrid "mg" puts the ratio's light force solves on the multigrid, with the
+# [multigrid] lines of REF_MULTIGRID (newline-separated TOML, default "coarse_half = true").
 set -uo pipefail
 out=${1:?OUT}; bin=${2:?BIN}; L=${3:?L}; start=${4:?START}; n=${5:?TRAJECTORIES}
 variants=${6:-"double0:double:0;forecast6:double:6;single6:single:6"}

@@ -1,8 +1,9 @@
 #pragma once
 // The force solves (and the action's, to its tolerance) of a light quark by the multigrid of
-// solvers/multigrid/multigrid.hpp instead of CG on the normal equations. A fermion force needs X = (M_hat^dag M_hat)^{-1} b and Y = M_hat X on the even
-// sites (two_flavour_monomial.hpp); the multigrid solves the full-lattice M, whose even-odd Schur
-// complement M_hat is (dirac/clover_even_odd.hpp): M (x_e, x_o) = (b_e, 0) gives M_hat x_e = b_e. So
+// solvers/multigrid/multigrid.hpp instead of CG on the normal equations. A fermion force needs
+// X = (M_hat^dag M_hat)^{-1} b and Y = M_hat X on the even sites (two_flavour_monomial.hpp); the multigrid
+// solves the full-lattice M, whose even-odd Schur complement M_hat is (dirac/clover_even_odd.hpp):
+// M (x_e, x_o) = (b_e, 0) gives M_hat x_e = b_e. So
 //   Y = M_hat^{-dag} b:  M_hat^dag = gamma_5 M_hat gamma_5 (gamma_5-Hermiticity of M without twisted
 //                        mass), i.e. M (z_e, z_o) = (gamma_5 b, 0) and Y = gamma_5 z_e;
 //   X = M_hat^{-1} Y:    M (x_e, x_o) = (Y, 0),

@@ -146,7 +146,8 @@ TEST_P(MultigridForceTest, TrajectoryIsTheCgTrajectoryAndReversible) {
   const TrajectoryResult b = mg.trajectory(U_mg, 0, false);
   std::cout << "  [" << to_string(GetParam()) << "] dH " << a.dH << " (CG) / " << b.dH
             << " (multigrid); iterations (heavy, ratio) " << a.solver_iterations[1] << ", " << a.solver_iterations[2]
-            << " / " << b.solver_iterations[1] << ", " << b.solver_iterations[2] << " (outer GCR, and the ratio's heatbath CG)\n";
+            << " / " << b.solver_iterations[1] << ", " << b.solver_iterations[2]
+            << " (outer GCR, and the ratio's heatbath CG)\n";
   EXPECT_NEAR(b.dH, a.dH, 1e-8 * std::abs(a.H0));
   // Two multigrid solves per force and two for the action at the trajectory's end (the start's needs
   // none); none with CG.

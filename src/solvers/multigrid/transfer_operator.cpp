@@ -65,7 +65,8 @@ void TransferOperator<Real>::pack_half_vectors() {
 
 template <typename Real>
 void TransferOperator<Real>::use_half_vectors(bool on) {
-  if (on && !std::is_same_v<Real, float>) fail("multigrid.transfer_half: 16-bit test vectors need the single-precision cycle");
+  if (on && !std::is_same_v<Real, float>)
+    fail("multigrid.transfer_half: 16-bit test vectors need the single-precision cycle");
   v_half_ = Buffer<Complex<std::int16_t>>(on ? v_.size() : 0, location());
   v_half_scale_ = Buffer<float>(on ? std::size_t(fine_.volume()) * 2 : 0, location());
   pack_half_vectors();
