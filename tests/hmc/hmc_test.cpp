@@ -76,22 +76,32 @@ TEST_P(HmcTest, FermionForceIsTheDerivativeOfTheAction) {
   }
 }
 
-TEST_P(HmcTest, HasenbuschRatioForceIsTheDerivativeOfTheAction) {
-  const Geometry geom = Geometry::single_process({4, 4, 4, 4});
-  const GaugeField<double> U = test::rough_gauge(geom, GetParam());
-  SolverParams solver;
-  solver.tolerance = 1e-13;
-  // kappa / kappa2 (Wilson and clover, where the log det A_oo terms differ) and mu / mu2.
+// f(m, c_sw) for the clover Hasenbusch ratios kappa / kappa2 = 0.12 / 0.10 with c_sw 0 (Wilson) and 1.5,
+// where the log det A_oo terms differ.
+template <typename F>
+void for_each_wilson_and_clover_ratio(const SolverParams& solver, F&& f) {
   EvenOddQuark light, heavy;
   light.params.kappa = 0.12;
   heavy.params.kappa = 0.10;
   for (double csw : {0.0, 1.5}) {
     light.csw = heavy.csw = csw;
     HasenbuschRatioMonomial m(light, heavy, solver, 1);
+    f(m, csw);
+  }
+}
+
+TEST_P(HmcTest, HasenbuschRatioForceIsTheDerivativeOfTheAction) {
+  const Geometry geom = Geometry::single_process({4, 4, 4, 4});
+  const GaugeField<double> U = test::rough_gauge(geom, GetParam());
+  SolverParams solver;
+  solver.tolerance = 1e-13;
+  // kappa / kappa2 (Wilson and clover) and mu / mu2.
+  for_each_wilson_and_clover_ratio(solver, [&](HasenbuschRatioMonomial& m, double) {
     m.refresh(U, 11, 4);
     expect_force_is_derivative(m, U, 1e-6);
-  }
-  EvenOddQuark tm = light, tm2 = light;
+  });
+  EvenOddQuark tm, tm2;
+  tm.params.kappa = tm2.params.kappa = 0.12;
   tm.csw = tm2.csw = 0;
   tm.params.mu = 0.05;
   tm2.params.mu = 0.3;
@@ -131,14 +141,8 @@ TEST_P(HmcTest, ActionAfterRefreshIsTheNoiseNormWithoutASolve) {
     TwoFlavourMonomial m(w, csw, solver, 0);
     expect_equal(m, "two-flavour, mu " + std::to_string(mu) + ", c_sw " + std::to_string(csw));
   }
-  EvenOddQuark light, heavy;
-  light.params.kappa = 0.12;
-  heavy.params.kappa = 0.10;
-  for (double csw : {0.0, 1.5}) {
-    light.csw = heavy.csw = csw;
-    HasenbuschRatioMonomial m(light, heavy, solver, 1);
-    expect_equal(m, "ratio, c_sw " + std::to_string(csw));
-  }
+  for_each_wilson_and_clover_ratio(
+      solver, [&](HasenbuschRatioMonomial& m, double csw) { expect_equal(m, "ratio, c_sw " + std::to_string(csw)); });
 }
 
 std::vector<std::unique_ptr<Monomial>> gauge_and_fermion(double beta, double kappa, double tol, int gauge_level) {

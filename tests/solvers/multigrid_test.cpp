@@ -367,22 +367,33 @@ TEST_P(MultigridTest, SolveMeetsTheDoubleTolerance) {
   solve_and_check(GetParam(), true);
 }
 
+// The 8^4 clover problem's settings (three_levels, HalfTransfersKeepTheSolve): blocks 2^4, 6 test vectors
+// from 10 setup iterations, two Schwarz post-smoothing sweeps; solves to 1e-10 in at most 200 iterations.
+MultigridParams eight_four_params(int levels) {
+  MultigridParams mp = small_params({2, 2, 2, 2}, 6);
+  mp.setup_iterations = 10;
+  mp.smoother = MultigridSmoother::Schwarz;
+  mp.post_smoothing = 2;
+  mp.levels = levels;
+  return mp;
+}
+SolverParams eight_four_solver() {
+  SolverParams sp;
+  sp.tolerance = 1e-10;
+  sp.max_iterations = 200;
+  return sp;
+}
+
 // Three levels on 8^4 (blocks 2^4, coarse 4^4, coarse blocks 2^4, third level 2^4): the third level's
 // operator equals P_c^dag D_c P_c column by column to 1e-12, and the K-cycle solve meets the double
 // tolerance with the cycle in double (the third level by GCR) and in single precision (the third level
 // by its dense inverse, the default at this size). Returns the single-precision iterations.
 int three_levels(Location loc) {
   Problem pr({8, 8, 8, 8}, loc, fermion(FermionAction::Clover, 0.1255, 0, 1.0), SloppyPrecision::Single);
-  MultigridParams mp = small_params({2, 2, 2, 2}, 6);
-  mp.setup_iterations = 10;
-  mp.smoother = MultigridSmoother::Schwarz;
-  mp.post_smoothing = 2;
-  mp.levels = 3;
+  MultigridParams mp = eight_four_params(3);
   mp.coarse_test_vectors = 4;
   mp.coarse_setup_iterations = 10;
-  SolverParams sp;
-  sp.tolerance = 1e-10;
-  sp.max_iterations = 200;
+  const SolverParams sp = eight_four_solver();
   const SpinorField<double> b = to_spinor_field(test::random_spinor(pr.geom, 23), pr.geom, loc);
   {
     MultigridParams gcr = mp;
@@ -438,14 +449,8 @@ TEST_P(MultigridTest, ThreeLevelsGalerkinAndSolve) { three_levels(GetParam()); }
 TEST_P(MultigridTest, HalfTransfersKeepTheSolve) {
   const Location loc = GetParam();
   Problem pr({8, 8, 8, 8}, loc, fermion(FermionAction::Clover, 0.1255, 0, 1.0), SloppyPrecision::Single);
-  MultigridParams mp = small_params({2, 2, 2, 2}, 6);
-  mp.setup_iterations = 10;
-  mp.smoother = MultigridSmoother::Schwarz;
-  mp.post_smoothing = 2;
-  mp.levels = 2;
-  SolverParams sp;
-  sp.tolerance = 1e-10;
-  sp.max_iterations = 200;
+  MultigridParams mp = eight_four_params(2);
+  const SolverParams sp = eight_four_solver();
   const SpinorField<double> b = to_spinor_field(test::random_spinor(pr.geom, 24), pr.geom, loc);
   int iterations[2] = {0, 0};
   for (const bool half : {false, true}) {
