@@ -20,12 +20,17 @@
 
 namespace lqcd {
 
+// Where element (i, chi, a, k) lies (fine site i's chirality-chi row, i * 2 + chi, holds 6 n_v of them).
+LQCD_HOST_DEVICE constexpr std::int64_t test_vector_index(std::int64_t i, int chi, int a, int k, int nv) {
+  return ((i * 2 + chi) * 6 + a) * nv + k;
+}
+
 template <typename Real>
 struct TestVectors {
   Complex<Real>* v;
   int nv;
   LQCD_HOST_DEVICE Complex<Real>& at(std::int64_t i, int chi, int a, int k) const {
-    return v[((i * 2 + chi) * 6 + a) * nv + k];
+    return v[test_vector_index(i, chi, a, k, nv)];
   }
   LQCD_HOST_DEVICE Complex<Real> load(std::int64_t i, int chi, int a, int k) const { return at(i, chi, a, k); }
 };
@@ -39,7 +44,7 @@ struct HalfTestVectors {
   float* scale;              // [i * 2 + chi]
   int nv;
   LQCD_HOST_DEVICE Complex<float> load(std::int64_t i, int chi, int a, int k) const {
-    return decode<Half>(v[((i * 2 + chi) * 6 + a) * nv + k], scale[i * 2 + chi]);
+    return decode<Half>(v[test_vector_index(i, chi, a, k, nv)], scale[i * 2 + chi]);
   }
 };
 

@@ -57,9 +57,8 @@ template <typename Real>
 void TransferOperator<Real>::pack_half_vectors() {
   if constexpr (std::is_same_v<Real, float>) {
     if (v_half_.size() == 0) return;
-    const HalfTestVectors h{v_half_.data(), v_half_scale_.data(), nv_};
-    for_each(location(), std::int64_t(v_half_scale_.size()), HalfTestVectorScaleKernel{vectors(), h});
-    for_each(location(), std::int64_t(v_half_.size()), HalfTestVectorPackKernel{vectors(), h});
+    for_each(location(), std::int64_t(v_half_scale_.size()), HalfTestVectorScaleKernel{vectors(), half_vectors()});
+    for_each(location(), std::int64_t(v_half_.size()), HalfTestVectorPackKernel{vectors(), half_vectors()});
   }
 }
 
@@ -76,26 +75,31 @@ template <typename Real>
 template <typename F>
 void TransferOperator<Real>::with_transfer_vectors(F&& f) const {
   if constexpr (std::is_same_v<Real, float>) {
-    if (v_half_.size() != 0) return f(HalfTestVectors{v_half_.data(), v_half_scale_.data(), nv_});
+    if (v_half_.size() != 0) return f(half_vectors());
   }
   f(vectors());
 }
 
-// The single-field transfers are the block kernels' (transfer_block_kernels.hpp) with one field and a tile
-// of one: a coarse field is a coarse block one column wide (the same layout), and the prolongation's
-// thread per site and spin-colour row reads the test vectors in runs that consecutive threads continue,
-// where a thread per site read its 12 runs 2.3 kB apart from its neighbours' (issue 46: the HMC's
-// force solves and single solves are one field at a time).
+// The single-field transfers are the block ones with one field (with_rhs_tile then takes the tile of one):
+// a coarse field is a coarse block one column wide (the same layout), and the prolongation's thread per
+// site and spin-colour row reads the test vectors in runs that consecutive threads continue, where a
+// thread per site read its 12 runs 2.3 kB apart from its neighbours' (issue 46: the HMC's force solves and
+// single solves are one field at a time).
 namespace {
 template <typename Real>
 CoarseBlockView<Real> one_column(const CoarseField<Real>& c) {
   const CoarseView<Real> v = c.view();
   return {v.data, v.sites, v.dof, 1};
 }
-template <typename Real>
-SpinorFieldsView<Real> one_field(const SpinorField<Real>& f) {
-  SpinorFieldsView<Real> v{f.view(), {}, 1};
-  v.data[0] = f.view().data;
+
+// The fields fine[0 .. n) of a transfer, each checked by `check` (TransferOperator::check_fine).
+template <typename Real, typename Field, typename Check>
+SpinorFieldsView<Real> fields_view(Field* const* fine, std::size_t n, const Check& check) {
+  SpinorFieldsView<Real> v{fine[0]->view(), {}, int(n)};
+  for (std::size_t j = 0; j < n; ++j) {
+    check(*fine[j]);
+    v.data[j] = fine[j]->view().data;
+  }
   return v;
 }
 }  // namespace
@@ -112,21 +116,15 @@ void TransferOperator<Real>::prolong_add(SpinorField<Real>& fine, const CoarseFi
 
 template <typename Real>
 void TransferOperator<Real>::prolong_one(SpinorField<Real>& fine, const CoarseField<Real>& coarse, bool add) const {
-  check_fine(fine);
-  with_transfer_vectors([&](auto V) {
-    using Kernel = ProlongBlockKernel<Real, 1, decltype(V)>;
-    for_each(location(), fine.sites() * Kernel::kRows,
-             Kernel{agg_, V, one_column(coarse), one_field(fine), fine.sites(), add ? 1 : 0});
-  });
+  SpinorField<Real>* const one[] = {&fine};
+  prolong_fields(fields_view<Real>(one, 1, [this](const SpinorField<Real>& x) { check_fine(x); }), one_column(coarse),
+                 add);
 }
 
 template <typename Real>
 void TransferOperator<Real>::restrict_to(CoarseField<Real>& coarse, const SpinorField<Real>& fine) const {
-  check_fine(fine);
-  with_transfer_vectors([&](auto V) {
-    for_each(location(), coarse.size(),
-             RestrictBlockKernel<Real, 1, decltype(V)>{agg_, V, one_field(fine), one_column(coarse)});
-  });
+  const SpinorField<Real>* const one[] = {&fine};
+  restrict_fields(one_column(coarse), fields_view<Real>(one, 1, [this](const SpinorField<Real>& x) { check_fine(x); }));
 }
 
 template <typename Real>
@@ -136,45 +134,42 @@ void TransferOperator<Real>::check_block(std::size_t fields, const CoarseBlockFi
     fail("internal: a block multigrid transfer of {} fields with a coarse block of another shape", fields);
 }
 
-namespace {
-// The fields of a block transfer, each checked by `check` (TransferOperator::check_fine).
-template <typename Real, typename Field, typename Check>
-SpinorFieldsView<Real> fields_view(const std::vector<Field*>& fine, const Check& check) {
-  SpinorFieldsView<Real> v{fine[0]->view(), {}, int(fine.size())};
-  for (std::size_t j = 0; j < fine.size(); ++j) {
-    check(*fine[j]);
-    v.data[j] = fine[j]->view().data;
-  }
-  return v;
-}
-}  // namespace
-
 template <typename Real>
 void TransferOperator<Real>::restrict_block(CoarseBlockField<Real>& coarse,
                                             const std::vector<const SpinorField<Real>*>& fine) const {
   check_block(fine.size(), coarse);
-  const SpinorFieldsView<Real> f = fields_view<Real>(fine, [this](const SpinorField<Real>& x) { check_fine(x); });
-  with_rhs_tile(f.n, [&](auto tile) {
-    constexpr int T = decltype(tile)::value;
-    with_transfer_vectors([&](auto V) {
-      for_each(location(), rhs_tile_threads(agg_.coarse.sites, coarse_dof(), f.n, T),
-               RestrictBlockKernel<Real, T, decltype(V)>{agg_, V, f, coarse.view()});
-    });
-  });
+  restrict_fields(coarse.view(),
+                  fields_view<Real>(fine.data(), fine.size(), [this](const SpinorField<Real>& x) { check_fine(x); }));
 }
 
 template <typename Real>
 void TransferOperator<Real>::prolong_block(const std::vector<SpinorField<Real>*>& fine,
                                            const CoarseBlockField<Real>& coarse, bool add) const {
   check_block(fine.size(), coarse);
-  const SpinorFieldsView<Real> f = fields_view<Real>(fine, [this](const SpinorField<Real>& x) { check_fine(x); });
+  prolong_fields(fields_view<Real>(fine.data(), fine.size(), [this](const SpinorField<Real>& x) { check_fine(x); }),
+                 coarse.view(), add);
+}
+
+template <typename Real>
+void TransferOperator<Real>::restrict_fields(const CoarseBlockView<Real>& coarse, const SpinorFieldsView<Real>& f) const {
   with_rhs_tile(f.n, [&](auto tile) {
     constexpr int T = decltype(tile)::value;
-    const std::int64_t sites = fine[0]->sites();
+    with_transfer_vectors([&](auto V) {
+      for_each(location(), rhs_tile_threads(agg_.coarse.sites, coarse_dof(), f.n, T),
+               RestrictBlockKernel<Real, T, decltype(V)>{agg_, V, f, coarse});
+    });
+  });
+}
+
+template <typename Real>
+void TransferOperator<Real>::prolong_fields(const SpinorFieldsView<Real>& f, const CoarseBlockView<Real>& coarse,
+                                            bool add) const {
+  const std::int64_t sites = fine_.volume();
+  with_rhs_tile(f.n, [&](auto tile) {
+    constexpr int T = decltype(tile)::value;
     with_transfer_vectors([&](auto V) {
       using Kernel = ProlongBlockKernel<Real, T, decltype(V)>;
-      for_each(location(), sites * Kernel::kRows * rhs_tiles(f.n, T),
-               Kernel{agg_, V, coarse.view(), f, sites, add ? 1 : 0});
+      for_each(location(), sites * Kernel::kRows * rhs_tiles(f.n, T), Kernel{agg_, V, coarse, f, sites, add ? 1 : 0});
     });
   });
 }

@@ -25,6 +25,9 @@
 namespace lqcd {
 
 template <typename Real>
+struct SpinorFieldsView;  // solvers/multigrid/transfer_block_kernels.hpp
+
+template <typename Real>
 class TransferOperator {
  public:
   // Test vectors uninitialised (set_vector, then orthonormalise). Throws naming `key` for a block that
@@ -79,12 +82,17 @@ class TransferOperator {
 
  private:
   TestVectors<Real> vectors() const { return {v_.data(), nv_}; }
+  HalfTestVectors half_vectors() const { return {v_half_.data(), v_half_scale_.data(), nv_}; }
   void pack_half_vectors();  // the 16-bit copy from v_ (where there is one)
   // f(the vectors the transfers read): vectors(), or the 16-bit copy.
   template <typename F>
   void with_transfer_vectors(F&& f) const;
   void check_fine(const SpinorField<Real>& f) const;
   void prolong_one(SpinorField<Real>& fine, const CoarseField<Real>& coarse, bool add) const;
+  // The fields f to and from the columns of `coarse` (a coarse block, or a coarse field as one column):
+  // the block kernels with the tile for f.n fields.
+  void restrict_fields(const CoarseBlockView<Real>& coarse, const SpinorFieldsView<Real>& f) const;
+  void prolong_fields(const SpinorFieldsView<Real>& f, const CoarseBlockView<Real>& coarse, bool add) const;
   // Throws unless `fields` fields fit a coarse block of `coarse`'s shape.
   void check_block(std::size_t fields, const CoarseBlockField<Real>& coarse) const;
   Geometry fine_;
