@@ -8,7 +8,7 @@
 #   scripts/hmc-multigrid-scan.sh OUT BIN START TRAJECTORIES "SETTING;SETTING;..."
 # MG_BENCH_TOLERANCES (default "1e-6 1e-10"; empty: no bench) the bench's tolerances. REF_KAPPA (default
 # 0.13620): the light quark, in the bench and in the trajectories (scripts/hmc-reference.sh). TRAJECTORIES 0:
-# the bench only.
+# the bench only. MG_PRECISION=double: the bench's cycle in double (default single).
 set -uo pipefail
 out=${1:?OUT}; bin=${2:?BIN}; start=${3:?START}; n=${4:?TRAJECTORIES}; settings=${5:?SETTINGS}
 IFS=';' read -r -a list <<<"$settings"
@@ -24,7 +24,7 @@ for s in "${list[@]}"; do
   done
   for tol in ${MG_BENCH_TOLERANCES-1e-6 1e-10}; do
     "$bin" bench solver --dims 32,32,32,32 --device gpu --config "$start" --action clover --csw 1.9192 \
-      --kappa "${REF_KAPPA:-0.13620}" --precision single --tolerance $tol --repetitions 1 --json --solver multigrid "${args[@]}" \
+      --kappa "${REF_KAPPA:-0.13620}" --precision "${MG_PRECISION:-single}" --tolerance $tol --repetitions 1 --json --solver multigrid "${args[@]}" \
       2>>"$out/mgscan.log" | sed "s/^{/{\"setting\":\"$s\",/" >>"$out/mgscan.jsonl"
     echo "mg setting $i ($s) to $tol: exit $?" | tee -a "$out/summary.txt"
   done

@@ -8,7 +8,7 @@
 # MG_BENCH_ARGS: more options of lqcd bench solver for the multigrid (e.g. --max-iterations 300).
 # MG_DEVICE=cpu: everything on the CPU backend (default gpu). MG_KRYLOV: the Krylov solvers timed, as
 # "SOLVER SYSTEM;..." (default "cg normal;bicgstab matpc"), each within MG_KRYLOV_TIMEOUT seconds (300).
-# MG_SKIP_KRYLOV=1: the multigrid only. MG_TIMEOUT: seconds per multigrid benchmark (400). MG_RHS=N: the multigrid also on N sources solved together
+# MG_SKIP_KRYLOV=1: the multigrid only. MG_PRECISION=double: the multigrid's cycle in double (default single). MG_TIMEOUT: seconds per multigrid benchmark (400). MG_RHS=N: the multigrid also on N sources solved together
 # (lqcd bench solver --rhs N; issue 46). MG_VARIANTS="SETTINGS;SETTINGS;...": several multigrid settings
 # (each a space-separated list of KEY=VALUE) at every kappa, instead of MULTIGRID_SETTINGS.
 set -uo pipefail
@@ -69,7 +69,7 @@ for k in $kappas; do
     mgargs=()
     for s in $v; do mgargs+=(--multigrid "$s"); done
     t0=$(date +%s)
-    timeout -k 5 "${MG_TIMEOUT:-400}" "$bin" bench solver "${common[@]}" "${action[@]}" "${mass[@]}" --precision single --solver multigrid \
+    timeout -k 5 "${MG_TIMEOUT:-400}" "$bin" bench solver "${common[@]}" "${action[@]}" "${mass[@]}" --precision "${MG_PRECISION:-single}" --solver multigrid \
       --rhs "${MG_RHS:-1}" ${MG_BENCH_ARGS:-} "${mgargs[@]}" >>"$out/mgscan.jsonl" 2>>"$out/mgscan.log" ||
       echo "{\"kappa\": $k, \"solver\": \"multigrid\", \"settings\": \"$v\", \"failed\": true}" >>"$out/mgscan.jsonl"
     echo "multigrid $k [$v]: $(( $(date +%s) - t0 )) s wall" >>"$out/summary.txt"

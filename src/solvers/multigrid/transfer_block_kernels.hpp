@@ -30,6 +30,11 @@ struct SpinorFieldsView {
     return (shape.full ? std::int64_t(p) * 12 * shape.stride : 0) +
            component_offset(stored_in_pairs_v<Real, 12>, c, shape.stride, shape.cb_of(i));
   }
+  // offset(i, c0 + a) - offset(i, c0) for an even c0: the step needs no site index, so a loop over a
+  // site's components finds the site (its parity and checkerboard index) once.
+  LQCD_HOST_DEVICE std::int64_t component_step(int a) const {
+    return stored_in_pairs_v<Real, 12> ? 2 * ((a / 2) * shape.stride) + a % 2 : std::int64_t(a) * shape.stride;
+  }
 };
 
 // Vectors: TestVectors<Real>, or HalfTestVectors (Real = float) for multigrid.transfer_half.
@@ -54,9 +59,11 @@ struct RestrictBlockKernel {
     }
     for (int j = 0; j < agg.block_sites; ++j) {
       const std::int64_t i = agg.fine_of(r.k, j);
+      const std::int64_t o0 = fine.offset(i, 6 * chi);
+      LQCD_UNROLL
       for (int a = 0; a < 6; ++a) {
         const Complex<Real> v = V.load(i, chi, a, k);
-        const std::int64_t o = fine.offset(i, 6 * chi + a);
+        const std::int64_t o = o0 + fine.component_step(a);
         LQCD_UNROLL
         for (int l = 0; l < T; ++l) acc[l] = conj_multiply_add(v, field[l][o], acc[l]);
       }
