@@ -13,7 +13,7 @@
 # steps "12,2,4" (default) are integrator.steps; levels "HEAVY,RATIO,GAUGE" (default "0,1,2") the levels of
 # the heavy clover, the Hasenbusch ratio and the gauge action; reliable_delta (default 0.1) solver.reliable_delta;
 # REF_KAPPA (default 0.13620) the ratio's light quark; ENV=VALUE an environment variable for the run (e.g.
-# LQCD_COMPRESSED_CLOVER=0); multigrid "mg" puts the ratio's light force solves on the multigrid, with the
+# LQCD_COMPRESSED_CLOVER=0); REF_PROFILE=1 runs each variant under the CUPTI kernel profiler (OUT/profile_NAME.txt); multigrid "mg" puts the ratio's light force solves on the multigrid, with the
 # [multigrid] lines of REF_MULTIGRID (newline-separated TOML, default "coarse_half = true").
 set -uo pipefail
 out=${1:?OUT}; bin=${2:?BIN}; L=${3:?L}; start=${4:?START}; n=${5:?TRAJECTORIES}
@@ -69,7 +69,16 @@ multigrid = $([ "${multigrid:-}" = mg ] && echo true || echo false)
 TOML
   rm -f "$dir/$name.jsonl" "$dir/$name.log"
   t0=$(date +%s)
-  env ${env:+"$env"} "$bin" hmc "$dir/$name.toml" --device "${DEVICE:-gpu}" --quiet >>"$out/hmcref.log" 2>&1
+  if [ -n "${REF_PROFILE:-}" ]; then
+    # REF_PROFILE=1: under the CUPTI kernel profiler (scripts/profiling/kernel-profiler.sh), the kernel table
+    # of the whole run in OUT/profile_NAME.txt
+    source scripts/profiling/kernel-profiler.sh
+    kernel_profiler_build "$out/hmcref.log"
+    (if [ -n "${env:-}" ]; then export "${env?}"; fi
+     kernel_profiler_run "$out/profile_$name.txt" "$bin" hmc "$dir/$name.toml" --device "${DEVICE:-gpu}" --quiet) >>"$out/hmcref.log" 2>&1
+  else
+    env ${env:+"$env"} "$bin" hmc "$dir/$name.toml" --device "${DEVICE:-gpu}" --quiet >>"$out/hmcref.log" 2>&1
+  fi
   rc=$?
   sed "s/^{/{\"variant\":\"$name\",/" "$dir/$name.jsonl" >>"$out/hmcref.jsonl" 2>/dev/null
   cat "$dir/$name.log" >>"$out/hmcref.log" 2>/dev/null

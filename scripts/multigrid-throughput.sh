@@ -81,10 +81,8 @@ if has mma; then ab mma LQCD_COARSE_MMA "1 0"; fi
 if has sap; then ab sap LQCD_SCHWARZ_RHS "${MG_SAP_RHS:-4 2 1}"; fi
 if has sweep; then ab sweep LQCD_SCHWARZ_SWEEP "1 0"; fi
 if has profile; then
-  cuda=$(dirname "$(dirname "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)")")
-  lib=build-gpu/libkernel_profile.so
-  g++ -std=c++17 -shared -fPIC -O2 -I"$cuda/include" -I"$cuda/extras/CUPTI/include" scripts/profiling/cupti_kernel_profile.cpp \
-    -L"$cuda/lib64" -L"$cuda/extras/CUPTI/lib64" -lcupti -o "$lib" >>"$out/profile.log" 2>&1
+  source scripts/profiling/kernel-profiler.sh
+  kernel_profiler_build "$out/profile.log"
   echo "profiler build: exit $?" | tee -a "$out/summary.txt"
   # the 32^4 field of multigrid-scan.sh (its heatbath where none is there yet; " ": no kappa to scan)
   ls runs/mgscan_32/wilson.*.ildg >/dev/null 2>&1 || MG_SKIP_KRYLOV=1 bash scripts/multigrid-scan.sh "$out" "$bin" 32 " "
@@ -98,9 +96,8 @@ if has profile; then
     mma=${v%%:*} full=${v##*:}
     [[ ${MG_PROFILE_PLAIN:-1} == 1 ]] &&  # MG_PROFILE_PLAIN=0: no plain run
       LQCD_COARSE_MMA=$mma LQCD_COARSE_HALF_FULL=$full timeout -k 5 120 "${run[@]}" >>"$out/profile.jsonl" 2>>"$out/profile.log"
-    LD_LIBRARY_PATH="$cuda/extras/CUPTI/lib64:$cuda/lib64:${LD_LIBRARY_PATH:-}" CUDA_INJECTION64_PATH="$PWD/$lib" \
-      LQCD_PROFILE_SETUP=${MG_PROFILE_SETUP:-0} LQCD_KERNEL_PROFILE="$out/profile_mma${mma}_full$full.txt" LQCD_COARSE_MMA=$mma LQCD_COARSE_HALF_FULL=$full \
-      timeout -k 5 180 "${run[@]}" >>"$out/profile.jsonl" 2>>"$out/profile.log"
+    LQCD_PROFILE_SETUP=${MG_PROFILE_SETUP:-0} LQCD_COARSE_MMA=$mma LQCD_COARSE_HALF_FULL=$full \
+      kernel_profiler_run "$out/profile_mma${mma}_full$full.txt" timeout -k 5 180 "${run[@]}" >>"$out/profile.jsonl" 2>>"$out/profile.log"
     echo "profile mma=$mma full=$full: exit $?; $(head -1 "$out/profile_mma${mma}_full$full.txt" 2>/dev/null)" |
       tee -a "$out/summary.txt"
   done

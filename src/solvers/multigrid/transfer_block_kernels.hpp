@@ -75,14 +75,16 @@ struct RestrictBlockKernel {
 };
 
 // Field j <- P (column j of `coarse`) (add = 0) or field j += P (column j) (add = 1), j < fine.n; one
-// thread per fine site, spin-colour row (chirality chi, component a: row = 6 chi + a) and tile of T
-// fields, the row fastest and the tile outermost (t = (tile * volume + i) * 12 + row). Consecutive threads
-// then read consecutive runs of the test vectors (V.at(i, chi, a, k): k fastest), where a thread per site
-// read 12 such runs 2.3 kB apart from its neighbours' (8.5 ms per prolongation of 12 fields at 32^4 on
-// the H100, against 1.6 ms for its data). Each element's sum runs over k in the same order as before.
+// thread per fine site, pair of spin-colour rows (chirality chi, components a0 and a0 + 1: pair
+// g = 3 chi + a0 / 2) and tile of T fields, the pair fastest and the tile outermost
+// (t = (tile * volume + i) * 6 + g). Consecutive threads then read consecutive runs of the test vectors
+// (V.at(i, chi, a, k): k fastest; a pair's two rows are one run of 2 n_v), where a thread per site read 12
+// runs 2.3 kB apart from its neighbours' (8.5 ms per prolongation of 12 fields at 32^4 on the H100,
+// against 1.6 ms for its data); the pair shares each coarse element it loads and, in single precision,
+// stores its two components as one stored pair. Each element's sum runs over k in the same order as before.
 template <typename Real, int T, typename Vectors = TestVectors<Real>>
 struct ProlongBlockKernel {
-  static constexpr int kRows = 12;  // 2 chiralities x 6 spin-colour components
+  static constexpr int kRows = 6;  // row pairs per site: 2 chiralities x 3 pairs of spin-colour components
   Aggregation agg;
   Vectors V;
   CoarseBlockView<Real> coarse;
@@ -92,25 +94,52 @@ struct ProlongBlockKernel {
   LQCD_HOST_DEVICE void operator()(std::int64_t t) const {
     const int n = fine.n, w = coarse.rhs;
     const std::int64_t u = t / kRows;
-    const int row = int(t - u * kRows), chi = row / 6, a = row - 6 * chi;
+    const int g = int(t - u * kRows), chi = g / 3, a0 = 2 * (g - 3 * chi);
     const std::int64_t tile = u / volume, i = u - tile * volume;
     const int j0 = int(tile) * T;
     int lane[T];
     LQCD_UNROLL
     for (int l = 0; l < T; ++l) lane[l] = tile_lane(j0, l, n);
     const Complex<Real>* c = &coarse.at(agg.coarse_of(i), chi * V.nv, 0);
-    const std::int64_t o = fine.offset(i, row);
-    Complex<Real> acc[T];
+    const std::int64_t o0 = fine.offset(i, 6 * chi + a0), o1 = o0 + fine.component_step(1);
+    Complex<Real> acc0[T], acc1[T];
     LQCD_UNROLL
-    for (int l = 0; l < T; ++l) acc[l] = add ? fine.data[lane[l]][o] : Complex<Real>();
+    for (int l = 0; l < T; ++l) load_pair(fine.data[lane[l]], o0, o1, add, acc0[l], acc1[l]);
     for (int k = 0; k < V.nv; ++k) {
-      const Complex<Real> vk = V.load(i, chi, a, k);
+      const Complex<Real> v0 = V.load(i, chi, a0, k), v1 = V.load(i, chi, a0 + 1, k);
       LQCD_UNROLL
-      for (int l = 0; l < T; ++l) acc[l] = multiply_add(vk, c[std::int64_t(k) * w + lane[l]], acc[l]);
+      for (int l = 0; l < T; ++l) {
+        const Complex<Real> ck = c[std::int64_t(k) * w + lane[l]];
+        acc0[l] = multiply_add(v0, ck, acc0[l]);
+        acc1[l] = multiply_add(v1, ck, acc1[l]);
+      }
     }
     LQCD_UNROLL
     for (int l = 0; l < T; ++l)
-      if (j0 + l < n) fine.data[j0 + l][o] = acc[l];
+      if (j0 + l < n) store_pair(fine.data[j0 + l], o0, o1, acc0[l], acc1[l]);
+  }
+  // Components o0 and o1 of a field: one 16-byte access where single precision stores them as a pair.
+  static LQCD_HOST_DEVICE void load_pair(const Complex<Real>* f, std::int64_t o0, std::int64_t o1, int add,
+                                         Complex<Real>& z0, Complex<Real>& z1) {
+    z0 = z1 = Complex<Real>();
+    if (!add) return;
+    if constexpr (stored_in_pairs_v<Real, 12>) {
+      const FloatPair q = *reinterpret_cast<const FloatPair*>(f + o0);
+      z0 = q.z[0];
+      z1 = q.z[1];
+    } else {
+      z0 = f[o0];
+      z1 = f[o1];
+    }
+  }
+  static LQCD_HOST_DEVICE void store_pair(Complex<Real>* f, std::int64_t o0, std::int64_t o1, const Complex<Real>& z0,
+                                          const Complex<Real>& z1) {
+    if constexpr (stored_in_pairs_v<Real, 12>) {
+      *reinterpret_cast<FloatPair*>(f + o0) = FloatPair{{z0, z1}};
+    } else {
+      f[o0] = z0;
+      f[o1] = z1;
+    }
   }
 };
 
