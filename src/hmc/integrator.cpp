@@ -5,6 +5,7 @@
 
 #include "core/environment_switch.hpp"
 #include "core/error.hpp"
+#include "core/memory.hpp"
 #include "core/timer.hpp"
 
 namespace lqcd {
@@ -77,6 +78,9 @@ const MomentumField& Integrator::compute_force(int level, const GaugeField<doubl
   set_zero(force);
   const auto& monomials = levels_[std::size_t(level)];
   for (const auto& [m, i] : monomials) {
+    // The device work queued before (link updates, kicks) finishes first, so that it is not counted as this
+    // monomial's force (the log's split of a trajectory's time).
+    if (U.location() == Location::Device) detail::device_synchronize();
     const Stopwatch clock;
     // Alone on its level the monomial adds to the level's force directly; else to single_, measured, then added.
     MomentumField& F = monomials.size() == 1 ? force : *single_;
