@@ -185,6 +185,16 @@ struct CloverView {
     for (int k = 0; k < 15; ++k) h.o[k] = b[(k + 3) * stride];
     return h;
   }
+  // Entry (i, j) of block `which` as load() would give it, read alone (kernels that need a few entries at
+  // run-time indices keep no block in local memory).
+  LQCD_HOST_DEVICE Complex<Real> entry(int parity, std::int64_t s, int which, int i, int j) const {
+    const Complex<Real>* b = block(parity) + std::int64_t(which) * kBlockComponents * stride + s;
+    if (i == j) {
+      const Complex<Real> z = b[(i / 2) * stride];
+      return Complex<Real>(i % 2 ? z.im : z.re);
+    }
+    return i > j ? b[(3 + HermitianBlock<Real>::tri(i, j)) * stride] : conj(b[(3 + HermitianBlock<Real>::tri(j, i)) * stride]);
+  }
   LQCD_HOST_DEVICE void store(int parity, std::int64_t s, int which, const HermitianBlock<Real>& h) const {
     Complex<Real>* b = block(parity) + std::int64_t(which) * kBlockComponents * stride + s;
     LQCD_UNROLL

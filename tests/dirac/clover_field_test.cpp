@@ -265,6 +265,28 @@ TEST(CloverField, InverseAndPositivity) {
   }
 }
 
+// CloverView::entry (one entry of a stored block, for kernels that index at run time: the clover force's
+// insertion) is the entry of the block load() gives, for H_0, H_1, K_0, K_1 on both parities.
+TEST(CloverField, EntryIsTheLoadedBlocksEntry) {
+  const Geometry geom = Geometry::single_process({4, 4, 4, 4});
+  const GaugeField<double> U = rough_gauge(geom, Location::Host);
+  const CloverField<double> A(U, 0.133, 1.769, 0.1);
+  const CloverView<double> view = A.view();
+  double worst = 0, largest_off = 0;
+  for (int p = 0; p < 2; ++p)
+    for (std::int64_t s = 0; s < geom.half_volume(); s += 7)
+      for (int which = 0; which < 4; ++which) {
+        const HermitianBlock<double> h = view.load(p, s, which);
+        for (int i = 0; i < 6; ++i)
+          for (int j = 0; j < 6; ++j) {
+            worst = std::max(worst, abs(view.entry(p, s, which, i, j) - h.at(i, j)));
+            if (i != j) largest_off = std::max(largest_off, abs(h.at(i, j)));
+          }
+      }
+  EXPECT_EQ(worst, 0.0);
+  EXPECT_GT(largest_off, 1e-3);  // a rough field: the blocks are not diagonal
+}
+
 // Unit links: F = 0, A = 1 + 2 i kappa mu gamma_5 at every site for any c_sw.
 TEST(CloverField, UnitGaugeIsTwistedIdentity) {
   const Geometry geom = Geometry::single_process({4, 4, 4, 4});
