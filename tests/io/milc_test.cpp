@@ -78,7 +78,7 @@ TEST_F(MilcTest, SiteOrderedFilesAreRejected) {
 TEST_F(MilcTest, TruncatedAndWrongDimsAreErrors) {
   auto bytes = read_bytes(testdata("milc_l8888_b6.0.milc"));
   auto truncated = bytes;
-  truncated.resize(truncated.size() - 4);
+  truncated.erase(truncated.end() - 4, truncated.end());  // (resize: a GCC 12 -Wstringop-overflow false positive)
   const auto p1 = tmp("truncated.milc");
   write_bytes(p1, truncated);
   expect_error_naming([&] { read_gauge_file(p1); }, p1, {"8x8x8x8"});

@@ -198,7 +198,7 @@ TEST_F(NerscTest, DimsNotMatchingTheDataAreAnError) {
   // Same with a truncated file.
   io::write_nersc(path, field, WriteOptions{});
   auto bytes = read_bytes(path);
-  bytes.resize(bytes.size() - 8);
+  bytes.erase(bytes.end() - 8, bytes.end());
   write_bytes(path, bytes);
   expect_error_naming([&] { read_gauge_file(path); }, path, {"bytes"});
 }

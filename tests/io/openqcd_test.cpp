@@ -103,7 +103,7 @@ TEST_F(OpenqcdTest, TruncatedFileIsAnError) {
   const auto path = tmp("truncated.openqcd");
   io::write_openqcd(path, random_gauge({4, 4, 4, 4}, 24), opt);
   auto bytes = read_bytes(path);
-  bytes.resize(bytes.size() - 144);
+  bytes.erase(bytes.end() - 144, bytes.end());
   write_bytes(path, bytes);
   expect_error_naming([&] { read_gauge_file(path); }, path, {"openQCD"});
 }
