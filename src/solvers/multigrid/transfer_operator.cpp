@@ -82,8 +82,8 @@ void TransferOperator<Real>::with_transfer_vectors(F&& f) const {
 
 // The single-field transfers are the block ones with one field (with_rhs_tile then takes the tile of one):
 // a coarse field is a coarse block one column wide (the same layout), and the prolongation's thread per
-// site and spin-colour row reads the test vectors in runs that consecutive threads continue, where a
-// thread per site read its 12 runs 2.3 kB apart from its neighbours' (issue 46: the HMC's force solves and
+// site and pair of spin-colour rows reads the test vectors in runs that consecutive threads continue, where
+// a thread per site read its 12 runs 2.3 kB apart from its neighbours' (issue 46: the HMC's force solves and
 // single solves are one field at a time).
 namespace {
 template <typename Real>
