@@ -1,6 +1,7 @@
 #include "hmc/multigrid_force_solver.hpp"
 
 #include <cmath>
+#include <cstdlib>
 
 #include <fmt/format.h>
 
@@ -123,6 +124,11 @@ SpinorField<double> MultigridForceSolver::solve(const GaugeField<double>& U, con
       set_zero(x);
     const SolverResult r2 = solve_multigrid(D, *mg_, x, rhs2, p);
     X = x.parity_part(0);
+    // With LQCD_MULTIGRID_TRACE (solvers/multigrid/multigrid_solve.cpp) one line per force solve as well:
+    // whether the forecast gave a guess, and each of the two solves' outer iterations and seconds.
+    if (std::getenv("LQCD_MULTIGRID_TRACE"))
+      fmt::print(stderr, "multigrid force solve ({}): guess {}, M_hat^dag solve {} iterations {:.3f} s, M_hat solve {} iterations {:.3f} s\n",
+                 who, guessed ? "forecast" : "zero", r1.iterations, r1.seconds, r2.iterations, r2.seconds);
     stats.iterations += r1.iterations + r2.iterations;
     stats.multigrid_solves += 2;
     stats.multigrid_iterations += r1.iterations + r2.iterations;
