@@ -69,6 +69,10 @@ std::vector<KeySpec> hmc_schema() {
                "monomials with multigrid = true: at each trajectory's first force solve, GCR steps on M x = 0 from "
                "each test vector before the coarse operator is rebuilt (0: rebuilt only); the first solve of the run "
                "runs the whole setup"});
+  s.push_back({"multigrid.refresh_growth", "0.0",
+               "monomials with multigrid = true: also refresh inside a trajectory, before the solve after one that took "
+               "more than this factor times the fewest outer iterations since the last refresh (0: at trajectory "
+               "starts only; else 1 to 100)"});
   // Stout smearing of the links every fermion monomial sees (issue 28; hmc/smeared_fermion_monomial.hpp).
   s.push_back({"fermion_smearing.steps", "0",
                "stout-smearing steps (Morningstar-Peardon) of the links in every fermion monomial, with the force "
@@ -173,6 +177,11 @@ HmcInput read_hmc_input(const Config& c) {
                                                      in.force_tolerance));
   in.multigrid.multigrid = read_multigrid_params(c);
   in.multigrid.refresh_iterations = int(read_integer(c, "multigrid.refresh_iterations", 0, 1000));
+  in.multigrid.refresh_growth = c.real("multigrid.refresh_growth");
+  if (!(in.multigrid.refresh_growth == 0 || (in.multigrid.refresh_growth >= 1 && in.multigrid.refresh_growth <= 100)))
+    c.fail_key("multigrid.refresh_growth",
+               fmt::format("expected 0 (at trajectory starts only) or a factor in [1, 100], got {}",
+                           in.multigrid.refresh_growth));
   in.fermion_smearing = read_fermion_smearing(c);
   in.prefix = read_output_prefix(c);
   const SavedFormat saved = read_saved_format(c);

@@ -1,5 +1,6 @@
 #include "hmc/multigrid_force_solver.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
@@ -44,6 +45,9 @@ MultigridForceSolver::MultigridForceSolver(const EvenOddQuark& q, const HmcMulti
   check_multigrid_params(p.multigrid);
   if (p.refresh_iterations < 0 || p.refresh_iterations > 1000)
     fail("refresh_iterations: expected 0 to 1000 GCR steps per test vector, got {}", p.refresh_iterations);
+  if (!(p.refresh_growth == 0 || (p.refresh_growth >= 1 && p.refresh_growth <= 100)))
+    fail("refresh_growth: expected 0 (refresh at trajectory starts only) or a factor in [1, 100], got {}",
+         p.refresh_growth);
 }
 
 void MultigridForceSolver::bring_up_to_date(const GaugeField<double>& U, const SchurOperator<double>& M) {
@@ -72,6 +76,7 @@ void MultigridForceSolver::bring_up_to_date(const GaugeField<double>& U, const S
     else
       mg_->refresh(params_.refresh_iterations);
     refresh_due_ = false;
+    fewest_iterations_ = 0;
     ++setups_;
     finish_device_work(loc);
     setup_seconds_ += clock.seconds();
@@ -129,9 +134,13 @@ SpinorField<double> MultigridForceSolver::solve(const GaugeField<double>& U, con
     if (std::getenv("LQCD_MULTIGRID_TRACE"))
       fmt::print(stderr, "multigrid force solve ({}): guess {}, M_hat^dag solve {} iterations {:.3f} s, M_hat solve {} iterations {:.3f} s\n",
                  who, guessed ? "forecast" : "zero", r1.iterations, r1.seconds, r2.iterations, r2.seconds);
-    stats.iterations += r1.iterations + r2.iterations;
+    const int iterations = r1.iterations + r2.iterations;
+    // (at least 1: a solve whose guess already met the tolerance would make every later one look slow)
+    if (fewest_iterations_ == 0 || iterations < fewest_iterations_) fewest_iterations_ = std::max(iterations, 1);
+    if (params_.refresh_growth > 0 && iterations > params_.refresh_growth * fewest_iterations_) refresh_due_ = true;
+    stats.iterations += iterations;
     stats.multigrid_solves += 2;
-    stats.multigrid_iterations += r1.iterations + r2.iterations;
+    stats.multigrid_iterations += iterations;
   } catch (const SolverError& e) {
     throw SolverError(fmt::format("{} (multigrid force solve): {}", who, e.what()), e.result());
   }

@@ -39,6 +39,12 @@ struct HmcMultigridParams {
   // the 32^4 reference run the second trajectory's solves took 17.9 outer iterations each, against 24.0
   // with 2 and 38.2 with 0 (docs/performance.md).
   int refresh_iterations = 8;
+  // Inside a trajectory the links move away from those of the last refresh and the stale coarse operator
+  // slows the cycle (16^4, kappa = 0.13635: 10 outer iterations a solve after the refresh, 17 by the
+  // trajectory's end). With refresh_growth = g > 0 a force solve that takes more than g times the fewest
+  // iterations seen since the last refresh makes the next solve refresh first (openQCD updates its
+  // deflation subspace during the MD in the same spirit, at fixed MD-time intervals). 0: at trajectory starts only.
+  double refresh_growth = 0;
 };
 
 class MultigridForceSolver {
@@ -73,6 +79,7 @@ class MultigridForceSolver {
   std::unique_ptr<LinearOperator<float>> fine_;  // the cycle's M on links_
   std::unique_ptr<MultigridPreconditioner<float>> mg_;
   bool refresh_due_ = false;
+  int fewest_iterations_ = 0;  // the fewest of a force solve (both solves) since the last refresh; 0: none yet
   double setup_seconds_ = 0;
   int setups_ = 0;
 };

@@ -81,6 +81,35 @@ TEST_P(MultigridForceTest, SolutionIsTheNormalEquationsSolution) {
   }
 }
 
+// refresh_growth: a solve that takes more than g times the fewest iterations since the last refresh makes
+// the next solve refresh, inside a trajectory; 0 never does.
+TEST_P(MultigridForceTest, RefreshGrowthRefreshesInsideATrajectory) {
+  const Geometry geom = Geometry::single_process({4, 4, 4, 4});
+  const GaugeField<double> U = test::rough_gauge(geom, GetParam(), 17, 5.6);
+  WilsonParams w;
+  w.kappa = 0.124;
+  const EvenOddQuark q(w, 1.2);
+  const auto M = q.schur(U);
+  const std::vector<SpinorField<double>> b = test::random_fields<double>(geom, GetParam(), Subset::Even, 1, 7);
+  SolverParams p;
+  p.tolerance = 1e-11;
+  for (const double growth : {0.0, 1.0}) {
+    SCOPED_TRACE(growth);
+    HmcMultigridParams mp = small_multigrid();
+    mp.refresh_growth = growth;
+    MultigridForceSolver mg(q, mp);
+    Monomial::SolverStats stats;
+    ChronologicalGuess forecast(2);
+    (void)mg.solve(U, *M, b[0], p, stats, "test", &forecast);  // setup; from zero
+    (void)mg.solve(U, *M, b[0], p, stats, "test", &forecast);  // from the solution: the fewest so far
+    EXPECT_EQ(mg.setups(), 1);
+    (void)mg.solve(U, *M, b[0], p, stats, "test", nullptr);  // from zero again: more than the fewest
+    EXPECT_EQ(mg.setups(), 1) << "the refresh comes before the next solve";
+    (void)mg.solve(U, *M, b[0], p, stats, "test", nullptr);
+    EXPECT_EQ(mg.setups(), growth > 0 ? 2 : 1);
+  }
+}
+
 TEST_P(MultigridForceTest, ForceIsTheDerivativeOfTheAction) {
   const Geometry geom = Geometry::single_process({4, 4, 4, 4});
   const GaugeField<double> U = test::rough_gauge(geom, GetParam());
@@ -183,6 +212,9 @@ TEST(MultigridForce, RefusesWhatItCannotServe) {
   WilsonParams w;
   w.kappa = 0.12;
   TwoFlavourMonomial wilson(w, 0.0, solver, 0);
+  EXPECT_THROW(wilson.use_multigrid(bad), Error);
+  bad = small_multigrid();
+  bad.refresh_growth = 0.5;
   EXPECT_THROW(wilson.use_multigrid(bad), Error);
   bad = small_multigrid();
   bad.multigrid.test_vectors = 0;
