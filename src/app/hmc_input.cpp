@@ -69,7 +69,7 @@ std::vector<KeySpec> hmc_schema() {
                "monomials with multigrid = true: at each trajectory's first force solve, GCR steps on M x = 0 from "
                "each test vector before the coarse operator is rebuilt (0: rebuilt only); the first solve of the run "
                "runs the whole setup"});
-  s.push_back({"multigrid.refresh_growth", "0.0",
+  s.push_back({"multigrid.refresh_growth", fmt::format("{}", HmcMultigridParams{}.refresh_growth),
                "monomials with multigrid = true: also refresh inside a trajectory, before the solve after one that took "
                "more than this factor times the fewest outer iterations since the last refresh (0: at trajectory "
                "starts only; else 1 to 100)"});
