@@ -289,8 +289,18 @@ int run_spectrum(const SpectrumCommandOptions& opt) {
   file.number_attributes.insert({{"kappa", w.kappa}, {"m0", w.mass()}, {"csw", in.fermion.csw}, {"mu", w.mu},
                             {"solver_tolerance", in.solver.tolerance},
                             {"plaquette", problem.observables().plaquette}});
-  // The wavefunction's width is part of what the correlators measure (the overlap with the ground state).
+  // The wavefunction's width is part of what the correlators measure (the overlap with the ground state);
+  // so are the gauge the sources and sinks were fixed in and the other codes' sinks (issue 49).
   if (in.source.type == SourceType::GaussianWavefunction) file.number_attributes["source_radius"] = in.source.radius;
+  file.string_attributes["gauge_fixing"] =
+      !in.gauge_fixing ? "none" : in.gauge_fixing->gauge == GaugeCondition::Coulomb ? "coulomb" : "landau";
+  if (input.rotated_sink_d1 > 0) file.number_attributes["rotated_sink_d1"] = input.rotated_sink_d1;
+  if (input.wavefunction_sink_radius > 0)
+    file.number_attributes["wavefunction_sink_radius"] = input.wavefunction_sink_radius;
+  if (input.one_end_vectors > 0) {
+    file.number_attributes["one_end_vectors"] = input.one_end_vectors;
+    file.string_attributes["one_end_noise"] = noise_type_name(input.one_end_noise);
+  }
   const std::string h5 = in.prefix + ".h5";
   if (comm::rank() == 0) io::write_correlators_hdf5(h5, file);  // the correlators are global sums on every rank
 

@@ -62,6 +62,10 @@ double worst_relative_distance(const std::string& field_strength) {
   const auto r = test::run_lqcd("spectrum milc.toml", dir.path());
   EXPECT_EQ(r.exit_code, 0) << r.err;
   const io::CorrelatorFile f = io::read_correlators_hdf5(dir / "out/milc.h5");
+  // The file records the sinks and the gauge that the correlators depend on.
+  EXPECT_EQ(f.number_attributes.at("rotated_sink_d1"), 0.1);
+  EXPECT_EQ(f.number_attributes.at("wavefunction_sink_radius"), 1.5);
+  EXPECT_EQ(f.string_attributes.at("gauge_fixing"), "coulomb");
   double worst = 0;
   for (const Expected& e : kMilc) {
     std::array<double, 4> mean{};

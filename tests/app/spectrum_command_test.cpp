@@ -329,7 +329,9 @@ TEST(SpectrumCommand, GaussianWavefunctionSourceInCoulombGauge) {
   EXPECT_GT(std::abs(want[0] - point_pion[0]), 0.1 * point_pion[0]);
   EXPECT_EQ(unit["source"]["type"], "gaussian_wavefunction");
   EXPECT_EQ(unit["source"]["radius"].get<double>(), 1.5);
-  EXPECT_EQ(io::read_correlators_hdf5(dir / "out/free.h5").number_attributes.at("source_radius"), 1.5);
+  const io::CorrelatorFile unit_file = io::read_correlators_hdf5(dir / "out/free.h5");
+  EXPECT_EQ(unit_file.number_attributes.at("source_radius"), 1.5);
+  EXPECT_EQ(unit_file.string_attributes.at("gauge_fixing"), "coulomb");
   const auto pure = spectrum_json(dir, on_pure_gauge(dir, free_input(q, "wilson", gaussian), q.dims, 11));
   ASSERT_TRUE(pure.contains("correlators"));
   const auto& unit_pion = unit["correlators"]["pion"];

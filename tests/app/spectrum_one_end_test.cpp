@@ -35,8 +35,12 @@ TEST(SpectrumOneEnd, FreePionEqualsThePointPionWithinErrors) {
     EXPECT_NEAR(mean[t].get<double>(), point[t].get<double>(), 4 * error[t].get<double>()) << "t " << t;
   }
   int vectors = 0;
-  for (const auto& d : io::read_correlators_hdf5(dir / "out/oe.h5").datasets) vectors += d.name.rfind("pion_one_end_noise", 0) == 0;
+  const io::CorrelatorFile f = io::read_correlators_hdf5(dir / "out/oe.h5");
+  for (const auto& d : f.datasets) vectors += d.name.rfind("pion_one_end_noise", 0) == 0;
   EXPECT_EQ(vectors, 16);
+  EXPECT_EQ(f.number_attributes.at("one_end_vectors"), 16);
+  EXPECT_EQ(f.string_attributes.at("one_end_noise"), "z4");
+  EXPECT_EQ(f.string_attributes.at("gauge_fixing"), "none");
 }
 
 }  // namespace
