@@ -478,6 +478,7 @@ PropagatorOptions QuarkProblem::solve_options(const QuarkInput& in, RunLog& log,
   o.sink_smearing = in.sink_smearing;
   o.multi_rhs = in.multi_rhs;
   o.multigrid = in.multigrid;
+  o.multigrid_cache = multigrid_;
   o.on_multigrid_setup = [&log, &jsonl, label](const MultigridPreconditionerInfo& info) {
     log.line("  {} {}", label, info.summary());
     jsonl.write({{"record", "multigrid_setup"},
@@ -497,7 +498,8 @@ PropagatorOptions QuarkProblem::solve_options(const QuarkInput& in, RunLog& log,
 
 PointPropagator QuarkProblem::propagator(const QuarkInput& in, const DiracOperators& ops, RunLog& log,
                                          JsonLines& jsonl, const std::string& label) const {
-  const PropagatorOptions o = solve_options(in, log, jsonl, label);
+  PropagatorOptions o = solve_options(in, log, jsonl, label);
+  if (&ops != &ops_) o.multigrid_cache = nullptr;  // another quark (-mu, a strange kappa): a setup of its own
   // The 12 solves of the source (spin x colour) on the terminal while they run.
   CountProgress progress(!log.quiet(), fmt::format("{} solves", label), 12);
   long solved = 0;

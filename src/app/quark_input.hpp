@@ -76,7 +76,8 @@ class QuarkProblem {
   DiracOperators operators_with_kappa(double kappa) const;
 
   // The solver's options for this input (its multigrid setups logged under `label`); log and jsonl must
-  // outlive the solves.
+  // outlive the solves. They are for operators(): with solver.type = "multigrid" every solve on them (the
+  // propagator, sequential sources, one-end and loop noise vectors) shares one setup, made by the first.
   PropagatorOptions solve_options(const QuarkInput& in, RunLog& log, JsonLines& jsonl, const std::string& label) const;
 
   // The 12 solves for the input's source, each logged as one line and one JSON-lines record.
@@ -92,6 +93,7 @@ class QuarkProblem {
   SloppyPrecision sloppy_ = SloppyPrecision::None;  // solver.precision single / half: the operators' copies
   int block_rhs_ = 0;  // solver.multi_rhs: 12, the block operators' right-hand sides
   DiracOperators ops_;
+  std::shared_ptr<MultigridCache> multigrid_ = std::make_shared<MultigridCache>();  // the setup on ops_
 };
 
 // "wilson, kappa = 0.155 (m0 = -0.774), boundary (p, p, p, a)" etc. for logs.

@@ -610,6 +610,13 @@ TEST(SpectrumCommand, MultigridSolvesGiveTheKrylovCorrelators) {
     EXPECT_NE(test::read_text(dir / "milc.log").find("multigrid (" + std::string(precision) + " cycle, 2 levels)"),
               std::string::npos);
   }
+  // The sequential and the one-end solves reuse the propagator's setup: still one for 36 solves.
+  (void)spectrum_json(dir, input("multigrid", "single", false) +
+                               "[spectrum]\nthree_point_sink_times = [2]\none_end_vectors = 1\n");
+  int setups = 0;
+  for (const auto& r : test::read_jsonl(dir / "milc.jsonl")) setups += r["record"] == "multigrid_setup";
+  EXPECT_EQ(setups, 1);
+  EXPECT_EQ(solve_records(dir, "milc").size(), 12u);
 }
 
 // spectrum.strange_kappa adds Lambda, Sigma, Xi and Omega. With the strange quark's kappa the light one's,
