@@ -6,7 +6,8 @@
 // spatial), point sink. Chroma's propagator is 2 kappa times lqcd's (M = (4 + m) - D/2 against lqcd's
 // hopping form), so its mesons are (2 kappa)^2 and its baryons (2 kappa)^3 times lqcd's. Asserted to
 // Chroma's own tolerance 2e-5 (measured: the proton within 1e-6 of Chroma's 7 printed digits); the proton
-// fails without Chroma's Sigma_3 in the projector or with its sign flipped.
+// fails without Chroma's Sigma_3 in the projector or with its sign flipped. The shell-shell unpolarised proton
+// (baryon 9) is lqcd's nucleon_Pplus as `lqcd spectrum` writes it.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -117,6 +118,14 @@ TEST(ChromaRegression, PionProtonAndScalarEqualChromasSpectrumSample) {
   const double chroma_scalar[2] = {2.724953, -0.002349273};
   for (int t = 0; t < 2; ++t)
     EXPECT_NEAR(-scalar[std::size_t(t)].re * 4 * kappa * kappa, chroma_scalar[t], 2e-5 * std::abs(chroma_scalar[t])) << "t " << t;
+  // Shell-shell baryon_num 9 at rest: the proton's Cg5 diquark with Chroma's unpolarised (1 + g_t)/2, which is
+  // what `lqcd spectrum` writes as nucleon_Pplus (the projector lqcd passes by default).
+  const double chroma_proton_ss[8] = {0.377682,     0.0030247,    0.0001604629, 3.762573e-05,
+                                      1.42665e-05,  1.092615e-05, 1.556877e-05, 6.539406e-05};
+  const auto nucleon_ss = baryon_correlator({&shell, &shell, nullptr}, proton(), spin_half_projection(parity_projector(+1)),
+                                            {{0, 0, 0}}, Complex<double>(-1), "proton")[0];
+  for (int t = 0; t < 8; ++t)
+    EXPECT_NEAR(nucleon_ss[std::size_t(t)].re * norm, chroma_proton_ss[t], 2e-5 * chroma_proton_ss[t]) << "shell-shell proton t " << t;
 }
 
 }  // namespace
