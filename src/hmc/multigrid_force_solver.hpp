@@ -17,9 +17,11 @@
 // that each solve brings up to date in place (links and clover term), so the smoother and the outer
 // solve always use the current M; the coarse operator and the test vectors are those of the last
 // setup: the first solve runs the full setup, the first solve of each later trajectory refreshes it
-// (refresh_iterations GCR steps on M x = 0 from each test vector, then the coarse operator rebuilt).
-// Inside a trajectory the links move little, and a stale coarse operator only slows the
-// preconditioner, never changes the solution. Wilson and clover quarks without twisted mass.
+// (refresh_iterations GCR steps on M x = 0 from each test vector, then the coarse operator rebuilt), and
+// so does the solve after one that took refresh_growth times the fewest iterations since the last refresh
+// (the links move along the trajectory, and the stale coarse operator slows the cycle). A stale coarse
+// operator only slows the preconditioner, never changes the solution. Wilson and clover quarks without
+// twisted mass.
 
 #include <memory>
 #include <optional>
