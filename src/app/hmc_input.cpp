@@ -178,10 +178,11 @@ HmcInput read_hmc_input(const Config& c) {
   in.multigrid.multigrid = read_multigrid_params(c);
   in.multigrid.refresh_iterations = int(read_integer(c, "multigrid.refresh_iterations", 0, 1000));
   in.multigrid.refresh_growth = c.real("multigrid.refresh_growth");
-  if (!(in.multigrid.refresh_growth == 0 || (in.multigrid.refresh_growth >= 1 && in.multigrid.refresh_growth <= 100)))
-    c.fail_key("multigrid.refresh_growth",
-               fmt::format("expected 0 (at trajectory starts only) or a factor in [1, 100], got {}",
-                           in.multigrid.refresh_growth));
+  try {  // the ranges as the force solver checks them (one place)
+    check_hmc_multigrid_refresh(in.multigrid);
+  } catch (const Error& e) {
+    c.fail_in_table("multigrid", e.what());
+  }
   in.fermion_smearing = read_fermion_smearing(c);
   in.prefix = read_output_prefix(c);
   const SavedFormat saved = read_saved_format(c);

@@ -36,6 +36,14 @@ void apply_gamma5(SpinorField<double>& psi) { for_each(psi.location(), psi.sites
 
 }  // namespace
 
+void check_hmc_multigrid_refresh(const HmcMultigridParams& p) {
+  if (p.refresh_iterations < 0 || p.refresh_iterations > 1000)
+    fail("refresh_iterations: expected 0 to 1000 GCR steps per test vector, got {}", p.refresh_iterations);
+  if (!(p.refresh_growth == 0 || (p.refresh_growth >= 1 && p.refresh_growth <= 100)))
+    fail("refresh_growth: expected 0 (refresh at trajectory starts only) or a factor in [1, 100], got {}",
+         p.refresh_growth);
+}
+
 MultigridForceSolver::MultigridForceSolver(const EvenOddQuark& q, const HmcMultigridParams& p)
     : quark_(q), params_(p) {
   if (q.params.mu != 0)
@@ -43,11 +51,7 @@ MultigridForceSolver::MultigridForceSolver(const EvenOddQuark& q, const HmcMulti
          "(M_hat^dag = gamma_5 M_hat gamma_5 needs mu = 0); got mu = {}",
          q.params.mu);
   check_multigrid_params(p.multigrid);
-  if (p.refresh_iterations < 0 || p.refresh_iterations > 1000)
-    fail("refresh_iterations: expected 0 to 1000 GCR steps per test vector, got {}", p.refresh_iterations);
-  if (!(p.refresh_growth == 0 || (p.refresh_growth >= 1 && p.refresh_growth <= 100)))
-    fail("refresh_growth: expected 0 (refresh at trajectory starts only) or a factor in [1, 100], got {}",
-         p.refresh_growth);
+  check_hmc_multigrid_refresh(p);
 }
 
 void MultigridForceSolver::bring_up_to_date(const GaugeField<double>& U, const SchurOperator<double>& M) {

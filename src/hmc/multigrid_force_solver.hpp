@@ -51,6 +51,10 @@ struct HmcMultigridParams {
   double refresh_growth = 1.3;
 };
 
+// Throws lqcd::Error, naming the parameter ("refresh_growth: ..."), for refresh values out of range (the
+// [multigrid] table's own: check_multigrid_params). The input reader calls it too (one place for the ranges).
+void check_hmc_multigrid_refresh(const HmcMultigridParams& p);
+
 class MultigridForceSolver {
  public:
   // Throws lqcd::Error for a twisted-mass quark (M_hat^dag is not gamma_5 M_hat gamma_5 there) or
