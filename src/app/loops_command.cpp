@@ -74,12 +74,18 @@ int run_loops(const LoopsCommandOptions& opt) {
   std::vector<SpinMatrix> gammas;
   for (int g : input.gammas) gammas.push_back(SpinMatrix::basis(g));
   const PropagatorOptions options = problem.solve_options(in, log, jsonl, "loops");
+  const Stopwatch expansion_clock;
+  const HoppingExpansion expansion = hopping_expansion(*problem.operators().full, input.hopping_expansion);
+  if (input.hopping_expansion > 0)
+    log.line("# variance reduction: hopping-parameter expansion to order {} taken exactly ({:.2f} s), the noise "
+             "estimates (kappa A^-1 H)^{} M^-1 only", input.hopping_expansion, expansion_clock.seconds(), input.hopping_expansion);
   io::CorrelatorFile file;
   std::vector<LoopEstimate> estimates;
   for (int v = 0; v < input.vectors; ++v) {
     noise.index = v;
     const Stopwatch vector_clock;
-    estimates.push_back(disconnected_loops(problem.operators(), in.even_odd, noise, gammas, input.momenta, options));
+    estimates.push_back(
+        disconnected_loops(problem.operators(), in.even_odd, noise, gammas, input.momenta, options, &expansion));
     log.line("  noise vector {}: {} solves in {:.2f} s", v, pieces, vector_clock.seconds());
     for (std::size_t g = 0; g < gammas.size(); ++g)
       for (std::size_t m = 0; m < input.momenta.size(); ++m)
@@ -124,11 +130,14 @@ int run_loops(const LoopsCommandOptions& opt) {
                             {"gamma_basis", "DeGrand-Rossi (Chroma/QDP++)"},
                             {"convention", "loop_<G>_noise<i>: L_G(t, p) = sum_x exp(-i p.x) eta_i^dag G M^-1 eta_i "
                                            "summed over the dilution pieces of noise vector i, an unbiased estimate of "
-                                           "sum_x exp(-i p.x) tr[G M^-1(x, x)] on slice t (absolute), M in hopping form; "
+                                           "sum_x exp(-i p.x) tr[G M^-1(x, x)] on slice t (absolute), M in hopping form (with "
+                                           "hopping_expansion_order n > 0 the expansion's first n terms exact, the noise "
+                                           "on the rest); "
                                            "datasets [T][re, im], p = 2 pi n / L"}};
   file.number_attributes = {{"kappa", w.kappa}, {"csw", in.fermion.csw}, {"mu", w.mu},
                             {"noise_vectors", double(input.vectors)}, {"noise_seed", double(noise.seed)},
                             {"solves_per_vector", double(pieces)}, {"solver_tolerance", in.solver.tolerance},
+                            {"hopping_expansion_order", double(input.hopping_expansion)},
                             {"plaquette", problem.observables().plaquette}};
   const std::string h5 = in.prefix + ".h5";
   if (comm::rank() == 0) io::write_correlators_hdf5(h5, file);
@@ -140,7 +149,8 @@ int run_loops(const LoopsCommandOptions& opt) {
                                          {"csw", in.fermion.csw}, {"mu", w.mu}}},
                             {"noise", {{"type", noise_type_name(noise.type)}, {"vectors", input.vectors},
                                        {"seed", noise.seed}, {"dilution", dilution_description(noise)},
-                                       {"solves_per_vector", pieces}}},
+                                       {"solves_per_vector", pieces},
+                                       {"hopping_expansion_order", input.hopping_expansion}}},
                             {"momentum", input.momenta[0]},
                             {"loops", loops},
                             {"hdf5", h5},

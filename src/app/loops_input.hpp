@@ -19,6 +19,7 @@ struct LoopsInput {
   int vectors = 1;                           // noise vectors, each written on its own
   std::vector<int> gammas;                   // Gamma(n), n = 0..15
   std::vector<std::array<int, 3>> momenta;   // p = 2 pi n / L
+  int hopping_expansion = 0;                 // order n of the exact part (measure/hopping_expansion.hpp): 0, 2, 4
 };
 
 // Validates every key (errors name the input file and the key).

@@ -247,6 +247,7 @@ const BadInput kCases[] = {
     {"loops", "space stride beyond the lattice", Kind::Toml, "[lattice]\ndims = [4, 4, 4, 4]\n[loops]\nspace_stride = 5\n", "loops.space_stride"},
     {"loops", "unknown Gamma", Kind::Toml, "[loops]\ngammas = [\"g6\"]\n", "loops.gammas"},
     {"loops", "no Gammas", Kind::Toml, "[loops]\ngammas = []\n", "loops.gammas"},
+    {"loops", "hopping expansion of order 3", Kind::Toml, "[loops]\nhopping_expansion = 3\n", "loops.hopping_expansion"},
     {"loops", "smeared sources", Kind::Toml, "[source]\nsmearing = \"gaussian\"\nsmearing_iterations = 3\n", "source.smearing"},
     {"propagator", "4096^4 (terabytes)", Kind::Toml, "[lattice]\ndims = [4096, 4096, 4096, 4096]\n", "lattice.dims"},
     {"propagator", "gauge.config missing", Kind::Toml, "[gauge]\nconfig = \"missing.ildg\"\n", "gauge.config"},

@@ -16,13 +16,13 @@ namespace {
 
 using test::run_lqcd;
 
-std::string free_loops_input(int vectors, const std::string& dilution, int stride) {
+std::string free_loops_input(int vectors, const std::string& dilution, int stride, int expansion = 0) {
   return fmt::format(
       "[lattice]\ndims = [2, 2, 2, 4]\n[gauge]\nconfig = \"unit\"\n[fermion]\naction = \"wilson\"\nkappa = 0.11627906976744186\n"
       "boundary = [\"periodic\", \"periodic\", \"periodic\", \"antiperiodic\"]\n[solver]\ntype = \"bicgstab\"\ntolerance = 1e-13\n"
       "[loops]\nnoise = \"u1\"\nvectors = {}\ndilution = {}\nspace_stride = {}\ngammas = [\"1\", \"g5\", \"gt\", \"gxgy\"]\n"
-      "momenta = [[0, 0, 0], [1, 0, 0]]\n[output]\nprefix = \"out/loops\"\n",
-      vectors, dilution, stride);
+      "momenta = [[0, 0, 0], [1, 0, 0]]\nhopping_expansion = {}\n[output]\nprefix = \"out/loops\"\n",
+      vectors, dilution, stride, expansion);
 }
 
 // tr[M^-1(x, x)] of the free Wilson quark (m0 = 0.3, antiperiodic in time) from momentum space:
@@ -92,6 +92,31 @@ TEST(LoopsCommand, EachNoiseVectorIsReproducible) {
     EXPECT_EQ(second[0][t].re, second[1][t].re);
     EXPECT_EQ(second[0][t].im, second[1][t].im);
   }
+}
+
+// loops.hopping_expansion = 4: fully diluted, the free loops stay exact (the expansion's exact part plus the
+// remainder's estimate), and the files record the order; with spin dilution only, 8 vectors' standard error
+// of L_1(t = 0) is below a quarter of the same vectors' without the expansion (measured: 0.283 against 2.64).
+TEST(LoopsCommand, HoppingExpansionKeepsTheLoopsAndCutsTheirNoise) {
+  test::TempDir dir;
+  const int n[4] = {2, 2, 2, 4};
+  const double want = free_scalar_loop(n, 0.3);
+  test::write_text(dir / "in.toml", free_loops_input(1, "[\"time\", \"spin\", \"colour\"]", 2, 4));
+  const auto r = run_lqcd("loops in.toml --json", dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["noise"]["hopping_expansion_order"], 4);
+  for (int t = 0; t < 4; ++t) EXPECT_NEAR(j["loops"]["1"]["re"][t].get<double>(), want, 1e-10 * want);
+  EXPECT_EQ(io::read_correlators_hdf5(dir / "out/loops.h5").number_attributes.at("hopping_expansion_order"), 4);
+  double error[2];
+  for (int k = 0; k < 2; ++k) {
+    test::write_text(dir / "in.toml", free_loops_input(8, "[\"spin\"]", 1, 4 * k));
+    const auto rk = run_lqcd("loops in.toml --json", dir.path());
+    ASSERT_EQ(rk.exit_code, 0) << rk.err;
+    error[k] = nlohmann::json::parse(rk.out)["loops"]["1"]["re_error"][0].get<double>();
+  }
+  std::printf("    standard error of L_1(0) from 8 vectors: %.4e without, %.4e with the expansion\n", error[0], error[1]);
+  EXPECT_LT(error[1], 0.25 * error[0]);
 }
 
 }  // namespace
