@@ -17,8 +17,9 @@ if has baryons; then
     start=$(date +%s%N)
     "$bin" spectrum "$base.$name.toml" --device "$1" --json >"runs/gpu-check/baryons/$name.json" 2>>"$summary"
     note "baryons spectrum $name: exit $? in $(( ($(date +%s%N) - start) / 1000000 )) ms"
-    # The loops: 2 Z4 vectors, spin-colour diluted, at rest and moving.
-    sed -e "s|^\[spectrum\]|[loops]\nvectors = 2\nmomenta = [[0, 0, 0], [1, 0, 0]]|" -e "/^strange_kappa/d" \
+    # The loops: 2 Z4 vectors, spin-colour diluted, at rest and moving, with the hopping-parameter expansion
+    # to order 4 (its probing on the GPU's operator).
+    sed -e "s|^\[spectrum\]|[loops]\nvectors = 2\nhopping_expansion = 4\nmomenta = [[0, 0, 0], [1, 0, 0]]|" -e "/^strange_kappa/d" \
       -e "s|baryons/$name\"|baryons/loops.$name\"|" "$base.$name.toml" | grep -v multi_rhs >"$base.loops.$name.toml"
     start=$(date +%s%N)
     "$bin" loops "$base.loops.$name.toml" --device "$1" --json >"runs/gpu-check/baryons/loops.$name.json" 2>>"$summary"
