@@ -3,7 +3,7 @@
 # (observables of a stored configuration, Wilson loops on APE-smeared links included) and lqcd spectrum --json (pion, rho, a0, PCAC mass of a clover
 # quark with a Gaussian-smeared point source on that configuration; the pion's and the nucleon's
 # three-point functions by sequential sources at t_s = 4 with momentum transfer (0, 1, 0): their ratios to the
-# two-point functions) on 2 and 4 MPI ranks, several grid shapes, agree with one process to 1e-12 relative (global sums add the ranks' partial sums in another
+# two-point functions; the strange baryons and the one-end pion) and lqcd loops (with the hopping expansion) on 2 and 4 MPI ranks, several grid shapes, agree with one process to 1e-12 relative (global sums add the ranks' partial sums in another
 # grouping, so not bit for bit); the output files are written once, by rank 0 (one HDF5 file, one
 # propagator file of the same size, logs). Usage: measure_on_ranks.sh LQCD MPIEXEC TESTDATA
 set -euo pipefail
@@ -37,6 +37,8 @@ three_point_sink_times = [4]
 three_point_hadrons = ["pion", "nucleon"]
 three_point_currents = ["gxgygt", "gt", "g5"]
 momentum_transfers = [[0, 1, 0], [0, 0, 0]]
+strange_kappa = 0.112
+one_end_vectors = 1
 [output]
 prefix = "PREFIX"
 EOT
@@ -52,14 +54,22 @@ for run in $runs; do
   on "$np" "$grid" spectrum "$name.toml" --json --device cpu >"$name.spectrum.out"
   grep '^{' "$name.spectrum.out" >"$name.spectrum.json" || true
   # The propagator: only [spectrum] is not one of its keys.
-  sed '/^\[spectrum\]/,+5d' "$name.toml" >"$name.prop.toml"
+  sed '/^\[spectrum\]/,+7d' "$name.toml" >"$name.prop.toml"
   on "$np" "$grid" propagator "$name.prop.toml" --quiet --device cpu
+  # The loops (their noise drawn per global site; the hopping expansion's probing classes global too).
+  { sed "/^\[source\]/,+5d; s|$name/s|$name/l|" "$name.prop.toml"
+    printf '[loops]\nvectors = 2\nhopping_expansion = 4\nmomenta = [[0, 0, 0], [0, 1, 0]]\n'; } >"$name.loops.toml"
+  on "$np" "$grid" loops "$name.loops.toml" --json --device cpu >"$name.loops.out"
+  grep '^{' "$name.loops.out" | sed 's/"seconds":[^,}]*//; s/"hdf5":"[^"]*"//' >"$name.loops.cmp" || true
   [ "$(wc -l <"$name.measure.json")" = 1 ] && [ "$(wc -l <"$name.spectrum.json")" = 1 ] ||
     { echo "FAIL: $name: expected one JSON line per command (rank 0 prints)"; exit 1; }
   [ -s "$name/s.h5" ] && [ -s "$name/s.prop.lime" ] || { echo "FAIL: $name: no HDF5 or propagator file"; exit 1; }
 done
 ref=np1_1111
 grep -q '"plaquette":0.56905572' $ref.measure.json || { echo "FAIL: unexpected plaquette"; cat $ref.measure.json; exit 1; }
+grep -q '"hopping_expansion_order":4' $ref.loops.cmp || { echo "FAIL: no loops with the expansion"; cat $ref.loops.cmp; exit 1; }
+grep -q '"pion_one_end":\[[0-9]' $ref.spectrum.json || { echo "FAIL: no one-end pion"; cat $ref.spectrum.json; exit 1; }
+grep -q '"omega":\[[0-9]' $ref.spectrum.json || { echo "FAIL: no strange baryons"; cat $ref.spectrum.json; exit 1; }
 grep -q '"pion":\[[0-9]' $ref.spectrum.json || { echo "FAIL: no pion correlator"; cat $ref.spectrum.json; exit 1; }
 grep -q '"three_point_ratios":{"nucleon_3pt_polarised_z_d_g5_ts4' $ref.spectrum.json ||
   { echo "FAIL: no three-point ratios"; cat $ref.spectrum.json; exit 1; }
@@ -73,6 +83,7 @@ for run in $runs; do
     sed 's/"seconds":[^,}]*//; s/"hdf5":"[^"]*"//' "$f.spectrum.json" >"$f.spectrum.cmp"
   done
   same $ref.spectrum.cmp "$name.spectrum.cmp" 1e-12 || { echo "FAIL: $name: lqcd spectrum differs"; exit 1; }
+  same $ref.loops.cmp "$name.loops.cmp" 1e-11 || { echo "FAIL: $name: lqcd loops differs"; exit 1; }
   cmp -s <(wc -c <$ref/s.prop.lime) <(wc -c <"$name/s.prop.lime") || { echo "FAIL: $name: propagator file size"; exit 1; }
 done
-echo "PASS: lqcd measure, spectrum and propagator on 1, 2 and 4 ranks ($runs) agree"
+echo "PASS: lqcd measure, spectrum (strange baryons, one-end pion), propagator and loops (hopping expansion) on 1, 2 and 4 ranks ($runs) agree"
