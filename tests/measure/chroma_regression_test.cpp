@@ -6,8 +6,8 @@
 // spatial), point sink. Chroma's propagator is 2 kappa times lqcd's (M = (4 + m) - D/2 against lqcd's
 // hopping form), so its mesons are (2 kappa)^2 and its baryons (2 kappa)^3 times lqcd's. Asserted to
 // Chroma's own tolerance 2e-5 (measured: the proton within 1e-6 of Chroma's 7 printed digits); the proton
-// fails without Chroma's Sigma_3 in the projector or with its sign flipped. The shell-shell unpolarised proton
-// (baryon 9) is lqcd's nucleon_Pplus as `lqcd spectrum` writes it.
+// fails without Chroma's Sigma_3 in the projector or with its sign flipped. The unpolarised proton (baryon 9),
+// shell-point at rest and moving and shell-shell at rest, is lqcd's nucleon_Pplus as `lqcd spectrum` writes it.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -98,6 +98,22 @@ TEST(ChromaRegression, PionProtonAndScalarEqualChromasSpectrumSample) {
     EXPECT_NEAR(proton_lqcd[std::size_t(t)].re * norm, chroma_proton[t][0], 2e-5 * chroma_proton[t][0]) << "proton t " << t;
   }
   EXPECT_NEAR(proton_lqcd[0].im * norm, chroma_proton[0][1], 2e-5 * chroma_proton[0][0]);
+
+  // Shell-point baryon 9 (Cg5 with the unpolarised (1 + g_t)/2: lqcd's nucleon_Pplus) at rest and at |p| = 2 pi / L,
+  // the latter averaged over the six momenta as Chroma's avg_equiv_mom does.
+  const double chroma_b9[2][8] = {{0.02196995, 0.0006599012, 0.0001406875, 3.920448e-05, 1.496907e-05, 1.144915e-05,
+                                   1.534167e-05, 2.806415e-05},
+                                  {0.00761007, 8.662246e-05, 5.403082e-06, 7.126908e-07, 1.668746e-07, 1.859032e-07,
+                                   6.1145e-07, 4.043995e-06}};
+  const auto b9 = baryon_correlator({&S, &S, nullptr}, proton(), spin_half_projection(parity_projector(+1)),
+                                    {{0, 0, 0}, {1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}},
+                                    Complex<double>(-1), "proton");
+  for (int t = 0; t < 8; ++t) {
+    double moving = 0;
+    for (std::size_t k = 1; k < 7; ++k) moving += b9[k][std::size_t(t)].re / 6;
+    EXPECT_NEAR(b9[0][std::size_t(t)].re * norm, chroma_b9[0][t], 2e-5 * chroma_b9[0][t]) << "shell-point baryon 9, t " << t;
+    EXPECT_NEAR(moving * norm, chroma_b9[1][t], 2e-5 * chroma_b9[1][t]) << "shell-point baryon 9, |p| = 1, t " << t;
+  }
 
   // The shell-point pion at |p| = 2 pi / L, averaged over the six momenta as Chroma's avg_equiv_mom does.
   const double chroma_pion_p1[4] = {0.0489777, 0.001067753, 0.000145561, 3.248991e-05};
