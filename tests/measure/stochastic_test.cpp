@@ -20,6 +20,8 @@ namespace {
 
 const NoiseType kNoises[3] = {NoiseType::Z2, NoiseType::Z4, NoiseType::U1};
 
+const char* where(Location loc) { return loc == Location::Device ? "device" : "host"; }
+
 // Every entry has modulus 1 (Z2 real +-1, Z4 one of +-1, +-i); the pieces of a fully diluted vector are
 // disjoint and sum to the undiluted one; another index draws another vector; the mean over a 4^4
 // lattice's 3072 entries is zero within 4 sigma.
@@ -92,8 +94,8 @@ struct RoughQuark {
   GaugeField<double> U;
   DiracOperators D;
   PropagatorOptions options;
-  RoughQuark(const Dims& d, double kappa, double tolerance, double mu = 0)
-      : dims(d), U(test::rough_gauge(Geometry::single_process(d), Location::Host)) {
+  RoughQuark(const Dims& d, double kappa, double tolerance, double mu = 0, Location loc = Location::Host)
+      : dims(d), U(test::rough_gauge(Geometry::single_process(d), loc)) {
     FermionParams f;
     f.action = FermionAction::Clover;
     f.wilson.kappa = kappa;
@@ -292,8 +294,9 @@ TEST(HoppingExpansion, ProbingClassesKeepTwoHopNeighboursApart) {
 // twisted clover, orders 2 and 4, to 1e-13 of the largest entry. Measured to fail with a colouring that lets
 // two probed sites lie two hops apart, and with the k = 2 term's last A^-1 transposed.
 TEST(HoppingExpansion, ExactPartEqualsTheTermsFromPointVectors) {
+  for (Location loc : test::locations())
   for (double mu : {0.0, 0.05}) {
-    const RoughQuark q({4, 4, 4, 4}, 0.12, 1e-10, mu);
+    const RoughQuark q({4, 4, 4, 4}, 0.12, 1e-10, mu, loc);
     const LinearOperator<double>& M = *q.D.full;
     const Geometry& geom = M.geometry();
     const std::int64_t V = geom.volume();
@@ -325,8 +328,9 @@ TEST(HoppingExpansion, ExactPartEqualsTheTermsFromPointVectors) {
             worst = std::max(worst, abs(want.m[s][t] - e.exact_diagonal[std::size_t(y)].m[s][t]));
           }
       }
-      EXPECT_LT(worst, 1e-13 * scale) << "mu " << mu << " order " << order;
-      std::printf("    mu %.2f order %d: largest entry %.4f, largest difference %.2e\n", mu, order, scale, worst);
+      EXPECT_LT(worst, 1e-13 * scale) << where(loc) << " mu " << mu << " order " << order;
+      std::printf("    %s mu %.2f order %d: largest entry %.4f, largest difference %.2e\n", where(loc), mu, order,
+                  scale, worst);
     }
   }
 }
@@ -336,10 +340,11 @@ TEST(HoppingExpansion, ExactPartEqualsTheTermsFromPointVectors) {
 // clover and twisted clover, orders 2 and 4. The exact part left out, or an A^-1 that is not the site
 // term's inverse (then T = 1 - A^-1 M has a diagonal and its odd powers do not vanish), fails.
 TEST(HoppingExpansion, FullDilutionWithTheExpansionGivesTheExactLoops) {
+  for (Location loc : test::locations())
   for (double mu : {0.0, 0.1}) {
-    const RoughQuark q({2, 2, 2, 2}, 0.115, 1e-13, mu);
+    const RoughQuark q({2, 2, 2, 2}, 0.115, 1e-13, mu, loc);
     const std::vector<std::array<int, 3>> rest = {{0, 0, 0}};
-    const LoopEstimate exact = q.exact_loops(all_gammas(), rest);
+    const LoopEstimate exact = RoughQuark({2, 2, 2, 2}, 0.115, 1e-13, mu).exact_loops(all_gammas(), rest);
     double scale = 0;
     for (const auto& g : exact)
       for (const auto& z : g[0]) scale = std::max({scale, std::abs(z.re), std::abs(z.im)});
@@ -352,8 +357,8 @@ TEST(HoppingExpansion, FullDilutionWithTheExpansionGivesTheExactLoops) {
       const LoopEstimate got = disconnected_loops(q.D, true, noise, all_gammas(), rest, q.options, &e);
       for (std::size_t g = 0; g < 16; ++g)
         for (std::size_t t = 0; t < 2; ++t) {
-          EXPECT_NEAR(got[g][0][t].re, exact[g][0][t].re, 1e-11 * scale) << "mu " << mu << " order " << order << " " << gamma_name(int(g));
-          EXPECT_NEAR(got[g][0][t].im, exact[g][0][t].im, 1e-11 * scale) << "mu " << mu << " order " << order << " " << gamma_name(int(g));
+          EXPECT_NEAR(got[g][0][t].re, exact[g][0][t].re, 1e-11 * scale) << where(loc) << " mu " << mu << " order " << order << " " << gamma_name(int(g));
+          EXPECT_NEAR(got[g][0][t].im, exact[g][0][t].im, 1e-11 * scale) << where(loc) << " mu " << mu << " order " << order << " " << gamma_name(int(g));
         }
     }
   }
