@@ -94,6 +94,9 @@ std::vector<RepeatedSection> hmc_repeated_sections() {
             {"monomial.csw", "0.0", "clover (and twisted clover): Sheikholeslami-Wohlert coefficient c_sw"},
             {"monomial.kappa2", "0.0", "hasenbusch_ratio: kappa of the denominator quark (usually heavier: kappa2 < kappa); 0: kappa"},
             {"monomial.mu2", "0.0", "hasenbusch_ratio: twisted mass of the heavier (denominator) quark"},
+            {"monomial.c_F", "1.0",
+             "with gauge.boundary = \"open\": the quarks' boundary coefficient c_F (openQCD's; 2 kappa (c_F - 1) on "
+             "the diagonal at x0 = 1 and T - 1; needs csw > 0 unless 1)"},
             {"monomial.degree", "12", "rational: degree [n, n] of the approximation of (M^dag M)^(-1/2)"},
             {"monomial.lambda_min", "1e-4", "rational: lower end of the spectral range of M_hat^dag M_hat covered"},
             {"monomial.lambda_max", "5.0", "rational: upper end of the spectral range of M_hat^dag M_hat covered"},
@@ -200,9 +203,19 @@ std::vector<std::unique_ptr<Monomial>> make_monomials(const Config& c, HmcInput&
   int gauge = 0;
   for (const Config& m : c.entries("monomial")) {
     const std::string type = m.string("monomial.type");
-    if (in.action.open() && type != "gauge")
-      m.fail_key("monomial.type", fmt::format("\"{}\": with gauge.boundary = \"open\" only the gauge monomial is "
-                                              "implemented so far (the quarks' open boundary is not)", type));
+    if (in.action.open() && type == "rational")
+      m.fail_key("monomial.type", "\"rational\": with gauge.boundary = \"open\" the quarks are the two-flavour "
+                                  "monomials (wilson, clover, twisted_mass, hasenbusch_ratio) so far");
+    if (in.action.open() && type != "gauge" && in.fermion_smearing.steps > 0)
+      c.fail_key("fermion_smearing.steps", "smeared quarks with gauge.boundary = \"open\" are not implemented; set 0");
+    // The quarks' time boundary follows the gauge field's (openQCD's bc = 0 for both).
+    const double c_F = m.real("monomial.c_F");
+    if (!std::isfinite(c_F)) m.fail_key("monomial.c_F", "expected a finite number");
+    if (c_F != 1.0 && !in.action.open())
+      m.fail_key("monomial.c_F", "is the coefficient of open boundaries in time: set gauge.boundary = \"open\", or 1");
+    if (c_F != 1.0 && m.real("monomial.csw") == 0)
+      m.fail_key("monomial.c_F", "needs the clover term (csw > 0), whose site term carries it; or c_F = 1");
+    const QuarkTimeBoundary time{in.action.open(), c_F, in.dims[kTimeDir] - 1};
     const std::int64_t level = m.integer("monomial.level");
     if (level < 0 || level >= std::int64_t(in.integrator.steps.size()))
       m.fail_key("monomial.level", fmt::format("level {} has no entry in integrator.steps (levels 0..{})", level,
@@ -230,6 +243,7 @@ std::vector<std::unique_ptr<Monomial>> make_monomials(const Config& c, HmcInput&
       if (type == "wilson" && csw != 0) m.fail_key("monomial.csw", "is only used with type = \"clover\" or \"twisted_mass\"");
       if (type == "hasenbusch_ratio") {
         EvenOddQuark heavy{w, csw};
+        heavy.time = time;
         heavy.params.kappa = m.real("monomial.kappa2") == 0 ? w.kappa : m.real("monomial.kappa2");
         heavy.params.mu = m.real("monomial.mu2");
         if (!(heavy.params.kappa > 0) || !std::isfinite(heavy.params.kappa))
@@ -241,10 +255,13 @@ std::vector<std::unique_ptr<Monomial>> make_monomials(const Config& c, HmcInput&
         if (m.real("monomial.kappa2") == 0 && heavy.params.mu == w.mu)
           m.fail_key("monomial.kappa2", "the ratio needs its denominator quark: set kappa2 (e.g. kappa2 < kappa, a "
                                         "heavier quark) or mu2");
-        ms.push_back(std::make_unique<HasenbuschRatioMonomial>(EvenOddQuark{w, csw}, heavy, in.solver, stream++,
-                                                               int(forecast)));
+        EvenOddQuark light{w, csw};
+        light.time = time;
+        ms.push_back(std::make_unique<HasenbuschRatioMonomial>(light, heavy, in.solver, stream++, int(forecast)));
       } else {
-        ms.push_back(std::make_unique<TwoFlavourMonomial>(w, csw, in.solver, stream++, int(forecast)));
+        EvenOddQuark q{w, csw};
+        q.time = time;
+        ms.push_back(std::make_unique<TwoFlavourMonomial>(q, in.solver, stream++, int(forecast)));
       }
     } else if (type == "rational") {
       EvenOddQuark q;

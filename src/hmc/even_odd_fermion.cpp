@@ -16,22 +16,62 @@
 
 namespace lqcd {
 
+namespace {
+
+// The quarks' hop links with open boundaries, owned by the operator built on them: the first base, so
+// that they exist before the operator and outlive it.
+struct OwnedHopLinks {
+  GaugeField<double> hop_links;
+};
+
+class OpenBoundaryCloverSchur : private OwnedHopLinks, public WilsonCloverEvenOddOperator<double> {
+ public:
+  OpenBoundaryCloverSchur(const GaugeField<double>& U, const EvenOddQuark& q)
+      : OwnedHopLinks{quark_hopping_links(U, q.time)},
+        WilsonCloverEvenOddOperator<double>(
+            std::make_shared<WilsonCloverOperator<double>>(U, q.params, q.csw, false, &hop_links, q.time)) {}
+};
+
+class OpenBoundaryWilsonSchur : private OwnedHopLinks, public WilsonEvenOddOperator<double> {
+ public:
+  OpenBoundaryWilsonSchur(const GaugeField<double>& U, const EvenOddQuark& q)
+      : OwnedHopLinks{quark_hopping_links(U, q.time)}, WilsonEvenOddOperator<double>(hop_links, q.params) {}
+  const GaugeField<double>& links() const { return hop_links; }
+};
+
+}  // namespace
+
 std::unique_ptr<SchurOperator<double>> EvenOddQuark::schur(const GaugeField<double>& U) const {
+  if (time.open) {
+    if (U.geometry().global[kTimeDir] < 4)
+      fail("open boundaries in time need at least 4 time slices (got {})", U.geometry().global[kTimeDir]);
+    if (time.c_F != 1.0 && csw == 0)
+      fail("c_F = {} needs the clover term (csw > 0), which carries it", time.c_F);
+    if (csw != 0) return std::make_unique<OpenBoundaryCloverSchur>(U, *this);
+    return std::make_unique<OpenBoundaryWilsonSchur>(U, *this);
+  }
   if (csw != 0) return std::make_unique<WilsonCloverEvenOddOperator<double>>(U, params, csw);
   return std::make_unique<WilsonEvenOddOperator<double>>(U, params);
+}
+
+// The links of M_hat's hops: U, or with open boundaries the cut copy M owns.
+const GaugeField<double>& EvenOddQuark::hop_links(const SchurOperator<double>& M, const GaugeField<double>& U) const {
+  if (csw != 0) return static_cast<const WilsonCloverEvenOddOperator<double>&>(M).full_operator().links();
+  if (time.open) return static_cast<const OpenBoundaryWilsonSchur&>(M).links();
+  return U;
 }
 
 template <typename Sloppy>
 SloppySchur<Sloppy>::SloppySchur(const EvenOddQuark& q, const GaugeField<double>& U, const SchurOperator<double>& M) {
   if (q.csw == 0) {
-    links_.emplace(convert_links<Sloppy, 6>(U));
+    links_.emplace(convert_links<Sloppy, 6>(q.hop_links(M, U)));
     op_ = std::make_unique<WilsonEvenOddOperator<Sloppy, 6>>(*links_, q.params);
     return;
   }
   const auto& C = static_cast<const WilsonCloverEvenOddOperator<double>&>(M);
   if constexpr (std::is_same_v<Sloppy, float>) {
     if (!switch_from_environment("LQCD_COMPRESSED_CLOVER", true)) {
-      links_18_.emplace(convert_precision<float>(U));
+      links_18_.emplace(convert_precision<float>(C.full_operator().links()));
       op_ = std::make_unique<WilsonCloverEvenOddOperator<float>>(
           std::make_shared<WilsonCloverOperator<float>>(*links_18_, C.full_operator()));
       return;
@@ -75,7 +115,8 @@ void EvenOddQuark::add_force(const SchurOperator<double>& M, const GaugeField<do
   const double k = params.kappa;
   a.exchange_halo();
   b.exchange_halo();
-  HoppingForceKernel hopping{U.view(), F.view(), a.view(), b.view(), {}, 2 * k * k * coef};
+  // On the hop links: with open boundaries a cut link (zero in the copy) gets no force.
+  HoppingForceKernel hopping{hop_links(M, U).view(), F.view(), a.view(), b.view(), {}, 2 * k * k * coef};
   for (int mu = 0; mu < 4; ++mu) hopping.phase[mu] = params.boundary.phase[mu];
   for_each(U.location(), 4 * g.volume(), hopping);  // a thread per link
   if (csw != 0) {
@@ -89,7 +130,7 @@ void EvenOddQuark::add_force(const SchurOperator<double>& M, const GaugeField<do
     const PlaneFieldView G{planes->data(), stride};
     for_each(U.location(), g.volume(),
              CloverInsertionKernel{clover.view(), a.view(), b.view(), G, -2 * kc * coef, -2 * kc * k * k * coef,
-                                   kc * det_coef});
+                                   kc * det_coef, time});
     // The force of a link reads G at the corners of the plaquettes around it (one step, diagonals too).
     exchange_halo(planes->data(), U.location(), g, HaloLayout{stride, 6, 9, 2 * 9 * stride, 9 * stride, -1}, 1);
     for_each(U.location(), 4 * g.volume(), CloverForceKernel{U.view(), F.view(), G});
@@ -102,6 +143,7 @@ std::string describe(const EvenOddQuark& q) {
   std::string s = fmt::format("{} (kappa {}", kind, q.params.kappa);
   if (q.params.mu != 0) s += fmt::format(", mu {}", q.params.mu);
   if (q.csw != 0) s += fmt::format(", csw {}", q.csw);
+  if (q.time.open) s += fmt::format(", open in time, c_F {}", q.time.c_F);
   return s + ")";
 }
 

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "dirac/linear_operator.hpp"
+#include "dirac/quark_time_boundary.hpp"
 #include "dirac/wilson_operator.hpp"
 #include "hmc/momentum_field.hpp"
 #include "hmc/chronological_guess.hpp"
@@ -24,9 +25,16 @@ struct EvenOddQuark {
 
   WilsonParams params;  // kappa, mu, boundary phases
   double csw = 0;       // > 0: clover (twisted clover with mu)
+  // openQCD's open boundary in time (dirac/quark_time_boundary.hpp; issue 50): the hops on U with the links
+  // of the boundary slices cut (a copy the operator owns), the clover term from U itself with the identity on
+  // the boundary slices and 2 kappa (c_F - 1) next to them. The forces follow: the hopping force on the cut
+  // copy (no force on a cut link), the clover force without the boundary slices' insertions.
+  QuarkTimeBoundary time{};
 
   // M_hat on U (the clover field computed for U).
   std::unique_ptr<SchurOperator<double>> schur(const GaugeField<double>& U) const;
+  // The links M_hat's hops run on: U, or with open boundaries the cut copy M (= schur(U)) owns.
+  const GaugeField<double>& hop_links(const SchurOperator<double>& M, const GaugeField<double>& U) const;
   // log |det A_oo| = sum_{x odd} log |det A(x)| of M (0 without clover: A is then constant).
   double log_det_odd(const SchurOperator<double>& M) const;
   // F += coef * d/dw [-2 Re y^dag dM_hat x] + det_coef * d/dw log |det A_oo| (y, x even-site fields).

@@ -17,6 +17,7 @@
 #include "fields/random_spinor_kernels.hpp"
 #include "fields/spinor_field.hpp"
 #include "dirac/clover_kernels.hpp"
+#include "dirac/quark_time_boundary.hpp"
 #include "gauge/staples.hpp"
 #include "gauge/time_boundary.hpp"
 #include "math/gamma.hpp"
@@ -243,14 +244,24 @@ struct PlaneFieldView {
 };
 
 // G_{mu nu}(x) from L(x) = c_parity L(a(x), b(x)) (+ c_det L_det(x) on odd sites), a and b full fields.
+// With open boundaries G = 0 on the boundary slices, whose site term is the identity (no links in it).
 struct CloverInsertionKernel {
   CloverView<double> clover;
   SpinorView<double> a, b;
   PlaneFieldView out;
   double c_even, c_odd, c_det;
+  QuarkTimeBoundary boundary{};
   LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
     const int p = a.parity_of(i);
     const std::int64_t s = a.cb_of(i);
+    if (boundary.open) {
+      int x[4];
+      a.idx.coords(p, s, x);
+      if (boundary.boundary_slice(x[kTimeDir] + a.idx.off[kTimeDir])) {
+        for (int plane = 0; plane < 6; ++plane) out.store(plane, p, s, SU3<double>::zero());
+        return;
+      }
+    }
     const ColorSpinor<double> y = a.load(p, s), z = b.load(p, s);
     const double c = p == 0 ? c_even : c_odd;
     const bool det = p == 1 && c_det != 0.0;

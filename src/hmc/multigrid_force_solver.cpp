@@ -50,6 +50,9 @@ MultigridForceSolver::MultigridForceSolver(const EvenOddQuark& q, const HmcMulti
     fail("the multigrid force solves are for Wilson and clover quarks without twisted mass "
          "(M_hat^dag = gamma_5 M_hat gamma_5 needs mu = 0); got mu = {}",
          q.params.mu);
+  if (q.time.open)
+    fail("the multigrid force solves are not yet built for open boundaries in time (the coarse operator would "
+         "be built from the uncut links); solve these monomials by CG");
   check_multigrid_params(p.multigrid);
   check_hmc_multigrid_refresh(p);
 }

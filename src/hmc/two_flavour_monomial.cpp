@@ -13,8 +13,12 @@ namespace lqcd {
 
 TwoFlavourMonomial::TwoFlavourMonomial(const WilsonParams& params, double csw, const SolverParams& solver,
                                        std::uint32_t stream, int forecast)
-    : PseudofermionMonomial(solver, stream, forecast), quark_{params, csw} {
-  if (!std::isfinite(csw)) fail("csw: must be a finite number (got {})", csw);
+    : TwoFlavourMonomial(EvenOddQuark{params, csw}, solver, stream, forecast) {}
+
+TwoFlavourMonomial::TwoFlavourMonomial(const EvenOddQuark& quark, const SolverParams& solver, std::uint32_t stream,
+                                       int forecast)
+    : PseudofermionMonomial(solver, stream, forecast), quark_(quark) {
+  if (!std::isfinite(quark.csw)) fail("csw: must be a finite number (got {})", quark.csw);
 }
 
 std::string TwoFlavourMonomial::name() const { return "two-flavour " + describe(quark_) + multigrid_note(); }

@@ -30,6 +30,8 @@ class TwoFlavourMonomial : public PseudofermionMonomial {
   // force solves' initial guesses (hmc/chronological_guess.hpp; 0: none).
   TwoFlavourMonomial(const WilsonParams& params, double csw, const SolverParams& solver, std::uint32_t stream,
                      int forecast = 0);
+  // The quark as a whole (its open time boundary too).
+  TwoFlavourMonomial(const EvenOddQuark& quark, const SolverParams& solver, std::uint32_t stream, int forecast = 0);
   std::string name() const override;
   void refresh(const GaugeField<double>& U, std::uint64_t seed, std::uint32_t trajectory) override;
   double action(const GaugeField<double>& U) override;

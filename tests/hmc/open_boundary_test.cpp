@@ -4,6 +4,10 @@
 //   - the gauge force is the derivative of that action at links on and next to the boundary, and the
 //     frozen link U_t(x0 = T) gets none;
 //   - pure-gauge HMC is reversible and keeps the frozen links zero;
+//   - the quarks (dirac/quark_time_boundary.hpp): the two-flavour Wilson and clover forces and the Hasenbusch
+//     ratio's are the derivatives of their actions at links on and next to the boundary slices (the cut links
+//     enter only through the clover leaves at x0 = 1 and T - 1); an HMC with gauge and clover quarks is
+//     reversible, and its energy violation falls as dt^2;
 //   - the heatbath samples the same weighted action as the HMC: the spatial plaquette on the boundary
 //     slice and in the bulk agree between the two chains (c_G = 1.6, so that the boundary weight matters:
 //     the boundary plaquette differs from the bulk one by many errors).
@@ -20,7 +24,9 @@
 #include "gauge/open_boundary.hpp"
 #include "gauge/updates.hpp"
 #include "hmc/gauge_monomial.hpp"
+#include "hmc/hasenbusch_ratio_monomial.hpp"
 #include "hmc/hmc.hpp"
+#include "hmc/two_flavour_monomial.hpp"
 #include "measure/statistics.hpp"
 
 namespace lqcd {
@@ -144,6 +150,70 @@ TEST_P(OpenBoundaryTest, HmcIsReversibleAndKeepsTheFrozenLinksZero) {
   for (std::int64_t s = 64 * 5; s < 64 * 6; ++s) EXPECT_TRUE(same(g(s, 3), SU3<double>::zero())) << "frozen link at site " << s;
   EXPECT_GT(unitarity(U, 1e-10).violations, 63.0);  // the 64 frozen links, and no other
   EXPECT_LT(unitarity(U, 1e-10).violations, 65.0);
+}
+
+// The quark of the tests below: open in time on N0 = 6 slices, c_F = 1.3 with the clover term.
+EvenOddQuark open_quark(double kappa, double csw) {
+  EvenOddQuark q{WilsonParams{}, csw};
+  q.params.kappa = kappa;
+  q.time = QuarkTimeBoundary{true, csw != 0 ? 1.3 : 1.0, 5};
+  return q;
+}
+
+// The links the gauge force test probes (spatial links on both boundary slices and next to them, time links
+// into and out of the boundary slices, the frozen U_t(x0 = T)) on 4^3 x 6, and the cut links from even sites
+// too (from odd ones both quark fields at their ends vanish, so a force wrongly taken from U is zero there
+// as well).
+const std::vector<test::ForceProbe> kBoundaryProbes = {{5, 0, 2},       {64 * 5 + 7, 1, 4}, {64 * 1 + 3, 2, 6},
+                                                        {64 * 4 + 9, 0, 1}, {64 * 4 + 2, 3, 3}, {11, 3, 5},
+                                                        {64 * 5 + 13, 3, 7}, {10, 3, 2}, {64 * 4, 3, 6},
+                                                        {0, 0, 1},       {64 * 5 + 2, 2, 4}};
+
+TEST_P(OpenBoundaryTest, QuarkForcesAreTheDerivativesOfTheirActions) {
+  const Geometry geom = Geometry::single_process({4, 4, 4, 6});
+  GaugeField<double> U = test::rough_gauge(geom, GetParam());
+  apply_time_boundary(U, open_action(5.9, 1.3).time_boundary(6));
+  SolverParams solver;
+  solver.tolerance = 1e-13;
+  for (double csw : {0.0, 1.7}) {
+    TwoFlavourMonomial m(open_quark(0.12, csw), solver, 0);
+    m.refresh(U, 11, 3);
+    test::expect_force_is_derivative(m, U, 1e-6, kBoundaryProbes);
+  }
+  EvenOddQuark light = open_quark(0.125, 1.7), heavy = open_quark(0.11, 1.7);
+  HasenbuschRatioMonomial ratio(light, heavy, solver, 1);
+  ratio.refresh(U, 11, 4);
+  test::expect_force_is_derivative(ratio, U, 1e-6, kBoundaryProbes);
+}
+
+TEST_P(OpenBoundaryTest, HmcWithCloverQuarksIsReversibleAndItsEnergyViolationFallsAsDtSquared) {
+  const Geometry geom = Geometry::single_process({4, 4, 4, 6});
+  GaugeField<double> U = test::rough_gauge(geom, GetParam(), 17, 5.6);
+  const GaugeAction a = open_action(5.6, 1.3);
+  apply_time_boundary(U, a.time_boundary(6));
+  SolverParams solver;
+  solver.tolerance = 1e-13;
+  const auto make = [&](int steps) {
+    IntegratorParams ip;
+    ip.type = IntegratorType::Omelyan2;
+    ip.tau = 0.5;
+    ip.steps = {steps};
+    std::vector<std::unique_ptr<Monomial>> ms;
+    ms.push_back(std::make_unique<GaugeMonomial>(a));
+    ms.push_back(std::make_unique<TwoFlavourMonomial>(open_quark(0.12, 1.7), solver, 0));
+    return Hmc(std::move(ms), ip, 7);
+  };
+  const ReversibilityResult r = make(4).reversibility(U, 1);
+  EXPECT_LT(std::abs(r.dH), 1e-8 * r.H0);
+  EXPECT_LT(r.max_link_diff, 1e-10);
+  double dH[2];
+  for (int k = 0; k < 2; ++k) {
+    GaugeField<double> V = U.clone(U.location());
+    dH[k] = make(4 << k).trajectory(V, 1, false).dH;
+  }
+  std::printf("    dH with 4 and 8 steps: %.4e, %.4e (ratio %.2f; dt^2 gives 4)\n", dH[0], dH[1], dH[0] / dH[1]);
+  EXPECT_GT(dH[0] / dH[1], 3.0);
+  EXPECT_LT(dH[0] / dH[1], 5.5);
 }
 
 TEST_P(OpenBoundaryTest, HeatbathAndHmcSampleTheSameBoundary) {
