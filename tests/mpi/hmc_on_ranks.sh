@@ -7,7 +7,8 @@
 # JSON lines up to rounding. Random numbers (momenta, pseudofermions, the accept draw) are keyed by
 # global site, so only the grouping of global sums differs: plaquettes to 1e-10 relative; dH to 1e-9
 # absolute, since dH = H(end) - H(start) is the difference of two sums of ~10^3 terms whose rounding
-# does not shrink with dH (1e-9 is ~1e-13 of H). Usage: hmc_on_ranks.sh LQCD MPIEXEC
+# does not shrink with dH (1e-9 is ~1e-13 of H). The same with open boundaries in time for the gauge field
+# and the quarks on 4^3 x 8. Usage: hmc_on_ranks.sh LQCD MPIEXEC
 set -euo pipefail
 lqcd=$1
 mpiexec=$2
@@ -71,3 +72,23 @@ for run in $runs; do
 done
 echo "PASS: lqcd hmc on 1, 2 and 4 ranks ($runs): same decisions, dH and plaquettes"
 cat $ref.summary
+# The same with openQCD's open boundaries in time (issue 50): 4^3 x 8, the gauge field's boundary and the
+# clover quarks' (c_F = 1.2), two trajectories without the Metropolis step's randomness mattering (compared
+# as above; the quarks' cut links are a halo-exchanged copy, the clover insertion skips global x0 = 0, T).
+sed -e 's/dims = \[4, 4, 4, 4\]/dims = [4, 4, 4, 8]/' -e 's/^beta = 5.6/beta = 5.6\nboundary = "open"/' \
+  -e 's/trajectories = 3/trajectories = 2/' -e 's/steps = \[3, 1\]/steps = [8, 2]/' -e 's/^csw = 1.5/csw = 1.5\nc_F = 1.2/' in.toml >open.toml
+for run in $runs; do
+  np=${run%%:*} grid=${run#*:}
+  name="open_np${np}_${grid//,/}"
+  sed "s|PREFIX|$name/run|" open.toml >"$name.toml"
+  if [ "$np" = 1 ]; then "$lqcd" hmc "$name.toml" --device cpu --quiet
+  else "$mpiexec" -np "$np" --oversubscribe "$lqcd" hmc "$name.toml" --device cpu --quiet --grid "$grid"; fi
+  summary "$name/run.jsonl" >"$name.summary"
+  [ "$(wc -l <"$name.summary")" = 2 ] || { echo "FAIL: $name: expected 2 trajectories"; cat "$name/run.jsonl"; exit 1; }
+  paste -d' ' open_np1_1111.summary "$name.summary" | awk '
+    function abs(x) { return x < 0 ? -x : x }
+    $1 != $5 || abs($2 - $6) > 1e-9 || abs($3 - $7) > 1e-9 || abs($4 - $8) > 1e-10 * abs($4) { bad = 1 }
+    END { exit bad }' || { echo "FAIL: $name (open boundaries) differs from one process"; paste open_np1_1111.summary "$name.summary"; exit 1; }
+done
+echo "PASS: open boundaries: the same on 1, 2 and 4 ranks"
+cat open_np1_1111.summary
