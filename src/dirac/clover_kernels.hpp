@@ -258,8 +258,9 @@ struct CloverView {
 
 // The Hermitian blocks H_0, H_1 of 1 + i kappa c_sw sum_{mu<nu} sigma_{mu nu} F_{mu nu}(x) at x.
 // kappa_csw = kappa * c_sw. F is the traceless clover field strength (gauge/field_strength.hpp), as
-// openQCD, QUDA and Chroma define it, or with trace_kept (1/8)(Q - Q^dag) as it is: MILC's clover term
-// (clover_invert2), a different action at the same c_sw (the trace is small on smooth fields, not zero).
+// QUDA and Chroma define it, or with trace_kept (1/8)(Q - Q^dag) as it is: MILC's clover term
+// (clover_invert2) and openQCD's (tcharge/ftensor.c, "in the Lie algebra of U(3)"), a different action at
+// the same c_sw (the trace is small on smooth fields, not zero).
 template <typename Real>
 LQCD_HOST_DEVICE void clover_hermitian_blocks(const GaugeView<Real>& U, const int x[4], double kappa_csw,
                                               HermitianBlock<double> h[2], bool trace_kept = false) {

@@ -29,8 +29,8 @@ struct FermionParams {
   FermionAction action = FermionAction::Wilson;
   WilsonParams wilson;  // kappa, mu (twisted mass, mass form), boundary phases
   double csw = 0;
-  // The clover term's field strength with its trace kept, (1/8)(Q - Q^dag) as MILC's clover_invert2
-  // defines it, instead of its traceless part (openQCD, QUDA, Chroma): clover actions only
+  // The clover term's field strength with its trace kept, (1/8)(Q - Q^dag) as MILC's clover_invert2 and
+  // openQCD's tcharge/ftensor.c define it, instead of its traceless part (QUDA, Chroma): clover actions only
   // (dirac/clover_kernels.hpp, clover_hermitian_blocks).
   bool clover_trace_kept = false;
   // openQCD's open boundary conditions in time for the quarks (dirac/quark_time_boundary.hpp; the time
