@@ -81,5 +81,34 @@ TEST(Gamma, ApplyGammaMatchesDenseProduct) {
   }
 }
 
+// docs/conventions.md's map to openQCD's basis: openQCD's gamma matrices as its plane-wave test of Dw_dble
+// applies them (devel/dirac/check5.c, mul_gamma, openQCD 1.6 and 2.4; index 0 = t): conjugating lqcd's
+// gamma_mu by gamma_y gives them, and lqcd's gamma_5 becomes minus openQCD's diag(1, 1, -1, -1). A wrong sign in
+// the transcription or the docs' claim fails.
+TEST(Gamma, GammaYTakesLqcdsBasisToOpenQcds) {
+  const Complex<double> I(0, 1), m_I(0, -1);
+  const Complex<double> o[5][4][4] = {
+      {{0, 0, -1, 0}, {0, 0, 0, -1}, {-1, 0, 0, 0}, {0, -1, 0, 0}},  // openQCD gamma_0 (t)
+      {{0, 0, 0, m_I}, {0, 0, m_I, 0}, {0, I, 0, 0}, {I, 0, 0, 0}},  // gamma_1 (x)
+      {{0, 0, 0, -1}, {0, 0, 1, 0}, {0, 1, 0, 0}, {-1, 0, 0, 0}},    // gamma_2 (y)
+      {{0, 0, m_I, 0}, {0, 0, 0, I}, {I, 0, 0, 0}, {0, m_I, 0, 0}},  // gamma_3 (z)
+      {{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, -1, 0}, {0, 0, 0, -1}}};   // gamma_5
+  const int lqcd_of[5] = {3, 0, 1, 2, kGamma5};  // openQCD's index -> lqcd's direction
+  Mat gy;
+  dense(1, gy);
+  for (int k = 0; k < 5; ++k) {
+    Mat g, t, c;
+    dense(lqcd_of[k], g);
+    mul(gy, g, t);
+    mul(t, gy, c);  // gamma_y is Hermitian and squares to 1
+    const double sign = k == 4 ? -1 : 1;
+    for (int r = 0; r < 4; ++r)
+      for (int q = 0; q < 4; ++q) {
+        EXPECT_EQ(c[r][q].re, sign * o[k][r][q].re) << "openQCD gamma " << k << " (" << r << ", " << q << ")";
+        EXPECT_EQ(c[r][q].im, sign * o[k][r][q].im) << "openQCD gamma " << k << " (" << r << ", " << q << ")";
+      }
+  }
+}
+
 }  // namespace
 }  // namespace lqcd
