@@ -94,6 +94,9 @@ std::vector<RepeatedSection> hmc_repeated_sections() {
             {"monomial.csw", "0.0", "clover (and twisted clover): Sheikholeslami-Wohlert coefficient c_sw"},
             {"monomial.kappa2", "0.0", "hasenbusch_ratio: kappa of the denominator quark (usually heavier: kappa2 < kappa); 0: kappa"},
             {"monomial.mu2", "0.0", "hasenbusch_ratio: twisted mass of the heavier (denominator) quark"},
+            {"monomial.clover_field_strength", "\"traceless\"",
+             "clover quarks: the clover term's field strength, \"traceless\" (QUDA, Chroma) or \"trace_kept\" "
+             "((1/8)(Q - Q^dag) with its trace, as openQCD and MILC define it: another action at the same csw)"},
             {"monomial.c_F", "1.0",
              "with gauge.boundary = \"open\": the quarks' boundary coefficient c_F (openQCD's; 2 kappa (c_F - 1) on "
              "the diagonal at x0 = 1 and T - 1; needs csw > 0 unless 1)"},
@@ -216,6 +219,13 @@ std::vector<std::unique_ptr<Monomial>> make_monomials(const Config& c, HmcInput&
     if (c_F != 1.0 && m.real("monomial.csw") == 0)
       m.fail_key("monomial.c_F", "needs the clover term (csw > 0), whose site term carries it; or c_F = 1");
     const QuarkTimeBoundary time{in.action.open(), c_F, in.dims[kTimeDir] - 1};
+    const std::string strength = m.string("monomial.clover_field_strength");
+    if (strength != "traceless" && strength != "trace_kept")
+      m.fail_key("monomial.clover_field_strength",
+                 fmt::format("unknown value \"{}\" (expected \"traceless\" or \"trace_kept\")", strength));
+    const bool trace_kept = strength == "trace_kept";
+    if (trace_kept && m.real("monomial.csw") == 0)
+      m.fail_key("monomial.clover_field_strength", "\"trace_kept\" changes only the clover term: set monomial.csw");
     const std::int64_t level = m.integer("monomial.level");
     if (level < 0 || level >= std::int64_t(in.integrator.steps.size()))
       m.fail_key("monomial.level", fmt::format("level {} has no entry in integrator.steps (levels 0..{})", level,
@@ -244,6 +254,7 @@ std::vector<std::unique_ptr<Monomial>> make_monomials(const Config& c, HmcInput&
       if (type == "hasenbusch_ratio") {
         EvenOddQuark heavy{w, csw};
         heavy.time = time;
+        heavy.clover_trace_kept = trace_kept;
         heavy.params.kappa = m.real("monomial.kappa2") == 0 ? w.kappa : m.real("monomial.kappa2");
         heavy.params.mu = m.real("monomial.mu2");
         if (!(heavy.params.kappa > 0) || !std::isfinite(heavy.params.kappa))
@@ -257,16 +268,19 @@ std::vector<std::unique_ptr<Monomial>> make_monomials(const Config& c, HmcInput&
                                         "heavier quark) or mu2");
         EvenOddQuark light{w, csw};
         light.time = time;
+        light.clover_trace_kept = trace_kept;
         ms.push_back(std::make_unique<HasenbuschRatioMonomial>(light, heavy, in.solver, stream++, int(forecast)));
       } else {
         EvenOddQuark q{w, csw};
         q.time = time;
+        q.clover_trace_kept = trace_kept;
         ms.push_back(std::make_unique<TwoFlavourMonomial>(q, in.solver, stream++, int(forecast)));
       }
     } else if (type == "rational") {
       EvenOddQuark q;
       q.params.kappa = m.real("monomial.kappa");
       q.csw = m.real("monomial.csw");
+      q.clover_trace_kept = trace_kept;
       if (!(q.params.kappa > 0) || !std::isfinite(q.params.kappa))
         m.fail_key("monomial.kappa", fmt::format("expected a positive number, got {}", q.params.kappa));
       if (!std::isfinite(q.csw)) m.fail_key("monomial.csw", "expected a finite number");

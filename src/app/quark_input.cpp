@@ -23,8 +23,8 @@ std::vector<KeySpec> quark_schema(const std::string& prefix) {
       {"fermion.mass", "nan", "bare mass m0 instead of kappa (mass form D_W + m0 + csw (i/4) sigma.F + i mu gamma_5)"},
       {"fermion.csw", "0.0", "Sheikholeslami-Wohlert coefficient (clover, twisted clover)"},
       {"fermion.clover_field_strength", "\"traceless\"",
-       "the clover term's F = (Q - Q^dag)/8: \"traceless\" (its traceless part: openQCD, QUDA, Chroma) or "
-       "\"trace_kept\" (as it is: MILC's clover_invert2; another action at the same csw)"},
+       "the clover term's F = (Q - Q^dag)/8: \"traceless\" (its traceless part: QUDA, Chroma) or "
+       "\"trace_kept\" (as it is: MILC's clover_invert2, openQCD; another action at the same csw)"},
       {"fermion.mu", "0.0", "twisted mass mu (mass form); the hopping form has 2 i kappa mu gamma_5"},
       {"fermion.two_kappa_mu", "0.0", "2 kappa mu instead of mu"},
       {"fermion.boundary", "[\"periodic\", \"periodic\", \"periodic\", \"antiperiodic\"]",

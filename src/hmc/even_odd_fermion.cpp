@@ -29,7 +29,8 @@ class OpenBoundaryCloverSchur : private OwnedHopLinks, public WilsonCloverEvenOd
   OpenBoundaryCloverSchur(const GaugeField<double>& U, const EvenOddQuark& q)
       : OwnedHopLinks{quark_hopping_links(U, q.time)},
         WilsonCloverEvenOddOperator<double>(
-            std::make_shared<WilsonCloverOperator<double>>(U, q.params, q.csw, false, &hop_links, q.time)) {}
+            std::make_shared<WilsonCloverOperator<double>>(U, q.params, q.csw, q.clover_trace_kept, &hop_links,
+                                                           q.time)) {}
 };
 
 class OpenBoundaryWilsonSchur : private OwnedHopLinks, public WilsonEvenOddOperator<double> {
@@ -50,6 +51,9 @@ std::unique_ptr<SchurOperator<double>> EvenOddQuark::schur(const GaugeField<doub
     if (csw != 0) return std::make_unique<OpenBoundaryCloverSchur>(U, *this);
     return std::make_unique<OpenBoundaryWilsonSchur>(U, *this);
   }
+  if (csw != 0 && clover_trace_kept)
+    return std::make_unique<WilsonCloverEvenOddOperator<double>>(
+        std::make_shared<WilsonCloverOperator<double>>(U, params, csw, true));
   if (csw != 0) return std::make_unique<WilsonCloverEvenOddOperator<double>>(U, params, csw);
   return std::make_unique<WilsonEvenOddOperator<double>>(U, params);
 }
@@ -130,7 +134,7 @@ void EvenOddQuark::add_force(const SchurOperator<double>& M, const GaugeField<do
     const PlaneFieldView G{planes->data(), stride};
     for_each(U.location(), g.volume(),
              CloverInsertionKernel{clover.view(), a.view(), b.view(), G, -2 * kc * coef, -2 * kc * k * k * coef,
-                                   kc * det_coef, time});
+                                   kc * det_coef, time, clover_trace_kept});
     // The force of a link reads G at the corners of the plaquettes around it (one step, diagonals too).
     exchange_halo(planes->data(), U.location(), g, HaloLayout{stride, 6, 9, 2 * 9 * stride, 9 * stride, -1}, 1);
     for_each(U.location(), 4 * g.volume(), CloverForceKernel{U.view(), F.view(), G});
@@ -143,6 +147,7 @@ std::string describe(const EvenOddQuark& q) {
   std::string s = fmt::format("{} (kappa {}", kind, q.params.kappa);
   if (q.params.mu != 0) s += fmt::format(", mu {}", q.params.mu);
   if (q.csw != 0) s += fmt::format(", csw {}", q.csw);
+  if (q.csw != 0 && q.clover_trace_kept) s += ", F with its trace";
   if (q.time.open) s += fmt::format(", open in time, c_F {}", q.time.c_F);
   return s + ")";
 }

@@ -30,6 +30,9 @@ struct EvenOddQuark {
   // the boundary slices and 2 kappa (c_F - 1) next to them. The forces follow: the hopping force on the cut
   // copy (no force on a cut link), the clover force without the boundary slices' insertions.
   QuarkTimeBoundary time{};
+  // The clover term's field strength with its trace kept, (1/8)(Q - Q^dag), as openQCD and MILC define it
+  // (dirac/clover_kernels.hpp); the clover force then keeps the trace of its insertion too.
+  bool clover_trace_kept = false;
 
   // M_hat on U (the clover field computed for U).
   std::unique_ptr<SchurOperator<double>> schur(const GaugeField<double>& U) const;

@@ -251,6 +251,9 @@ struct CloverInsertionKernel {
   PlaneFieldView out;
   double c_even, c_odd, c_det;
   QuarkTimeBoundary boundary{};
+  // The clover term's F with its trace kept (trace_kept in dirac/clover_kernels.hpp): d tr[F L] = d tr[(Q - Q^dag) L] / 8
+  // with L as it is; for the traceless F only L's traceless part pairs with Q.
+  bool keep_trace = false;
   LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
     const int p = a.parity_of(i);
     const std::int64_t s = a.cb_of(i);
@@ -293,9 +296,11 @@ struct CloverInsertionKernel {
                              inverse_entry(row / 2, 3 * (col % 2) + r, 3 * (row % 2) + q);
             }
         }
-        // G = (L' - L'^dag) / 8 with L' traceless.
-        const Complex<double> t = trace(l) * (1.0 / 3);
-        for (int r = 0; r < 3; ++r) l.m[r][r] -= t;
+        // G = (L' - L'^dag) / 8 with L' traceless (L' = L with keep_trace).
+        if (!keep_trace) {
+          const Complex<double> t = trace(l) * (1.0 / 3);
+          for (int r = 0; r < 3; ++r) l.m[r][r] -= t;
+        }
         SU3<double> g;
         for (int r = 0; r < 3; ++r)
           for (int q = 0; q < 3; ++q) g.m[r][q] = (l.m[r][q] - conj(l.m[q][r])) * 0.125;

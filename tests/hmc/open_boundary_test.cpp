@@ -4,7 +4,8 @@
 //   - the gauge force is the derivative of that action at links on and next to the boundary, and the
 //     frozen link U_t(x0 = T) gets none;
 //   - pure-gauge HMC is reversible and keeps the frozen links zero;
-//   - the quarks (dirac/quark_time_boundary.hpp): the two-flavour Wilson and clover forces and the Hasenbusch
+//   - the quarks (dirac/quark_time_boundary.hpp): the two-flavour Wilson and clover forces (the clover F
+//     traceless and, as openQCD's, with its trace) and the Hasenbusch
 //     ratio's are the derivatives of their actions at links on and next to the boundary slices (the cut links
 //     enter only through the clover leaves at x0 = 1 and T - 1); an HMC with gauge and clover quarks is
 //     reversible, and its energy violation falls as dt^2;
@@ -180,6 +181,12 @@ TEST_P(OpenBoundaryTest, QuarkForcesAreTheDerivativesOfTheirActions) {
     m.refresh(U, 11, 3);
     test::expect_force_is_derivative(m, U, 1e-6, kBoundaryProbes);
   }
+  // openQCD's clover term: F with its trace kept
+  EvenOddQuark q = open_quark(0.12, 1.7);
+  q.clover_trace_kept = true;
+  TwoFlavourMonomial kept(q, solver, 0);
+  kept.refresh(U, 11, 3);
+  test::expect_force_is_derivative(kept, U, 1e-6, kBoundaryProbes);
   EvenOddQuark light = open_quark(0.125, 1.7), heavy = open_quark(0.11, 1.7);
   HasenbuschRatioMonomial ratio(light, heavy, solver, 1);
   ratio.refresh(U, 11, 4);
