@@ -211,21 +211,28 @@ std::vector<std::unique_ptr<Monomial>> make_monomials(const Config& c, HmcInput&
                                   "monomials (wilson, clover, twisted_mass, hasenbusch_ratio) so far");
     if (in.action.open() && type != "gauge" && in.fermion_smearing.steps > 0)
       c.fail_key("fermion_smearing.steps", "smeared quarks with gauge.boundary = \"open\" are not implemented; set 0");
-    // The quarks' time boundary follows the gauge field's (openQCD's bc = 0 for both).
+    // The quarks' time boundary follows the gauge field's (openQCD's bc = 0 for both); the clover term's F.
     const double c_F = m.real("monomial.c_F");
+    const std::string strength = m.string("monomial.clover_field_strength");
+    if (type == "gauge" && (c_F != 1.0 || strength != "traceless"))
+      m.fail_key(c_F != 1.0 ? "monomial.c_F" : "monomial.clover_field_strength", "is for the quark monomials, not type = \"gauge\"");
     if (!std::isfinite(c_F)) m.fail_key("monomial.c_F", "expected a finite number");
     if (c_F != 1.0 && !in.action.open())
       m.fail_key("monomial.c_F", "is the coefficient of open boundaries in time: set gauge.boundary = \"open\", or 1");
     if (c_F != 1.0 && m.real("monomial.csw") == 0)
       m.fail_key("monomial.c_F", "needs the clover term (csw > 0), whose site term carries it; or c_F = 1");
-    const QuarkTimeBoundary time{in.action.open(), c_F, in.dims[kTimeDir] - 1};
-    const std::string strength = m.string("monomial.clover_field_strength");
     if (strength != "traceless" && strength != "trace_kept")
       m.fail_key("monomial.clover_field_strength",
                  fmt::format("unknown value \"{}\" (expected \"traceless\" or \"trace_kept\")", strength));
-    const bool trace_kept = strength == "trace_kept";
-    if (trace_kept && m.real("monomial.csw") == 0)
+    if (strength == "trace_kept" && m.real("monomial.csw") == 0)
       m.fail_key("monomial.clover_field_strength", "\"trace_kept\" changes only the clover term: set monomial.csw");
+    // A quark of this monomial: its boundary and clover field strength with the given parameters.
+    const auto quark = [&](const WilsonParams& w, double csw) {
+      EvenOddQuark q{w, csw};
+      q.time = QuarkTimeBoundary{in.action.open(), c_F, in.dims[kTimeDir] - 1};
+      q.clover_trace_kept = strength == "trace_kept";
+      return q;
+    };
     const std::int64_t level = m.integer("monomial.level");
     if (level < 0 || level >= std::int64_t(in.integrator.steps.size()))
       m.fail_key("monomial.level", fmt::format("level {} has no entry in integrator.steps (levels 0..{})", level,
@@ -252,9 +259,7 @@ std::vector<std::unique_ptr<Monomial>> make_monomials(const Config& c, HmcInput&
         m.fail_key("monomial.mu", "a twisted mass needs type = \"twisted_mass\"");
       if (type == "wilson" && csw != 0) m.fail_key("monomial.csw", "is only used with type = \"clover\" or \"twisted_mass\"");
       if (type == "hasenbusch_ratio") {
-        EvenOddQuark heavy{w, csw};
-        heavy.time = time;
-        heavy.clover_trace_kept = trace_kept;
+        EvenOddQuark heavy = quark(w, csw);
         heavy.params.kappa = m.real("monomial.kappa2") == 0 ? w.kappa : m.real("monomial.kappa2");
         heavy.params.mu = m.real("monomial.mu2");
         if (!(heavy.params.kappa > 0) || !std::isfinite(heavy.params.kappa))
@@ -266,21 +271,13 @@ std::vector<std::unique_ptr<Monomial>> make_monomials(const Config& c, HmcInput&
         if (m.real("monomial.kappa2") == 0 && heavy.params.mu == w.mu)
           m.fail_key("monomial.kappa2", "the ratio needs its denominator quark: set kappa2 (e.g. kappa2 < kappa, a "
                                         "heavier quark) or mu2");
-        EvenOddQuark light{w, csw};
-        light.time = time;
-        light.clover_trace_kept = trace_kept;
-        ms.push_back(std::make_unique<HasenbuschRatioMonomial>(light, heavy, in.solver, stream++, int(forecast)));
+        ms.push_back(std::make_unique<HasenbuschRatioMonomial>(quark(w, csw), heavy, in.solver, stream++, int(forecast)));
       } else {
-        EvenOddQuark q{w, csw};
-        q.time = time;
-        q.clover_trace_kept = trace_kept;
-        ms.push_back(std::make_unique<TwoFlavourMonomial>(q, in.solver, stream++, int(forecast)));
+        ms.push_back(std::make_unique<TwoFlavourMonomial>(quark(w, csw), in.solver, stream++, int(forecast)));
       }
     } else if (type == "rational") {
-      EvenOddQuark q;
+      EvenOddQuark q = quark(WilsonParams{}, m.real("monomial.csw"));
       q.params.kappa = m.real("monomial.kappa");
-      q.csw = m.real("monomial.csw");
-      q.clover_trace_kept = trace_kept;
       if (!(q.params.kappa > 0) || !std::isfinite(q.params.kappa))
         m.fail_key("monomial.kappa", fmt::format("expected a positive number, got {}", q.params.kappa));
       if (!std::isfinite(q.csw)) m.fail_key("monomial.csw", "expected a finite number");

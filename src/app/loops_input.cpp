@@ -22,8 +22,8 @@ std::vector<KeySpec> loops_schema() {
   s.push_back({"loops.momenta", "[[0, 0, 0]]", "momenta p = 2 pi n / L of the loops, as integer vectors n"});
   s.push_back({"loops.hopping_expansion", "0",
                "variance reduction: the first n terms of the hopping-parameter expansion of M^-1 taken exactly, the "
-               "noise estimating only the rest (same expectation): 0 (off), 2 or 4; 4 costs about 800 operator "
-               "applications once per configuration"});
+               "noise estimating only the rest (same expectation): 0 (off), 2 or 4; 4 costs 24 + 48 x (8 to ~19) operator "
+               "applications once per configuration (8 when every extent is a multiple of 4), and n more per solve"});
   return s;
 }
 

@@ -46,23 +46,27 @@ std::unique_ptr<SchurOperator<double>> EvenOddQuark::schur(const GaugeField<doub
   if (time.open) {
     if (U.geometry().global[kTimeDir] < 4)
       fail("open boundaries in time need at least 4 time slices (got {})", U.geometry().global[kTimeDir]);
+    if (time.last != U.geometry().global[kTimeDir] - 1)
+      fail("the quarks' open boundary is set for {} time slices, the links have {}", time.last + 1,
+           U.geometry().global[kTimeDir]);
     if (time.c_F != 1.0 && csw == 0)
       fail("c_F = {} needs the clover term (csw > 0), which carries it", time.c_F);
     if (csw != 0) return std::make_unique<OpenBoundaryCloverSchur>(U, *this);
     return std::make_unique<OpenBoundaryWilsonSchur>(U, *this);
   }
-  if (csw != 0 && clover_trace_kept)
+  if (csw != 0)
     return std::make_unique<WilsonCloverEvenOddOperator<double>>(
-        std::make_shared<WilsonCloverOperator<double>>(U, params, csw, true));
-  if (csw != 0) return std::make_unique<WilsonCloverEvenOddOperator<double>>(U, params, csw);
+        std::make_shared<WilsonCloverOperator<double>>(U, params, csw, clover_trace_kept));
   return std::make_unique<WilsonEvenOddOperator<double>>(U, params);
 }
 
 // The links of M_hat's hops: U, or with open boundaries the cut copy M owns.
 const GaugeField<double>& EvenOddQuark::hop_links(const SchurOperator<double>& M, const GaugeField<double>& U) const {
   if (csw != 0) return static_cast<const WilsonCloverEvenOddOperator<double>&>(M).full_operator().links();
-  if (time.open) return static_cast<const OpenBoundaryWilsonSchur&>(M).links();
-  return U;
+  if (!time.open) return U;
+  const auto* open = dynamic_cast<const OpenBoundaryWilsonSchur*>(&M);
+  if (!open) fail("hop_links: M is not this quark's open-boundary operator (made by schur(U))");
+  return open->links();
 }
 
 template <typename Sloppy>

@@ -217,6 +217,7 @@ HoppingExpansion hopping_expansion(const LinearOperator<double>& M, int order) {
 }
 
 LexicographicSpinor apply_site_inverse(const HoppingExpansion& e, LexicographicSpinor psi) {
+  if (e.order == 0) throw Error("hopping expansion: order 0 keeps no site inverse");
   if (e.site_inverse.size() != psi.size()) throw Error("hopping expansion: the field is not on the expansion's box");
   const ChiralLayout L = chiral_layout();
 #pragma omp parallel for schedule(static)

@@ -15,8 +15,9 @@
 // Wilson quarks ((1 - gamma_mu)(1 + gamma_mu) = 0) but not with a clover term or a twisted mass.
 // Everything comes from M's own applications (no convention of H is restated here): A(x) from M on unit
 // vectors of one parity (24 applications), the k = 2 term by probing with unit vectors on classes of
-// sites of one parity of which no two lie two hops apart (a greedy colouring of the global lattice:
-// 2 x 12 x classes x 2 applications, about 800 on a 4^4 or larger lattice). The site term must commute
+// sites of one parity of which no two lie two hops apart (a greedy colouring of the global lattice, the same
+// on every process: 24 + 48 x classes applications in all, with 8 classes where every extent is a multiple of
+// 4 and up to about 19 otherwise). The site term must commute
 // with gamma_5 (it does for every action lqcd has): A^-1 is kept as two 6 x 6 chirality blocks per site.
 // Collective on a decomposed lattice (M's applications); the per-site data are this process's box.
 

@@ -39,10 +39,10 @@ LoopEstimate disconnected_loops(const DiracOperators& ops, bool even_odd, const 
   // A(x)_{beta alpha} = sum_k sum_c psi_k(x)_{beta c} eta_k(x)_{alpha c}^*, so that the estimate of
   // tr[G M^-1(x, x)] is tr[G A(x)].
   // With the expansion, A starts from its exact part and psi_k becomes the remainder's (kappa A^-1 H)^n psi_k.
-  std::vector<SpinMatrix> A = expansion && expansion->order > 0 ? expansion->exact_diagonal
-                                                                : std::vector<SpinMatrix>(std::size_t(geom.volume()));
+  const bool expand = expansion && expansion->order > 0;
+  std::vector<SpinMatrix> A = expand ? expansion->exact_diagonal : std::vector<SpinMatrix>(std::size_t(geom.volume()));
   solve_pieces(ops, even_odd, noise, options, [&](const LexicographicSpinor& eta, const LexicographicSpinor& solution) {
-    const LexicographicSpinor psi = expansion ? hopping_expansion_remainder(*expansion, *ops.full, solution) : solution;
+    const LexicographicSpinor psi = expand ? hopping_expansion_remainder(*expansion, *ops.full, solution) : solution;
     for (std::size_t x = 0; x < A.size(); ++x)
       for (int b = 0; b < 4; ++b)
         for (int a = 0; a < 4; ++a)

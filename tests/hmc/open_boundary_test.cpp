@@ -112,18 +112,31 @@ TEST_P(OpenBoundaryTest, ActionIsTheWeightedSumOverThePlaquettesInTheLattice) {
   EXPECT_EQ(changed, 0);
 }
 
+// The links the force tests probe on 4^3 x 6: spatial links on both boundary slices and next to them, time
+// links into and out of the boundary slices, the frozen U_t(x0 = T), and cut time links whose boundary-slice
+// end is an even site (x0 = 0 at site 10; x0 = T from site 64 * 4 + 1): a hopping force wrongly taken from
+// the uncut links shows only there, since the quark fields on the odd boundary sites (W, Z) vanish.
+const std::vector<test::ForceProbe> kBoundaryProbes = {{5, 0, 2},       {64 * 5 + 7, 1, 4}, {64 * 1 + 3, 2, 6},
+                                                        {64 * 4 + 9, 0, 1}, {64 * 4 + 2, 3, 3}, {11, 3, 5},
+                                                        {64 * 5 + 13, 3, 7}, {10, 3, 2}, {64 * 4 + 1, 3, 6},
+                                                        {0, 0, 1},       {64 * 5 + 2, 2, 4}};
+
+// Omelyan's second-order integrator over tau with `steps` steps on one level.
+IntegratorParams omelyan(double tau, int steps) {
+  IntegratorParams ip;
+  ip.type = IntegratorType::Omelyan2;
+  ip.tau = tau;
+  ip.steps = {steps};
+  return ip;
+}
+
 TEST_P(OpenBoundaryTest, GaugeForceIsTheDerivativeOfTheAction) {
   const Geometry geom = Geometry::single_process({4, 4, 4, 6});
   GaugeField<double> U = test::rough_gauge(geom, GetParam());
   const GaugeAction a = open_action(5.9, 1.3);
   apply_time_boundary(U, a.time_boundary(6));
   GaugeMonomial m(a);
-  // Spatial links on both boundary slices and next to them, time links into and out of the boundary slices,
-  // and a frozen link (derivative and force 0).
-  const std::vector<test::ForceProbe> probes = {{5, 0, 2},       {64 * 5 + 7, 1, 4}, {64 * 1 + 3, 2, 6},
-                                                {64 * 4 + 9, 0, 1}, {64 * 4 + 2, 3, 3}, {11, 3, 5},
-                                                {64 * 5 + 13, 3, 7}};
-  test::expect_force_is_derivative(m, U, 1e-6, probes);
+  test::expect_force_is_derivative(m, U, 1e-6, kBoundaryProbes);
   MomentumField F(geom, GetParam());
   set_zero(F);
   m.add_force(U, F);
@@ -136,13 +149,9 @@ TEST_P(OpenBoundaryTest, HmcIsReversibleAndKeepsTheFrozenLinksZero) {
   GaugeField<double> U = test::rough_gauge(geom, GetParam(), 17, 5.6);
   const GaugeAction a = open_action(5.6, 1.6);
   apply_time_boundary(U, a.time_boundary(6));
-  IntegratorParams ip;
-  ip.type = IntegratorType::Omelyan2;
-  ip.tau = 0.5;
-  ip.steps = {4};
   std::vector<std::unique_ptr<Monomial>> ms;
   ms.push_back(std::make_unique<GaugeMonomial>(a));
-  Hmc hmc(std::move(ms), ip, 7);
+  Hmc hmc(std::move(ms), omelyan(0.5, 4), 7);
   const ReversibilityResult r = hmc.reversibility(U, 1);
   EXPECT_LT(std::abs(r.dH), 1e-10 * r.H0);
   EXPECT_LT(r.max_link_diff, 1e-12);
@@ -160,15 +169,6 @@ EvenOddQuark open_quark(double kappa, double csw) {
   q.time = QuarkTimeBoundary{true, csw != 0 ? 1.3 : 1.0, 5};
   return q;
 }
-
-// The links the gauge force test probes (spatial links on both boundary slices and next to them, time links
-// into and out of the boundary slices, the frozen U_t(x0 = T)) on 4^3 x 6, and the cut links from even sites
-// too (from odd ones both quark fields at their ends vanish, so a force wrongly taken from U is zero there
-// as well).
-const std::vector<test::ForceProbe> kBoundaryProbes = {{5, 0, 2},       {64 * 5 + 7, 1, 4}, {64 * 1 + 3, 2, 6},
-                                                        {64 * 4 + 9, 0, 1}, {64 * 4 + 2, 3, 3}, {11, 3, 5},
-                                                        {64 * 5 + 13, 3, 7}, {10, 3, 2}, {64 * 4, 3, 6},
-                                                        {0, 0, 1},       {64 * 5 + 2, 2, 4}};
 
 TEST_P(OpenBoundaryTest, QuarkForcesAreTheDerivativesOfTheirActions) {
   const Geometry geom = Geometry::single_process({4, 4, 4, 6});
@@ -201,14 +201,10 @@ TEST_P(OpenBoundaryTest, HmcWithCloverQuarksIsReversibleAndItsEnergyViolationFal
   SolverParams solver;
   solver.tolerance = 1e-13;
   const auto make = [&](int steps) {
-    IntegratorParams ip;
-    ip.type = IntegratorType::Omelyan2;
-    ip.tau = 0.5;
-    ip.steps = {steps};
     std::vector<std::unique_ptr<Monomial>> ms;
     ms.push_back(std::make_unique<GaugeMonomial>(a));
     ms.push_back(std::make_unique<TwoFlavourMonomial>(open_quark(0.12, 1.7), solver, 0));
-    return Hmc(std::move(ms), ip, 7);
+    return Hmc(std::move(ms), omelyan(0.5, steps), 7);
   };
   const ReversibilityResult r = make(4).reversibility(U, 1);
   EXPECT_LT(std::abs(r.dH), 1e-8 * r.H0);

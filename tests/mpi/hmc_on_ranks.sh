@@ -77,6 +77,8 @@ cat $ref.summary
 # as above; the quarks' cut links are a halo-exchanged copy, the clover insertion skips global x0 = 0, T).
 sed -e 's/dims = \[4, 4, 4, 4\]/dims = [4, 4, 4, 8]/' -e 's/^beta = 5.6/beta = 5.6\nboundary = "open"/' \
   -e 's/trajectories = 3/trajectories = 2/' -e 's/steps = \[3, 1\]/steps = [8, 2]/' -e 's/^csw = 1.5/csw = 1.5\nc_F = 1.2/' in.toml >open.toml
+grep -q '^boundary = "open"' open.toml && grep -q '^c_F = 1.2' open.toml && grep -q 'dims = \[4, 4, 4, 8\]' open.toml ||
+  { echo "FAIL: the open-boundary input was not made (the edits to in.toml did not apply)"; cat open.toml; exit 1; }
 for run in $runs; do
   np=${run%%:*} grid=${run#*:}
   name="open_np${np}_${grid//,/}"
