@@ -45,15 +45,19 @@ summary() {
   grep -o '"\(accepted\|dH\|acceptance_probability\|plaquette\)":[^,}]*' "$1" | tr ':' ' ' |
     awk '{ v[$1] = $2 } $1 == "\"plaquette\"" { print v["\"accepted\""], v["\"dH\""], v["\"acceptance_probability\""], v["\"plaquette\""] }'
 }
-runs="1:1,1,1,1 2:1,1,1,2 2:2,1,1,1 4:2,1,1,2 4:1,2,1,2"
-for run in $runs; do
-  np=${run%%:*} grid=${run#*:}
-  name="np${np}_${grid//,/}"
-  sed "s|PREFIX|$name/run|" in.toml >"$name.toml"
+# chain NAME INPUT NP GRID TRAJECTORIES: lqcd hmc on NP ranks (one process for 1), its summary in NAME.summary.
+chain() {
+  local name=$1 input=$2 np=$3 grid=$4 n=$5
+  sed "s|PREFIX|$name/run|" "$input" >"$name.toml"
   if [ "$np" = 1 ]; then "$lqcd" hmc "$name.toml" --device cpu --quiet
   else "$mpiexec" -np "$np" --oversubscribe "$lqcd" hmc "$name.toml" --device cpu --quiet --grid "$grid"; fi
   summary "$name/run.jsonl" >"$name.summary"
-  [ "$(wc -l <"$name.summary")" = 3 ] || { echo "FAIL: $name: expected 3 trajectories"; cat "$name/run.jsonl"; exit 1; }
+  [ "$(wc -l <"$name.summary")" = "$n" ] || { echo "FAIL: $name: expected $n trajectories"; cat "$name/run.jsonl"; exit 1; }
+}
+runs="1:1,1,1,1 2:1,1,1,2 2:2,1,1,1 4:2,1,1,2 4:1,2,1,2"
+for run in $runs; do
+  np=${run%%:*} grid=${run#*:}
+  chain "np${np}_${grid//,/}" in.toml "$np" "$grid" 3
 done
 ref=np1_1111
 [ "$(cut -d' ' -f1 $ref.summary | tr '\n' ' ')" = "true false true " ] ||
@@ -82,11 +86,7 @@ grep -q '^boundary = "open"' open.toml && grep -q '^c_F = 1.2' open.toml && grep
 for run in $runs; do
   np=${run%%:*} grid=${run#*:}
   name="open_np${np}_${grid//,/}"
-  sed "s|PREFIX|$name/run|" open.toml >"$name.toml"
-  if [ "$np" = 1 ]; then "$lqcd" hmc "$name.toml" --device cpu --quiet
-  else "$mpiexec" -np "$np" --oversubscribe "$lqcd" hmc "$name.toml" --device cpu --quiet --grid "$grid"; fi
-  summary "$name/run.jsonl" >"$name.summary"
-  [ "$(wc -l <"$name.summary")" = 2 ] || { echo "FAIL: $name: expected 2 trajectories"; cat "$name/run.jsonl"; exit 1; }
+  chain "$name" open.toml "$np" "$grid" 2
   paste -d' ' open_np1_1111.summary "$name.summary" | awk '
     function abs(x) { return x < 0 ? -x : x }
     $1 != $5 || abs($2 - $6) > 1e-9 || abs($3 - $7) > 1e-9 || abs($4 - $8) > 1e-10 * abs($4) { bad = 1 }
