@@ -71,6 +71,10 @@ done
 echo "spectrum on $(ls "$dir"/spectrum/q.*.h5 2>/dev/null | wc -l) configurations in $(( $(date +%s) - start )) s" |
   tee -a "$out/summary.txt"
 files=("$dir"/spectrum/q.*.h5)
+# lqcd.analysis reads the correlator files through the C API library: the one built beside BIN (build-gpu/ where
+# the binaries were carried: pack it with them, scripts/gpu-carry.sh pack lqcd liblqcd_capi.so).
+lib="$(dirname "$bin")/liblqcd_capi.so"
+[ -z "${LQCD_LIBRARY:-}" ] && [ -f "$lib" ] && export LQCD_LIBRARY="$PWD/$lib"
 for ts in $ts_list; do
   lo=2
   hi=$((ts - 2))
