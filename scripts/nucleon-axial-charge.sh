@@ -73,8 +73,8 @@ echo "spectrum on $(ls "$dir"/spectrum/q.*.h5 2>/dev/null | wc -l) configuration
 files=("$dir"/spectrum/q.*.h5)
 # lqcd.analysis reads the correlator files through the C API library: the one built beside BIN (build-gpu/ where
 # the binaries were carried: pack it with them, scripts/gpu-carry.sh pack lqcd liblqcd_capi.so).
-lib="$(dirname "$bin")/liblqcd_capi.so"
-[ -z "${LQCD_LIBRARY:-}" ] && [ -f "$lib" ] && export LQCD_LIBRARY="$PWD/$lib"
+lib="$(cd "$(dirname "$bin")" && pwd)/liblqcd_capi.so"
+[ -z "${LQCD_LIBRARY:-}" ] && [ -f "$lib" ] && export LQCD_LIBRARY="$lib"
 for ts in $ts_list; do
   lo=2
   hi=$((ts - 2))
