@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "core/error.hpp"
+#include "fields/global_order.hpp"
 
 namespace lqcd {
 
@@ -67,14 +68,6 @@ int global_parity(const Geometry& g, std::int64_t local_site) {
   int x[4];
   lexicographic_coords(local_site, g.local.data(), x);
   return (x[0] + g.offset[0] + x[1] + g.offset[1] + x[2] + g.offset[2] + x[3] + g.offset[3]) & 1;
-}
-
-std::int64_t global_index(const Geometry& g, std::int64_t local_site) {
-  int x[4];
-  lexicographic_coords(local_site, g.local.data(), x);
-  const Dims& n = g.global;
-  return (x[0] + g.offset[0]) +
-         std::int64_t(n[0]) * ((x[1] + g.offset[1]) + std::int64_t(n[1]) * ((x[2] + g.offset[2]) + std::int64_t(n[2]) * (x[3] + g.offset[3])));
 }
 
 LexicographicSpinor apply_local(const LinearOperator<double>& M, const LexicographicSpinor& v) {
@@ -191,8 +184,7 @@ HoppingExpansion hopping_expansion(const LinearOperator<double>& M, int order) {
   // A^-1 (that column) into A^-1 G A^-1's colour trace.
   const std::vector<unsigned char> cls = two_hop_classes(g.global);
   const int classes = 1 + *std::max_element(cls.begin(), cls.end());
-  std::vector<int> local_class(static_cast<std::size_t>(V));
-  for (std::int64_t x = 0; x < V; ++x) local_class[std::size_t(x)] = cls[std::size_t(global_index(g, x))];
+  const std::vector<unsigned char> local_class = local_part(cls, g, 1);
   for (int p = 0; p < 2; ++p)
     for (int k = 0; k < classes; ++k)
       for (int j = 0; j < 12; ++j) {
