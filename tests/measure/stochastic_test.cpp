@@ -151,6 +151,22 @@ std::vector<SpinMatrix> all_gammas() {
   return g;
 }
 
+// n Z4 noise vectors' loops L_G(t, p = 0) for all 16 Gammas (vector i from seed and i), spin-colour diluted
+// or not, with the hopping expansion where given.
+std::vector<LoopEstimate> z4_loop_samples(const RoughQuark& q, std::uint64_t seed, int n, bool spin_colour,
+                                          const HoppingExpansion* expansion = nullptr) {
+  std::vector<LoopEstimate> samples;
+  for (int i = 0; i < n; ++i) {
+    NoiseSpec noise;
+    noise.type = NoiseType::Z4;
+    noise.seed = seed;
+    noise.index = i;
+    noise.dilution.spin = noise.dilution.colour = spin_colour;
+    samples.push_back(disconnected_loops(q.D, true, noise, all_gammas(), {{0, 0, 0}}, q.options, expansion));
+  }
+  return samples;
+}
+
 // Acceptance of issue 49 (dilution): with time, spin, colour and full spatial dilution every index is its
 // own piece, and one noise vector of any kind gives the loops exactly (|eta|^2 = 1): all 16 Gammas, at
 // rest and moving, equal the trace of the point propagators' diagonal to the solver's accuracy (measured
@@ -188,14 +204,7 @@ TEST(StochasticLoops, NoiseAverageConvergesToTheExactTraceOn4x4x4x4) {
   const std::vector<std::array<int, 3>> rest = {{0, 0, 0}};
   const LoopEstimate exact = q.exact_loops(all_gammas(), rest);
   constexpr int kVectors = 64;
-  std::vector<LoopEstimate> samples;
-  for (int i = 0; i < kVectors; ++i) {
-    NoiseSpec noise;
-    noise.type = NoiseType::Z4;
-    noise.seed = 11;
-    noise.index = i;
-    samples.push_back(disconnected_loops(q.D, true, noise, all_gammas(), rest, q.options));
-  }
+  const std::vector<LoopEstimate> samples = z4_loop_samples(q, 11, kVectors, false);
   const auto rms_distance = [&](int n) {
     double d2 = 0;
     for (std::size_t g = 0; g < 16; ++g)
@@ -377,20 +386,11 @@ TEST(HoppingExpansion, FullDilutionWithTheExpansionGivesTheExactLoops) {
 // 0, 2 and 4; the expectation is the test above's). Asserted: order 4 at most half of order 0's spread.
 TEST(HoppingExpansion, ReducesTheLoopsVarianceOn4x4x4x4) {
   const RoughQuark q({4, 4, 4, 4}, 0.12, 1e-10);
-  const std::vector<std::array<int, 3>> rest = {{0, 0, 0}};
   constexpr int kVectors = 16;
   double spread[3] = {0, 0, 0};
   for (int o = 0; o < 3; ++o) {
     const HoppingExpansion e = hopping_expansion(*q.D.full, 2 * o);
-    std::vector<LoopEstimate> samples;
-    for (int i = 0; i < kVectors; ++i) {
-      NoiseSpec noise;
-      noise.type = NoiseType::Z4;
-      noise.seed = 17;
-      noise.index = i;
-      noise.dilution.spin = noise.dilution.colour = true;
-      samples.push_back(disconnected_loops(q.D, true, noise, all_gammas(), rest, q.options, &e));
-    }
+    const std::vector<LoopEstimate> samples = z4_loop_samples(q, 17, kVectors, true, &e);
     for (std::size_t g = 0; g < 16; ++g)
       for (std::size_t t = 0; t < 4; ++t)
         for (int part = 0; part < 2; ++part) spread[o] += loop_moments(samples, g, t, part).second;
