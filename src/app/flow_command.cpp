@@ -33,6 +33,24 @@ std::string flow_name(FlowAction a) {
   }
   return "?";
 }
+
+// The lattice's time boundary (--boundary; the file read with LoadPolicy::open_time_boundary_by_links): auto
+// takes the file's, open sets the frozen links to zero (run_gradient_flow), periodic refuses an open file.
+bool open_time_boundary(const std::string& choice, const LoadedConfiguration& c, const std::string& file) {
+  if (choice == "periodic" && c.open_time_boundary)
+    fail("{}: the links U_t at x0 = N0 - 1 are zero, a lattice with open boundaries in time: use --boundary auto or "
+         "open, not periodic", file);
+  return choice == "open" || c.open_time_boundary;
+}
+
+// E(x0) and q(x0) of one measurement, one line per slice.
+std::string slice_lines(const FlowMeasurement& m) {
+  std::string out;
+  for (std::size_t x0 = 0; x0 < m.slices->charge.size(); ++x0)
+    out += fmt::format("    x0 = {:>3} {:>14.8e} {:>14.8e} {:>12.6f}\n", x0, m.slices->energy_plaquette[x0],
+                       m.slices->energy_clover[x0], m.slices->charge[x0]);
+  return out;
+}
 }  // namespace
 
 int run_flow(const FlowCommandOptions& opt) {
@@ -47,11 +65,13 @@ int run_flow(const FlowCommandOptions& opt) {
   LoadPolicy policy;
   policy.verify = !opt.no_verify;
   policy.location = choose_location(opt.device);
+  policy.open_time_boundary_by_links = true;  // --boundary auto's test; the others checked against it
   const bool printer = comm::rank() == 0;
   std::error_code ec;
   if (!opt.hdf5.empty() && std::filesystem::exists(std::filesystem::symlink_status(opt.hdf5, ec)) && !opt.force)
     fail("--hdf5: {} exists already (use --force to replace it)", opt.hdf5);
   io::FlowHistoryFile h5 = flow_history_file(params);
+  h5.string_attributes.erase("boundary");  // per file here (FlowHistoryRecord::boundary)
   int failures = 0;
   // Several configurations: how far through them (stderr; the measurements themselves go to stdout).
   CountProgress progress(!opt.json && opt.files.size() > 1, "flow: configurations", long(opt.files.size()));
@@ -60,6 +80,19 @@ int run_flow(const FlowCommandOptions& opt) {
     policy.decompose = [&](const Dims& global) { return decompose_over_run(global, opt.grid, file); };
     try {
       LoadedConfiguration c = load_configuration(file, policy);
+      params.open_boundary = open_time_boundary(opt.boundary, c, file);
+      params.slices = opt.slices;
+      if (params.open_boundary && params.action != FlowAction::Wilson)
+        fail("{}: open boundaries in time take --action wilson only (openQCD's flow), not {}", file, opt.action);
+      if (params.open_boundary && params.improved_charge)
+        fail("{}: --improved-charge is not available with open boundaries (its rectangles have no boundary terms)", file);
+      if (printer && !opt.json && params.open_boundary)
+        std::cout << fmt::format(
+            "{}: open boundaries in time (openQCD's; {}): E is the mean of E(x0) over x0 = {}..{}, Q the sum of "
+            "q(x0); E(x0), q(x0) per slice below each line\n",
+            file, opt.boundary == "open" ? "--boundary open" : "the links U_t(x0 = N0 - 1) are zero",
+            open_boundary_bulk_slices(c.field.geometry().global[kTimeDir]).first,
+            open_boundary_bulk_slices(c.field.geometry().global[kTimeDir]).second);
       if (printer && !opt.json)
         std::cout << fmt::format(
             "{}\n  {} flow (Luscher RK3), {} (t/a^2); E a^4 from the plaquette and from the clover "
@@ -73,19 +106,22 @@ int run_flow(const FlowCommandOptions& opt) {
         if (printer && !opt.json)
           std::cout << fmt::format("  {:>9.4f} {:>14.8e} {:>14.8e} {:>12.6f} {:>12.6f} {:>10.5f}{}\n", m.t,
                                    m.energy_plaquette, m.energy_clover, m.t2E_plaquette(), m.t2E_clover(), m.charge,
-                                   m.charge_improved ? fmt::format(" {:>10.5f}", *m.charge_improved) : "");
+                                   m.charge_improved ? fmt::format(" {:>10.5f}", *m.charge_improved) : "")
+                    << (m.slices ? slice_lines(m) : std::string());
       };
       const std::vector<FlowMeasurement> history = run_gradient_flow(c.field, params, print);
       const FlowScales s = flow_scales(history);
       if (!opt.hdf5.empty()) {
         io::FlowHistoryRecord r;
         r.file = file;
+        r.boundary = params.open_boundary ? "open" : "periodic";
         r.t0 = s.t0.value_or(std::nan(""));
         r.w0 = s.w0.value_or(std::nan(""));
         for (const FlowMeasurement& m : history) {
           r.rows.push_back({m.t, double(m.steps), m.energy_plaquette, m.energy_clover, m.t2E_plaquette(), m.t2E_clover(),
                             m.charge});
           if (m.charge_improved) r.charge_improved.push_back(*m.charge_improved);
+          if (m.slices) r.slices.push_back(slice_row(*m.slices));
         }
         h5.records.push_back(std::move(r));
       }
@@ -139,6 +175,16 @@ Command add_flow_command(CLI::App& lqcd) {
                  "also the O(a^2)-improved topological charge Q_improved: the field strength 5/3 F(1x1) - 1/3 "
                  "(F(1x2) + F(2x1)) from plaquette and rectangle clover leaves (Bilson-Thompson, Leinweber, Williams "
                  "2003); several times the cost of the clover measurement");
+  c->add_option("--boundary", o->boundary,
+                   "the lattice's time boundary: auto (open when every U_t at x0 = N0 - 1 is zero, as openQCD's and "
+                   "lqcd's open-boundary files hold them) | periodic | open (openQCD's: the Wilson flow of the active "
+                   "links with c_G = 1 and doubled boundary forces; E(x0) and q(x0) as its ms3 program; E the mean of "
+                   "E(x0) over the central half of the slices, Q the sum of q(x0))")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"auto", "periodic", "open"}));
+  c->add_flag("--slices", o->slices,
+                 "also E(x0) (plaquette, clover) and q(x0) per time slice, openQCD's ms3 definitions (always with open "
+                 "boundaries): text and --json");
   c->add_flag("--json", o->json, "one JSON object per file on stdout (the whole history, t0, w0)");
   c->add_option("--hdf5", o->hdf5,
                    "also every history into this HDF5 file: /flow/cfg_KKKKKK/history [n][7] (t, steps, E_plaq, "

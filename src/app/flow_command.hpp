@@ -16,6 +16,10 @@ struct FlowCommandOptions {
   double tolerance = 0;
   int measure_every = 1;
   bool improved_charge = false;  // also Q from the O(a^2)-improved field strength (FlowParams::improved_charge)
+  // time boundary of the lattice: "auto" (open where every U_t at the last slice is zero), "periodic", "open"
+  // (openQCD's, gauge/time_boundary.hpp: the Wilson flow and measurements of gauge/gradient_flow.hpp)
+  std::string boundary = "auto";
+  bool slices = false;  // also E(x0) and q(x0) per time slice (always with open boundaries)
   bool json = false;
   std::string hdf5;  // every history into this HDF5 file (io/hdf5_flow.hpp); empty: none
   bool force = false;  // replace an existing --hdf5 file

@@ -30,6 +30,21 @@ double number_or_nan(const nlohmann::json& j, const char* key) {
 
 }  // namespace
 
+std::vector<double> slice_row(const FlowSlices& s) {
+  std::vector<double> row = s.energy_plaquette;
+  row.insert(row.end(), s.energy_clover.begin(), s.energy_clover.end());
+  row.insert(row.end(), s.charge.begin(), s.charge.end());
+  return row;
+}
+
+std::vector<double> slice_row(const nlohmann::json& j) {
+  FlowSlices s;
+  s.energy_plaquette = j.at("E_plaquette").get<std::vector<double>>();
+  s.energy_clover = j.at("E_clover").get<std::vector<double>>();
+  s.charge = j.at("Q").get<std::vector<double>>();
+  return slice_row(s);
+}
+
 std::vector<KeySpec> flow_schema(const std::string& unit) {
   const FlowParams d;
   return {
@@ -51,7 +66,7 @@ std::vector<KeySpec> flow_schema(const std::string& unit) {
   };
 }
 
-FlowInput read_flow_input(const Config& c) {
+FlowInput read_flow_input(const Config& c, bool open_boundary) {
   FlowInput in;
   in.every = int(read_integer(c, "flow.every", 0, 1 << 30));
   in.params.action = flow_action_from_name(c.string("flow.action"), "flow.action");
@@ -60,6 +75,7 @@ FlowInput read_flow_input(const Config& c) {
   in.params.tolerance = c.real("flow.tolerance");
   in.params.measure_every = int(read_integer(c, "flow.measure_every", 1, 1 << 30));
   in.params.improved_charge = c.boolean("flow.improved_charge");
+  in.params.open_boundary = open_boundary;
   in.hdf5 = c.boolean("flow.hdf5");
   try {
     check_flow_params(in.params);
@@ -80,12 +96,17 @@ nlohmann::json flow_json(const FlowParams& p, const std::vector<FlowMeasurement>
                  {"t2E_clover", m.t2E_clover()},
                  {"Q", m.charge}});
     if (m.charge_improved) h.back()["Q_improved"] = *m.charge_improved;
+    if (m.slices)
+      h.back()["slices"] = {{"E_plaquette", m.slices->energy_plaquette},
+                            {"E_clover", m.slices->energy_clover},
+                            {"Q", m.slices->charge}};
   }
   return {{"flow", to_string(p.action)},
           {"integrator", "rk3"},
           {"epsilon", p.epsilon},
           {"tolerance", p.tolerance},
           {"units", "lattice: t/a^2, E a^4, w0/a"},
+          {"boundary", p.open_boundary ? "open" : "periodic"},
           {"t0", optional_json(s.t0)},
           {"w0", optional_json(s.w0)},
           {"history", h}};
@@ -109,7 +130,8 @@ FlowOfConfiguration flow_configuration(const GaugeField<double>& U, const FlowPa
 io::FlowHistoryFile flow_history_file(const FlowParams& p) {
   io::FlowHistoryFile f;
   f.string_attributes = {{"action", to_string(p.action)}, {"integrator", "rk3"},
-                         {"units", "lattice: t/a^2, E a^4, w0/a"}, {"program", version_string()}};
+                         {"units", "lattice: t/a^2, E a^4, w0/a"}, {"program", version_string()},
+                         {"boundary", p.open_boundary ? "open" : "periodic"}};
   f.number_attributes = {{"epsilon", p.epsilon}, {"tolerance", p.tolerance}};
   return f;
 }
@@ -132,6 +154,7 @@ std::size_t write_flow_history_hdf5(const std::filesystem::path& jsonl, const st
       r.file = fmt::format("{} {}", counter, j[counter].get<long>());
     else
       r.file = fmt::format("record {}", out.records.size());
+    if (j.contains("boundary") && j["boundary"].is_string()) r.boundary = j["boundary"].get<std::string>();
     r.t0 = number_or_nan(j, "t0");
     r.w0 = number_or_nan(j, "w0");
     bool improved = false;
@@ -141,6 +164,7 @@ std::size_t write_flow_history_hdf5(const std::filesystem::path& jsonl, const st
                         number_or_nan(m, "E_clover"), number_or_nan(m, "t2E_plaquette"), number_or_nan(m, "t2E_clover"),
                         number_or_nan(m, "Q")});
       if (improved) r.charge_improved.push_back(number_or_nan(m, "Q_improved"));
+      if (m.contains("slices")) r.slices.push_back(slice_row(m["slices"]));
     }
     out.records.push_back(std::move(r));
   }

@@ -24,7 +24,8 @@ struct FlowInput {
 // flow.improved_charge and flow.hdf5 with their defaults and help.
 std::vector<KeySpec> flow_schema(const std::string& unit);
 // Throws lqcd::Error naming the file and the key.
-FlowInput read_flow_input(const Config& c);
+// open_boundary: the run's lattice has open boundaries in time (the flow then is openQCD's).
+FlowInput read_flow_input(const Config& c, bool open_boundary);
 
 // {"t0", "w0" (null when not reached), "epsilon", "history": [{"t", "steps", "E_plaquette", "E_clover",
 // "t2E_plaquette", "t2E_clover", "Q", and "Q_improved" when measured}]} and the flow's description, in
@@ -49,6 +50,10 @@ FlowOfConfiguration flow_configuration(const GaugeField<double>& U, const FlowPa
 // An empty flow-history file whose root attributes describe the flow `p` (action, integrator, units,
 // program, epsilon, tolerance): lqcd flow --hdf5 and write_flow_history_hdf5 fill its records.
 io::FlowHistoryFile flow_history_file(const FlowParams& p);
+// One row of io::FlowHistoryRecord::slices: E_plaq(x0), E_clover(x0), q(x0) in turn; from a measurement or
+// from its JSON "slices" object (flow_json).
+std::vector<double> slice_row(const FlowSlices& s);
+std::vector<double> slice_row(const nlohmann::json& j);
 
 std::size_t write_flow_history_hdf5(const std::filesystem::path& jsonl, const std::filesystem::path& h5,
                                     const std::string& counter, const FlowParams& p);

@@ -196,7 +196,7 @@ HmcInput read_hmc_input(const Config& c) {
   in.precision = saved.precision;
   in.save_every = int(read_integer(c, "output.save_every", 0, 1 << 30));
   in.checkpoint_every = int(read_integer(c, "output.checkpoint_every", 0, 1 << 30));
-  in.flow = read_flow_input(c);
+  in.flow = read_flow_input(c, in.action.open());
   return in;
 }
 

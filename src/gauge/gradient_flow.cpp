@@ -4,11 +4,13 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <span>
 
 #include "comm/communicator.hpp"
 #include "core/dispatch.hpp"
 #include "core/error.hpp"
 #include "gauge/gradient_flow_kernels.hpp"
+#include "gauge/open_boundary.hpp"
 
 namespace lqcd {
 
@@ -30,18 +32,78 @@ double improved_charge_of_exchanged(const GaugeField<double>& V) {
 }  // namespace
 
 FlowMeasurement flow_measurement(const GaugeField<double>& V, double t, bool improved_charge) {
+  FlowParams p;
+  p.improved_charge = improved_charge;
+  return flow_measurement(V, t, p);
+}
+
+std::pair<int, int> open_boundary_bulk_slices(int time_extent) {
+  const int d = time_extent / 4;
+  return {d, time_extent - 1 - d};
+}
+
+FlowMeasurement flow_measurement(const GaugeField<double>& V, double t, const FlowParams& p) {
   const Geometry& g = V.geometry();
   V.exchange_halo();  // the clover leaves reach one site back and forth, the rectangles two
+  FlowMeasurement m;
+  m.t = t;
+  if (p.slices || p.open_boundary) m.slices = flow_slices(V, p.open_boundary);
+  if (p.open_boundary) {  // the central slices' mean E, the whole Q (gradient_flow.hpp)
+    const auto [first, last] = open_boundary_bulk_slices(g.global[kTimeDir]);
+    for (int x0 = first; x0 <= last; ++x0) {
+      m.energy_plaquette += m.slices->energy_plaquette[std::size_t(x0)] / (last - first + 1);
+      m.energy_clover += m.slices->energy_clover[std::size_t(x0)] / (last - first + 1);
+    }
+    for (double q : m.slices->charge) m.charge += q;
+    return m;
+  }
   Sums<3> s = reduce<Sums<3>>(V.location(), g.volume(), FlowObservablesKernel{V.view()});
   comm::sum(g.grid, s.v);
   const double volume = double(g.global_volume());
-  FlowMeasurement m;
-  m.t = t;
   m.energy_plaquette = s[0] / volume;
   m.energy_clover = s[1] / volume;
   m.charge = s[2];
-  if (improved_charge) m.charge_improved = improved_charge_of_exchanged(V);
+  if (p.improved_charge) m.charge_improved = improved_charge_of_exchanged(V);
   return m;
+}
+
+namespace {
+
+// c_G = 1: the flow's action is openQCD's tree-level O(a)-improved plaquette action.
+TimeBoundary flow_time_boundary(bool open, int time_extent) {
+  TimeBoundary b;
+  b.open = open;
+  b.boundary_weight = open ? 0.5 : 1.0;
+  b.last = time_extent - 1;
+  return b;
+}
+
+}  // namespace
+
+FlowSlices flow_slices(const GaugeField<double>& V, bool open_boundary) {
+  const Geometry& g = V.geometry();
+  const int n0 = g.global[kTimeDir];
+  const TimeBoundary b = flow_time_boundary(open_boundary, n0);
+  const std::int64_t spatial = std::int64_t(g.local[0]) * g.local[1] * g.local[2];
+  // [4 x0 + k]: the FlowSliceKernel sums of global slice x0, added over the process grid in rank order
+  std::vector<double> sums(4 * std::size_t(n0), 0.0);
+  for (int lt = 0; lt < g.local[kTimeDir]; ++lt) {
+    const Sums<4> s = reduce<Sums<4>>(V.location(), spatial, FlowSliceKernel{V.view(), b, lt * spatial});
+    for (int k = 0; k < 4; ++k) sums[4 * std::size_t(lt + g.offset[kTimeDir]) + std::size_t(k)] = s[k];
+  }
+  comm::sum(g.grid, std::span<double>(sums));
+  const double v3 = double(g.global[0]) * g.global[1] * g.global[2];
+  FlowSlices out;
+  for (int x0 = 0; x0 < n0; ++x0) {
+    const std::size_t here = 4 * std::size_t(x0), before = 4 * std::size_t((x0 + n0 - 1) % n0);
+    // openQCD's plaq_action_slices: the spatial plaquettes (weighted) twice, each time-like plaquette split
+    // between its two slices (with open boundaries none crosses from T to 0: the kernel left them out)
+    const double w = b.spatial_weight(x0);
+    out.energy_plaquette.push_back((2 * w * sums[here] + sums[here + 1] + sums[before + 1]) / v3);
+    out.energy_clover.push_back(sums[here + 2] / v3);
+    out.charge.push_back(sums[here + 3]);
+  }
+  return out;
 }
 
 double improved_topological_charge(const GaugeField<double>& V) {
@@ -69,13 +131,13 @@ namespace {
 // X <- a q(V) + b X on every link, q the generator of `action` (Zeuthen: from the Symanzik generator in
 // q, exchanged, by the second kernel).
 void accumulate_generator(GaugeField<double>& V, GaugeField<double>& X, std::optional<GaugeField<double>>& q,
-                          FlowAction action, double a, double b) {
+                          FlowAction action, const TimeBoundary& boundary, double a, double b) {
   const Location loc = V.location();
   const std::int64_t volume = V.geometry().volume();
   V.exchange_halo();  // the staples read the neighbours of each link
   switch (action) {
     case FlowAction::Wilson:
-      for_each(loc, volume, FlowStageKernel<false>{V.view(), X.view(), a, b, 1.0, 0.0});
+      for_each(loc, volume, FlowStageKernel<false>{V.view(), X.view(), a, b, 1.0, 0.0, boundary});
       break;
     case FlowAction::Symanzik:
       for_each(loc, volume, FlowStageKernel<true>{V.view(), X.view(), a, b, kLuscherWeiszC0, kLuscherWeiszC1});
@@ -90,16 +152,30 @@ void accumulate_generator(GaugeField<double>& V, GaugeField<double>& X, std::opt
 
 }  // namespace
 
-GaugeField<double> flow_generator(const GaugeField<double>& V, FlowAction action) {
+namespace {
+
+void check_open_flow(FlowAction action, bool open) {
+  if (open && action != FlowAction::Wilson)
+    fail("flow.action: open boundaries take the Wilson flow only (openQCD's; the {} flow's rectangles have no "
+         "boundary terms here), got \"{}\"", to_string(action), to_string(action));
+}
+
+}  // namespace
+
+GaugeField<double> flow_generator(const GaugeField<double>& V, FlowAction action, bool open_boundary) {
+  check_open_flow(action, open_boundary);
   GaugeField<double> W = V.clone(V.location()), X(V.geometry(), V.location());
   std::optional<GaugeField<double>> q;
   if (action == FlowAction::Zeuthen) q.emplace(V.geometry(), V.location());
-  accumulate_generator(W, X, q, action, 1.0, 0.0);
+  accumulate_generator(W, X, q, action, flow_time_boundary(open_boundary, V.geometry().global[kTimeDir]), 1.0, 0.0);
   return X;
 }
 
-GradientFlow::GradientFlow(const GaugeField<double>& like, FlowAction action)
-    : action_(action), X_(like.geometry(), like.location()) {
+GradientFlow::GradientFlow(const GaugeField<double>& like, FlowAction action, bool open_boundary)
+    : action_(action),
+      boundary_(flow_time_boundary(open_boundary, like.geometry().global[kTimeDir])),
+      X_(like.geometry(), like.location()) {
+  check_open_flow(action, open_boundary);
   if (action == FlowAction::Zeuthen) q_.emplace(like.geometry(), like.location());
 }
 
@@ -109,7 +185,7 @@ void GradientFlow::step(GaugeField<double>& V, double epsilon) {
   const Location loc = V.location();
   const std::int64_t volume = V.geometry().volume();
   for (const auto& [a, b] : kStage) {
-    accumulate_generator(V, X_, q_, action_, a * epsilon, b);
+    accumulate_generator(V, X_, q_, action_, boundary_, a * epsilon, b);
     for_each(loc, volume, FlowUpdateKernel{V.view(), X_.view()});
   }
 }
@@ -122,13 +198,13 @@ double GradientFlow::step_with_error(GaugeField<double>& V, double epsilon) {
     W1_.emplace(g, loc);
     Y_.emplace(g, loc);
   }
-  accumulate_generator(V, X_, q_, action_, 0.25 * epsilon, 0.0);  // X = Z0 / 4
+  accumulate_generator(V, X_, q_, action_, boundary_, 0.25 * epsilon, 0.0);  // X = Z0 / 4
   for_each(loc, volume, FlowUpdateKernel{V.view(), X_.view()});
   W1_->copy_from(V);
-  accumulate_generator(V, *Y_, q_, action_, epsilon, 0.0);  // Y = Z1
+  accumulate_generator(V, *Y_, q_, action_, boundary_, epsilon, 0.0);  // Y = Z1
   for_each(loc, volume, FlowEmbeddedStageKernel{X_.view(), Y_->view()});
   for_each(loc, volume, FlowUpdateKernel{V.view(), X_.view()});
-  accumulate_generator(V, X_, q_, action_, 0.75 * epsilon, -1.0);
+  accumulate_generator(V, X_, q_, action_, boundary_, 0.75 * epsilon, -1.0);
   for_each(loc, volume, FlowUpdateKernel{V.view(), X_.view()});
   for_each(loc, volume, FlowUpdateKernel{W1_->view(), Y_->view()});  // the second-order result
   const Maximum d = reduce<Maximum>(loc, volume, LinkDistanceKernel{V.view(), W1_->view()});
@@ -145,6 +221,10 @@ void check_flow_params(const FlowParams& p) {
   if (!(p.tolerance >= 0) || !(p.tolerance < 1))
     fail("flow.tolerance: expected 0 (fixed steps) or an error bound per step in (0, 1) (1e-5 is usual), got {}",
          p.tolerance);
+  check_open_flow(p.action, p.open_boundary);
+  if (p.open_boundary && p.improved_charge)
+    fail("flow.improved_charge: not with open boundaries (its rectangles have no boundary terms; openQCD measures "
+         "the clover charge)");
 }
 
 std::vector<FlowMeasurement> run_gradient_flow(GaugeField<double>& V, const FlowParams& p,
@@ -155,8 +235,10 @@ std::vector<FlowMeasurement> run_gradient_flow(GaugeField<double>& V, const Flow
   const double t_end = p.t_max > 0 ? p.t_max : l_min * l_min / 32;
   std::vector<FlowMeasurement> history;
   long n = 0;  // accepted steps
+  // openQCD's open lattice: the frozen links zero (gauge/open_boundary.hpp), whatever the file held there
+  if (p.open_boundary) apply_time_boundary(V, flow_time_boundary(true, V.geometry().global[kTimeDir]));
   const auto measure = [&](double t) {
-    history.push_back(flow_measurement(V, t, p.improved_charge));
+    history.push_back(flow_measurement(V, t, p));
     history.back().steps = int(n);
     if (each) each(history.back());
   };
@@ -167,7 +249,7 @@ std::vector<FlowMeasurement> run_gradient_flow(GaugeField<double>& V, const Flow
     return s.t0 && s.w0;
   };
   measure(0);
-  GradientFlow flow(V, p.action);
+  GradientFlow flow(V, p.action, p.open_boundary);
   if (p.tolerance == 0) {
     const long steps = std::lround(std::ceil(t_end / p.epsilon - 1e-9));
     for (n = 1; n <= steps; ++n) {

@@ -25,15 +25,38 @@
 //   + U_mu(x-mu)^dag X_mu(x-mu) U_mu(x-mu) - 2 X_mu(x).
 // The rectangles (of the Symanzik and Zeuthen flows and of the improved charge) reach two sites: on a
 // decomposed lattice they read halos of depth 2 (lqcd's default, ProcessGrid::kHaloDepth).
+//
+// Open boundaries in time (FlowParams::open_boundary; gauge/time_boundary.hpp), as openQCD defines them
+// (modules/wflow/wflow.c; M. Luscher, S. Schaefer, Comput. Phys. Commun. 184 (2013) 519, appendix B): the
+// Wilson flow moves the active links only (U_t at x0 = T stays zero), driven by the tree-level O(a)-improved
+// plaquette action (c_G = 1: the spatial plaquettes at x0 = 0 and T weighted 1/2), and the generator of the
+// spatial links at x0 = 0 and T is doubled. The measurements are openQCD's ms3 ones per time slice
+// (FlowSlices).
 
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "fields/gauge_field.hpp"
+#include "gauge/time_boundary.hpp"
 
 namespace lqcd {
+
+// openQCD's time-slice observables (its ms3 program: uflds/plaq_sum.c plaq_action_slices, tcharge/ym_action.c,
+// tcharge/tcharge.c), divided by the spatial volume N1 N2 N3, for x0 = 0 .. N0 - 1:
+// - energy_plaquette[x0] = (1/V3) [2 w(x0) sum_{spatial p at x0} Re tr(1 - P) + sum over the time-like
+//   plaquettes between x0 - 1 and x0 and between x0 and x0 + 1 of Re tr(1 - P)] (each time-like plaquette
+//   split between its two slices), w = 1/2 at open boundaries' x0 = 0 and T, else 1;
+// - energy_clover[x0] = (1/V3) sum_x -sum_{mu<nu} tr(G_{mu nu}(x)^2), zero at open boundaries' x0 = 0 and T;
+// - charge[x0] = sum_x q(x) (clover), zero at open boundaries' x0 = 0 and T.
+// On a periodic lattice their means over x0 are FlowMeasurement's energies and their sum its Q.
+struct FlowSlices {
+  std::vector<double> energy_plaquette, energy_clover, charge;
+};
+// From a field with its halo exchanged; open: the boundary of gauge/time_boundary.hpp with c_G = 1.
+FlowSlices flow_slices(const GaugeField<double>& V, bool open_boundary);
 
 // E and Q of one flowed field (global: summed over all processes).
 struct FlowMeasurement {
@@ -45,12 +68,20 @@ struct FlowMeasurement {
   // Q from the O(a^2)-improved field strength (ImprovedChargeKernel), same normalisation and sign; only
   // when FlowParams::improved_charge asked for it.
   std::optional<double> charge_improved;
+  // Per time slice (FlowParams::slices, and always with open boundaries).
+  std::optional<FlowSlices> slices;
   double t2E_plaquette() const { return t * t * energy_plaquette; }
   double t2E_clover() const { return t * t * energy_clover; }
 };
 
-// E and Q of V (its halo exchanged); with improved_charge also charge_improved.
+struct FlowParams;
+// E and Q of V (its halo exchanged); with improved_charge also charge_improved. With open boundaries E is
+// the mean of E(x0) over the central slices N0/4 <= x0 <= T - N0/4 (away from the boundaries, whose effects
+// fall off exponentially in x0), and Q the sum of q(x0) (openQCD's tcharge(): x0 = 1 .. T - 1).
 FlowMeasurement flow_measurement(const GaugeField<double>& V, double t, bool improved_charge = false);
+FlowMeasurement flow_measurement(const GaugeField<double>& V, double t, const FlowParams& p);
+// The central slices that give the scalar E with open boundaries: [first, last] of N0 slices.
+std::pair<int, int> open_boundary_bulk_slices(int time_extent);
 // Q from the O(a^2)-improved field strength alone (global). Throws lqcd::Error when V's geometry has a
 // halo shallower than the rectangles' two sites.
 double improved_topological_charge(const GaugeField<double>& V);
@@ -61,14 +92,16 @@ std::string to_string(FlowAction a);  // "wilson", "symanzik", "zeuthen"
 FlowAction flow_action_from_name(const std::string& name, const std::string& key = "flow.action");
 
 // The flow's generator q (Hermitian, traceless) on every link: dV/dt = i q V (Z = i q in Luscher's
-// notation). For tests and for the Zeuthen flow's second pass.
-GaugeField<double> flow_generator(const GaugeField<double>& V, FlowAction action);
+// notation). For tests and for the Zeuthen flow's second pass. open_boundary: openQCD's flow (above).
+GaugeField<double> flow_generator(const GaugeField<double>& V, FlowAction action, bool open_boundary = false);
 
 // One Runge-Kutta step of the flow, V in place (its halo exchanged before each stage), with work
 // fields of V's shape kept between steps.
 class GradientFlow {
  public:
-  explicit GradientFlow(const GaugeField<double>& like, FlowAction action = FlowAction::Wilson);
+  // open_boundary: openQCD's flow with open boundaries in time (Wilson only; lqcd::Error otherwise).
+  explicit GradientFlow(const GaugeField<double>& like, FlowAction action = FlowAction::Wilson,
+                        bool open_boundary = false);
   void step(GaugeField<double>& V, double epsilon);
   // The same step, and the distance max |V - V2| (entries, over all links) to the embedded second-order
   // result V2 = exp(2 Z_1 - Z_0) V_t (P. Fritzsch, A. Ramos, JHEP 1310 (2013) 008, appendix D): the
@@ -78,6 +111,7 @@ class GradientFlow {
 
  private:
   FlowAction action_;
+  TimeBoundary boundary_;
   GaugeField<double> X_;
   std::optional<GaugeField<double>> q_;  // Zeuthen: the Symanzik generator before the smoothing
   std::optional<GaugeField<double>> W1_, Y_;  // adaptive: the first stage's field, the embedded exponent
@@ -97,6 +131,11 @@ struct FlowParams {
   // Also measure the O(a^2)-improved topological charge (FlowMeasurement::charge_improved): off by default,
   // since its rectangles cost several times the clover measurement.
   bool improved_charge = false;
+  // openQCD's open boundary conditions in time (the header's paragraph): the Wilson flow only, without
+  // improved_charge; the frozen links are set to zero before the flow.
+  bool open_boundary = false;
+  // E(x0) and q(x0) per time slice in every measurement (FlowMeasurement::slices); always when open.
+  bool slices = false;
 };
 
 // Throws lqcd::Error naming flow.epsilon, flow.t_max, flow.measure_every or flow.tolerance.

@@ -6,6 +6,7 @@
 #include "gauge/field_strength.hpp"
 #include "gauge/staples.hpp"
 #include "gauge/stout_smearing_kernels.hpp"
+#include "gauge/time_boundary.hpp"
 #include "math/su3_exp.hpp"
 
 namespace lqcd {
@@ -36,13 +37,23 @@ struct FlowStageKernel {
   GaugeView<double> X;
   double a, b;
   double c0, c1;
+  // Open boundaries (gradient_flow.hpp, openQCD's wflow.c): the spatial plaquettes at x0 = 0 and T weighted
+  // c_G / 2 = 1/2 in the staples, the generator of the spatial links there doubled, the frozen links' zero.
+  TimeBoundary boundary{};
   LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
     int x[4];
     V.idx.coords_lex(i, x);
     const int p = SiteIndexer::parity(x);
     const std::int64_t s = V.idx.cb_index(x);
+    const int t = x[kTimeDir] + V.idx.off[kTimeDir];
     for (int mu = 0; mu < 4; ++mu) {
-      const SU3<double> q = stout_q(dagger(V.load(mu, p, s) * action_staple<Rectangles>(V, x, mu, c0, c1)));
+      if (boundary.frozen(t, mu)) {
+        accumulate_link(X, mu, p, s, SU3<double>::zero(), a, b);
+        continue;
+      }
+      const double w = boundary.staple_weight(V.idx, x, mu);
+      SU3<double> q = stout_q(dagger(V.load(mu, p, s) * action_staple<Rectangles>(V, x, mu, c0, c1, w)));
+      if (w != 1.0) q *= 2.0;  // a spatial link at x0 = 0 or T of an open lattice
       accumulate_link(X, mu, p, s, q, a, b);
     }
   }
@@ -137,28 +148,68 @@ struct LinkDistanceKernel {
   }
 };
 
-// Per site: [0] the plaquette energy density 2 sum_{mu<nu} Re tr(1 - P_{mu nu}(x)); [1] the clover
-// energy density -sum_{mu<nu} tr(G_{mu nu}(x)^2) = (1/4) G^a G^a summed over all mu, nu (G the
-// anti-Hermitian clover field strength, gauge/field_strength.hpp); [2] the clover topological charge
+// At x: the clover energy density -sum_{mu<nu} tr(G_{mu nu}(x)^2) = (1/4) G^a G^a summed over all mu, nu
+// (G the anti-Hermitian clover field strength, gauge/field_strength.hpp) and the clover topological charge
 // density q(x) = -(1/(32 pi^2)) eps_{mu nu rho sigma} tr(G_{mu nu} G_{rho sigma})
-//            = -(1/(4 pi^2)) [tr(G_01 G_23) - tr(G_02 G_13) + tr(G_03 G_12)]
+//              = -(1/(4 pi^2)) [tr(G_01 G_23) - tr(G_02 G_13) + tr(G_03 G_12)]
 // (M. Luscher, JHEP 1008 (2010) 071, eqs. 2.1, 3.1-3.3; eps_0123 = +1 in lqcd's x, y, z, t order).
+LQCD_HOST_DEVICE inline void clover_energy_and_charge(const GaugeView<double>& V, const int x[4], double& energy,
+                                                      double& charge) {
+  SU3<double> G[6];  // (0,1) (0,2) (0,3) (1,2) (1,3) (2,3)
+  int k = 0;
+  energy = 0;
+  for (int mu = 0; mu < 4; ++mu)
+    for (int nu = mu + 1; nu < 4; ++nu, ++k) {
+      G[k] = clover_field_strength(V, x, mu, nu);
+      energy -= re_trace(G[k] * G[k]);
+    }
+  const double pi = 3.14159265358979323846;
+  charge = -(re_trace(G[0] * G[5]) - re_trace(G[1] * G[4]) + re_trace(G[2] * G[3])) / (4 * pi * pi);
+}
+
+// Per site: [0] the plaquette energy density 2 sum_{mu<nu} Re tr(1 - P_{mu nu}(x)); [1] the clover energy
+// density and [2] the clover charge density (clover_energy_and_charge).
 struct FlowObservablesKernel {
   GaugeView<double> V;
   LQCD_HOST_DEVICE void operator()(std::int64_t i, Sums<3>& acc) const {
     int x[4];
     V.idx.coords_lex(i, x);
-    SU3<double> G[6];  // (0,1) (0,2) (0,3) (1,2) (1,3) (2,3)
-    int k = 0;
     for (int mu = 0; mu < 4; ++mu)
-      for (int nu = mu + 1; nu < 4; ++nu, ++k) {
+      for (int nu = mu + 1; nu < 4; ++nu) {
         const int plaq[4] = {fwd(mu), fwd(nu), bwd(mu), bwd(nu)};
         acc[0] += 2 * (3 - re_trace(V.path(x, plaq)));
-        G[k] = clover_field_strength(V, x, mu, nu);
-        acc[1] -= re_trace(G[k] * G[k]);
       }
-    const double pi = 3.14159265358979323846;
-    acc[2] -= (re_trace(G[0] * G[5]) - re_trace(G[1] * G[4]) + re_trace(G[2] * G[3])) / (4 * pi * pi);
+    double e, q;
+    clover_energy_and_charge(V, x, e, q);
+    acc[1] += e;
+    acc[2] += q;
+  }
+};
+
+// The sites of one local time slice (i from 0 to its spatial volume; first_site = the slice's first
+// lexicographic index, t being the slowest coordinate): [0] sum of Re tr(1 - P) over the spatial plaquettes,
+// [1] over the time-like plaquettes from x0 to x0 + 1 (none through a frozen link), [2] the clover energy
+// density and [3] the clover charge density, both left out at open boundaries' x0 = 0 and T (openQCD's ms3;
+// gradient_flow.hpp, FlowSlices).
+struct FlowSliceKernel {
+  GaugeView<double> V;
+  TimeBoundary boundary;
+  std::int64_t first_site;
+  LQCD_HOST_DEVICE void operator()(std::int64_t i, Sums<4>& acc) const {
+    int x[4];
+    V.idx.coords_lex(first_site + i, x);
+    const int t = x[kTimeDir] + V.idx.off[kTimeDir];
+    for (int mu = 0; mu < 4; ++mu)
+      for (int nu = mu + 1; nu < 4; ++nu) {
+        if (nu == kTimeDir && boundary.frozen(t, kTimeDir)) continue;
+        const int plaq[4] = {fwd(mu), fwd(nu), bwd(mu), bwd(nu)};
+        acc[nu == kTimeDir ? 1 : 0] += 3 - re_trace(V.path(x, plaq));
+      }
+    if (boundary.open && (t == 0 || t == boundary.last)) return;
+    double e, q;
+    clover_energy_and_charge(V, x, e, q);
+    acc[2] += e;
+    acc[3] += q;
   }
 };
 

@@ -12,6 +12,13 @@ void apply_time_boundary(GaugeField<double>& U, const TimeBoundary& b) {
   U.exchange_halo();  // the neighbours' staples read the zero links too
 }
 
+bool time_links_vanish_at_last_slice(const GaugeField<double>& U) {
+  const Geometry& g = U.geometry();
+  const Maximum m =
+      reduce<Maximum>(U.location(), g.volume(), LastTimeLinkSizeKernel{U.view(), g.global[kTimeDir] - 1});
+  return comm::max(g.grid, m.v) == 0.0;
+}
+
 OpenBoundaryPlaquettes open_boundary_plaquettes(const GaugeField<double>& U, const TimeBoundary& b) {
   Sums<3> s = reduce<Sums<3>>(U.location(), U.geometry().volume(), OpenBoundaryPlaquetteKernel{U.view(), b});
   comm::sum(U.geometry().grid, s.v);

@@ -19,6 +19,20 @@ struct FreezeBoundaryLinksKernel {
   }
 };
 
+// The largest entry modulus of the time-like links at global x0 = last (zero on an open lattice).
+struct LastTimeLinkSizeKernel {
+  GaugeView<double> U;
+  int last;
+  LQCD_HOST_DEVICE void operator()(std::int64_t i, Maximum& acc) const {
+    int x[4];
+    U.idx.coords_lex(i, x);
+    if (x[kTimeDir] + U.idx.off[kTimeDir] != last) return;
+    const SU3<double> u = U.load(kTimeDir, SiteIndexer::parity(x), U.idx.cb_index(x));
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 3; ++c) acc.take(sqrt(u.m[r][c].re * u.m[r][c].re + u.m[r][c].im * u.m[r][c].im));
+  }
+};
+
 // Per site, over the plaquettes P_{mu nu}(x), mu < nu, that are in the lattice (not those through a frozen
 // link): [0] w(P) (1 - Re tr P / 3), [1] Re tr P / 3, [2] 1.
 struct OpenBoundaryPlaquetteKernel {

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "core/error.hpp"
+#include "gauge/open_boundary.hpp"
 
 namespace lqcd {
 
@@ -59,7 +60,13 @@ LoadedConfiguration load_configuration(const std::filesystem::path& file, const 
   c.observables = gauge_observables(c.field);
 
   const double su3_tolerance = gf_info.precision_bits == 32 ? 1e-5 : 1e-10;
-  const UnitarityStats u = unitarity(c.field, su3_tolerance, policy.time_boundary);
+  TimeBoundary boundary = policy.time_boundary;
+  if (!boundary.open && policy.open_time_boundary_by_links && time_links_vanish_at_last_slice(c.field)) {
+    boundary.open = true;  // only frozen() is read here: which links are exempt
+    boundary.last = c.field.geometry().global[kTimeDir] - 1;
+  }
+  c.open_time_boundary = boundary.open;
+  const UnitarityStats u = unitarity(c.field, su3_tolerance, boundary);
   c.max_su3_deviation = u.max_deviation;
   if (policy.verify && u.violations > 0)
     fail("{}: {} links are not SU(3) (largest deviation |UU^+ - 1| + |det U - 1| = {:.3g}, tolerance {:.0e})", name,

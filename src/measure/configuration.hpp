@@ -18,6 +18,9 @@ struct LoadedConfiguration {
   GaugeField<double> field;
   GaugeObservables observables;
   double max_su3_deviation = 0;
+  // The file is of an open lattice: LoadPolicy::time_boundary is open, or open_time_boundary_by_links
+  // found every U_t at x0 = N0 - 1 zero.
+  bool open_time_boundary = false;
 };
 
 struct LoadPolicy {
@@ -35,6 +38,10 @@ struct LoadPolicy {
   std::function<Geometry(const Dims& global)> decompose;
   // Open boundaries in time (gauge/time_boundary.hpp): the frozen links, zero in such a file, are not checked.
   TimeBoundary time_boundary;
+  // A file whose links U_t at the last time slice x0 = N0 - 1 are all zero is taken as one of an open
+  // lattice (openQCD's and lqcd's such files keep them zero): those links are not checked
+  // (LoadedConfiguration::open_time_boundary). For commands that read either kind (lqcd flow).
+  bool open_time_boundary_by_links = false;
 };
 
 // Throws lqcd::Error (one line naming the file; on every rank of a decomposed load, since the checks

@@ -131,6 +131,60 @@ TEST(FlowCommand, HeatbathFlowsItsSavedConfigurations) {
   EXPECT_NE(test::error_line(refused.err).find("flow.epsilon"), std::string::npos) << refused.err;
 }
 
+// openQCD's open boundaries (issue 50): a heatbath run on an open lattice saves openQCD files and flows them
+// with openQCD's flow in the run; lqcd flow finds the saved file open by its zero links (--boundary auto),
+// gives the same E(x0), q(x0) and scalars as the run's record, tags the JSON "open", and refuses the flows
+// it does not define there, and --boundary periodic on it.
+TEST(FlowCommand, OpenBoundaryConfigurationIsFlowedAsOpenQcdDoes) {
+  test::TempDir dir;
+  test::write_text(dir.path() / "in.toml", "[lattice]\ndims = [4, 4, 4, 8]\n[gauge]\nboundary = \"open\"\n"
+                                           "[heatbath]\nthermalization = 4\nsweeps = 2\n[output]\nprefix = \"q\"\n"
+                                           "format = \"openqcd\"\nsave_every = 2\n[flow]\nevery = 1\nt_max = 0.2\n"
+                                           "epsilon = 0.05\nmeasure_every = 2\nhdf5 = true\n");
+  const auto r = run_lqcd("heatbath in.toml --device cpu --quiet", dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::vector<nlohmann::json> flows = test::read_jsonl(dir.path() / "q.flow.jsonl");
+  ASSERT_EQ(flows.size(), 1u);
+  const io::FlowHistoryFile run_h5 = io::read_flow_hdf5(dir.path() / "q.flow.h5");
+  ASSERT_EQ(flows[0]["boundary"], "open");
+  const std::string file = flows[0]["file"].get<std::string>();
+  const auto f =
+      run_lqcd("flow --json --device cpu --epsilon 0.05 --t-max 0.2 --every 2 --hdf5 f.h5 " + file, dir.path());
+  ASSERT_EQ(f.exit_code, 0) << f.err;
+  const nlohmann::json j = nlohmann::json::parse(f.out);
+  EXPECT_EQ(j["boundary"], "open");
+  const io::FlowHistoryFile h5 = io::read_flow_hdf5(dir.path() / "f.h5");
+  ASSERT_EQ(h5.records.size(), 1u);
+  ASSERT_EQ(run_h5.records.size(), 1u);
+  EXPECT_EQ(h5.records[0].boundary, "open");
+  EXPECT_EQ(run_h5.records[0].boundary, "open");
+  const nlohmann::json& h = j["history"];
+  ASSERT_EQ(h.size(), flows[0]["history"].size());
+  for (std::size_t k = 0; k < h.size(); ++k) {
+    const nlohmann::json &a = h[k]["slices"], &b = flows[0]["history"][k]["slices"];
+    ASSERT_EQ(a["E_clover"].size(), 8u);
+    EXPECT_EQ(a["E_clover"][0].get<double>(), 0.0);  // openQCD's clover densities vanish at x0 = 0 and T
+    EXPECT_EQ(a["Q"][7].get<double>(), 0.0);
+    int column = 0;
+    for (const char* key : {"E_plaquette", "E_clover", "Q"}) {
+      for (std::size_t x0 = 0; x0 < 8; ++x0) {
+        EXPECT_NEAR(a[key][x0].get<double>(), b[key][x0].get<double>(), 1e-12);
+        // the HDF5 files' "slices" [n][3][N0] hold the same numbers
+        EXPECT_EQ(h5.records[0].slices.at(k).at(std::size_t(column) * 8 + x0), a[key][x0].get<double>());
+        EXPECT_EQ(run_h5.records[0].slices.at(k).at(std::size_t(column) * 8 + x0), b[key][x0].get<double>());
+      }
+      ++column;
+    }
+    EXPECT_NEAR(h[k]["E_clover"].get<double>(), flows[0]["history"][k]["E_clover"].get<double>(), 1e-12);
+  }
+  const auto periodic = run_lqcd("flow --device cpu --boundary periodic " + file, dir.path());
+  EXPECT_NE(periodic.exit_code, 0);
+  EXPECT_NE(test::error_line(periodic.err).find("--boundary auto or open"), std::string::npos) << periodic.err;
+  const auto refused = run_lqcd("flow --device cpu --action zeuthen " + file, dir.path());
+  EXPECT_NE(refused.exit_code, 0);
+  EXPECT_NE(test::error_line(refused.err).find("--action wilson"), std::string::npos) << refused.err;
+}
+
 // lqcd hmc with [flow]: a record per trajectory after thermalization in PREFIX.flow.jsonl, and with
 // flow.hdf5 = true the same records in PREFIX.flow.h5, named "trajectory N" (no configuration is saved);
 // without flow.improved_charge no Q_improved (JSON) and seven columns (HDF5).
