@@ -17,6 +17,7 @@
 #include "comm/communicator.hpp"
 #include "gauge/ape_smearing.hpp"
 #include "gauge/hyp_smearing.hpp"
+#include "gauge/open_boundary.hpp"
 #include "gauge/wilson_loops.hpp"
 #include "core/error.hpp"
 #include "measure/configuration.hpp"
@@ -24,6 +25,23 @@
 namespace lqcd::app {
 
 namespace {
+
+// An open lattice's plaquettes (gauge/open_boundary.hpp): the mean over the (6 N0 - 3) N1 N2 N3 plaquettes in
+// the lattice (lqcd's HMC logs), and openQCD's: the spatial ones at x0 = 0 and T weighted c_G / 2 = 1/2, over
+// their weighted number 6 (N0 - 1) N1 N2 N3 (its qcd1/ym1 logs print "Average plaquette" = 3 times this).
+struct OpenLatticePlaquettes {
+  double in_lattice = 0, openqcd = 0;
+};
+OpenLatticePlaquettes open_lattice_plaquettes(const GaugeField<double>& U) {
+  const Dims& n = U.geometry().global;
+  TimeBoundary b;
+  b.open = true;
+  b.boundary_weight = 0.5;
+  b.last = n[kTimeDir] - 1;
+  const OpenBoundaryPlaquettes p = open_boundary_plaquettes(U, b);
+  const double weights = 6.0 * (n[kTimeDir] - 1) * n[0] * n[1] * n[2];
+  return {p.plaquette, 1 - p.weighted_deficit / weights};
+}
 
 nlohmann::json to_json(const std::string& file, const LoadedConfiguration& c) {
   nlohmann::json j = {{"file", file},
@@ -36,6 +54,12 @@ nlohmann::json to_json(const std::string& file, const LoadedConfiguration& c) {
   if (c.info.checksum_ok) j["checksum_ok"] = *c.info.checksum_ok;
   if (c.info.header_plaquette) j["header_plaquette"] = *c.info.header_plaquette;
   if (c.info.header_link_trace) j["header_link_trace"] = *c.info.header_link_trace;
+  j["boundary"] = c.open_time_boundary ? "open" : "periodic";
+  if (c.open_time_boundary) {
+    const OpenLatticePlaquettes p = open_lattice_plaquettes(c.field);
+    j["plaquette_in_lattice"] = p.in_lattice;
+    j["plaquette_openqcd"] = p.openqcd;
+  }
   return j;
 }
 
@@ -55,6 +79,15 @@ void print_human(const std::string& file, const LoadedConfiguration& c) {
       file, c.info.format, dims_string(c.info.dims), c.info.precision_bits, checksum, o.plaquette, o.plaquette_spatial,
       o.plaquette_temporal, o.rectangle, o.polyakov_loop.re, o.polyakov_loop.im, o.link_trace, c.max_su3_deviation);
   if (c.info.header_plaquette) std::cout << fmt::format("  header plaquette   {:.12f}\n", *c.info.header_plaquette);
+  if (c.open_time_boundary) {
+    const OpenLatticePlaquettes p = open_lattice_plaquettes(c.field);
+    std::cout << fmt::format(
+        "  open boundaries in time: U_t = 0 at x0 = N0 - 1 (the plaquette above counts the zero ones; the Polyakov loop "
+        "vanishes)\n"
+        "  open plaquette     {:.12f}   (over the (6 N0 - 3) N1 N2 N3 plaquettes in the lattice, as lqcd hmc logs it)\n"
+        "  openQCD plaquette  {:.12f}   (spatial ones at x0 = 0, T weighted 1/2, c_G = 1; openQCD logs 3 times this)\n",
+        p.in_lattice, p.openqcd);
+  }
 }
 
 }  // namespace
@@ -97,6 +130,7 @@ int run_measure(const MeasureCommandOptions& opt) {
   LoadPolicy policy;
   policy.verify = !opt.no_verify;
   policy.location = choose_location(opt.device);
+  policy.open_time_boundary_by_links = true;  // an open lattice's file: its zero links are not SU(3)
   int failures = 0;
   for (const std::string& file : opt.files) {
     // Every rank reads the file and keeps its part of the lattice; the observables are global sums.

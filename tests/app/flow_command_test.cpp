@@ -177,6 +177,16 @@ TEST(FlowCommand, OpenBoundaryConfigurationIsFlowedAsOpenQcdDoes) {
     }
     EXPECT_NEAR(h[k]["E_clover"].get<double>(), flows[0]["history"][k]["E_clover"].get<double>(), 1e-12);
   }
+  // lqcd measure reads the open file too: openQCD's plaquette (its logs' "Average plaquette" / 3) equals the one
+  // from the flow's slices at t = 0, sum_x0 E_plaq(x0) = 2 sum_p w(p) Re tr(1 - P) over 6 (N0 - 1) V3 weights
+  const auto m = run_lqcd("measure --json --device cpu " + file, dir.path());
+  ASSERT_EQ(m.exit_code, 0) << m.err;
+  const nlohmann::json mj = nlohmann::json::parse(m.out);
+  EXPECT_EQ(mj["boundary"], "open");
+  double e_sum = 0;
+  for (const nlohmann::json& e : h[0]["slices"]["E_plaquette"]) e_sum += e.get<double>();
+  EXPECT_NEAR(mj["plaquette_openqcd"].get<double>(), 1 - e_sum / (2 * 3 * 6 * 7), 1e-13);
+  EXPECT_NEAR(mj["plaquette_in_lattice"].get<double>(), mj["plaquette"].get<double>() * 48 / 45, 1e-13);
   const auto periodic = run_lqcd("flow --device cpu --boundary periodic " + file, dir.path());
   EXPECT_NE(periodic.exit_code, 0);
   EXPECT_NE(test::error_line(periodic.err).find("--boundary auto or open"), std::string::npos) << periodic.err;
