@@ -136,6 +136,38 @@ TEST_P(RhmcTest, MixedPrecisionMultiShiftCgMeetsTheToleranceOnEveryShift) {
   EXPECT_NEAR(m.action(U) + q.log_det_odd(*M), m.eta_norm2, 1e-9 * m.eta_norm2);
 }
 
+// With reliable updates (solver.reliable_delta > 0, the default) the single-precision multi-shift CG
+// leaves the shifts at the tolerance itself (solver.cpp, multishift_reliable_iterations): at most one
+// refining iteration per shift on top of the double-precision multi-shift's count, for a force's
+// tolerance and for an action's. Without them (delta = 0) every shift is refined from 1e-5.
+TEST_P(RhmcTest, ReliableMultiShiftCgNeedsNoRefinementBeyondTheDoubleCount) {
+  const Geometry geom = Geometry::single_process({4, 4, 4, 8});
+  const GaugeField<double> U = test::rough_gauge(geom, GetParam());
+  const EvenOddQuark q = clover_quark(0.125, 1.5);
+  const auto M = q.schur(U);
+  const SloppySchur<float> Ms(q, U, *M);
+  const NormalOperator<double> A(*M);
+  const NormalOperator<float> As(Ms.op());
+  const SpinorField<double> b = to_spinor_field(test::random_spinor(geom, 5), geom, GetParam()).parity_part(0);
+  const std::vector<double> shifts = {1e-4, 6e-4, 3e-3, 1.5e-2, 0.07, 0.3, 1.5, 9.0};
+  for (double tolerance : {1e-7, 1e-10}) {
+    SCOPED_TRACE(tolerance);
+    SolverParams p;
+    p.tolerance = tolerance;
+    std::vector<SpinorField<double>> x, xd;
+    const SolverResult mixed = solve_multishift_mixed(A, As, shifts, x, b, p);
+    const SolverResult plain = solve_multishift(A, shifts, xd, b, p);
+    expect_shifted_solutions(A, shifts, x, b, tolerance);
+    EXPECT_LE(mixed.iterations, plain.iterations + int(shifts.size())) << "double: " << plain.iterations;
+    EXPECT_GT(mixed.corrections, 0);
+    p.reliable_delta = 0;  // the sloppy multi-shift to 1e-5, then each shift refined
+    std::vector<SpinorField<double>> xr;
+    const SolverResult refined = solve_multishift_mixed(A, As, shifts, xr, b, p);
+    expect_shifted_solutions(A, shifts, xr, b, tolerance);
+    EXPECT_GT(refined.iterations, mixed.iterations);
+  }
+}
+
 TEST_P(RhmcTest, HeatbathGivesTheGaussianActionAndTheForceIsItsDerivative) {
   const Geometry geom = Geometry::single_process({4, 4, 4, 4});
   const GaugeField<double> U = test::rough_gauge(geom, GetParam());
