@@ -206,9 +206,6 @@ std::vector<std::unique_ptr<Monomial>> make_monomials(const Config& c, HmcInput&
   int gauge = 0;
   for (const Config& m : c.entries("monomial")) {
     const std::string type = m.string("monomial.type");
-    if (in.action.open() && type == "rational")
-      m.fail_key("monomial.type", "\"rational\": with gauge.boundary = \"open\" the quarks are the two-flavour "
-                                  "monomials (wilson, clover, twisted_mass, hasenbusch_ratio) so far");
     if (in.action.open() && type != "gauge" && in.fermion_smearing.steps > 0)
       c.fail_key("fermion_smearing.steps", "smeared quarks with gauge.boundary = \"open\" are not implemented; set 0");
     // The quarks' time boundary follows the gauge field's (openQCD's bc = 0 for both); the clover term's F.

@@ -112,7 +112,6 @@ const BadInput kCases[] = {
     {"heatbath", "unknown option", Kind::Args, "heatbath --bogus", "--bogus"},
     {"heatbath", "unknown device", Kind::Args, "heatbath --device tpu", "--device"},
     {"heatbath", "bad --grid", Kind::Args, "heatbath --grid 1,1,1", "--grid"},
-    {"hmc", "open boundaries with a rational quark", Kind::Toml, "[gauge]\nboundary = \"open\"\n[[monomial]]\ntype = \"gauge\"\nlevel = 0\n[[monomial]]\ntype = \"rational\"\nlevel = 0\n", "monomial.type"},
     {"hmc", "unknown clover field strength", Kind::Toml, "[[monomial]]\ntype = \"clover\"\ncsw = 1.7\nclover_field_strength = \"trace_less\"\nlevel = 0\n", "monomial.clover_field_strength"},
     {"hmc", "c_F on the gauge monomial", Kind::Toml, "[gauge]\nboundary = \"open\"\n[[monomial]]\ntype = \"gauge\"\nc_F = 1.1\nlevel = 0\n", "monomial.c_F"},
     {"hmc", "c_F without open boundaries", Kind::Toml, "[[monomial]]\ntype = \"gauge\"\nlevel = 0\n[[monomial]]\ntype = \"clover\"\ncsw = 1.7\nc_F = 1.2\nlevel = 0\n", "monomial.c_F"},

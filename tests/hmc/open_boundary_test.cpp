@@ -6,7 +6,8 @@
 //   - pure-gauge HMC is reversible and keeps the frozen links zero;
 //   - the quarks (dirac/quark_time_boundary.hpp): the two-flavour Wilson and clover forces (the clover F
 //     traceless and, as openQCD's, with its trace) and the Hasenbusch
-//     ratio's are the derivatives of their actions at links on and next to the boundary slices (the cut links
+//     ratio's and the RHMC one-flavour monomial's are the derivatives of their actions at links on and next to
+//     the boundary slices (the cut links
 //     enter only through the clover leaves at x0 = 1 and T - 1); an HMC with gauge and clover quarks is
 //     reversible, and its energy violation falls as dt^2;
 //   - the heatbath samples the same weighted action as the HMC: the spatial plaquette on the boundary
@@ -27,6 +28,7 @@
 #include "hmc/gauge_monomial.hpp"
 #include "hmc/hasenbusch_ratio_monomial.hpp"
 #include "hmc/hmc.hpp"
+#include "hmc/rational_monomial.hpp"
 #include "hmc/two_flavour_monomial.hpp"
 #include "measure/statistics.hpp"
 
@@ -191,6 +193,19 @@ TEST_P(OpenBoundaryTest, QuarkForcesAreTheDerivativesOfTheirActions) {
   HasenbuschRatioMonomial ratio(light, heavy, solver, 1);
   ratio.refresh(U, 11, 4);
   test::expect_force_is_derivative(ratio, U, 1e-6, kBoundaryProbes);
+  // one flavour by the RHMC (openQCD's strange quark with open boundaries): the heatbath's action is |eta|^2
+  // and the force its derivative, also with the multi-shift CG in single precision
+  for (SolverPrecision precision : {SolverPrecision::Double, SolverPrecision::Single}) {
+    SolverParams p = solver;
+    p.precision = precision;
+    if (precision == SolverPrecision::Single) p.tolerance = 1e-12;
+    const EvenOddQuark strange = open_quark(0.118, 1.7);
+    RationalMonomial rational(strange, zolotarev_inverse_sqrt(10, 1e-3, 8.0), p, 2);
+    rational.refresh(U, 11, 5);
+    EXPECT_NEAR(rational.action(U) + strange.log_det_odd(*strange.schur(U)), rational.eta_norm2,
+                1e-9 * rational.eta_norm2);
+    test::expect_force_is_derivative(rational, U, 1e-6, kBoundaryProbes);
+  }
 }
 
 TEST_P(OpenBoundaryTest, HmcWithCloverQuarksIsReversibleAndItsEnergyViolationFallsAsDtSquared) {
