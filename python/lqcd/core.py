@@ -131,7 +131,9 @@ class GaugeField:
     def flow(self, t_max, epsilon=0.01, every=10, action="wilson"):
         """The gradient flow of this field in place (Luscher's RK3, fixed step epsilon, to t_max; action
         wilson, symanzik or zeuthen), measured every `every` steps from t = 0: a dict of NumPy columns
-        t, E_plaquette, E_clover, t2E (clover) and Q (clover), as `lqcd flow` prints them."""
+        t, E_plaquette, E_clover, t2E (clover) and Q (clover), as `lqcd flow` prints them. A field of an open
+        lattice (every U_t at x0 = N0 - 1 zero, as openQCD's files hold them) flows as openQCD's, E then the
+        mean over the central time slices and Q the sum (`lqcd flow --boundary auto`; wilson only)."""
         rows = int(round(t_max / epsilon)) // max(int(every), 1) + 3
         out = np.empty((rows, 5))
         n = ctypes.c_int()

@@ -19,6 +19,7 @@
 #include "gauge/ape_smearing.hpp"
 #include "gauge/gauge_action.hpp"
 #include "gauge/gradient_flow.hpp"
+#include "gauge/open_boundary.hpp"
 #include "gauge/hyp_smearing.hpp"
 #include "gauge/observables.hpp"
 #include "gauge/stout_smearing.hpp"
@@ -127,6 +128,7 @@ int lqcd_gauge_load(const char* path, int device, lqcd_gauge** out, int dims[4])
       lqcd::fail("lqcd_gauge_load: no usable CUDA device ({})", lqcd::device_description());
     lqcd::LoadPolicy policy;
     policy.location = device ? lqcd::Location::Device : lqcd::Location::Host;
+    policy.open_time_boundary_by_links = true;  // an open lattice's file (its zero links), as lqcd flow reads it
     auto u = std::make_unique<lqcd_gauge>(lqcd_gauge{lqcd::load_configuration(path, policy)});
     for (int mu = 0; mu < 4; ++mu) dims[mu] = u->config.field.geometry().global[mu];
     *out = u.release();
@@ -242,6 +244,7 @@ int lqcd_gauge_flow(lqcd_gauge* u, const char* action, double epsilon, double t_
     p.epsilon = epsilon;
     p.t_max = t_max;
     p.measure_every = every;
+    p.open_boundary = lqcd::time_links_vanish_at_last_slice(u->config.field);  // as lqcd flow --boundary auto
     lqcd::check_flow_params(p);
     if (!(t_max > 0)) lqcd::fail("lqcd.core flow: t_max {}: expected > 0", t_max);
     const std::vector<lqcd::FlowMeasurement> h = lqcd::run_gradient_flow(u->config.field, p);

@@ -115,6 +115,22 @@ def test_flow_equals_lqcd_flow(milc):
     assert milc.plaquette() == pytest.approx(0.593560240433, abs=1e-8)
 
 
+def test_open_boundary_file_flows_as_lqcd_flow(tmp_path):
+    """An open lattice's openQCD file (lqcd heatbath, gauge.boundary = "open"): lq.load accepts its zero links and
+    the flow is openQCD's, as lqcd flow's automatic choice makes it."""
+    (tmp_path / "open.toml").write_text(
+        '[lattice]\ndims = [4, 4, 4, 8]\n[gauge]\nboundary = "open"\n[heatbath]\nthermalization = 2\nsweeps = 2\n'
+        '[output]\nprefix = "o"\nformat = "openqcd"\nsave_every = 2\n')
+    lqcd("heatbath", "open.toml", "--quiet", "--device", "cpu", cwd=tmp_path)
+    path = tmp_path / "o.000004.openqcd"
+    want = json.loads(lqcd("flow", path, "--t-max", 0.1, "--every", 5, "--json", "--device", "cpu"))
+    assert want["boundary"] == "open"
+    got = lq.load(path).flow(t_max=0.1, epsilon=0.01, every=5)
+    for k, row in enumerate(want["history"]):
+        assert got["E_clover"][k] == pytest.approx(row["E_clover"], rel=1e-12)
+        assert got["Q"][k] == pytest.approx(row["Q"], abs=1e-12)
+
+
 def test_heatbath_equals_lqcd_heatbath(tmp_path):
     (tmp_path / "hb.toml").write_text(
         '[lattice]\ndims = [4, 4, 4, 8]\n[gauge]\nbeta = 5.8\naction = "symanzik"\n[heatbath]\nstart = "cold"\n'
