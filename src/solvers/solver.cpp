@@ -171,6 +171,58 @@ void check_shifts(const std::vector<double>& shifts) {
     if (!(s >= 0) || !std::isfinite(s)) fail("internal: solve_multishift: shifts must be finite and non-negative");
 }
 
+// The scalar side of the multi-shift CG (Jegerlehner, hep-lat/9612014), shared by its plain and its
+// reliable-update forms: the shifted systems' zeta_k, which of them are still active, and the base system
+// k0 (a smallest shift, its zeta 1) whose direction drives the Krylov space.
+struct MultishiftRecurrence {
+  const std::vector<double>& shifts;
+  double s0;
+  std::size_t k0 = 0;
+  std::vector<double> zeta, zeta_old, zeta_new;
+  std::vector<bool> active;
+  double alpha_old = 1, beta_old = 0;
+  double tol2;  // tolerance^2 |b|^2
+
+  MultishiftRecurrence(const std::vector<double>& s, double tolerance, double b2)
+      : shifts(s), s0(*std::min_element(s.begin(), s.end())), zeta(s.size(), 1.0), zeta_old(s.size(), 1.0),
+        zeta_new(s.size()), active(s.size(), true), tol2(tolerance * tolerance * b2) {
+    while (shifts[k0] != s0) ++k0;
+  }
+  void check_iterations(const SolverResult& res, int max_iterations, double rr, double b2) const {
+    if (res.iterations >= max_iterations)
+      throw SolverError(fmt::format("multi-shift cg: not converged in {} iterations (solver.max_iterations): "
+                                    "residual {:.2g} of the smallest shift",
+                                    res.iterations, std::sqrt(rr / b2)),
+                        res);
+  }
+  // zeta_new for the base step alpha; the step of system k is then alpha_k(k, alpha).
+  void step(double alpha) {
+    for (std::size_t k = 0; k < shifts.size(); ++k) {
+      const double ds = shifts[k] - s0;
+      zeta_new[k] = zeta[k] * zeta_old[k] * alpha_old /
+                    (alpha * beta_old * (zeta_old[k] - zeta[k]) + zeta_old[k] * alpha_old * (1 + ds * alpha));
+    }
+  }
+  double alpha_k(std::size_t k, double alpha) const { return alpha * zeta_new[k] / zeta[k]; }
+  // Retires the systems whose residual zeta_k^2 |r|^2 meets the tolerance; whether any is left.
+  bool any_active(double rr_new) {
+    bool any = false;
+    for (std::size_t k = 0; k < shifts.size(); ++k)
+      if (active[k] && rr_new * zeta_new[k] * zeta_new[k] <= tol2) active[k] = false;
+      else any = any || active[k];
+    return any;
+  }
+  // Whether system k's direction is still updated (an active one, and the base).
+  bool moves(std::size_t k) const { return active[k] || k == k0; }
+  double beta_k(std::size_t k, double beta) const { return beta * (zeta_new[k] / zeta[k]) * (zeta_new[k] / zeta[k]); }
+  void advance(double alpha, double beta) {
+    zeta_old = zeta;
+    zeta = zeta_new;
+    alpha_old = alpha;
+    beta_old = beta;
+  }
+};
+
 // The multi-shift CG iteration in the precision of A (Jegerlehner): x_k from zero until every shifted
 // system's iterated residual meets `tolerance`; counts into res. Returns the operator applications.
 template <typename Real>
@@ -178,7 +230,6 @@ double multishift_iterations(const LinearOperator<Real>& A, const std::vector<do
                              std::vector<SpinorField<Real>>& x, const SpinorField<Real>& b, double tolerance,
                              int max_iterations, SolverResult& res) {
   const std::size_t n = shifts.size();
-  const double s0 = *std::min_element(shifts.begin(), shifts.end());
   const double b2 = norm2(b);
   x.clear();
   for (std::size_t k = 0; k < n; ++k) {
@@ -187,56 +238,35 @@ double multishift_iterations(const LinearOperator<Real>& A, const std::vector<do
   }
   double applications = 0;
   if (!(b2 > 0)) return applications;
-  const ShiftedOperator<Real> base(A, s0);
+  MultishiftRecurrence m(shifts, tolerance, b2);
+  const ShiftedOperator<Real> base(A, m.s0);
   SpinorField<Real> r = b.clone(b.location()), w = A.make_field();
   std::vector<SpinorField<Real>> dir;
   for (std::size_t k = 0; k < n; ++k) dir.push_back(b.clone(b.location()));
-  std::vector<double> zeta(n, 1.0), zeta_old(n, 1.0);
-  std::size_t k0 = 0;  // a system of the smallest shift: the base (its zeta stays 1)
-  while (shifts[k0] != s0) ++k0;
-  std::vector<bool> active(n, true);
-  double rr = b2, alpha_old = 1, beta_old = 0;
-  const double tol2 = tolerance * tolerance * b2;
+  double rr = b2;
   for (;;) {
-    if (res.iterations >= max_iterations)
-      throw SolverError(fmt::format("multi-shift cg: not converged in {} iterations (solver.max_iterations): "
-                                    "residual {:.2g} of the smallest shift",
-                                    res.iterations, std::sqrt(rr / b2)),
-                        res);
-    base.apply(w, dir[k0]);
+    m.check_iterations(res, max_iterations, rr, b2);
+    base.apply(w, dir[m.k0]);
     ++applications;
-    const double pw = dot(dir[k0], w).re;
+    const double pw = dot(dir[m.k0], w).re;
     if (!(pw > 0)) throw SolverError("multi-shift cg: <p, (A + s) p> <= 0: the operator is not positive definite", res);
     const double alpha = rr / pw;
-    std::vector<double> zeta_new(n), alpha_k(n);
-    for (std::size_t k = 0; k < n; ++k) {
-      const double ds = shifts[k] - s0;
-      zeta_new[k] = zeta[k] * zeta_old[k] * alpha_old /
-                    (alpha * beta_old * (zeta_old[k] - zeta[k]) + zeta_old[k] * alpha_old * (1 + ds * alpha));
-      alpha_k[k] = alpha * zeta_new[k] / zeta[k];
-      if (active[k]) axpy(Complex<double>(alpha_k[k]), dir[k], x[k]);
-    }
+    m.step(alpha);
+    for (std::size_t k = 0; k < n; ++k)
+      if (m.active[k]) axpy(Complex<double>(m.alpha_k(k, alpha)), dir[k], x[k]);
     axpy(Complex<double>(-alpha), w, r);
     const double rr_new = norm2(r);
     ++res.iterations;
     res.residual_history.push_back(std::sqrt(rr_new / b2));
     if (!std::isfinite(rr_new)) throw SolverError("multi-shift cg: NaN/Inf in the residual", res);
     const double beta = rr_new / rr;
-    bool any = false;
-    for (std::size_t k = 0; k < n; ++k)
-      if (active[k] && rr_new * zeta_new[k] * zeta_new[k] <= tol2) active[k] = false;
-      else any = any || active[k];
-    if (!any) break;
+    if (!m.any_active(rr_new)) break;
     for (std::size_t k = 0; k < n; ++k) {
-      if (!active[k] && k != k0) continue;  // the base direction drives the Krylov space
-      const double beta_k = beta * (zeta_new[k] / zeta[k]) * (zeta_new[k] / zeta[k]);
-      scale(Complex<double>(beta_k), dir[k]);
-      axpy(Complex<double>(zeta_new[k]), r, dir[k]);  // p_k = zeta_k r + beta_k p_k
+      if (!m.moves(k)) continue;
+      scale(Complex<double>(m.beta_k(k, beta)), dir[k]);
+      axpy(Complex<double>(m.zeta_new[k]), r, dir[k]);  // p_k = zeta_k r + beta_k p_k
     }
-    zeta_old = zeta;
-    zeta = zeta_new;
-    alpha_old = alpha;
-    beta_old = beta;
+    m.advance(alpha, beta);
     rr = rr_new;
   }
   return applications;
@@ -256,7 +286,6 @@ double multishift_reliable_iterations(const LinearOperator<double>& A, const Lin
                                       const SpinorField<double>& b, double tolerance, double delta,
                                       int max_iterations, SolverResult& res) {
   const std::size_t n = shifts.size();
-  const double s0 = *std::min_element(shifts.begin(), shifts.end());
   const double b2 = norm2(b);
   x.clear();
   for (std::size_t k = 0; k < n; ++k) {
@@ -265,8 +294,9 @@ double multishift_reliable_iterations(const LinearOperator<double>& A, const Lin
   }
   double applications = 0;
   if (!(b2 > 0)) return applications;
-  const ShiftedOperator<Sloppy> base(A_sloppy, s0);
-  const ShiftedOperator<double> base_double(A, s0);
+  MultishiftRecurrence m(shifts, tolerance, b2);
+  const ShiftedOperator<Sloppy> base(A_sloppy, m.s0);
+  const ShiftedOperator<double> base_double(A, m.s0);
   // The first stretch in double, until the residual has fallen below `wide_until`: the shifted systems'
   // rounding errors scale with the residual of the iterations that make them (their base residual is
   // recomputed, theirs not), and the sloppy stretches from a residual s on leave a drift of about s times
@@ -280,8 +310,6 @@ double multishift_reliable_iterations(const LinearOperator<double>& A, const Lin
   SpinorField<double> r_wide = b.clone(b.location()), w_wide = A.make_field(), widened = A.make_field();
   SpinorField<Sloppy> r = A_sloppy.make_field(), w = A_sloppy.make_field();
   for (std::size_t k = 0; k < n; ++k) dir_wide.push_back(b.clone(b.location()));
-  std::size_t k0 = 0;  // a system of the smallest shift: the base (its zeta stays 1)
-  while (shifts[k0] != s0) ++k0;
   const auto flush = [&] {  // x_k += acc_k (in double), acc_k = 0
     for (std::size_t k = 0; k < acc.size(); ++k) {
       convert_precision(widened, acc[k]);
@@ -289,36 +317,25 @@ double multishift_reliable_iterations(const LinearOperator<double>& A, const Lin
       set_zero(acc[k]);
     }
   };
-  std::vector<double> zeta(n, 1.0), zeta_old(n, 1.0);
-  std::vector<bool> active(n, true);
-  double rr = b2, rr_max = b2, alpha_old = 1, beta_old = 0;
-  const double tol2 = tolerance * tolerance * b2;
+  double rr = b2, rr_max = b2;
   for (;;) {
-    if (res.iterations >= max_iterations)
-      throw SolverError(fmt::format("multi-shift cg: not converged in {} iterations (solver.max_iterations): "
-                                    "residual {:.2g} of the smallest shift",
-                                    res.iterations, std::sqrt(rr / b2)),
-                        res);
+    m.check_iterations(res, max_iterations, rr, b2);
     double pw;
     if (wide) {
-      base_double.apply(w_wide, dir_wide[k0]);
-      pw = dot(dir_wide[k0], w_wide).re;
+      base_double.apply(w_wide, dir_wide[m.k0]);
+      pw = dot(dir_wide[m.k0], w_wide).re;
     } else {
-      base.apply(w, dir[k0]);
-      pw = dot(dir[k0], w).re;
+      base.apply(w, dir[m.k0]);
+      pw = dot(dir[m.k0], w).re;
     }
     ++applications;
     if (!(pw > 0)) throw SolverError("multi-shift cg: <p, (A + s) p> <= 0: the operator is not positive definite", res);
     const double alpha = rr / pw;
-    std::vector<double> zeta_new(n);
+    m.step(alpha);
     for (std::size_t k = 0; k < n; ++k) {
-      const double ds = shifts[k] - s0;
-      zeta_new[k] = zeta[k] * zeta_old[k] * alpha_old /
-                    (alpha * beta_old * (zeta_old[k] - zeta[k]) + zeta_old[k] * alpha_old * (1 + ds * alpha));
-      if (!active[k]) continue;
-      const Complex<double> a(alpha * zeta_new[k] / zeta[k]);
-      if (wide) axpy(a, dir_wide[k], x[k]);
-      else axpy(a, dir[k], acc[k]);
+      if (!m.active[k]) continue;
+      if (wide) axpy(Complex<double>(m.alpha_k(k, alpha)), dir_wide[k], x[k]);
+      else axpy(Complex<double>(m.alpha_k(k, alpha)), dir[k], acc[k]);
     }
     double rr_new;
     if (wide) {
@@ -332,7 +349,7 @@ double multishift_reliable_iterations(const LinearOperator<double>& A, const Lin
     if (!std::isfinite(rr_new)) throw SolverError("multi-shift cg: NaN/Inf in the residual", res);
     if (!wide && rr_new < delta * delta * rr_max) {  // reliable update: the base residual from the double x_0
       flush();
-      base_double.apply(r_wide, x[k0]);
+      base_double.apply(r_wide, x[m.k0]);
       ++applications;
       xpay(b, Complex<double>(-1.0), r_wide);
       rr_new = norm2(r_wide);
@@ -342,26 +359,18 @@ double multishift_reliable_iterations(const LinearOperator<double>& A, const Lin
     }
     res.residual_history.push_back(std::sqrt(rr_new / b2));
     const double beta = rr_new / rr;
-    bool any = false;
-    for (std::size_t k = 0; k < n; ++k)
-      if (active[k] && rr_new * zeta_new[k] * zeta_new[k] <= tol2) active[k] = false;
-      else any = any || active[k];
-    if (!any) break;
+    if (!m.any_active(rr_new)) break;
     for (std::size_t k = 0; k < n; ++k) {
-      if (!active[k] && k != k0) continue;  // the base direction drives the Krylov space
-      const double beta_k = beta * (zeta_new[k] / zeta[k]) * (zeta_new[k] / zeta[k]);
+      if (!m.moves(k)) continue;
       if (wide) {
-        scale(Complex<double>(beta_k), dir_wide[k]);
-        axpy(Complex<double>(zeta_new[k]), r_wide, dir_wide[k]);  // p_k = zeta_k r + beta_k p_k
+        scale(Complex<double>(m.beta_k(k, beta)), dir_wide[k]);
+        axpy(Complex<double>(m.zeta_new[k]), r_wide, dir_wide[k]);  // p_k = zeta_k r + beta_k p_k
       } else {
-        scale(Complex<double>(beta_k), dir[k]);
-        axpy(Complex<double>(zeta_new[k]), r, dir[k]);
+        scale(Complex<double>(m.beta_k(k, beta)), dir[k]);
+        axpy(Complex<double>(m.zeta_new[k]), r, dir[k]);
       }
     }
-    zeta_old = zeta;
-    zeta = zeta_new;
-    alpha_old = alpha;
-    beta_old = beta;
+    m.advance(alpha, beta);
     rr = rr_new;
     rr_max = std::max(rr_max, rr_new);
     if (wide && rr < wide_until * wide_until * b2) {  // on in the sloppy precision
