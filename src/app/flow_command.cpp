@@ -189,7 +189,8 @@ Command add_flow_command(CLI::App& lqcd) {
   c->add_option("--hdf5", o->hdf5,
                    "also every history into this HDF5 file: /flow/cfg_KKKKKK/history [n][7] (t, steps, E_plaq, "
                    "E_clover, t2E_plaq, t2E_clover, Q; [n][8] with Q_improved under --improved-charge) with "
-                   "attributes file, t0, w0");
+                   "attributes file, boundary, t0, w0; with time slices also /flow/cfg_KKKKKK/slices [n][3][N0] (E_plaq(x0), "
+                   "E_clover(x0), q(x0))");
   c->add_flag("--force", o->force, "replace an existing --hdf5 file");
   c->add_flag("--no-verify", o->no_verify, "report checksum/header mismatches instead of failing");
   add_device_option(c, o->device);
