@@ -75,7 +75,7 @@ FlowInput read_flow_input(const Config& c, bool open_boundary) {
   in.params.tolerance = c.real("flow.tolerance");
   in.params.measure_every = int(read_integer(c, "flow.measure_every", 1, 1 << 30));
   in.params.improved_charge = c.boolean("flow.improved_charge");
-  in.params.open_boundary = open_boundary;
+  in.params.open_boundary = open_boundary && in.every > 0;  // its refusals only where a flow runs
   in.hdf5 = c.boolean("flow.hdf5");
   try {
     check_flow_params(in.params);

@@ -43,7 +43,8 @@ OpenLatticePlaquettes open_lattice_plaquettes(const GaugeField<double>& U) {
   return {p.plaquette, 1 - p.weighted_deficit / weights};
 }
 
-nlohmann::json to_json(const std::string& file, const LoadedConfiguration& c) {
+nlohmann::json to_json(const std::string& file, const LoadedConfiguration& c,
+                       const std::optional<OpenLatticePlaquettes>& open) {
   nlohmann::json j = {{"file", file},
                       {"format", c.info.format},
                       {"dims", c.info.dims},
@@ -54,16 +55,15 @@ nlohmann::json to_json(const std::string& file, const LoadedConfiguration& c) {
   if (c.info.checksum_ok) j["checksum_ok"] = *c.info.checksum_ok;
   if (c.info.header_plaquette) j["header_plaquette"] = *c.info.header_plaquette;
   if (c.info.header_link_trace) j["header_link_trace"] = *c.info.header_link_trace;
-  j["boundary"] = c.open_time_boundary ? "open" : "periodic";
-  if (c.open_time_boundary) {
-    const OpenLatticePlaquettes p = open_lattice_plaquettes(c.field);
-    j["plaquette_in_lattice"] = p.in_lattice;
-    j["plaquette_openqcd"] = p.openqcd;
+  j["boundary"] = open ? "open" : "periodic";
+  if (open) {
+    j["plaquette_in_lattice"] = open->in_lattice;
+    j["plaquette_openqcd"] = open->openqcd;
   }
   return j;
 }
 
-void print_human(const std::string& file, const LoadedConfiguration& c) {
+void print_human(const std::string& file, const LoadedConfiguration& c, const std::optional<OpenLatticePlaquettes>& open) {
   const GaugeObservables& o = c.observables;
   const std::string checksum =
       c.info.checksum_ok ? (*c.info.checksum_ok ? "ok" : "MISMATCH") + std::string(" (") + c.info.checksum_detail + ")"
@@ -79,14 +79,13 @@ void print_human(const std::string& file, const LoadedConfiguration& c) {
       file, c.info.format, dims_string(c.info.dims), c.info.precision_bits, checksum, o.plaquette, o.plaquette_spatial,
       o.plaquette_temporal, o.rectangle, o.polyakov_loop.re, o.polyakov_loop.im, o.link_trace, c.max_su3_deviation);
   if (c.info.header_plaquette) std::cout << fmt::format("  header plaquette   {:.12f}\n", *c.info.header_plaquette);
-  if (c.open_time_boundary) {
-    const OpenLatticePlaquettes p = open_lattice_plaquettes(c.field);
+  if (open) {
     std::cout << fmt::format(
         "  open boundaries in time: U_t = 0 at x0 = N0 - 1 (the plaquette above counts the zero ones; the Polyakov loop "
         "vanishes)\n"
         "  open plaquette     {:.12f}   (over the (6 N0 - 3) N1 N2 N3 plaquettes in the lattice, as lqcd hmc logs it)\n"
         "  openQCD plaquette  {:.12f}   (spatial ones at x0 = 0, T weighted 1/2, c_G = 1; openQCD logs 3 times this)\n",
-        p.in_lattice, p.openqcd);
+        open->in_lattice, open->openqcd);
   }
 }
 
@@ -148,9 +147,12 @@ int run_measure(const MeasureCommandOptions& opt) {
         loops = wilson_loops(links, r_max, t_max);
         for (const auto& r : separations) off_axis.push_back(wilson_loops_along(links, r, t_max));
       }
+      // a global sum: on every rank, before rank 0 alone prints
+      std::optional<OpenLatticePlaquettes> open;
+      if (c.open_time_boundary) open = open_lattice_plaquettes(c.field);
       if (comm::rank() != 0) continue;  // every rank has the same values; one prints
       if (opt.json) {
-        nlohmann::json j = to_json(file, c);
+        nlohmann::json j = to_json(file, c, open);
         if (!loops.empty()) {
           j["wilson_loops"] = loops;  // [R-1][T-1]
           j["wilson_loops_smearing"] = smearing;
@@ -165,7 +167,7 @@ int run_measure(const MeasureCommandOptions& opt) {
         }
         std::cout << j.dump() << std::endl;
       } else {
-        print_human(file, c);
+        print_human(file, c, open);
         if (!loops.empty()) std::cout << fmt::format("  Wilson loops W(R, T) = <Re tr W>/3{}\n", smearing_text);
         const auto row = [](const std::vector<double>& w) {
           std::string text;

@@ -34,9 +34,10 @@ void write_slices(hid_t g, const FlowHistoryRecord& r, const std::filesystem::pa
 void read_slices(hid_t g, FlowHistoryRecord& r, const std::filesystem::path& path, const std::string& name) {
   if (H5Lexists(g, "slices", H5P_DEFAULT) <= 0) return;
   Handle ds(H5Dopen2(g, "slices", H5P_DEFAULT), H5Dclose);
+  if (!ds.ok()) fail("{}: cannot open /flow/{}/slices", path.string(), name);
   Handle space(H5Dget_space(ds), H5Sclose);
   hsize_t dims[3] = {0, 0, 0};
-  if (!ds.ok() || H5Sget_simple_extent_ndims(space) != 3 || H5Sget_simple_extent_dims(space, dims, nullptr) != 3 ||
+  if (H5Sget_simple_extent_ndims(space) != 3 || H5Sget_simple_extent_dims(space, dims, nullptr) != 3 ||
       dims[0] != r.rows.size() || dims[1] != 3)
     fail("{}: /flow/{}/slices: expected [{}][3][N0] doubles", path.string(), name, r.rows.size());
   std::vector<double> data(std::size_t(dims[0] * dims[1] * dims[2]));

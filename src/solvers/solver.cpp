@@ -376,13 +376,17 @@ double multishift_reliable_iterations(const LinearOperator<double>& A, const Lin
     if (wide && rr < wide_until * wide_until * b2) {  // on in the sloppy precision
       wide = false;
       convert_precision(r, r_wide);
-      for (std::size_t k = 0; k < n; ++k) {
+      // each double direction freed as soon as it is converted: at most n + 1 double-size fields at once
+      for (std::size_t k = n; k-- > 0;) {  // dir in reverse order, then turned round
         dir.push_back(A_sloppy.make_field());
         convert_precision(dir.back(), dir_wide[k]);
+        dir_wide.pop_back();
+      }
+      std::reverse(dir.begin(), dir.end());
+      for (std::size_t k = 0; k < n; ++k) {
         acc.push_back(A_sloppy.make_field());
         set_zero(acc.back());
       }
-      dir_wide.clear();
       rr_max = rr;
     }
   }

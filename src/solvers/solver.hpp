@@ -144,9 +144,11 @@ bool stream_resident_solver(Location loc, int processes);
 SolverResult solve_multishift(const LinearOperator<double>& A, const std::vector<double>& shifts,
                               std::vector<SpinorField<double>>& x, const SpinorField<double>& b, const SolverParams& p);
 
-// The same with A_sloppy, A in single precision: the multi-shift CG runs in single precision to
-// max(p.tolerance, p.inner_tolerance), then every shift is refined to p.tolerance by solve_mixed (residuals
-// in double, CG on the single-precision shifted system).
+// The same with A_sloppy, A in single precision. With p.reliable_delta > 0 (the default): the multi-shift CG
+// with reliable updates, its first stretch in double and the rest in single, the solutions accumulated in
+// double, to p.tolerance itself (solver.cpp, multishift_reliable_iterations). With p.reliable_delta = 0: in
+// single precision to max(p.tolerance, p.inner_tolerance). Then every shift still above p.tolerance is
+// refined by solve_mixed (residuals in double, CG on the single-precision shifted system).
 SolverResult solve_multishift_mixed(const LinearOperator<double>& A, const LinearOperator<float>& A_sloppy,
                                     const std::vector<double>& shifts, std::vector<SpinorField<double>>& x,
                                     const SpinorField<double>& b, const SolverParams& p);

@@ -175,7 +175,8 @@ TEST(OpenBoundaryFlow, SlicesOfAConstantAbelianFieldAreTheirClosedForms) {
 
 class OpenBoundaryFlowTest : public ::testing::TestWithParam<Location> {};
 
-// The flow of a rough open field: the frozen links stay zero, the weighted action falls at every step
+// The flow of a rough open field: the frozen links of a field that had none are set to zero, the weighted
+// action falls at every step
 // (a gradient flow: dS/dt = -sum m |dS/dU|^2 with m = 1 or 2), the slices do not change under a gauge
 // transformation (to 1e-12 relative), and on the device the flowed links and slices equal the host's.
 TEST_P(OpenBoundaryFlowTest, FlowKeepsTheFrozenLinksLowersTheActionAndIsGaugeInvariant) {
@@ -206,9 +207,9 @@ TEST_P(OpenBoundaryFlowTest, FlowKeepsTheFrozenLinksLowersTheActionAndIsGaugeInv
                   1e-12 * a[k].slices->energy_clover[x0] + 1e-300);
       EXPECT_NEAR(a[k].slices->charge[x0], b[k].slices->charge[x0], 1e-11);
     }
-  EXPECT_TRUE(time_links_vanish_at_last_slice(V));
   EXPECT_GT(a.back().t, 0.39);
-  // a field with links at x0 = T (a periodic one): the open flow sets them to zero first
+  // a field with links at x0 = T (a periodic one): the open flow sets them to zero first (a zero link stays
+  // zero under exp(i X) V whatever X; the generator test checks that X is zero there)
   GaugeField<double> P = test::rough_gauge(g, loc, 12, 6.0);
   ASSERT_FALSE(time_links_vanish_at_last_slice(P));
   FlowParams once = p;
