@@ -46,6 +46,10 @@ std::vector<KeySpec> multigrid_schema() {
       {"multigrid.coarse_deflation", d.coarse_deflation ? "true" : "false",
        "deflate the coarse solves (the third level's with levels = 3) by the restricted test vectors of the level "
        "above, split by chirality: GCR on the complement of their near-null space"},
+      {"multigrid.coarse_distributed", d.coarse_distributed ? "true" : "false",
+       "--grid: the coarse level split over the processes as the fine one (each its own coarse sites, face "
+       "exchanges and global sums in the coarse GCR) instead of whole on every process; 2 levels, full-lattice "
+       "coarse GCR, without coarse_deflation and coarse_half"},
       {"multigrid.outer_restart", std::to_string(d.outer_restart), "flexible GCR restart length on the fine grid"},
       {"multigrid.outer_recycle", std::to_string(d.outer_recycle),
        "restart cycles' corrections kept as search directions of the fine-grid GCR across restarts (LGMRES "
@@ -110,6 +114,7 @@ MultigridParams read_multigrid_params(const Config& c) {
   p.coarse_half = c.boolean("multigrid.coarse_half");
   p.transfer_half = c.boolean("multigrid.transfer_half");
   p.coarse_deflation = c.boolean("multigrid.coarse_deflation");
+  p.coarse_distributed = c.boolean("multigrid.coarse_distributed");
   p.outer_restart = int(read_integer(c, "multigrid.outer_restart", 1, 1000));
   p.outer_recycle = int(read_integer(c, "multigrid.outer_recycle", 0, 64));
   p.outer_double_restart = int(read_integer(c, "multigrid.outer_double_restart", 0, 64));

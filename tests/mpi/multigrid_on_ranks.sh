@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # lqcd spectrum with the multigrid solver on a decomposed lattice (issue 27: "a two-process run gives the
 # same iterations as one process"): the clover propagator on the quenched beta = 6.0 MILC 8^4
-# configuration on one process and on 2 ranks (grids 1x1x1x2 and 2x1x1x1, oversubscribed): every solve
+# configuration on one process and on 2 ranks (grids 1x1x1x2 and 2x1x1x1, oversubscribed), the coarse level
+# whole on each rank and then split over them (coarse_distributed): every solve
 # takes the same outer iterations, the coarse lattice is the same, and the correlators agree to 1e-9
 # relative (each solve meets 1e-10; the ranks add their sums in another grouping).
 # Usage: multigrid_on_ranks.sh LQCD MPIEXEC TESTDATA
@@ -45,19 +46,30 @@ summary() {
 # The physics of a spectrum line: the correlators (not the timing or the output names).
 physics() { grep -o '"correlators":{[^}]*}' "$1" >"$1.cmp"; }
 
-sed "s|PREFIX|np1/s|" in.toml >np1.toml
-"$lqcd" spectrum np1.toml --json --device cpu | grep '^{' >np1.json
-physics np1.json
-ref=$(summary np1/s.jsonl)
-case "$ref" in '"coarse":[4,4,4,4] iterations '[0-9]*) ;; *) echo "FAIL: unexpected single-process run: $ref"; exit 1 ;; esac
-for grid in 1,1,1,2 2,1,1,1; do
-  name=np2_${grid//,/}
-  sed "s|PREFIX|$name/s|" in.toml >"$name.toml"
-  "$mpiexec" -np 2 --oversubscribe "$lqcd" spectrum "$name.toml" --json --device cpu --grid "$grid" | grep '^{' >"$name.json"
-  got=$(summary "$name/s.jsonl")
-  [ "$got" = "$ref" ] || { echo "FAIL: $name: coarse lattice and iterations $got, one process $ref"; exit 1; }
-  physics "$name.json"
-  [ -s "$name.json.cmp" ] && same np1.json.cmp "$name.json.cmp" 1e-9 || { echo "FAIL: $name: correlators differ"; exit 1; }
-  echo "$name: $got; correlators within 1e-9 of one process"
-done
+# One process against 2 ranks (grids 1x1x1x2 and 2x1x1x1) with the settings of in.toml; $1 names the case.
+compare_ranks() {
+  local tag=$1
+  sed "s|PREFIX|${tag}np1/s|" in.toml >"${tag}np1.toml"
+  "$lqcd" spectrum "${tag}np1.toml" --json --device cpu | grep '^{' >"${tag}np1.json"
+  physics "${tag}np1.json"
+  ref=$(summary "${tag}np1/s.jsonl")
+  case "$ref" in '"coarse":[4,4,4,4] iterations '[0-9]*) ;; *) echo "FAIL: $tag unexpected single-process run: $ref"; exit 1 ;; esac
+  for grid in 1,1,1,2 2,1,1,1; do
+    name=${tag}np2_${grid//,/}
+    sed "s|PREFIX|$name/s|" in.toml >"$name.toml"
+    "$mpiexec" -np 2 --oversubscribe "$lqcd" spectrum "$name.toml" --json --device cpu --grid "$grid" | grep '^{' >"$name.json"
+    got=$(summary "$name/s.jsonl")
+    [ "$got" = "$ref" ] || { echo "FAIL: $name: coarse lattice and iterations $got, one process $ref"; exit 1; }
+    physics "$name.json"
+    [ -s "$name.json.cmp" ] && same "${tag}np1.json.cmp" "$name.json.cmp" 1e-9 || { echo "FAIL: $name: correlators differ"; exit 1; }
+    echo "$name: $got; correlators within 1e-9 of one process"
+  done
+}
+compare_ranks ""
 echo "PASS: lqcd spectrum with the multigrid on 2 ranks takes the single-process iterations ($ref)"
+# The coarse level split over the ranks as the fine one (multigrid.coarse_distributed, issue 50).
+sed -i 's/^adaptive_cycles = 1$/adaptive_cycles = 1\ncoarse_distributed = true/' in.toml
+grep -q '^coarse_distributed = true$' in.toml || { echo "FAIL: coarse_distributed not set"; exit 1; }
+compare_ranks split_
+grep -q '"coarse_distributed":true' split_np2_1112/s.jsonl || { echo "FAIL: the split run does not record coarse_distributed"; exit 1; }
+echo "PASS: the same with the coarse level split over the ranks ($ref)"

@@ -1,6 +1,6 @@
 // The multigrid on a decomposed lattice (issue 27: "a two-process run gives the same iterations as one
 // process"): the fine level split like the gauge field, the coarse levels whole on every rank
-// (solvers/multigrid/coarse_agglomeration.hpp). Run under mpirun -np 2 and -np 4 by ctest (mpi_np2, mpi_np4).
+// (solvers/multigrid/coarse_agglomeration.hpp), or split like the fine one (coarse_distributed). Run under mpirun -np 2 and -np 4 by ctest (mpi_np2, mpi_np4).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -159,6 +159,119 @@ TEST_P(DistributedMultigrid, SolvesTakeTheSingleProcessIterations) {
       EXPECT_EQ(o.coarse_iterations, ref.coarse_iterations);
       EXPECT_LT(test::max_diff(o.x, ref.x), 1e-8 * test::max_norm(ref.x));
     }
+  }
+}
+
+// The coarse level split over the processes (coarse_distributed, solvers/multigrid/coarse_halo.hpp): each
+// process's rows of D_c applied to its part of a coarse field, the hops across the process boundaries from
+// the exchanged faces, equal the whole operator's rows (gathered on the same grid from the same test
+// vectors) applied to the whole field. The same terms in the same order: equal to rounding of 1e-14.
+TEST_P(DistributedMultigrid, SplitCoarseOperatorAppliesAsTheWholeOne) {
+  const Location loc = GetParam();
+  const Geometry whole = Geometry::single_process(kGlobal);
+  const LexicographicGauge links = to_lexicographic(test::rough_gauge(whole, Location::Host));
+  MultigridParams mp = small_params();
+  mp.setup_iterations = 0;
+  mp.adaptive_cycles = 0;
+  for (const Dims& grid : multigrid_grids()) {
+    SCOPED_TRACE(dims_string(grid));
+    const Geometry g = ProcessGrid::of_run(grid).decompose(kGlobal);
+    const GaugeField<double> U = to_gauge_field(links, g, loc);
+    const DiracOperators d = make_dirac_operators(U, clover());
+    MultigridPreconditioner<double> gathered(*d.full, mp);
+    gathered.setup();
+    MultigridParams split_params = mp;
+    split_params.coarse_distributed = true;
+    MultigridPreconditioner<double> split(*d.full, split_params);
+    split.setup();
+    EXPECT_TRUE(split.info().coarse_distributed);
+    const CoarseOperator<double>& A = gathered.coarse_operator();
+    const CoarseOperator<double>& B = split.coarse_operator();
+    ASSERT_TRUE(B.distributed());
+    ASSERT_EQ(A.lattice().sites, B.lattice().sites * std::int64_t(process_count(grid)));
+    const int dof = A.dof();
+    const CoarseField<double> v = test::random_coarse(A.lattice(), dof, loc, 77);  // the same on every rank
+    CoarseField<double> Av = A.make_field();
+    A.apply(Av, v);
+    // This process's sites of v and of A v: coarse coordinates offset by the fine offset / block.
+    const CoarseLattice part = B.lattice();
+    const CoarseField<double> vh = v.clone(Location::Host), Avh = Av.clone(Location::Host);
+    CoarseField<double> vp(part, dof, Location::Host, grid), ref(part, dof, Location::Host);
+    for (std::int64_t s = 0; s < part.sites; ++s) {
+      int x[4];
+      part.coords(s, x);
+      for (int mu = 0; mu < 4; ++mu) x[mu] += g.offset[std::size_t(mu)] / kBlock[std::size_t(mu)];
+      const std::int64_t S = A.lattice().lex(x);
+      for (int k = 0; k < dof; ++k) {
+        vp.view().at(s, k) = vh.view().at(S, k);
+        ref.view().at(s, k) = Avh.view().at(S, k);
+      }
+    }
+    const CoarseField<double> in = vp.clone(loc);
+    CoarseField<double> out = B.make_field();
+    B.apply(out, in);
+    const CoarseField<double> got = out.clone(Location::Host);
+    double worst = 0, scale = 0;
+    for (std::int64_t i = 0; i < got.size(); ++i) {
+      const Complex<double> a = got.view().data[i], b = ref.view().data[i];
+      worst = std::max(worst, std::abs(a.re - b.re) + std::abs(a.im - b.im));
+      scale = std::max(scale, std::abs(b.re) + std::abs(b.im));
+    }
+    EXPECT_LT(worst, 1e-14 * scale);
+    // The reductions of the split fields sum over the processes: |v|^2 of the parts is the whole one's, and
+    // the coarse GCR's Gram-Schmidt leaves D_c v orthogonal to v over the whole lattice.
+    EXPECT_NEAR(norm2(in), norm2(v), 1e-12 * norm2(v));
+    std::vector<CoarseField<double>> q, z;
+    q.push_back(in.clone(loc));
+    q.push_back(out.clone(loc));
+    z.push_back(in.clone(loc));
+    z.push_back(out.clone(loc));
+    lqcd::scale(Complex<double>(1.0 / std::sqrt(norm2(q[0]))), q[0]);  // the earlier directions are orthonormal
+    gcr_orthogonalise(q, z, 1);
+    EXPECT_LT(std::abs(dot(q[0], q[1]).re) + std::abs(dot(q[0], q[1]).im), 1e-12 * std::sqrt(norm2(out)));
+  }
+}
+
+// The whole solve with the coarse level split: the same outer and coarse iterations as one process with
+// the same settings, and the same solution to the tolerance.
+TEST_P(DistributedMultigrid, SplitCoarseLevelSolvesAsOneProcess) {
+  const Location loc = GetParam();
+  const Geometry whole = Geometry::single_process(kGlobal);
+  const LexicographicGauge links = to_lexicographic(test::rough_gauge(whole, Location::Host));
+  const LexicographicSpinor src = test::random_spinor(whole, 33);
+  SolverParams sp;
+  sp.tolerance = 1e-10;
+  sp.max_iterations = 200;
+  MultigridParams mp = small_params();
+  mp.coarse_distributed = true;
+  struct Outcome {
+    SolverResult result;
+    long long coarse_iterations;
+    LexicographicSpinor x;
+  };
+  const auto solve_on = [&](const Geometry& g) {
+    const GaugeField<double> U = to_gauge_field(links, g, loc);
+    const DiracOperators d = make_dirac_operators(U, clover(), SloppyPrecision::Single);
+    MultigridPreconditioner<float> mg(*d.full_single, mp);
+    mg.setup();
+    EXPECT_EQ(mg.info().levels, 2);
+    mg.reset_solve_timings();
+    const SpinorField<double> b = to_spinor_field(src, g, loc);
+    SpinorField<double> x = d.full->make_field();
+    set_zero(x);
+    const SolverResult r = solve_multigrid(*d.full, mg, x, b, sp);
+    EXPECT_LE(test::relative_residual(*d.full, x, b), sp.tolerance);
+    return Outcome{r, mg.timings().coarse_iterations, to_lexicographic(x)};
+  };
+  const Outcome ref = solve_on(whole);
+  EXPECT_GT(ref.coarse_iterations, 0);
+  for (const Dims& grid : multigrid_grids()) {
+    SCOPED_TRACE(dims_string(grid));
+    const Outcome o = solve_on(ProcessGrid::of_run(grid).decompose(kGlobal));
+    EXPECT_TRUE(o.result.converged);
+    EXPECT_EQ(o.result.iterations, ref.result.iterations);
+    EXPECT_EQ(o.coarse_iterations, ref.coarse_iterations);
+    EXPECT_LT(test::max_diff(o.x, ref.x), 1e-8 * test::max_norm(ref.x));
   }
 }
 

@@ -32,6 +32,8 @@ class CoarseAgglomeration {
   CoarseLattice whole() const { return CoarseLattice::of(coarse_.global); }
   // This process's part of it (the aggregation's coarse lattice).
   CoarseLattice part() const { return CoarseLattice::of(coarse_.local); }
+  // The coarse lattice decomposed like the fine one.
+  const Geometry& geometry() const { return coarse_; }
 
   // whole <- every process's part (collective). On one process a copy.
   template <typename Real>

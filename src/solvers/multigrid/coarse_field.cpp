@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "comm/communicator.hpp"
 #include "core/dispatch.hpp"
 #include "core/error.hpp"
 #include "solvers/multigrid/coarse_field_kernels.hpp"
@@ -25,8 +26,9 @@ void axpy(Complex<double> a, const CoarseField<Real>& x, CoarseField<Real>& y) {
 template <typename Real>
 double axpy_norm2(Complex<double> a, const CoarseField<Real>& x, CoarseField<Real>& y) {
   check_same_shape(x, y);
-  return reduce<Sums<1>>(y.location(), y.size(),
-                         CoarseAxpyNorm2Kernel<Real>{Complex<Real>(a), x.view().data, y.view().data})[0];
+  return comm::sum(y.process_grid(),
+                   reduce<Sums<1>>(y.location(), y.size(),
+                                   CoarseAxpyNorm2Kernel<Real>{Complex<Real>(a), x.view().data, y.view().data})[0]);
 }
 
 template <typename Real>
@@ -43,12 +45,14 @@ template <typename Real>
 Complex<double> dot(const CoarseField<Real>& x, const CoarseField<Real>& y) {
   check_same_shape(x, y);
   const Sums<2> s = reduce<Sums<2>>(x.location(), x.size(), CoarseDotKernel<Real>{x.view().data, y.view().data});
-  return {s[0], s[1]};
+  double v[2] = {s[0], s[1]};
+  comm::sum(x.process_grid(), v);
+  return {v[0], v[1]};
 }
 
 template <typename Real>
 double norm2(const CoarseField<Real>& x) {
-  return reduce<Sums<1>>(x.location(), x.size(), CoarseNorm2Kernel<Real>{x.view().data})[0];
+  return comm::sum(x.process_grid(), reduce<Sums<1>>(x.location(), x.size(), CoarseNorm2Kernel<Real>{x.view().data})[0]);
 }
 
 template <typename To, typename From>
@@ -71,7 +75,9 @@ void gcr_orthogonalise(std::vector<CoarseField<Real>>& q, std::vector<CoarseFiel
       dk.n = std::min(kCoarseBatch, k - j0);
       for (int j = 0; j < dk.n; ++j) dk.x[j] = q[std::size_t(j0 + j)].view().data;
       const Sums<2 * kCoarseBatch> s = reduce<Sums<2 * kCoarseBatch>>(loc, qk.size(), dk);
-      for (int j = 0; j < dk.n; ++j) beta[std::size_t(j0 + j)] = Complex<double>(s[2 * j], s[2 * j + 1]);
+      std::vector<double> v(s.v, s.v + 2 * dk.n);
+      comm::sum(qk.process_grid(), v);
+      for (int j = 0; j < dk.n; ++j) beta[std::size_t(j0 + j)] = Complex<double>(v[std::size_t(2 * j)], v[std::size_t(2 * j + 1)]);
     }
     for (int j0 = 0; j0 < k; j0 += kCoarseBatch) {
       CoarseMultiAxpyKernel<Real> aq{}, az{};

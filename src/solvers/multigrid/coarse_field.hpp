@@ -54,8 +54,10 @@ struct CoarseView {
 template <typename Real>
 class CoarseField {
  public:
-  CoarseField(const CoarseLattice& lattice, int dof, Location loc)
-      : lattice_(lattice), dof_(dof), data_(std::size_t(lattice.sites) * std::size_t(dof), loc) {}
+  // grid: the processes this lattice is split over (solvers/multigrid/coarse_halo.hpp), whose parts the
+  // reductions (dot, norm2, ...) sum; one process: the field is whole here.
+  CoarseField(const CoarseLattice& lattice, int dof, Location loc, const Dims& grid = {1, 1, 1, 1})
+      : lattice_(lattice), dof_(dof), grid_(grid), data_(std::size_t(lattice.sites) * std::size_t(dof), loc) {}
   CoarseField(CoarseField&&) noexcept = default;
   CoarseField& operator=(CoarseField&&) noexcept = default;
   CoarseField(const CoarseField&) = delete;
@@ -68,9 +70,10 @@ class CoarseField {
   // Complex components: sites() * dof().
   std::int64_t size() const { return std::int64_t(data_.size()); }
   CoarseView<Real> view() const { return {data_.data(), lattice_.sites, dof_}; }
-  CoarseField like() const { return CoarseField(lattice_, dof_, location()); }
+  const Dims& process_grid() const { return grid_; }
+  CoarseField like() const { return CoarseField(lattice_, dof_, location(), grid_); }
   CoarseField clone(Location loc) const {
-    CoarseField f(lattice_, dof_, loc);
+    CoarseField f(lattice_, dof_, loc, grid_);
     f.copy_from(*this);
     return f;
   }
@@ -79,10 +82,12 @@ class CoarseField {
  private:
   CoarseLattice lattice_;
   int dof_;
+  Dims grid_;
   Buffer<Complex<Real>> data_;
 };
 
-// The vector operations (reductions in double precision, deterministic as fields/spinor_blas.hpp's).
+// The vector operations (reductions in double precision, deterministic as fields/spinor_blas.hpp's; summed
+// over the field's process grid).
 template <typename Real>
 void axpy(Complex<double> a, const CoarseField<Real>& x, CoarseField<Real>& y);  // y <- a x + y
 template <typename Real>

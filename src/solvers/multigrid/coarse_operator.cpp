@@ -40,6 +40,20 @@ CoarseOperator<Real>::CoarseOperator(const CoarseLattice& lattice, int dof, Loca
       a_(std::size_t(kStencilDirections) * std::size_t(lattice.sites) * std::size_t(dof) * std::size_t(dof), loc) {}
 
 template <typename Real>
+CoarseOperator<Real>::CoarseOperator(const CoarseLattice& lattice, int dof, Location loc,
+                                     std::shared_ptr<const CoarseHalo> halo)
+    : CoarseOperator(lattice, dof, loc) {
+  if (halo && halo->layout().lattice.sites != lattice.sites)
+    fail("internal: a distributed coarse operator whose halo belongs to another lattice");
+  halo_ = std::move(halo);
+}
+
+template <typename Real>
+void CoarseOperator<Real>::refuse_if_distributed(const char* what) const {
+  if (halo_) fail("internal: {} of a coarse operator split over processes (only D_c in is defined there)", what);
+}
+
+template <typename Real>
 void CoarseOperator<Real>::check_shapes(const LinearOperator<Real>& D, const TransferOperator<Real>& T) const {
   if (T.coarse_dof() != dof_ || T.aggregation().coarse.sites != lattice_.sites || T.location() != location() ||
       D.subset() != Subset::Full || D.location() != location())
@@ -103,6 +117,7 @@ int CoarseOperator<Real>::build_by_probing(const LinearOperator<Real>& D, const 
 
 template <typename Real>
 void CoarseOperator<Real>::build_galerkin(const CoarseOperator<Real>& A, const CoarseTransferOperator<Real>& T) {
+  refuse_if_distributed("a Galerkin product");
   if (T.coarse_dof() != dof_ || T.aggregation().coarse.sites != lattice_.sites || T.fine_dof() != A.dof() ||
       T.aggregation().fine_volume != A.lattice().sites || T.location() != location() || A.location() != location())
     fail("internal: a coarse operator built from a transfer or finer operator of another shape");
@@ -125,6 +140,13 @@ void CoarseOperator<Real>::run(CoarseField<Real>& out, const CoarseField<Real>& 
   if (in.dof() != dof_ || out.dof() != dof_ || in.sites() != lattice_.sites || out.sites() != lattice_.sites ||
       in.location() != location() || out.location() != location())
     fail("internal: the coarse operator applied to a field of another shape");
+  if (halo_) {
+    if (dagger) refuse_if_distributed("D_c^dag");
+    halo_->exchange(in, send_, ghost_);
+    for_each(location(), out.size(),
+             CoarseHaloApplyKernel<Real>{view(), halo_->layout(), in.view().data, ghost_.data(), out.view().data});
+    return;
+  }
   for_each(location(), out.size(), CoarseApplyKernel<Real>{view(), in.view(), out.view(), dagger});
 }
 
@@ -142,6 +164,7 @@ void CoarseOperator<Real>::apply(CoarseBlockField<Real>& out, const CoarseBlockF
   if (in.dof() != dof_ || out.dof() != dof_ || in.sites() != lattice_.sites || out.sites() != lattice_.sites ||
       in.rhs() != out.rhs() || in.location() != location() || out.location() != location())
     fail("internal: the coarse operator applied to a block of fields of another shape");
+  refuse_if_distributed("a block application");
 #if LQCD_HAVE_CUDA
   if constexpr (std::is_same_v<Real, float>)
     if (location() == Location::Device && in.rhs() > 1 && coarse_apply_staged_on_device(view(), in.view(), out.view()))

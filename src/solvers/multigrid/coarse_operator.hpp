@@ -13,9 +13,12 @@
 // exactly, whatever D is: 16 colours for even coarse extents, 768 applications for 24 test vectors.
 // A third level's operator is the Galerkin product of the second's, formed from its blocks directly.
 
+#include <memory>
+
 #include "dirac/linear_operator.hpp"
 #include "solvers/multigrid/coarse_block_field.hpp"
 #include "solvers/multigrid/coarse_field.hpp"
+#include "solvers/multigrid/coarse_halo.hpp"
 #include "solvers/multigrid/coarse_operator_kernels.hpp"
 #include "solvers/multigrid/coarse_transfer.hpp"
 #include "solvers/multigrid/transfer_operator.hpp"
@@ -26,6 +29,10 @@ template <typename Real>
 class CoarseOperator {
  public:
   CoarseOperator(const CoarseLattice& lattice, int dof, Location loc);
+  // This process's rows of a coarse lattice split over processes (solvers/multigrid/coarse_halo.hpp):
+  // lattice = halo->geometry().local; apply() exchanges the faces first, and make_field() gives fields
+  // whose reductions sum over the processes. Only apply(CoarseField) is defined on such an operator.
+  CoarseOperator(const CoarseLattice& lattice, int dof, Location loc, std::shared_ptr<const CoarseHalo> halo);
   // The blocks of P^dag D P: D acts on full fields of T's fine lattice, at T's location.
   // Returns the number of applications of D it made.
   int build(const LinearOperator<Real>& D, const TransferOperator<Real>& T);
@@ -48,7 +55,12 @@ class CoarseOperator {
   const CoarseLattice& lattice() const { return lattice_; }
   int dof() const { return dof_; }
   Location location() const { return a_.location(); }
-  CoarseField<Real> make_field() const { return CoarseField<Real>(lattice_, dof_, location()); }
+  CoarseField<Real> make_field() const {
+    return halo_ ? CoarseField<Real>(lattice_, dof_, location(), halo_->geometry().grid)
+                 : CoarseField<Real>(lattice_, dof_, location());
+  }
+  // Whether this holds a split lattice's rows (the constructor with a halo).
+  bool distributed() const { return halo_ != nullptr; }
   CoarseStencilView<Real> view() const { return {a_.data(), lattice_, dof_}; }
   // FLOPs of one application per coarse site: 9 blocks of dof^2 complex multiply-adds.
   double flops_per_site() const { return 9.0 * dof_ * dof_ * 8.0; }
@@ -60,9 +72,12 @@ class CoarseOperator {
  private:
   void run(CoarseField<Real>& out, const CoarseField<Real>& in, int dagger) const;
   void check_shapes(const LinearOperator<Real>& D, const TransferOperator<Real>& T) const;
+  void refuse_if_distributed(const char* what) const;
   CoarseLattice lattice_;
   int dof_;
   Buffer<Complex<Real>> a_;
+  std::shared_ptr<const CoarseHalo> halo_;
+  mutable Buffer<Complex<Real>> send_, ghost_;  // the face exchange's (grown on first use)
 };
 
 }  // namespace lqcd

@@ -26,7 +26,8 @@
 //             coarsest_direct_max unknowns (solvers/multigrid/coarse_direct_solve.hpp), else by GCR (even-odd
 //             where possible) to coarsest_tolerance: the K-cycle.
 //   --grid    the fine level distributed as D is, the coarse levels whole on every process
-//             (solvers/multigrid/coarse_agglomeration.hpp): restriction gathers, prolongation scatters.
+//             (solvers/multigrid/coarse_agglomeration.hpp): restriction gathers, prolongation scatters; or,
+//             with coarse_distributed, the coarse level split as the fine one (solvers/multigrid/coarse_halo.hpp).
 //
 // The preconditioner keeps references to its fine operator, which must outlive it.
 
@@ -82,6 +83,11 @@ struct MultigridParams {
   // The coarse solves (the third level's with 3 levels) deflated by the restrictions of the level
   // above's test vectors, split by chirality (solvers/multigrid/coarse_deflation.hpp).
   bool coarse_deflation = false;
+  // The coarse level split over the processes as the fine one is (solvers/multigrid/coarse_halo.hpp: each
+  // process its own coarse sites, D_c with a face exchange, GCR with global sums) instead of whole on every
+  // process (solvers/multigrid/coarse_agglomeration.hpp). Two levels, the coarse solves by GCR on the whole
+  // coarse lattice (not even-odd); not with coarse_deflation or coarse_half.
+  bool coarse_distributed = false;
   int outer_restart = 16;         // flexible GCR(m) on the fine lattice
   // Its restart cycles' corrections kept as search directions across restarts and defect-correction
   // cycles (GcrControl::recycle; LGMRES's augmentation): what a restart would forget of the slow modes.
@@ -155,6 +161,7 @@ struct MultigridPreconditionerInfo {
   bool coarsest_direct = false;  // 3 levels: the third level solved by its dense inverse
   std::string precision;  // of the cycle: "double" or "single"
   bool coarse_even_odd = false;  // whether the coarse solves use the even-odd form
+  bool coarse_distributed = false;  // whether the coarse level is split over the processes
   MultigridTimings timings;
   std::string summary() const;  // one line, the setup's times included
 };
@@ -235,7 +242,8 @@ class MultigridPreconditioner {
   const TransferOperator<Real>& transfer() const { return transfer_; }
   // The test vectors as the setup made them (before their block orthonormalisation).
   const std::vector<SpinorField<Real>>& test_vectors() const { return vectors_; }
-  // The coarse operator on the whole coarse lattice (on every process).
+  // The coarse operator on the whole coarse lattice (on every process; with coarse_distributed this
+  // process's rows).
   const CoarseOperator<Real>& coarse_operator() const { return coarse_; }
   // Its even-odd form that the coarse solves use (null: they run on the whole coarse lattice).
   const CoarseSchurComplement<Real>* coarse_schur() const { return schur_.get(); }
@@ -282,7 +290,7 @@ class MultigridPreconditioner {
   MultigridParams p_;
   TransferOperator<Real> transfer_;
   CoarseAgglomeration agglomeration_;
-  CoarseOperator<Real> coarse_;  // the whole coarse lattice's
+  CoarseOperator<Real> coarse_;  // the whole coarse lattice's (with coarse_distributed: this process's rows)
   // On several processes: this process's rows of D_c, and its parts of the coarse right-hand side
   // and solution (null / empty on one process, where the transfer works on coarse_'s fields).
   std::unique_ptr<CoarseOperator<Real>> coarse_part_;

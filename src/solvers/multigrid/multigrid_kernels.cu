@@ -4,6 +4,7 @@
 // (coarse_schur_kernels.hpp), in double and single precision.
 #include "core/exec_cuda.cuh"
 #include "solvers/multigrid/block_orthonormalisation_kernels.hpp"
+#include "solvers/multigrid/coarse_halo.hpp"
 #include "solvers/multigrid/coarse_links_kernels.hpp"
 #include "solvers/multigrid/coarse_operator_kernels.hpp"
 #include "solvers/multigrid/coarse_schur_kernels.hpp"
@@ -19,6 +20,8 @@
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::ProbeProjectKernel<Real>)                 \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::ProbeSumKernel<Real>)                     \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseApplyKernel<Real>)                  \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseHaloApplyKernel<Real>)              \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseFacePackKernel<Real>)               \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseTwistScaleKernel<Real>)                  \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseHoppingKernel<Real>)                     \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseSelfBlockKernel<Real>)                   \

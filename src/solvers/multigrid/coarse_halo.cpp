@@ -1,0 +1,58 @@
+#include "solvers/multigrid/coarse_halo.hpp"
+
+#include "comm/communicator.hpp"
+#include "core/dispatch.hpp"
+#include "core/error.hpp"
+
+namespace lqcd {
+
+CoarseFaceLayout CoarseFaceLayout::of(const CoarseLattice& lattice, const Dims& grid) {
+  CoarseFaceLayout L{};
+  L.lattice = lattice;
+  for (int mu = 0; mu < 4; ++mu) {
+    L.split[mu] = grid[std::size_t(mu)] > 1;
+    L.face_sites[mu] = lattice.sites / lattice.n[mu];
+    for (int side = 0; side < 2; ++side) {
+      L.offset[mu][side] = L.sites;
+      if (L.split[mu]) L.sites += L.face_sites[mu];
+    }
+  }
+  return L;
+}
+
+CoarseHalo::CoarseHalo(const Geometry& coarse)
+    : coarse_(coarse), layout_(CoarseFaceLayout::of(CoarseLattice::of(coarse.local), coarse.grid)) {}
+
+template <typename Real>
+void CoarseHalo::exchange(const CoarseField<Real>& in, Buffer<Complex<Real>>& send, Buffer<Complex<Real>>& ghost) const {
+  const int dof = in.dof();
+  const std::size_t count = std::size_t(layout_.sites) * std::size_t(dof);
+  if (in.sites() != layout_.lattice.sites) fail("internal: a coarse field of another lattice in a halo exchange");
+  if (count == 0) return;
+  if (send.size() < count || send.location() != in.location()) send = Buffer<Complex<Real>>(count, in.location());
+  if (ghost.size() < count || ghost.location() != in.location()) ghost = Buffer<Complex<Real>>(count, in.location());
+  for_each(in.location(), std::int64_t(count), CoarseFacePackKernel<Real>{layout_, in.view().data, send.data(), dof});
+  // Through host buffers: a coarse face is small (an 8^4 coarse box of 48 components sends 24 kB a face in
+  // single precision), and the coarse solves wait for it anyway.
+  std::vector<Complex<Real>> out(count), arrived(count);
+  detail::copy_bytes(out.data(), Location::Host, send.data(), in.location(), count * sizeof(Complex<Real>));
+  const Dims coords = coarse_.grid_coords();
+  for (int mu = 0; mu < 4; ++mu) {
+    if (!layout_.split[mu]) continue;
+    const int forward = comm::neighbour_rank(coarse_.grid, coords, mu, +1);
+    const int backward = comm::neighbour_rank(coarse_.grid, coords, mu, -1);
+    const std::size_t n = std::size_t(layout_.face_sites[mu]) * std::size_t(dof);
+    const std::size_t bytes = n * sizeof(Complex<Real>);
+    const std::size_t first = std::size_t(layout_.offset[mu][0]) * std::size_t(dof);
+    const std::size_t last = std::size_t(layout_.offset[mu][1]) * std::size_t(dof);
+    // Our first sites to the backward neighbour, whose forward ghost they are; our last ones forward.
+    comm::send_receive(out.data() + first, backward, arrived.data() + first, forward, bytes, 2 * mu);
+    comm::send_receive(out.data() + last, forward, arrived.data() + last, backward, bytes, 2 * mu + 1);
+  }
+  detail::copy_bytes(ghost.data(), in.location(), arrived.data(), Location::Host, count * sizeof(Complex<Real>));
+}
+
+template void CoarseHalo::exchange(const CoarseField<double>&, Buffer<Complex<double>>&, Buffer<Complex<double>>&) const;
+template void CoarseHalo::exchange(const CoarseField<float>&, Buffer<Complex<float>>&, Buffer<Complex<float>>&) const;
+
+}  // namespace lqcd
