@@ -150,10 +150,6 @@ void accumulate_generator(GaugeField<double>& V, GaugeField<double>& X, std::opt
   }
 }
 
-}  // namespace
-
-namespace {
-
 void check_open_flow(FlowAction action, bool open) {
   if (open && action != FlowAction::Wilson)
     fail("flow.action: open boundaries take the Wilson flow only (openQCD's; the {} flow's rectangles have no "

@@ -223,6 +223,16 @@ struct MultishiftRecurrence {
   }
 };
 
+// x <- n zero fields of A's shape: the multi-shift solutions' start.
+template <typename Real>
+void zero_solutions(const LinearOperator<Real>& A, std::size_t n, std::vector<SpinorField<Real>>& x) {
+  x.clear();
+  for (std::size_t k = 0; k < n; ++k) {
+    x.push_back(A.make_field());
+    set_zero(x.back());
+  }
+}
+
 // The multi-shift CG iteration in the precision of A (Jegerlehner): x_k from zero until every shifted
 // system's iterated residual meets `tolerance`; counts into res. Returns the operator applications.
 template <typename Real>
@@ -231,11 +241,7 @@ double multishift_iterations(const LinearOperator<Real>& A, const std::vector<do
                              int max_iterations, SolverResult& res) {
   const std::size_t n = shifts.size();
   const double b2 = norm2(b);
-  x.clear();
-  for (std::size_t k = 0; k < n; ++k) {
-    x.push_back(A.make_field());
-    set_zero(x.back());
-  }
+  zero_solutions(A, n, x);
   double applications = 0;
   if (!(b2 > 0)) return applications;
   MultishiftRecurrence m(shifts, tolerance, b2);
@@ -287,11 +293,7 @@ double multishift_reliable_iterations(const LinearOperator<double>& A, const Lin
                                       int max_iterations, SolverResult& res) {
   const std::size_t n = shifts.size();
   const double b2 = norm2(b);
-  x.clear();
-  for (std::size_t k = 0; k < n; ++k) {
-    x.push_back(A.make_field());
-    set_zero(x.back());
-  }
+  zero_solutions(A, n, x);
   double applications = 0;
   if (!(b2 > 0)) return applications;
   MultishiftRecurrence m(shifts, tolerance, b2);
