@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "comm/communicator.hpp"
@@ -117,48 +118,56 @@ TEST_P(DistributedMultigrid, SchwarzSmootherEqualsTheSingleProcessOne) {
   }
 }
 
-// The whole solve, two and three levels, the cycle in single precision: the same outer iterations
-// and coarse iterations as one process, and the same solution to the tolerance.
-TEST_P(DistributedMultigrid, SolvesTakeTheSingleProcessIterations) {
-  const Location loc = GetParam();
+// The whole solve with mp, the cycle in single precision, on one process and on each grid of the run: the
+// same outer iterations and coarse iterations, and the same solution to the tolerance. Returns the
+// single-process run's levels and coarse iterations.
+struct SolveOutcome {
+  SolverResult result;
+  long long coarse_iterations;
+  int levels;
+  LexicographicSpinor x;
+};
+SolveOutcome expect_ranks_solve_as_one_process(Location loc, const MultigridParams& mp, std::uint64_t seed,
+                                               const std::string& what) {
   const Geometry whole = Geometry::single_process(kGlobal);
   const LexicographicGauge links = to_lexicographic(test::rough_gauge(whole, Location::Host));
-  const LexicographicSpinor src = test::random_spinor(whole, 31);
+  const LexicographicSpinor src = test::random_spinor(whole, seed);
   SolverParams sp;
   sp.tolerance = 1e-10;
   sp.max_iterations = 200;
+  const auto solve_on = [&](const Geometry& g) {
+    const GaugeField<double> U = to_gauge_field(links, g, loc);
+    const DiracOperators d = make_dirac_operators(U, clover(), SloppyPrecision::Single);
+    MultigridPreconditioner<float> mg(*d.full_single, mp);
+    mg.setup();
+    mg.reset_solve_timings();
+    const SpinorField<double> b = to_spinor_field(src, g, loc);
+    SpinorField<double> x = d.full->make_field();
+    set_zero(x);
+    const SolverResult r = solve_multigrid(*d.full, mg, x, b, sp);
+    EXPECT_LE(test::relative_residual(*d.full, x, b), sp.tolerance);
+    return SolveOutcome{r, mg.timings().coarse_iterations, mg.info().levels, to_lexicographic(x)};
+  };
+  const SolveOutcome ref = solve_on(whole);
+  for (const Dims& grid : multigrid_grids()) {
+    SCOPED_TRACE(dims_string(grid) + ", " + what);
+    const SolveOutcome o = solve_on(ProcessGrid::of_run(grid).decompose(kGlobal));
+    EXPECT_TRUE(o.result.converged);
+    EXPECT_EQ(o.result.iterations, ref.result.iterations);
+    EXPECT_EQ(o.coarse_iterations, ref.coarse_iterations);
+    EXPECT_LT(test::max_diff(o.x, ref.x), 1e-8 * test::max_norm(ref.x));
+  }
+  return ref;
+}
+
+// Two and three levels, the coarse levels whole on every process.
+TEST_P(DistributedMultigrid, SolvesTakeTheSingleProcessIterations) {
   for (const int levels : {2, 3}) {
     MultigridParams mp = small_params();
     mp.levels = levels;
     mp.coarse_test_vectors = 4;
     mp.coarse_setup_iterations = 10;
-    struct Outcome {
-      SolverResult result;
-      long long coarse_iterations;
-      LexicographicSpinor x;
-    };
-    const auto solve_on = [&](const Geometry& g) {
-      const GaugeField<double> U = to_gauge_field(links, g, loc);
-      const DiracOperators d = make_dirac_operators(U, clover(), SloppyPrecision::Single);
-      MultigridPreconditioner<float> mg(*d.full_single, mp);
-      mg.setup();
-      mg.reset_solve_timings();
-      const SpinorField<double> b = to_spinor_field(src, g, loc);
-      SpinorField<double> x = d.full->make_field();
-      set_zero(x);
-      const SolverResult r = solve_multigrid(*d.full, mg, x, b, sp);
-      EXPECT_LE(test::relative_residual(*d.full, x, b), sp.tolerance);
-      return Outcome{r, mg.timings().coarse_iterations, to_lexicographic(x)};
-    };
-    const Outcome ref = solve_on(whole);
-    for (const Dims& grid : multigrid_grids()) {
-      SCOPED_TRACE(dims_string(grid) + ", " + std::to_string(levels) + " levels");
-      const Outcome o = solve_on(ProcessGrid::of_run(grid).decompose(kGlobal));
-      EXPECT_TRUE(o.result.converged);
-      EXPECT_EQ(o.result.iterations, ref.result.iterations);
-      EXPECT_EQ(o.coarse_iterations, ref.coarse_iterations);
-      EXPECT_LT(test::max_diff(o.x, ref.x), 1e-8 * test::max_norm(ref.x));
-    }
+    EXPECT_EQ(expect_ranks_solve_as_one_process(GetParam(), mp, 31, std::to_string(levels) + " levels").levels, levels);
   }
 }
 
@@ -232,47 +241,14 @@ TEST_P(DistributedMultigrid, SplitCoarseOperatorAppliesAsTheWholeOne) {
   }
 }
 
-// The whole solve with the coarse level split: the same outer and coarse iterations as one process with
-// the same settings, and the same solution to the tolerance.
+// The coarse level split over the processes (two levels, full-lattice coarse GCR driven from the host) on
+// one process and on the ranks.
 TEST_P(DistributedMultigrid, SplitCoarseLevelSolvesAsOneProcess) {
-  const Location loc = GetParam();
-  const Geometry whole = Geometry::single_process(kGlobal);
-  const LexicographicGauge links = to_lexicographic(test::rough_gauge(whole, Location::Host));
-  const LexicographicSpinor src = test::random_spinor(whole, 33);
-  SolverParams sp;
-  sp.tolerance = 1e-10;
-  sp.max_iterations = 200;
   MultigridParams mp = small_params();
   mp.coarse_distributed = true;
-  struct Outcome {
-    SolverResult result;
-    long long coarse_iterations;
-    LexicographicSpinor x;
-  };
-  const auto solve_on = [&](const Geometry& g) {
-    const GaugeField<double> U = to_gauge_field(links, g, loc);
-    const DiracOperators d = make_dirac_operators(U, clover(), SloppyPrecision::Single);
-    MultigridPreconditioner<float> mg(*d.full_single, mp);
-    mg.setup();
-    EXPECT_EQ(mg.info().levels, 2);
-    mg.reset_solve_timings();
-    const SpinorField<double> b = to_spinor_field(src, g, loc);
-    SpinorField<double> x = d.full->make_field();
-    set_zero(x);
-    const SolverResult r = solve_multigrid(*d.full, mg, x, b, sp);
-    EXPECT_LE(test::relative_residual(*d.full, x, b), sp.tolerance);
-    return Outcome{r, mg.timings().coarse_iterations, to_lexicographic(x)};
-  };
-  const Outcome ref = solve_on(whole);
+  const SolveOutcome ref = expect_ranks_solve_as_one_process(GetParam(), mp, 33, "coarse level split");
+  EXPECT_EQ(ref.levels, 2);
   EXPECT_GT(ref.coarse_iterations, 0);
-  for (const Dims& grid : multigrid_grids()) {
-    SCOPED_TRACE(dims_string(grid));
-    const Outcome o = solve_on(ProcessGrid::of_run(grid).decompose(kGlobal));
-    EXPECT_TRUE(o.result.converged);
-    EXPECT_EQ(o.result.iterations, ref.result.iterations);
-    EXPECT_EQ(o.coarse_iterations, ref.coarse_iterations);
-    EXPECT_LT(test::max_diff(o.x, ref.x), 1e-8 * test::max_norm(ref.x));
-  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Locations, DistributedMultigrid, ::testing::Values(Location::Host, Location::Device),
