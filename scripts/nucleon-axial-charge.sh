@@ -63,14 +63,14 @@ three_point_sink_times = [$sink_times]
 three_point_hadrons = ["nucleon"]
 three_point_currents = ["gxgygt", "gt", "conserved_vector"]
 [output]
-prefix = "$dir/spectrum/$name"
+prefix = "$dir/spectrum_k$kappa/$name"
 TOML
   "$bin" spectrum "$dir/$name.toml" --device "$device" --quiet >>"$out/axial_charge.log" 2>&1 ||
     echo "spectrum $name: exit $?" | tee -a "$out/summary.txt"
 done
-echo "spectrum on $(ls "$dir"/spectrum/q.*.h5 2>/dev/null | wc -l) configurations in $(( $(date +%s) - start )) s" |
+echo "spectrum on $(ls "$dir"/spectrum_k$kappa/q.*.h5 2>/dev/null | wc -l) configurations in $(( $(date +%s) - start )) s" |
   tee -a "$out/summary.txt"
-files=("$dir"/spectrum/q.*.h5)
+files=("$dir"/spectrum_k$kappa/q.*.h5)
 # lqcd.analysis reads the correlator files through the C API library: the one built beside BIN (build-gpu/ where
 # the binaries were carried: pack it with them, scripts/gpu-carry.sh pack lqcd liblqcd_capi.so).
 lib="$(cd "$(dirname "$bin")" && pwd)/liblqcd_capi.so"
