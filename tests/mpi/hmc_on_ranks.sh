@@ -156,7 +156,7 @@ for precision in double single; do
     chain "$name" "nf2p1_$precision.toml" "$np" "$grid" 2
     paste -d' ' "nf2p1_${precision}_np1_1111.summary" "$name.summary" | awk -v dh="$dh" -v name="$name" '
       function abs(x) { return x < 0 ? -x : x }
-      $1 != $5 || abs($2 - $6) > dh || abs($4 - $8) > 1e-10 * abs($4) { bad = 1 }
+      $1 != $5 || abs($2 - $6) > dh || abs($3 - $7) > dh || abs($4 - $8) > 1e-10 * abs($4) { bad = 1 }
       { if (abs($2 - $6) > ddh) ddh = abs($2 - $6) }
       END { printf "%s: max |dH difference| %.2g\n", name, ddh; exit bad }' ||
       { echo "FAIL: $name (Nf = 2 + 1) differs from one process"; paste "nf2p1_${precision}_np1_1111.summary" "$name.summary"; exit 1; }

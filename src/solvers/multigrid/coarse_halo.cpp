@@ -6,6 +6,10 @@
 
 namespace lqcd {
 
+namespace {
+constexpr int kCoarseFaceTag = 64;
+}  // namespace
+
 CoarseFaceLayout CoarseFaceLayout::of(const CoarseLattice& lattice, const Dims& grid) {
   CoarseFaceLayout L{};
   L.lattice = lattice;
@@ -34,8 +38,14 @@ void CoarseHalo::exchange(const CoarseField<Real>& in, Buffer<Complex<Real>>& se
   for_each(in.location(), std::int64_t(count), CoarseFacePackKernel<Real>{layout_, in.view().data, send.data(), dof});
   // Through host buffers: a coarse face is small (an 8^4 coarse box of 48 components sends 24 kB a face in
   // single precision), and the coarse solves wait for it anyway.
-  std::vector<Complex<Real>> out(count), arrived(count);
-  detail::copy_bytes(out.data(), Location::Host, send.data(), in.location(), count * sizeof(Complex<Real>));
+  const std::size_t total = count * sizeof(Complex<Real>);
+  if (host_out_.size() < total) {
+    host_out_.resize(total);
+    host_in_.resize(total);
+  }
+  auto* out = reinterpret_cast<Complex<Real>*>(host_out_.data());
+  auto* arrived = reinterpret_cast<Complex<Real>*>(host_in_.data());
+  detail::copy_bytes(out, Location::Host, send.data(), in.location(), total);
   const Dims coords = coarse_.grid_coords();
   for (int mu = 0; mu < 4; ++mu) {
     if (!layout_.split[mu]) continue;
@@ -46,10 +56,11 @@ void CoarseHalo::exchange(const CoarseField<Real>& in, Buffer<Complex<Real>>& se
     const std::size_t first = std::size_t(layout_.offset[mu][0]) * std::size_t(dof);
     const std::size_t last = std::size_t(layout_.offset[mu][1]) * std::size_t(dof);
     // Our first sites to the backward neighbour, whose forward ghost they are; our last ones forward.
-    comm::send_receive(out.data() + first, backward, arrived.data() + first, forward, bytes, 2 * mu);
-    comm::send_receive(out.data() + last, forward, arrived.data() + last, backward, bytes, 2 * mu + 1);
+    // (Tags apart from the fine level's face messages.)
+    comm::send_receive(out + first, backward, arrived + first, forward, bytes, kCoarseFaceTag + 2 * mu);
+    comm::send_receive(out + last, forward, arrived + last, backward, bytes, kCoarseFaceTag + 2 * mu + 1);
   }
-  detail::copy_bytes(ghost.data(), in.location(), arrived.data(), Location::Host, count * sizeof(Complex<Real>));
+  detail::copy_bytes(ghost.data(), in.location(), arrived, Location::Host, total);
 }
 
 template void CoarseHalo::exchange(const CoarseField<double>&, Buffer<Complex<double>>&, Buffer<Complex<double>>&) const;

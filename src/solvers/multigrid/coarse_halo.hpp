@@ -131,6 +131,7 @@ class CoarseHalo {
  private:
   Geometry coarse_;
   CoarseFaceLayout layout_;
+  mutable std::vector<unsigned char> host_out_, host_in_;  // the faces on their way (grown on first use)
 };
 
 }  // namespace lqcd

@@ -118,6 +118,7 @@ int CoarseOperator<Real>::build_by_probing(const LinearOperator<Real>& D, const 
 template <typename Real>
 void CoarseOperator<Real>::build_galerkin(const CoarseOperator<Real>& A, const CoarseTransferOperator<Real>& T) {
   refuse_if_distributed("a Galerkin product");
+  A.refuse_if_distributed("a Galerkin product");
   if (T.coarse_dof() != dof_ || T.aggregation().coarse.sites != lattice_.sites || T.fine_dof() != A.dof() ||
       T.aggregation().fine_volume != A.lattice().sites || T.location() != location() || A.location() != location())
     fail("internal: a coarse operator built from a transfer or finer operator of another shape");

@@ -34,6 +34,7 @@ CoarseSchurComplement<Real>::CoarseSchurComplement(const CoarseOperator<Real>& D
       odd_(Dc.make_field()) {
   if (!possible(Dc.lattice()))
     fail("internal: the coarse even-odd form needs even coarse extents (got {})", dims_string(Dc.lattice().dims()));
+  if (Dc.distributed()) fail("internal: the coarse even-odd form of a coarse level split over processes");
 }
 
 template <typename Real>

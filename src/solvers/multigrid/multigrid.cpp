@@ -126,7 +126,7 @@ MultigridPreconditioner<Real>::MultigridPreconditioner(const LinearOperator<Real
       ec_(coarse_.make_field()),
       schur_rhs_(coarse_.make_field()),
       coarse_work_(rc_, p_.levels == 3 || p.coarse_distributed ? p.coarse_restart : 0),
-      coarse_gcr_(rc_, p.coarse_restart) {
+      coarse_gcr_(rc_, p.coarse_distributed ? 1 : p.coarse_restart) {  // split: flexible_gcr on coarse_work_
   transfer_.use_half_vectors(p.transfer_half);
   if (D.subset() != Subset::Full) fail("internal: multigrid on an operator that is not the full-lattice one");
   if (agglomeration_.distributed() && !coarse_.distributed()) {
@@ -241,6 +241,7 @@ ThirdLevel<Real>::ThirdLevel(const CoarseOperator<Real>& Dc, const MultigridPara
       mr_p(Dc.make_field()),
       smoothed(Dc.make_field()),
       gcr(r, p.coarse_restart) {
+  if (Dc.distributed()) fail("internal: a third multigrid level below a coarse level split over processes");
   if (CoarseSchurComplement<Real>::possible(op.lattice()))
     schur = std::make_unique<CoarseSchurComplement<Real>>(op, p.coarse_half);
   if (CoarseDirectSolve<Real>::unknowns(op, schur != nullptr) <= p.coarsest_direct_max)
