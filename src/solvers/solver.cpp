@@ -379,12 +379,12 @@ double multishift_reliable_iterations(const LinearOperator<double>& A, const Lin
       wide = false;
       convert_precision(r, r_wide);
       // each double direction freed as soon as it is converted: at most n + 1 double-size fields at once
-      for (std::size_t k = n; k-- > 0;) {  // dir in reverse order, then turned round
+      for (std::size_t k = 0; k < n; ++k) {
         dir.push_back(A_sloppy.make_field());
         convert_precision(dir.back(), dir_wide[k]);
-        dir_wide.pop_back();
+        SpinorField<double> converted = std::move(dir_wide[k]);  // its memory goes here
       }
-      std::reverse(dir.begin(), dir.end());
+      dir_wide.clear();
       for (std::size_t k = 0; k < n; ++k) {
         acc.push_back(A_sloppy.make_field());
         set_zero(acc.back());

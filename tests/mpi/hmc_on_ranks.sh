@@ -55,6 +55,17 @@ chain() {
   summary "$name/run.jsonl" >"$name.summary"
   [ "$(wc -l <"$name.summary")" = "$n" ] || { echo "FAIL: $name: expected $n trajectories"; cat "$name/run.jsonl"; exit 1; }
 }
+# same_chain REF NAME DH WHAT: NAME's summary equals REF's: the same decisions, dH and acceptance probabilities
+# to DH, plaquettes to 1e-10 relative; prints the largest dH difference, fails naming WHAT otherwise.
+same_chain() {
+  local ref=$1 name=$2 dh=$3 what=$4
+  paste -d' ' "$ref.summary" "$name.summary" | awk -v dh="$dh" -v name="$name" '
+    function abs(x) { return x < 0 ? -x : x }
+    $1 != $5 || abs($2 - $6) > dh || abs($3 - $7) > dh || abs($4 - $8) > 1e-10 * abs($4) { bad = 1 }
+    { if (abs($2 - $6) > ddh) ddh = abs($2 - $6) }
+    END { printf "%s: max |dH difference| %.2g\n", name, ddh; exit bad }' ||
+    { echo "FAIL: $name ($what) differs from one process"; paste "$ref.summary" "$name.summary"; exit 1; }
+}
 runs="1:1,1,1,1 2:1,1,1,2 2:2,1,1,1 4:2,1,1,2 4:1,2,1,2"
 for run in $runs; do
   np=${run%%:*} grid=${run#*:}
@@ -88,10 +99,7 @@ for run in $runs; do
   np=${run%%:*} grid=${run#*:}
   name="open_np${np}_${grid//,/}"
   chain "$name" open.toml "$np" "$grid" 2
-  paste -d' ' open_np1_1111.summary "$name.summary" | awk '
-    function abs(x) { return x < 0 ? -x : x }
-    $1 != $5 || abs($2 - $6) > 1e-9 || abs($3 - $7) > 1e-9 || abs($4 - $8) > 1e-10 * abs($4) { bad = 1 }
-    END { exit bad }' || { echo "FAIL: $name (open boundaries) differs from one process"; paste open_np1_1111.summary "$name.summary"; exit 1; }
+  same_chain open_np1_1111 "$name" 1e-9 "open boundaries"
 done
 echo "PASS: open boundaries: the same on 1, 2 and 4 ranks"
 cat open_np1_1111.summary
@@ -154,12 +162,7 @@ for precision in double single; do
     np=${run%%:*} grid=${run#*:}
     name="nf2p1_${precision}_np${np}_${grid//,/}"
     chain "$name" "nf2p1_$precision.toml" "$np" "$grid" 2
-    paste -d' ' "nf2p1_${precision}_np1_1111.summary" "$name.summary" | awk -v dh="$dh" -v name="$name" '
-      function abs(x) { return x < 0 ? -x : x }
-      $1 != $5 || abs($2 - $6) > dh || abs($3 - $7) > dh || abs($4 - $8) > 1e-10 * abs($4) { bad = 1 }
-      { if (abs($2 - $6) > ddh) ddh = abs($2 - $6) }
-      END { printf "%s: max |dH difference| %.2g\n", name, ddh; exit bad }' ||
-      { echo "FAIL: $name (Nf = 2 + 1) differs from one process"; paste "nf2p1_${precision}_np1_1111.summary" "$name.summary"; exit 1; }
+    same_chain "nf2p1_${precision}_np1_1111" "$name" "$dh" "Nf = 2 + 1"
   done
   cat "nf2p1_${precision}_np1_1111.summary"
 done

@@ -62,6 +62,15 @@ MultigridParams small_params() {
   return mp;
 }
 
+// small_params with the random test vectors as they start (no setup iterations or adaptive cycles): the
+// same on one process and on ranks, whatever the solves in between.
+MultigridParams random_vector_params() {
+  MultigridParams mp = small_params();
+  mp.setup_iterations = 0;
+  mp.adaptive_cycles = 0;
+  return mp;
+}
+
 // From the same (unimproved) random test vectors, the whole coarse operator gathered from the ranks'
 // rows, each built by probing with the distributed operator, equals the single-process one built from
 // the links, block by block.
@@ -69,9 +78,7 @@ TEST_P(DistributedMultigrid, GatheredCoarseOperatorEqualsTheSingleProcessOne) {
   const Location loc = GetParam();
   const Geometry whole = Geometry::single_process(kGlobal);
   const LexicographicGauge links = to_lexicographic(test::rough_gauge(whole, Location::Host));
-  MultigridParams mp = small_params();
-  mp.setup_iterations = 0;
-  mp.adaptive_cycles = 0;
+  const MultigridParams mp = random_vector_params();
   const auto coarse_blocks = [&](const Geometry& g) {
     const GaugeField<double> U = to_gauge_field(links, g, loc);
     const DiracOperators d = make_dirac_operators(U, clover());
@@ -179,9 +186,7 @@ TEST_P(DistributedMultigrid, SplitCoarseOperatorAppliesAsTheWholeOne) {
   const Location loc = GetParam();
   const Geometry whole = Geometry::single_process(kGlobal);
   const LexicographicGauge links = to_lexicographic(test::rough_gauge(whole, Location::Host));
-  MultigridParams mp = small_params();
-  mp.setup_iterations = 0;
-  mp.adaptive_cycles = 0;
+  const MultigridParams mp = random_vector_params();
   for (const Dims& grid : multigrid_grids()) {
     SCOPED_TRACE(dims_string(grid));
     const Geometry g = ProcessGrid::of_run(grid).decompose(kGlobal);

@@ -1,6 +1,7 @@
 #include "solvers/multigrid/coarse_field.hpp"
 
 #include <algorithm>
+#include <span>
 
 #include "comm/communicator.hpp"
 #include "core/dispatch.hpp"
@@ -44,10 +45,9 @@ void set_zero(CoarseField<Real>& x) {
 template <typename Real>
 Complex<double> dot(const CoarseField<Real>& x, const CoarseField<Real>& y) {
   check_same_shape(x, y);
-  const Sums<2> s = reduce<Sums<2>>(x.location(), x.size(), CoarseDotKernel<Real>{x.view().data, y.view().data});
-  double v[2] = {s[0], s[1]};
-  comm::sum(x.process_grid(), v);
-  return {v[0], v[1]};
+  Sums<2> s = reduce<Sums<2>>(x.location(), x.size(), CoarseDotKernel<Real>{x.view().data, y.view().data});
+  comm::sum(x.process_grid(), s.v);
+  return {s[0], s[1]};
 }
 
 template <typename Real>
@@ -74,10 +74,9 @@ void gcr_orthogonalise(std::vector<CoarseField<Real>>& q, std::vector<CoarseFiel
       dk.y = qk.view().data;
       dk.n = std::min(kCoarseBatch, k - j0);
       for (int j = 0; j < dk.n; ++j) dk.x[j] = q[std::size_t(j0 + j)].view().data;
-      const Sums<2 * kCoarseBatch> s = reduce<Sums<2 * kCoarseBatch>>(loc, qk.size(), dk);
-      std::vector<double> v(s.v, s.v + 2 * dk.n);
-      comm::sum(qk.process_grid(), v);
-      for (int j = 0; j < dk.n; ++j) beta[std::size_t(j0 + j)] = Complex<double>(v[std::size_t(2 * j)], v[std::size_t(2 * j + 1)]);
+      Sums<2 * kCoarseBatch> s = reduce<Sums<2 * kCoarseBatch>>(loc, qk.size(), dk);
+      comm::sum(qk.process_grid(), std::span<double>(s.v, std::size_t(2 * dk.n)));
+      for (int j = 0; j < dk.n; ++j) beta[std::size_t(j0 + j)] = Complex<double>(s[2 * j], s[2 * j + 1]);
     }
     for (int j0 = 0; j0 < k; j0 += kCoarseBatch) {
       CoarseMultiAxpyKernel<Real> aq{}, az{};

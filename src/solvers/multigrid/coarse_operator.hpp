@@ -56,8 +56,7 @@ class CoarseOperator {
   int dof() const { return dof_; }
   Location location() const { return a_.location(); }
   CoarseField<Real> make_field() const {
-    return halo_ ? CoarseField<Real>(lattice_, dof_, location(), halo_->geometry().grid)
-                 : CoarseField<Real>(lattice_, dof_, location());
+    return CoarseField<Real>(lattice_, dof_, location(), halo_ ? halo_->geometry().grid : Dims{1, 1, 1, 1});
   }
   // Whether this holds a split lattice's rows (the constructor with a halo).
   bool distributed() const { return halo_ != nullptr; }

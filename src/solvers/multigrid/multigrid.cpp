@@ -200,7 +200,7 @@ void MultigridPreconditioner<Real>::improve_vectors(int gcr_iterations, bool wit
     D_.apply(out, in);
     ++t_.fine_applications;
   };
-  if (with_cycle && !coarse_part_ && !coarse_.distributed() && p_.test_vectors > 1) {
+  if (with_cycle && coarse_blocks_possible() && p_.test_vectors > 1) {
     // The bootstrap's cycles kSetupBlockWidth vectors at a time through the block cycle (issue 46: the
     // setup through the multi-RHS path): the coarse levels read once per block, not once per vector.
     std::vector<SpinorField<Real>> res, zs;
@@ -393,13 +393,12 @@ void MultigridPreconditioner<Real>::solve_coarse() {
   c.max_iterations = p_.coarse_max_iterations;
   c.restart = p_.coarse_restart;
   GcrOutcome o;
+  const auto apply_coarse = [this](CoarseField<Real>& out, const CoarseField<Real>& in) { coarse_.apply(out, in); };
   if (third_) {
-    const auto apply_coarse = [this](CoarseField<Real>& out, const CoarseField<Real>& in) { coarse_.apply(out, in); };
     const auto cycle = [this](CoarseField<Real>& z, const CoarseField<Real>& r) { coarse_cycle(z, r); };
     o = flexible_gcr(apply_coarse, cycle, ec_, rc_, c, coarse_work_, false);
   } else if (coarse_.distributed()) {
     // GCR, driven from the host: its sums over the processes (CoarseGcr keeps its scalars on the device).
-    const auto apply_coarse = [this](CoarseField<Real>& out, const CoarseField<Real>& in) { coarse_.apply(out, in); };
     const auto identity = [](CoarseField<Real>& z, const CoarseField<Real>& r) { z.copy_from(r); };
     o = flexible_gcr(apply_coarse, identity, ec_, rc_, c, coarse_work_, false);
   } else {

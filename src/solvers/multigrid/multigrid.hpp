@@ -284,6 +284,9 @@ class MultigridPreconditioner {
   // D_c on blocks in the block cycle's K-cycle and MR steps: coarse_half_form_'s apply_full where there is
   // one, else D_c as built.
   void apply_coarse(CoarseBlockField<Real>& out, const CoarseBlockField<Real>& in) const;
+  // Whether block cycles can run: this process alone holds the whole coarse level (one process, coarse
+  // level neither gathered from others nor split).
+  bool coarse_blocks_possible() const { return !coarse_part_ && !coarse_.distributed(); }
   void make_block(int rhs);  // the block coarse fields and GCR for at least `rhs` columns
   void release_block();      // those freed (after the setup's block cycles)
   const LinearOperator<Real>& D_;

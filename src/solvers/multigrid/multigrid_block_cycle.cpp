@@ -95,7 +95,7 @@ void MultigridPreconditioner<Real>::apply(const std::vector<SpinorField<Real>*>&
   if (!ready_) fail("internal: multigrid cycle before setup()");
   if (z.size() != r.size()) fail("internal: a block multigrid cycle for {} fields from {}", z.size(), r.size());
   const int n = int(z.size());
-  if (n == 1 || coarse_part_ || coarse_.distributed() || n > kMaxCoarseBlockRhs) {
+  if (n == 1 || !coarse_blocks_possible() || n > kMaxCoarseBlockRhs) {
     for (int i = 0; i < n; ++i) apply(*z[std::size_t(i)], *r[std::size_t(i)]);
     return;
   }
