@@ -10,16 +10,28 @@
 
 namespace lqcd {
 
+namespace detail {
+
+// The global lexicographic index of site i (lexicographic in the local box) of the process at `offset`.
+// Any extents (a multigrid coarse level's may be odd or 1), hence no SiteIndexer.
+inline std::uint64_t global_lex_of(std::int64_t i, const Geometry& g, const Dims& offset) {
+  const int n[4] = {g.local[0], g.local[1], g.local[2], g.local[3]};
+  int x[4];
+  lexicographic_coords(i, n, x);
+  std::uint64_t j = 0;
+  for (int mu = 3; mu >= 0; --mu) j = j * std::uint64_t(g.global[std::size_t(mu)]) + std::uint64_t(x[mu] + offset[std::size_t(mu)]);
+  return j;
+}
+
+}  // namespace detail
+
 // The values of this process's sites, taken from the global lattice (no communication).
 template <typename T>
 std::vector<T> local_part(const std::vector<T>& global, const Geometry& g, int per_site) {
   std::vector<T> local(std::size_t(g.volume()) * std::size_t(per_site));
-  const SiteIndexer idx = SiteIndexer::from(g);
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < g.volume(); ++i) {
-    int x[4];
-    idx.coords_lex(i, x);
-    const std::uint64_t j = idx.global_lex(x);
+    const std::uint64_t j = detail::global_lex_of(i, g, g.offset);
     for (int k = 0; k < per_site; ++k) local[std::size_t(i) * per_site + k] = global[j * per_site + k];
   }
   return local;
@@ -33,19 +45,16 @@ std::vector<T> assemble_global(const std::vector<T>& all, const Geometry& g, int
   const std::size_t n = std::size_t(g.volume()) * std::size_t(per_site);
   std::vector<T> global(std::size_t(g.global_volume()) * std::size_t(per_site));
   for (int r = 0; r < g.processes(); ++r) {
-    Geometry other = g;
+    Dims offset{};
     int rest = r;
-    for (int mu = 0; mu < 4; ++mu) {
-      other.offset[mu] = (rest % g.grid[mu]) * g.local[mu];
+    for (std::size_t mu = 0; mu < 4; ++mu) {
+      offset[mu] = (rest % g.grid[mu]) * g.local[mu];
       rest /= g.grid[mu];
     }
-    const SiteIndexer idx = SiteIndexer::from(other);
     const T* part = all.data() + std::size_t(r) * n;
 #pragma omp parallel for schedule(static)
     for (std::int64_t i = 0; i < g.volume(); ++i) {
-      int x[4];
-      idx.coords_lex(i, x);
-      const std::uint64_t j = idx.global_lex(x);
+      const std::uint64_t j = global_lex_of(i, g, offset);
       for (int k = 0; k < per_site; ++k) global[j * per_site + k] = part[std::size_t(i) * per_site + k];
     }
   }

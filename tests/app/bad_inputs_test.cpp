@@ -148,7 +148,7 @@ const BadInput kCases[] = {
     {"hmc", "multigrid on the rational monomial", Kind::Toml, "[[monomial]]\ntype = \"gauge\"\nlevel = 0\n[[monomial]]\ntype = \"rational\"\nmultigrid = true\n", "monomial.multigrid"},
     {"hmc", "multigrid.block not dividing the lattice", Kind::Toml, "[[monomial]]\ntype = \"gauge\"\nlevel = 0\n[[monomial]]\ntype = \"wilson\"\nmultigrid = true\n[multigrid]\nblock = [3, 4, 4, 4]\n", "multigrid.block"},
     {"hmc", "multigrid.refresh_iterations -1", Kind::Toml, "[[monomial]]\ntype = \"gauge\"\nlevel = 0\n[[monomial]]\ntype = \"wilson\"\nmultigrid = true\n[multigrid]\nrefresh_iterations = -1\n", "multigrid.refresh_iterations"},
-    {"hmc", "multigrid.coarse_distributed with three levels", Kind::Toml, "[[monomial]]\ntype = \"gauge\"\nlevel = 0\n[[monomial]]\ntype = \"wilson\"\nmultigrid = true\n[multigrid]\ncoarse_distributed = true\nlevels = 3\n", "multigrid.coarse_distributed"},
+    {"hmc", "multigrid.coarse_distributed with coarse_half", Kind::Toml, "[[monomial]]\ntype = \"gauge\"\nlevel = 0\n[[monomial]]\ntype = \"wilson\"\nmultigrid = true\n[multigrid]\ncoarse_distributed = true\ncoarse_half = true\n", "multigrid.coarse_distributed"},
     {"hmc", "multigrid.refresh_growth 0.5", Kind::Toml, "[[monomial]]\ntype = \"gauge\"\nlevel = 0\n[[monomial]]\ntype = \"wilson\"\nmultigrid = true\n[multigrid]\nrefresh_growth = 0.5\n", "multigrid.refresh_growth"},
     {"hmc", "monomial.multigrid = 1", Kind::Toml, "[[monomial]]\ntype = \"gauge\"\nlevel = 0\n[[monomial]]\ntype = \"wilson\"\nmultigrid = 1\n", "monomial.multigrid"},
     {"hmc", "forecast 17", Kind::Toml, "[[monomial]]\ntype = \"gauge\"\nlevel = 0\n[[monomial]]\ntype = \"wilson\"\nforecast = 17\n", "monomial.forecast"},

@@ -2,7 +2,7 @@
 # lqcd spectrum with the multigrid solver on a decomposed lattice (issue 27: "a two-process run gives the
 # same iterations as one process"): the clover propagator on the quenched beta = 6.0 MILC 8^4
 # configuration on one process and on 2 ranks (grids 1x1x1x2 and 2x1x1x1, oversubscribed), the coarse level
-# whole on each rank and then split over them (coarse_distributed): every solve
+# whole on each rank and then split over them (coarse_distributed, with two and three levels): every solve
 # takes the same outer iterations, the coarse lattice is the same, and the correlators agree to 1e-9
 # relative (each solve meets 1e-10; the ranks add their sums in another grouping).
 # Usage: multigrid_on_ranks.sh LQCD MPIEXEC TESTDATA
@@ -73,3 +73,9 @@ grep -q '^coarse_distributed = true$' in.toml || { echo "FAIL: coarse_distribute
 compare_ranks split_
 grep -q '"coarse_distributed":true' split_np2_1112/s.jsonl || { echo "FAIL: the split run does not record coarse_distributed"; exit 1; }
 echo "PASS: the same with the coarse level split over the ranks ($ref)"
+# With a third level below the split one, gathered whole onto every rank (ThirdLevel).
+sed -i 's/^coarse_distributed = true$/coarse_distributed = true\nlevels = 3\ncoarse_test_vectors = 4\ncoarse_setup_iterations = 5/' in.toml
+grep -q '^levels = 3$' in.toml || { echo "FAIL: levels = 3 not set"; exit 1; }
+compare_ranks split3_
+grep -q '"levels":3' split3_np2_1112/s.jsonl || { echo "FAIL: the split run does not record three levels"; exit 1; }
+echo "PASS: the same with a third level below the split one ($ref)"

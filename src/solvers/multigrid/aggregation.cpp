@@ -1,5 +1,7 @@
 #include "solvers/multigrid/aggregation.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <limits>
 #include <vector>
@@ -9,12 +11,14 @@
 namespace lqcd {
 
 void check_aggregation_block(const Dims& lattice, const Dims& block, const std::string& key,
-                             const std::string& lattice_name) {
+                             const std::string& lattice_name, const Dims& grid) {
   for (int mu = 0; mu < 4; ++mu) {
     const int b = block[std::size_t(mu)], n = lattice[std::size_t(mu)];
-    if (b < 2 || b > 255 || n % b != 0 || n / b < 2)
-      fail("{} = {}: each block extent must be 2 to 255 and divide the extent of {} ({}) at least twice", key,
-           dims_string(block), lattice_name, dims_string(lattice));
+    const int least = grid[std::size_t(mu)] > 1 ? 1 : 2;
+    if (b < 2 || b > 255 || n % b != 0 || n / b < least)
+      fail("{} = {}: each block extent must be 2 to 255 and divide the extent of {} ({}) at least twice{}", key,
+           dims_string(block), lattice_name, dims_string(lattice),
+           process_count(grid) > 1 ? fmt::format(" (once where split over the processes {})", dims_string(grid)) : "");
   }
 }
 
@@ -29,7 +33,7 @@ void set_blocks(Aggregation& a, const Dims& fine, const Dims& block) {
     a.b[mu] = b;
     coarse[std::size_t(mu)] = n / b;
     a.block_sites *= b;
-    int m = 2;
+    int m = coarse[std::size_t(mu)] == 1 ? 1 : 2;  // (one block: a split level's direction, make_coarse)
     while (coarse[std::size_t(mu)] % m != 0) ++m;
     a.colour_period[mu] = m;
     a.colours *= m;
@@ -52,8 +56,10 @@ Aggregation Aggregation::make(const Geometry& fine, const Dims& block, const std
   return a;
 }
 
-Aggregation Aggregation::make_coarse(const CoarseLattice& fine, const Dims& block, const std::string& key) {
-  check_aggregation_block(fine.dims(), block, key, "the coarse lattice");
+Aggregation Aggregation::make_coarse(const CoarseLattice& fine, const Dims& block, const std::string& key,
+                                     const Dims& grid) {
+  check_aggregation_block(fine.dims(), block, key,
+                          process_count(grid) > 1 ? "each process's part of the coarse lattice" : "the coarse lattice", grid);
   Aggregation a{};
   for (int mu = 0; mu < 4; ++mu) a.fine.n[mu] = a.fine.gn[mu] = fine.n[mu];  // lex() needs the extents only
   a.fine_volume = fine.sites;

@@ -42,8 +42,11 @@ struct Aggregation {
   // otherwise. On several processes `coarse` is this process's part of the coarse lattice.
   static Aggregation make(const Geometry& fine, const Dims& block, const std::string& key);
   // The aggregation of a coarse lattice (a multigrid level below the first; its sites indexed as
-  // CoarseLattice::lex), with the same checks.
-  static Aggregation make_coarse(const CoarseLattice& fine, const Dims& block, const std::string& key);
+  // CoarseLattice::lex), with the same checks; `fine` this process's part of a level split over `grid`,
+  // where a direction split over processes needs one block per process (the hops across the boundary
+  // leave it through the exchanged faces: solvers/multigrid/coarse_transfer_kernels.hpp).
+  static Aggregation make_coarse(const CoarseLattice& fine, const Dims& block, const std::string& key,
+                                 const Dims& grid = {1, 1, 1, 1});
 
   // The coarse site of fine coordinates x.
   LQCD_HOST_DEVICE std::int64_t coarse_site(const int x[4]) const {
@@ -104,8 +107,9 @@ class AggregationTables {
 };
 
 // Throws lqcd::Error naming `key` unless every extent of `block` is 2 to 255 and divides the matching
-// extent of `lattice` at least twice (what Aggregation::make requires).
+// extent of `lattice` at least twice (what Aggregation::make requires); a direction split over `grid`
+// at least once (make_coarse's split level).
 void check_aggregation_block(const Dims& lattice, const Dims& block, const std::string& key,
-                             const std::string& lattice_name = "the lattice");
+                             const std::string& lattice_name = "the lattice", const Dims& grid = {1, 1, 1, 1});
 
 }  // namespace lqcd

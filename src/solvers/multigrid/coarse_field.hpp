@@ -43,6 +43,14 @@ struct CoarseLattice {
   }
 };
 
+// A coarse lattice whole on this process as a Geometry (global = local, no offset; any extents, which
+// Geometry::single_process would refuse).
+inline Geometry whole_geometry(const CoarseLattice& lattice) {
+  Geometry g;
+  g.global = g.local = lattice.dims();
+  return g;
+}
+
 template <typename Real>
 struct CoarseView {
   Complex<Real>* data;

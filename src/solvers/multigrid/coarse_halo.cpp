@@ -29,13 +29,18 @@ CoarseHalo::CoarseHalo(const Geometry& coarse)
 
 template <typename Real>
 void CoarseHalo::exchange(const CoarseField<Real>& in, Buffer<Complex<Real>>& send, Buffer<Complex<Real>>& ghost) const {
-  const int dof = in.dof();
-  const std::size_t count = std::size_t(layout_.sites) * std::size_t(dof);
   if (in.sites() != layout_.lattice.sites) fail("internal: a coarse field of another lattice in a halo exchange");
+  exchange(in.view().data, in.dof(), in.location(), send, ghost);
+}
+
+template <typename Real>
+void CoarseHalo::exchange(const Complex<Real>* in, int dof, Location loc, Buffer<Complex<Real>>& send,
+                          Buffer<Complex<Real>>& ghost) const {
+  const std::size_t count = std::size_t(layout_.sites) * std::size_t(dof);
   if (count == 0) return;
-  if (send.size() < count || send.location() != in.location()) send = Buffer<Complex<Real>>(count, in.location());
-  if (ghost.size() < count || ghost.location() != in.location()) ghost = Buffer<Complex<Real>>(count, in.location());
-  for_each(in.location(), std::int64_t(count), CoarseFacePackKernel<Real>{layout_, in.view().data, send.data(), dof});
+  if (send.size() < count || send.location() != loc) send = Buffer<Complex<Real>>(count, loc);
+  if (ghost.size() < count || ghost.location() != loc) ghost = Buffer<Complex<Real>>(count, loc);
+  for_each(loc, std::int64_t(count), CoarseFacePackKernel<Real>{layout_, in, send.data(), dof});
   // Through host buffers: a coarse face is small (an 8^4 coarse box of 48 components sends 24 kB a face in
   // single precision), and the coarse solves wait for it anyway.
   const std::size_t total = count * sizeof(Complex<Real>);
@@ -45,7 +50,7 @@ void CoarseHalo::exchange(const CoarseField<Real>& in, Buffer<Complex<Real>>& se
   }
   auto* out = reinterpret_cast<Complex<Real>*>(host_out_.data());
   auto* arrived = reinterpret_cast<Complex<Real>*>(host_in_.data());
-  detail::copy_bytes(out, Location::Host, send.data(), in.location(), total);
+  detail::copy_bytes(out, Location::Host, send.data(), loc, total);
   const Dims coords = coarse_.grid_coords();
   for (int mu = 0; mu < 4; ++mu) {
     if (!layout_.split[mu]) continue;
@@ -60,10 +65,14 @@ void CoarseHalo::exchange(const CoarseField<Real>& in, Buffer<Complex<Real>>& se
     comm::send_receive(out + first, backward, arrived + first, forward, bytes, kCoarseFaceTag + 2 * mu);
     comm::send_receive(out + last, forward, arrived + last, backward, bytes, kCoarseFaceTag + 2 * mu + 1);
   }
-  detail::copy_bytes(ghost.data(), in.location(), arrived, Location::Host, total);
+  detail::copy_bytes(ghost.data(), loc, arrived, Location::Host, total);
 }
 
 template void CoarseHalo::exchange(const CoarseField<double>&, Buffer<Complex<double>>&, Buffer<Complex<double>>&) const;
 template void CoarseHalo::exchange(const CoarseField<float>&, Buffer<Complex<float>>&, Buffer<Complex<float>>&) const;
+template void CoarseHalo::exchange(const Complex<double>*, int, Location, Buffer<Complex<double>>&,
+                                   Buffer<Complex<double>>&) const;
+template void CoarseHalo::exchange(const Complex<float>*, int, Location, Buffer<Complex<float>>&,
+                                   Buffer<Complex<float>>&) const;
 
 }  // namespace lqcd

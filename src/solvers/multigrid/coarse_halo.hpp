@@ -45,6 +45,17 @@ struct CoarseFaceLayout {
     }
     return i;
   }
+  // Where hop d of site Y (a stencil direction, solvers/multigrid/coarse_operator_kernels.hpp) crosses a
+  // process boundary: the ghost site it reads; else -1 (the hop stays on this process).
+  LQCD_HOST_DEVICE std::int64_t ghost_site(std::int64_t Y, int d) const {
+    if (d == 0) return -1;
+    const int mu = (d - 1) / 2;
+    if (!split[mu]) return -1;
+    int x[4];
+    lattice.coords(Y, x);
+    if ((d - 1) % 2 == 0) return x[mu] == lattice.n[mu] - 1 ? offset[mu][0] + face_index(x, mu) : -1;
+    return x[mu] == 0 ? offset[mu][1] + face_index(x, mu) : -1;
+  }
   // The coarse site of face index f of direction mu on the given side.
   LQCD_HOST_DEVICE std::int64_t face_site(std::int64_t f, int mu, int side) const {
     int x[4];
@@ -88,17 +99,8 @@ struct CoarseHaloApplyKernel {
   const Complex<Real>* ghost;
   Complex<Real>* out;
   LQCD_HOST_DEVICE const Complex<Real>* neighbour(std::int64_t Y, int d) const {
-    const int dof = A.dof;
-    if (d == 0) return in + Y * dof;
-    const int mu = (d - 1) / 2;
-    const int forward = (d - 1) % 2 == 0;
-    if (L.split[mu]) {
-      int x[4];
-      L.lattice.coords(Y, x);
-      if (forward && x[mu] == L.lattice.n[mu] - 1) return ghost + (L.offset[mu][0] + L.face_index(x, mu)) * dof;
-      if (!forward && x[mu] == 0) return ghost + (L.offset[mu][1] + L.face_index(x, mu)) * dof;
-    }
-    return in + A.neighbour(Y, d) * dof;
+    const std::int64_t g = L.ghost_site(Y, d);
+    return g >= 0 ? ghost + g * A.dof : in + A.neighbour(Y, d) * A.dof;
   }
   LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
     const int dof = A.dof;
@@ -127,6 +129,11 @@ class CoarseHalo {
   // layout().sites * in.dof() components at in's location.
   template <typename Real>
   void exchange(const CoarseField<Real>& in, Buffer<Complex<Real>>& send, Buffer<Complex<Real>>& ghost) const;
+  // The same for `per_site` complex numbers a site at `in` (a field of another shape on this lattice:
+  // the Galerkin product exchanges the test vectors, n_v columns of dof numbers a site).
+  template <typename Real>
+  void exchange(const Complex<Real>* in, int per_site, Location loc, Buffer<Complex<Real>>& send,
+                Buffer<Complex<Real>>& ghost) const;
 
  private:
   Geometry coarse_;

@@ -117,17 +117,22 @@ int CoarseOperator<Real>::build_by_probing(const LinearOperator<Real>& D, const 
 
 template <typename Real>
 void CoarseOperator<Real>::build_galerkin(const CoarseOperator<Real>& A, const CoarseTransferOperator<Real>& T) {
-  refuse_if_distributed("a Galerkin product");
-  A.refuse_if_distributed("a Galerkin product");
+  refuse_if_distributed("a Galerkin product");  // (A may be: this then holds the rows of this process's sites)
   if (T.coarse_dof() != dof_ || T.aggregation().coarse.sites != lattice_.sites || T.fine_dof() != A.dof() ||
       T.aggregation().fine_volume != A.lattice().sites || T.location() != location() || A.location() != location())
     fail("internal: a coarse operator built from a transfer or finer operator of another shape");
+  // A split finer level: its neighbours' test vectors on the faces, for the hops across the boundaries.
+  const CoarseFaceLayout faces =
+      A.halo_ ? A.halo_->layout() : CoarseFaceLayout::of(A.lattice(), Dims{1, 1, 1, 1});
+  Buffer<Complex<Real>> send, ghost;
+  if (A.halo_) A.halo_->exchange(T.vectors().v, A.dof() * T.test_vectors(), location(), send, ghost);
   // W holds one direction's A_f,e V at a time (fine sites x finer dof x dof_ entries).
   Buffer<Complex<Real>> W(std::size_t(A.lattice().sites) * std::size_t(A.dof()) * std::size_t(dof_), location());
   for (int e = 0; e < kStencilDirections; ++e) {
-    for_each(location(), std::int64_t(W.size()), CoarseGalerkinHopKernel<Real>{T.vectors(), A.view(), W.data(), e});
+    for_each(location(), std::int64_t(W.size()),
+             CoarseGalerkinHopKernel<Real>{T.vectors(), A.view(), W.data(), e, faces, ghost.data()});
     for_each(location(), std::int64_t(lattice_.sites) * dof_ * dof_,
-             CoarseGalerkinBlockSumKernel<Real>{T.aggregation(), T.vectors(), A.view(), view(), W.data(), e});
+             CoarseGalerkinBlockSumKernel<Real>{T.aggregation(), T.vectors(), A.view(), view(), W.data(), e, faces});
   }
 }
 

@@ -41,7 +41,9 @@ class CoarseOperator {
   int build_by_probing(const LinearOperator<Real>& D, const TransferOperator<Real>& T);
   // The next level down: P^dag A P for the coarse operator A of the level above and the transfer T
   // between the two coarse levels (solvers/multigrid/coarse_transfer_kernels.hpp: CoarseGalerkinHopKernel,
-  // CoarseGalerkinBlockSumKernel).
+  // CoarseGalerkinBlockSumKernel). Where A is split over processes (collective), the rows of this
+  // process's blocks, each coupling to the neighbouring blocks of the whole lattice
+  // (CoarseAgglomeration::gather makes the whole operator of them).
   void build_galerkin(const CoarseOperator<Real>& A, const CoarseTransferOperator<Real>& T);
 
   // Scales the coarse twisted mass by `factor` (CoarseTwistScaleKernel); 1: no change.
@@ -60,6 +62,8 @@ class CoarseOperator {
   }
   // Whether this holds a split lattice's rows (the constructor with a halo).
   bool distributed() const { return halo_ != nullptr; }
+  // Such a lattice's decomposition over the processes (null where not distributed).
+  const CoarseHalo* halo() const { return halo_.get(); }
   CoarseStencilView<Real> view() const { return {a_.data(), lattice_, dof_}; }
   // FLOPs of one application per coarse site: 9 blocks of dof^2 complex multiply-adds.
   double flops_per_site() const { return 9.0 * dof_ * dof_ * 8.0; }

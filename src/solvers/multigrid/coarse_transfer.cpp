@@ -8,10 +8,11 @@ namespace lqcd {
 
 template <typename Real>
 CoarseTransferOperator<Real>::CoarseTransferOperator(const CoarseLattice& fine, int dof_f, const Dims& block,
-                                                     int test_vectors, Location loc, const std::string& key)
+                                                     int test_vectors, Location loc, const std::string& key,
+                                                     const Dims& grid)
     : fine_(fine),
       dof_f_(dof_f),
-      tables_(Aggregation::make_coarse(fine, block, key), loc),
+      tables_(Aggregation::make_coarse(fine, block, key, grid), loc),
       agg_(tables_.aggregation()),
       nv_(test_vectors),
       v_() {
@@ -39,9 +40,15 @@ void CoarseTransferOperator<Real>::get_vector(int k, CoarseField<Real>& v) const
 }
 
 template <typename Real>
-void CoarseTransferOperator<Real>::random_field(CoarseField<Real>& v, std::uint64_t seed, int k) const {
+void CoarseTransferOperator<Real>::random_field(CoarseField<Real>& v, std::uint64_t seed, int k,
+                                                const Geometry& placement) const {
   check_fine(v);
-  for_each(location(), v.size(), CoarseGaussianKernel<Real>{v.view().data, seed, k});
+  const CoarseLattice whole = CoarseLattice::of(placement.global);
+  if (CoarseLattice::of(placement.local).sites != fine_.sites)
+    fail("internal: a coarse level's random field placed on a lattice of another shape");
+  CoarseGaussianKernel<Real> kernel{v.view().data, seed, k, dof_f_, fine_, whole, {}};
+  for (int mu = 0; mu < 4; ++mu) kernel.offset[mu] = placement.offset[std::size_t(mu)];
+  for_each(location(), v.size(), kernel);
 }
 
 template <typename Real>

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 
+#include "core/geometry.hpp"
 #include "solvers/multigrid/coarse_block_field.hpp"
 #include "solvers/multigrid/coarse_field.hpp"
 #include "solvers/multigrid/aggregation.hpp"
@@ -19,10 +20,10 @@ namespace lqcd {
 template <typename Real>
 class CoarseTransferOperator {
  public:
-  // fine: the finer coarse lattice with dof_f components per site (even). Throws naming `key` for a
-  // block that does not tile it.
+  // fine: the finer coarse lattice with dof_f components per site (even); this process's part of it
+  // where it is split over `grid`. Throws naming `key` for a block that does not tile it.
   CoarseTransferOperator(const CoarseLattice& fine, int dof_f, const Dims& block, int test_vectors, Location loc,
-                         const std::string& key);
+                         const std::string& key, const Dims& grid = {1, 1, 1, 1});
 
   const Aggregation& aggregation() const { return agg_; }
   Location location() const { return v_.location(); }
@@ -35,8 +36,13 @@ class CoarseTransferOperator {
 
   void set_vector(int k, const CoarseField<Real>& v);
   void get_vector(int k, CoarseField<Real>& v) const;
-  // Gaussian random components keyed by (seed, component, k).
-  void random_field(CoarseField<Real>& v, std::uint64_t seed, int k) const;
+  // Gaussian random components keyed by (seed, component, k), the components numbered on the whole
+  // finer lattice: placement is its decomposition over the processes (global, local = the finer lattice
+  // here, offset), so that any split gives the whole lattice's numbers.
+  void random_field(CoarseField<Real>& v, std::uint64_t seed, int k, const Geometry& placement) const;
+  void random_field(CoarseField<Real>& v, std::uint64_t seed, int k) const {  // the finer lattice whole here
+    random_field(v, seed, k, whole_geometry(fine_));
+  }
   void orthonormalise();
 
   void prolong(CoarseField<Real>& fine, const CoarseField<Real>& coarse) const;      // fine = P coarse

@@ -11,6 +11,7 @@
 #include "core/site_random.hpp"
 #include "solvers/multigrid/coarse_field.hpp"
 #include "solvers/multigrid/aggregation.hpp"
+#include "solvers/multigrid/coarse_halo.hpp"
 #include "solvers/multigrid/coarse_operator_kernels.hpp"
 
 namespace lqcd {
@@ -38,14 +39,24 @@ struct CoarseTestVectorCopyKernel {
   }
 };
 
-// f <- Gaussian random components keyed by (seed, component, k): the same on any device.
+// f <- Gaussian random components keyed by (seed, component of the whole lattice, k): the same on any
+// device and for any split of the lattice over processes (f: this process's part, `local`, at `offset`
+// in `whole`).
 template <typename Real>
 struct CoarseGaussianKernel {
   Complex<Real>* f;
   std::uint64_t seed;
   int k;
+  int dof;
+  CoarseLattice local, whole;
+  int offset[4];
   LQCD_HOST_DEVICE void operator()(std::int64_t t) const {
-    SiteRandom rng(seed, std::uint64_t(t), RngPurpose::MultigridSetup, 255, std::uint32_t(k));
+    const std::int64_t s = t / dof;
+    int x[4];
+    local.coords(s, x);
+    for (int mu = 0; mu < 4; ++mu) x[mu] += offset[mu];
+    const std::int64_t key = whole.lex(x) * dof + (t - s * dof);
+    SiteRandom rng(seed, std::uint64_t(key), RngPurpose::MultigridSetup, 255, std::uint32_t(k));
     const double re = rng.gaussian(), im = rng.gaussian();
     f[t] = Complex<Real>(Real(re), Real(im));
   }
@@ -109,21 +120,28 @@ struct CoarseBlockRestrictKernel {
 // once (one thread per entry doing both would repeat it for each of the 2 n_v rows):
 // CoarseGalerkinHopKernel writes W(i, a, col) = sum_b A_f,e(i)[a, b] V(neighbour_e(i), b, col) over the
 // column's chirality half of b; CoarseGalerkinBlockSumKernel sums V(i, row)^dag W(i, col) over the block.
+// A finer level split over processes (coarse_distributed, solvers/multigrid/coarse_halo.hpp; blocks never
+// cross them): a hop across a process boundary reads the neighbour's test vectors from the exchanged
+// faces (ghost: L.ghost_site's rows of V) and always leaves the block; L splits nothing on one process.
 template <typename Real>
 struct CoarseGalerkinHopKernel {
   CoarseTestVectors<Real> V;
   CoarseStencilView<Real> Af;
   Complex<Real>* W;  // [(i * dof_f + a) * dof_c + col]
   int e;
+  CoarseFaceLayout L;
+  const Complex<Real>* ghost;  // V's rows of L's ghost sites
   LQCD_HOST_DEVICE void operator()(std::int64_t t) const {
     const int dof_c = 2 * V.nv, half = V.dof_f / 2;
     const std::int64_t ia = t / dof_c;
     const int col = int(t - ia * dof_c), chi_c = col / V.nv, k_c = col % V.nv;
     const std::int64_t i = ia / V.dof_f;
     const int a = int(ia - i * V.dof_f);
-    const std::int64_t j = Af.neighbour(i, e);
+    const std::int64_t g = L.ghost_site(i, e);
+    const Complex<Real>* v = g >= 0 ? ghost + g * V.dof_f * V.nv : &V.at(Af.neighbour(i, e), 0, 0);
     Complex<Real> w;
-    for (int b = chi_c * half; b < (chi_c + 1) * half; ++b) w = multiply_add(Af.at(e, i, a, b), V.at(j, b, k_c), w);
+    for (int b = chi_c * half; b < (chi_c + 1) * half; ++b)
+      w = multiply_add(Af.at(e, i, a, b), v[std::int64_t(b) * V.nv + k_c], w);
     W[t] = w;
   }
 };
@@ -137,6 +155,7 @@ struct CoarseGalerkinBlockSumKernel {
   CoarseStencilView<Real> Af, Ac;
   const Complex<Real>* W;
   int e;
+  CoarseFaceLayout L;
   LQCD_HOST_DEVICE void operator()(std::int64_t t) const {
     const int dof_c = Ac.dof, half = V.dof_f / 2;
     const std::int64_t Z = t / (std::int64_t(dof_c) * dof_c);
@@ -145,7 +164,7 @@ struct CoarseGalerkinBlockSumKernel {
     Complex<Real> inside, across;
     for (int jb = 0; jb < agg.block_sites; ++jb) {
       const std::int64_t i = agg.fine_of(Z, jb);
-      const bool in_block = agg.coarse_of(Af.neighbour(i, e)) == Z;
+      const bool in_block = L.ghost_site(i, e) < 0 && agg.coarse_of(Af.neighbour(i, e)) == Z;
       Complex<Real> acc;
       for (int a = chi_r * half; a < (chi_r + 1) * half; ++a)
         acc = conj_multiply_add(V.at(i, a, k_r), W[(i * V.dof_f + a) * dof_c + col], acc);

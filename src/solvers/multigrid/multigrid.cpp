@@ -93,10 +93,10 @@ MultigridPreconditionerInfo MultigridPreconditioner<Real>::info() const {
 }
 
 namespace {
-MultigridParams with_levels(const MultigridParams& p, const Dims& lattice) {
+MultigridParams with_levels(const MultigridParams& p, const Geometry& lattice) {
   check_multigrid_params(p);
   MultigridParams q = p;
-  q.levels = multigrid_levels(p, lattice);
+  q.levels = multigrid_levels(p, lattice.global, lattice.grid);
   return q;
 }
 
@@ -112,7 +112,7 @@ CoarseOperator<Real> make_coarse_operator(const MultigridParams& p, const Coarse
 template <typename Real>
 MultigridPreconditioner<Real>::MultigridPreconditioner(const LinearOperator<Real>& D, const MultigridParams& p)
     : D_(D),
-      p_(with_levels(p, D.geometry().global)),
+      p_(with_levels(p, D.geometry())),
       transfer_(D.geometry(), p.block, p.test_vectors, D.location()),
       agglomeration_(D.geometry(), transfer_.aggregation()),
       coarse_(make_coarse_operator<Real>(p, agglomeration_, transfer_.coarse_dof(), D.location())),
@@ -229,23 +229,59 @@ void MultigridPreconditioner<Real>::improve_vectors(int gcr_iterations, bool wit
                        "a");
 }
 
+namespace {
+// A coarse operator's lattice as decomposed over the processes: its halo's decomposition where split,
+// else the lattice whole on this process.
+template <typename Real>
+Geometry placement_of(const CoarseOperator<Real>& A) {
+  return A.halo() ? A.halo()->geometry() : whole_geometry(A.lattice());
+}
+}  // namespace
+
 template <typename Real>
 ThirdLevel<Real>::ThirdLevel(const CoarseOperator<Real>& Dc, const MultigridParams& p)
-    : transfer(Dc.lattice(), Dc.dof(), p.coarse_block, p.coarse_test_vectors, Dc.location(), "multigrid.coarse_block"),
-      op(transfer.aggregation().coarse, transfer.coarse_dof(), Dc.location()),
-      r(transfer.make_coarse()),
-      e(transfer.make_coarse()),
-      schur_rhs(transfer.make_coarse()),
+    : second(placement_of(Dc)),
+      transfer(Dc.lattice(), Dc.dof(), p.coarse_block, p.coarse_test_vectors, Dc.location(), "multigrid.coarse_block",
+               second.grid),
+      agglomeration(second, transfer.aggregation()),
+      op(agglomeration.whole(), transfer.coarse_dof(), Dc.location()),
+      r(op.make_field()),
+      e(op.make_field()),
+      schur_rhs(op.make_field()),
       res(Dc.make_field()),
       mr_r(Dc.make_field()),
       mr_p(Dc.make_field()),
       smoothed(Dc.make_field()),
       gcr(r, p.coarse_restart) {
-  if (Dc.distributed()) fail("internal: a third multigrid level below a coarse level split over processes");
+  if (Dc.distributed()) {
+    op_part = std::make_unique<CoarseOperator<Real>>(agglomeration.part(), transfer.coarse_dof(), Dc.location());
+    r_part = std::make_unique<CoarseField<Real>>(transfer.make_coarse());
+    e_part = std::make_unique<CoarseField<Real>>(transfer.make_coarse());
+  }
   if (CoarseSchurComplement<Real>::possible(op.lattice()))
     schur = std::make_unique<CoarseSchurComplement<Real>>(op, p.coarse_half);
   if (CoarseDirectSolve<Real>::unknowns(op, schur != nullptr) <= p.coarsest_direct_max)
     direct = std::make_unique<CoarseDirectSolve<Real>>(op, schur.get());
+}
+
+template <typename Real>
+void ThirdLevel<Real>::restrict_to_third(const CoarseField<Real>& f) {
+  if (!r_part) {
+    transfer.restrict_to(r, f);
+    return;
+  }
+  transfer.restrict_to(*r_part, f);
+  agglomeration.gather(r, *r_part);
+}
+
+template <typename Real>
+void ThirdLevel<Real>::prolong_from_third(CoarseField<Real>& f) {
+  if (!e_part) {
+    transfer.prolong(f, e);
+    return;
+  }
+  agglomeration.scatter(*e_part, e);
+  transfer.prolong(f, *e_part);
 }
 
 // The second level's test vectors from random fields by GCR(8) on D_c x = 0 (made again at each rebuild
@@ -255,8 +291,16 @@ void MultigridPreconditioner<Real>::setup_third_level() {
   ThirdLevel<Real>& L = *third_;
   if (L.vectors.empty())
     for (int k = 0; k < p_.coarse_test_vectors; ++k) L.vectors.push_back(coarse_.make_field());
-  for (int k = 0; k < p_.coarse_test_vectors; ++k) L.transfer.random_field(L.vectors[std::size_t(k)], p_.seed, k);
-  if (p_.coarse_setup_iterations > 0) {
+  for (int k = 0; k < p_.coarse_test_vectors; ++k)
+    L.transfer.random_field(L.vectors[std::size_t(k)], p_.seed, k, L.second);
+  const auto apply_coarse = [this](CoarseField<Real>& out, const CoarseField<Real>& in) { coarse_.apply(out, in); };
+  if (p_.coarse_setup_iterations > 0 && coarse_.distributed()) {
+    // One vector at a time by the host-driven GCR, whose sums run over the processes (no block
+    // application on a split level).
+    GcrWorkspace<CoarseField<Real>> work(L.res, kSetupGcrRestart);
+    improve_test_vectors(apply_coarse, gcr_iterations_from_zero(apply_coarse, work, p_.coarse_setup_iterations),
+                         L.vectors, L.mr_r, L.mr_p, "a second-level");
+  } else if (p_.coarse_setup_iterations > 0) {
     // The GCR(8) corrections of all vectors together: one block GCR, D_c read once per iteration for
     // all of them (issue 46: the setup through the multi-RHS path).
     const int n = p_.coarse_test_vectors;
@@ -276,20 +320,26 @@ void MultigridPreconditioner<Real>::setup_third_level() {
       res.push_back(coarse_.make_field());
       z.push_back(coarse_.make_field());
     }
-    improve_test_vectors_blocked(
-        [this](CoarseField<Real>& out, const CoarseField<Real>& in) { coarse_.apply(out, in); }, correct, L.vectors, res,
-        z, "a second-level");
+    improve_test_vectors_blocked(apply_coarse, correct, L.vectors, res, z, "a second-level");
   }
   for (int k = 0; k < p_.coarse_test_vectors; ++k) L.transfer.set_vector(k, L.vectors[std::size_t(k)]);
   L.transfer.orthonormalise();
-  L.op.build_galerkin(coarse_, L.transfer);
+  if (L.op_part) {  // this process's rows, then the whole D_cc on every process
+    L.op_part->build_galerkin(coarse_, L.transfer);
+    L.agglomeration.gather(L.op, *L.op_part);
+  } else {
+    L.op.build_galerkin(coarse_, L.transfer);
+  }
   if (L.schur) L.schur->update();
   if (L.direct) L.direct->update();
   L.gcr.set_deflation(nullptr);
   if (third_block_) third_block_->gcr.set_deflation(nullptr);
   L.deflation.reset();
   if (p_.coarse_deflation && !L.direct) {
-    const auto restrict_vector = [&L](CoarseField<Real>& c, std::size_t k) { L.transfer.restrict_to(c, L.vectors[k]); };
+    const auto restrict_vector = [&L](CoarseField<Real>& c, std::size_t k) {
+      L.restrict_to_third(L.vectors[k]);
+      c.copy_from(L.r);
+    };
     L.deflation = make_deflation(L.op, L.schur.get(), deflation_candidates(L.vectors.size(), restrict_vector, L.r, L.schur != nullptr));
     L.gcr.set_deflation(L.deflation.get());
     if (third_block_) third_block_->gcr.set_deflation(L.deflation.get());
@@ -427,9 +477,9 @@ void MultigridPreconditioner<Real>::coarse_cycle(CoarseField<Real>& z, const Coa
   ThirdLevel<Real>& L = *third_;
   {
     Section s(t_.coarsest, D_.location());
-    L.transfer.restrict_to(L.r, r);
+    L.restrict_to_third(r);
     solve_coarsest();
-    L.transfer.prolong(z, L.e);
+    L.prolong_from_third(z);
   }
   if (p_.coarse_smoothing > 0) {
     Section s(t_.coarse_smoothing, D_.location());

@@ -27,7 +27,8 @@
 //             where possible) to coarsest_tolerance: the K-cycle.
 //   --grid    the fine level distributed as D is, the coarse levels whole on every process
 //             (solvers/multigrid/coarse_agglomeration.hpp): restriction gathers, prolongation scatters; or,
-//             with coarse_distributed, the coarse level split as the fine one (solvers/multigrid/coarse_halo.hpp).
+//             with coarse_distributed, the second level split as the fine one (solvers/multigrid/coarse_halo.hpp)
+//             and a third gathered whole (ThirdLevel).
 //
 // The preconditioner keeps references to its fine operator, which must outlive it.
 
@@ -85,8 +86,9 @@ struct MultigridParams {
   bool coarse_deflation = false;
   // The coarse level split over the processes as the fine one is (solvers/multigrid/coarse_halo.hpp: each
   // process its own coarse sites, D_c with a face exchange, GCR with global sums) instead of whole on every
-  // process (solvers/multigrid/coarse_agglomeration.hpp). Two levels, the coarse solves by GCR on the whole
-  // coarse lattice (not even-odd); not with coarse_deflation or coarse_half.
+  // process (solvers/multigrid/coarse_agglomeration.hpp). The second level's solves by GCR on the whole
+  // coarse lattice (not even-odd); a third level is gathered whole onto every process (ThirdLevel); not
+  // with coarse_deflation or coarse_half.
   bool coarse_distributed = false;
   int outer_restart = 16;         // flexible GCR(m) on the fine lattice
   // Its restart cycles' corrections kept as search directions across restarts and defect-correction
@@ -169,8 +171,9 @@ struct MultigridPreconditionerInfo {
 // Throws lqcd::Error naming the parameter of a value out of range by its field name, which is its key in the
 // inputs' [multigrid] table (app/multigrid_input.cpp adds the table's name).
 void check_multigrid_params(const MultigridParams& p);
-// The number of levels p gives on a lattice of these global extents (p.levels, or what 0 chooses).
-int multigrid_levels(const MultigridParams& p, const Dims& lattice);
+// The number of levels p gives on a lattice of these global extents split over `grid` (p.levels, or what 0
+// chooses; with coarse_distributed coarse_block must tile each process's part of the second level).
+int multigrid_levels(const MultigridParams& p, const Dims& lattice, const Dims& grid = {1, 1, 1, 1});
 
 // A lower bound of the bytes the multigrid holds per site of this process's fine box while it solves,
 // beyond the operator and the solution and source: the test vectors twice (as the setup made them and
@@ -186,10 +189,20 @@ double multigrid_bytes_per_site(const MultigridParams& p, int real_bytes, int pr
 std::string multigrid_memory_summary(const MultigridParams& p);
 
 // The third level of a three-level hierarchy, with the second level's work fields.
+// With the second level split over processes (coarse_distributed) the third is gathered whole onto
+// every process (the level too small to split, as QUDA and Grid agglomerate their coarsest): each process
+// aggregates, restricts and prolongs its own part of the second level, builds D_cc's rows of its own
+// third-level sites (the Galerkin product reading the neighbours' test vectors across the boundaries),
+// and the whole D_cc and each right-hand side are gathered; every process then solves the same system.
 template <typename Real>
 struct ThirdLevel {
-  CoarseTransferOperator<Real> transfer;  // second level -> third
-  CoarseOperator<Real> op;                // D_cc
+  Geometry second;                        // the second level's decomposition over the processes
+  CoarseTransferOperator<Real> transfer;  // second level -> third (this process's blocks)
+  CoarseAgglomeration agglomeration;      // the third level decomposed like the second
+  CoarseOperator<Real> op;                // D_cc on the whole third level
+  // Second level split: this process's rows of D_cc, and its sites of r and e (null otherwise).
+  std::unique_ptr<CoarseOperator<Real>> op_part;
+  std::unique_ptr<CoarseField<Real>> r_part, e_part;
   std::unique_ptr<CoarseSchurComplement<Real>> schur;
   std::vector<CoarseField<Real>> vectors;  // the second level's test vectors as the setup made them
   CoarseField<Real> r, e, schur_rhs;       // third level
@@ -198,6 +211,8 @@ struct ThirdLevel {
   std::unique_ptr<CoarseDeflation<Real>> deflation;  // of its solves (null: none)
   std::unique_ptr<CoarseDirectSolve<Real>> direct;   // its direct solve instead (null: GCR)
   ThirdLevel(const CoarseOperator<Real>& Dc, const MultigridParams& p);
+  void restrict_to_third(const CoarseField<Real>& f);  // r = P^dag f (collective where split)
+  void prolong_from_third(CoarseField<Real>& f);       // f = P e
 };
 
 // The third level's fields for the block cycle (solvers/multigrid/multigrid_block_cycle.cpp): N columns of

@@ -37,9 +37,9 @@ void check_multigrid_params(const MultigridParams& p) {
     fail("outer_recycle = {}: expected 0 to 64", p.outer_recycle);
   if (p.levels != 0 && (p.levels < 2 || p.levels > 3))
     fail("levels = {}: expected 2 or 3 (or 0: chosen from the lattice)", p.levels);
-  if (p.coarse_distributed && (p.levels == 3 || p.coarse_deflation || p.coarse_half))
-    fail("coarse_distributed = true: the split coarse level has two levels and plain GCR solves; set {}",
-         p.levels == 3 ? "levels = 2 (or 0)" : p.coarse_deflation ? "coarse_deflation = false" : "coarse_half = false");
+  if (p.coarse_distributed && (p.coarse_deflation || p.coarse_half))
+    fail("coarse_distributed = true: the split coarse level has plain GCR solves; set {}",
+         p.coarse_deflation ? "coarse_deflation = false" : "coarse_half = false");
   if (p.coarse_test_vectors < 1 || p.coarse_test_vectors > 64)
     fail("coarse_test_vectors = {}: expected 1 to 64", p.coarse_test_vectors);
   if (p.coarse_setup_iterations < 0)
@@ -101,13 +101,14 @@ std::string MultigridPreconditionerInfo::summary() const {
                      timings.setup(), timings.setup_vectors, timings.setup_coarse);
 }
 
-int multigrid_levels(const MultigridParams& p, const Dims& lattice) {
+int multigrid_levels(const MultigridParams& p, const Dims& lattice, const Dims& grid) {
   if (p.levels != 0) return p.levels;
-  if (p.coarse_distributed) return 2;
   for (std::size_t mu = 0; mu < 4; ++mu) {
     if (p.block[mu] < 1 || lattice[mu] % p.block[mu] != 0) return 2;
     const int coarse = lattice[mu] / p.block[mu];
-    if (coarse < 8 || p.coarse_block[mu] < 2 || coarse % p.coarse_block[mu] != 0 || coarse / p.coarse_block[mu] < 2)
+    // A split second level: each process aggregates its own part of it.
+    const int part = p.coarse_distributed ? coarse / grid[mu] : coarse;
+    if (coarse < 8 || p.coarse_block[mu] < 2 || part % p.coarse_block[mu] != 0 || coarse / p.coarse_block[mu] < 2)
       return 2;
   }
   return 3;
