@@ -89,8 +89,25 @@ struct CoarseFacePackKernel {
   }
 };
 
-// out = D_c in on this process's coarse sites, the hops across the process boundaries from the ghosts;
-// the terms summed as stencil_row sums them (direction, then column).
+// sum_{d in [d_first, d_end)} sum_col A_d(Y)[row, col] in(neighbour_d(Y), col) on this process's part of a
+// split lattice, the hops across the process boundaries read from the ghosts; the terms summed as
+// stencil_row sums them (direction, then column), so that a split application equals the whole one's rows.
+template <typename Real>
+LQCD_HOST_DEVICE Complex<Real> halo_stencil_row(const CoarseStencilView<Real>& A, const CoarseFaceLayout& L,
+                                                const Complex<Real>* in, const Complex<Real>* ghost, std::int64_t Y,
+                                                int row, int d_first, int d_end) {
+  const int dof = A.dof;
+  Complex<Real> acc;
+  for (int d = d_first; d < d_end; ++d) {
+    const std::int64_t g = L.ghost_site(Y, d);
+    const Complex<Real>* v = g >= 0 ? ghost + g * dof : in + A.neighbour(Y, d) * dof;
+    const Complex<Real>* m = &A.at(d, Y, row, 0);
+    for (int col = 0; col < dof; ++col) acc = multiply_add(m[std::int64_t(col) * dof], v[col], acc);
+  }
+  return acc;
+}
+
+// out = D_c in on this process's coarse sites (one thread per row of a site).
 template <typename Real>
 struct CoarseHaloApplyKernel {
   CoarseStencilView<Real> A;
@@ -98,21 +115,9 @@ struct CoarseHaloApplyKernel {
   const Complex<Real>* in;
   const Complex<Real>* ghost;
   Complex<Real>* out;
-  LQCD_HOST_DEVICE const Complex<Real>* neighbour(std::int64_t Y, int d) const {
-    const std::int64_t g = L.ghost_site(Y, d);
-    return g >= 0 ? ghost + g * A.dof : in + A.neighbour(Y, d) * A.dof;
-  }
   LQCD_HOST_DEVICE void operator()(std::int64_t i) const {
-    const int dof = A.dof;
-    const std::int64_t Y = i / dof;
-    const int row = int(i - Y * dof);
-    Complex<Real> acc;
-    for (int d = 0; d < kStencilDirections; ++d) {
-      const Complex<Real>* v = neighbour(Y, d);
-      const Complex<Real>* m = &A.at(d, Y, row, 0);
-      for (int col = 0; col < dof; ++col) acc = multiply_add(m[std::int64_t(col) * dof], v[col], acc);
-    }
-    out[i] = acc;
+    const std::int64_t Y = i / A.dof;
+    out[i] = halo_stencil_row(A, L, in, ghost, Y, int(i - Y * A.dof), 0, kStencilDirections);
   }
 };
 

@@ -34,7 +34,8 @@ CoarseSchurComplement<Real>::CoarseSchurComplement(const CoarseOperator<Real>& D
       odd_(Dc.make_field()) {
   if (!possible(Dc.lattice()))
     fail("internal: the coarse even-odd form needs even coarse extents (got {})", dims_string(Dc.lattice().dims()));
-  if (Dc.distributed()) fail("internal: the coarse even-odd form of a coarse level split over processes");
+  if (Dc.distributed() && half)
+    fail("internal: the 16-bit coarse even-odd form of a coarse level split over processes");
 }
 
 template <typename Real>
@@ -111,6 +112,18 @@ void CoarseSchurComplement<Real>::pass(const Rows& rows, const Complex<Real>* in
                                        Complex<Real>* out, std::int64_t size, int n, int parity, double sign,
                                        bool zero_other) const {
   if (size != Dc_.lattice().sites * Dc_.dof() * n) fail("internal: a coarse parity pass over a field of another shape");
+  if (const CoarseHalo* halo = Dc_.halo()) {
+    // A split level (one field, blocks in Real): the faces of `in` first, then the hops across the
+    // boundaries from them.
+    if (n != 1 || !std::is_same_v<Rows, CoarseHopRows<Real>>)
+      fail("internal: a block or 16-bit parity pass on a coarse level split over processes");
+    halo->exchange(in, Dc_.dof(), Dc_.location(), halo_send_, halo_ghost_);
+    for_each(Dc_.location(), rhs_tile_threads(Dc_.lattice().sites / 2, Dc_.dof(), 1, 1),
+             CoarseParityHopKernel<Real, CoarseHaloHopRows<Real>, 1>{
+                 CoarseHaloHopRows<Real>{view(), halo->layout(), halo_ghost_.data()}, in, x, out, parity, Real(sign),
+                 zero_other ? 1 : 0, 1});
+    return;
+  }
 #if LQCD_HAVE_CUDA
   if constexpr (std::is_same_v<Rows, CoarseHalfHopRows<float>>)
     if (mma_ && Dc_.location() == Location::Device &&

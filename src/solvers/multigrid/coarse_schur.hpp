@@ -7,6 +7,9 @@
 //   S = 1 - H-hat_eo H-hat_oe,   b-hat = A_0^{-1} b.
 // S is better conditioned than D_c (Krylov iterations roughly halved) and one application costs about
 // one of D_c. The fields are full coarse fields whose odd sites are kept at zero in the Schur system.
+// On a level split over processes (coarse_distributed) each process holds its own sites' rows (local
+// extents even, so that local and global parities agree) and every parity pass first exchanges the faces
+// of its input; single fields only, blocks in Real.
 
 #include <memory>
 
@@ -87,6 +90,7 @@ class CoarseSchurComplement {
   CoarseField<Real> bhat_;
   mutable CoarseField<Real> odd_;
   mutable std::unique_ptr<CoarseBlockField<Real>> bhat_block_, odd_block_;
+  mutable Buffer<Complex<Real>> halo_send_, halo_ghost_;  // a split level's face exchange (grown on first use)
 };
 
 }  // namespace lqcd

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "math/precision.hpp"
+#include "solvers/multigrid/coarse_halo.hpp"
 #include "solvers/multigrid/coarse_operator_kernels.hpp"
 
 namespace lqcd {
@@ -262,6 +263,22 @@ struct CoarseHalfHopRows {
       LQCD_UNROLL
       for (int t = 0; t < T; ++t) h[t] += Complex<Real>(acc[t].re * unit, acc[t].im * unit);
     }
+  }
+};
+
+// ... or on this process's part of a split level (coarse_distributed; one field, T = 1), the hops across
+// the process boundaries from the exchanged faces (solvers/multigrid/coarse_halo.hpp).
+template <typename Real>
+struct CoarseHaloHopRows {
+  CoarseStencilView<Real> A;
+  CoarseFaceLayout L;
+  const Complex<Real>* ghost;
+  LQCD_HOST_DEVICE const CoarseLattice& lattice() const { return A.lattice; }
+  LQCD_HOST_DEVICE int dof() const { return A.dof; }
+  template <int T>
+  LQCD_HOST_DEVICE void rows(const Complex<Real>* in, std::int64_t Y, int r, int, int, Complex<Real> (&h)[T]) const {
+    static_assert(T == 1, "a split level's parity passes take one field");
+    h[0] = halo_stencil_row(A, L, in, ghost, Y, r, 1, kStencilDirections);
   }
 };
 

@@ -13,19 +13,24 @@
 namespace lqcd {
 
 namespace {
-// x = A^{-1} b by `gcr` to c: in even-odd form through `schur` where A has one (schur_rhs: its work
-// field), else on A itself. The coarse solves of two levels and the third level's solves.
-template <typename Real>
-GcrOutcome solve_coarse_system(CoarseGcr<Real>& gcr, const CoarseOperator<Real>& A, CoarseSchurComplement<Real>* schur,
-                               CoarseField<Real>& schur_rhs, CoarseField<Real>& x, const CoarseField<Real>& b,
-                               const GcrControl& c) {
-  if (!schur) return gcr.solve([&A](CoarseField<Real>& out, const CoarseField<Real>& in) { A.apply(out, in); }, x, b, c);
+// x = A^{-1} b by solve(apply, x, b) (a GCR): in even-odd form through `schur` where A has one (schur_rhs:
+// its work field), else on A itself. The coarse solves of two levels and the third level's solves.
+template <typename Real, typename Solve>
+GcrOutcome solve_coarse_system(const Solve& solve, const CoarseOperator<Real>& A, CoarseSchurComplement<Real>* schur,
+                               CoarseField<Real>& schur_rhs, CoarseField<Real>& x, const CoarseField<Real>& b) {
+  if (!schur) return solve([&A](CoarseField<Real>& out, const CoarseField<Real>& in) { A.apply(out, in); }, x, b);
   // S x_e = rhs_e (odd sites zero throughout), then x_o from x_e.
   schur->prepare(schur_rhs, b);
   const GcrOutcome o =
-      gcr.solve([schur](CoarseField<Real>& out, const CoarseField<Real>& in) { schur->apply(out, in); }, x, schur_rhs, c);
+      solve([schur](CoarseField<Real>& out, const CoarseField<Real>& in) { schur->apply(out, in); }, x, schur_rhs);
   schur->reconstruct(x);
   return o;
+}
+
+// solve_coarse_system's solve by a CoarseGcr (which must outlive it) to c.
+template <typename Real>
+auto gcr_solve(CoarseGcr<Real>& gcr, const GcrControl& c) {
+  return [&gcr, c](const auto& apply, CoarseField<Real>& x, const CoarseField<Real>& b) { return gcr.solve(apply, x, b, c); };
 }
 
 // The candidates of a coarse solve's deflation (solvers/multigrid/coarse_deflation.hpp) from the n test vectors
@@ -139,7 +144,7 @@ MultigridPreconditioner<Real>::MultigridPreconditioner(const LinearOperator<Real
     if (p.coarse_half && !coarse_part_ && CoarseSchurComplement<Real>::possible(coarse_.lattice()) &&
         switch_from_environment("LQCD_COARSE_HALF_FULL", false))
       coarse_half_form_ = std::make_unique<CoarseSchurComplement<Real>>(coarse_, true);
-  } else if (p.coarse_even_odd && !coarse_.distributed() && CoarseSchurComplement<Real>::possible(coarse_.lattice())) {
+  } else if (p.coarse_even_odd && CoarseSchurComplement<Real>::possible(coarse_.lattice())) {
     schur_ = std::make_unique<CoarseSchurComplement<Real>>(coarse_, p.coarse_half);
   }
 }
@@ -449,10 +454,13 @@ void MultigridPreconditioner<Real>::solve_coarse() {
     o = flexible_gcr(apply_coarse, cycle, ec_, rc_, c, coarse_work_, false);
   } else if (coarse_.distributed()) {
     // GCR, driven from the host: its sums over the processes (CoarseGcr keeps its scalars on the device).
-    const auto identity = [](CoarseField<Real>& z, const CoarseField<Real>& r) { z.copy_from(r); };
-    o = flexible_gcr(apply_coarse, identity, ec_, rc_, c, coarse_work_, false);
+    const auto gcr = [this, &c](const auto& apply, CoarseField<Real>& x, const CoarseField<Real>& b) {
+      const auto identity = [](CoarseField<Real>& z, const CoarseField<Real>& r) { z.copy_from(r); };
+      return flexible_gcr(apply, identity, x, b, c, coarse_work_, false);
+    };
+    o = solve_coarse_system(gcr, coarse_, schur_.get(), schur_rhs_, ec_, rc_);
   } else {
-    o = solve_coarse_system(coarse_gcr_, coarse_, schur_.get(), schur_rhs_, ec_, rc_, c);
+    o = solve_coarse_system(gcr_solve(coarse_gcr_, c), coarse_, schur_.get(), schur_rhs_, ec_, rc_);
   }
   t_.coarse_iterations += o.iterations;
 }
@@ -468,7 +476,7 @@ void MultigridPreconditioner<Real>::solve_coarsest() {
   c.tolerance = p_.coarsest_tolerance;
   c.max_iterations = p_.coarsest_max_iterations;
   c.restart = p_.coarse_restart;
-  t_.coarsest_iterations += solve_coarse_system(L.gcr, L.op, L.schur.get(), L.schur_rhs, L.e, L.r, c).iterations;
+  t_.coarsest_iterations += solve_coarse_system(gcr_solve(L.gcr, c), L.op, L.schur.get(), L.schur_rhs, L.e, L.r).iterations;
 }
 
 // K_c r: the third-level correction, then MR steps on D_c against what it left.

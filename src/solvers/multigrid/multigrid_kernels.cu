@@ -31,6 +31,7 @@
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseSelfInverseApplyKernel<Real>)            \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseParityHopKernel<Real, lqcd::CoarseHopRows<Real>>)      \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseParityHopKernel<Real, lqcd::CoarseHalfHopRows<Real>>)  \
+  LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseParityHopKernel<Real, lqcd::CoarseHaloHopRows<Real>>)  \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseHalfScaleKernel<Real>)                   \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseHalfPackKernel<Real>)                    \
   LQCD_INSTANTIATE_DEVICE_FOR_EACH(lqcd::CoarseTestVectorCopyKernel<Real>)              \
