@@ -5,7 +5,8 @@
 // coarse operator's rows of those sites (their neighbour blocks couple to sites across the process
 // boundaries); one application of D_c first exchanges the faces of the input field:
 //   - for each direction mu split over processes, the sites x_mu = 0 go to the backward neighbour and the
-//     sites x_mu = n_mu - 1 to the forward one (comm::send_receive, through host buffers);
+//     sites x_mu = n_mu - 1 to the forward one (GPU to GPU through NCCL where comm::device_messages_available,
+//     else comm::send_receive through host buffers);
 //   - what arrives is the ghost layer that the stencil's hops across the boundary read
 //     (CoarseHaloApplyKernel), in the same order of terms as the whole-lattice stencil, so that a
 //     distributed application equals the whole one's rows bit for bit.
