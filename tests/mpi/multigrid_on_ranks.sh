@@ -79,3 +79,12 @@ grep -q '^levels = 3$' in.toml || { echo "FAIL: levels = 3 not set"; exit 1; }
 compare_ranks split3_
 grep -q '"levels":3' split3_np2_1112/s.jsonl || { echo "FAIL: the split run does not record three levels"; exit 1; }
 echo "PASS: the same with a third level below the split one ($ref)"
+# lqcd bench solver with the split levels on 2 ranks (its coarse-operator timings skip the block applications
+# a split level does not have) reports them.
+json=$("$mpiexec" -np 2 --oversubscribe "$lqcd" bench solver --dims 8,8,8,8 --grid 1,1,1,2 --device cpu --config "$config" \
+  --action clover --csw 1.769 --kappa 0.1330 --precision single --tolerance 1e-10 --repetitions 1 --json --solver multigrid \
+  --multigrid 'block=[2,2,2,2]' --multigrid test_vectors=8 --multigrid setup_iterations=10 --multigrid adaptive_cycles=1 \
+  --multigrid coarse_distributed=true --multigrid levels=2 | grep '^{') || { echo "FAIL: lqcd bench solver with the split level"; exit 1; }
+grep -q '"coarse_distributed":true' <<<"$json" && grep -q '"coarse_even_odd":true' <<<"$json" ||
+  { echo "FAIL: lqcd bench solver does not report the split even-odd level: $json"; exit 1; }
+echo "PASS: lqcd bench solver on 2 ranks with the split even-odd coarse level"
