@@ -48,8 +48,8 @@ std::vector<KeySpec> multigrid_schema() {
        "above, split by chirality: GCR on the complement of their near-null space"},
       {"multigrid.coarse_distributed", d.coarse_distributed ? "true" : "false",
        "--grid: the coarse level split over the processes as the fine one (each its own coarse sites, face "
-       "exchanges and global sums in the coarse GCR) instead of whole on every process; full-lattice coarse "
-       "GCR, a third level gathered whole onto every process; without coarse_deflation and coarse_half"},
+       "exchanges and global sums in the coarse GCR, even-odd as coarse_even_odd says) instead of whole on every "
+       "process; a third level gathered whole onto every process; without coarse_deflation and coarse_half"},
       {"multigrid.outer_restart", std::to_string(d.outer_restart), "flexible GCR restart length on the fine grid"},
       {"multigrid.outer_recycle", std::to_string(d.outer_recycle),
        "restart cycles' corrections kept as search directions of the fine-grid GCR across restarts (LGMRES "

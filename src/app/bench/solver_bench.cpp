@@ -425,15 +425,14 @@ nlohmann::json multigrid_solver_bench(const BenchCommandOptions& opt, const Gaug
         {"coarse_operator_block12_speedup_per_rhs", per_second(kBlockRhs * t_coarse, t_coarse_block)},
         {"coarse_schur_seconds", t_schur},
         {"coarse_schur_block12_seconds", t_schur_block},
-        {"coarse_schur_block12_speedup_per_rhs", schur != nullptr ? kBlockRhs * t_schur / t_schur_block : 0.0},
+        {"coarse_schur_block12_speedup_per_rhs", per_second(kBlockRhs * t_schur, t_schur_block)},
         {"coarse_schur_fraction_of_copy", schur != nullptr ? schur->hop_bytes() / t_schur * 1e-9 / copy_gbps : 0.0},
         {"coarse_schur_block12_fraction_of_copy",
-         schur != nullptr ? schur->hop_bytes() / t_schur_block * 1e-9 / copy_gbps : 0.0},
+         schur != nullptr ? per_second(schur->hop_bytes() * 1e-9 / copy_gbps, t_schur_block) : 0.0},
         {"coarse_schur_block12_GFLOPS",
          // two passes over half the sites, 8 FLOPs per complex multiply-add
-         schur != nullptr ? kBlockRhs * 8.0 * (kStencilDirections - 1) * Dc.dof() * Dc.dof() *
-                                double(Dc.lattice().sites) / t_schur_block * 1e-9
-                          : 0.0},
+         per_second(kBlockRhs * 8.0 * (kStencilDirections - 1) * Dc.dof() * Dc.dof() * double(Dc.lattice().sites) * 1e-9,
+                    t_schur_block)},
         {"fine_operator_seconds", t_fine},
         {"fine_operator_GBps", fine_bytes / t_fine * 1e-9},
         {"fine_operator_fraction_of_copy", fine_bytes / t_fine * 1e-9 / copy_gbps},

@@ -115,7 +115,8 @@ struct CoarseBlockRestrictKernel {
 // V(i, row)^dag A_f,e(i) V(j, col) with j = neighbour_e(i), where the coupling i -> j belongs to
 // direction d of Z: d = 0 when j lies in Z itself (e = 0, or a hop inside the block), else d = e
 // (blocks are at least 2 wide, so a hop leaves Z through one face into the neighbour that way; a
-// coarser extent of 2 keeps the two directions' blocks apart).
+// coarser extent of 2 keeps the two directions' blocks apart; on a split level a process may hold one
+// block in a split direction, whose hops out of it cross the process boundary).
 // In two steps per direction e, so that the product A_f,e(i) V(j, col), needed by every row, is made
 // once (one thread per entry doing both would repeat it for each of the 2 n_v rows):
 // CoarseGalerkinHopKernel writes W(i, a, col) = sum_b A_f,e(i)[a, b] V(neighbour_e(i), b, col) over the

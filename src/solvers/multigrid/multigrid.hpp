@@ -86,9 +86,9 @@ struct MultigridParams {
   bool coarse_deflation = false;
   // The coarse level split over the processes as the fine one is (solvers/multigrid/coarse_halo.hpp: each
   // process its own coarse sites, D_c with a face exchange, GCR with global sums) instead of whole on every
-  // process (solvers/multigrid/coarse_agglomeration.hpp). The second level's solves by GCR on the whole
-  // coarse lattice (not even-odd); a third level is gathered whole onto every process (ThirdLevel); not
-  // with coarse_deflation or coarse_half.
+  // process (solvers/multigrid/coarse_agglomeration.hpp). The second level's solves by host-driven GCR (in
+  // even-odd form where the local coarse extents are even); a third level is gathered whole onto every
+  // process (ThirdLevel); not with coarse_deflation or coarse_half.
   bool coarse_distributed = false;
   int outer_restart = 16;         // flexible GCR(m) on the fine lattice
   // Its restart cycles' corrections kept as search directions across restarts and defect-correction
