@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "comm/communicator.hpp"
@@ -69,6 +71,19 @@ MultigridParams random_vector_params() {
   mp.setup_iterations = 0;
   mp.adaptive_cycles = 0;
   return mp;
+}
+
+// The hierarchy of D from mp with the coarse level gathered whole onto every process, and with it split over
+// them (coarse_distributed), both set up.
+std::pair<std::unique_ptr<MultigridPreconditioner<double>>, std::unique_ptr<MultigridPreconditioner<double>>>
+gathered_and_split(const LinearOperator<double>& D, const MultigridParams& mp) {
+  auto gathered = std::make_unique<MultigridPreconditioner<double>>(D, mp);
+  gathered->setup();
+  MultigridParams split_params = mp;
+  split_params.coarse_distributed = true;
+  auto split = std::make_unique<MultigridPreconditioner<double>>(D, split_params);
+  split->setup();
+  return {std::move(gathered), std::move(split)};
 }
 
 // From the same (unimproved) random test vectors, the whole coarse operator gathered from the ranks'
@@ -193,12 +208,9 @@ TEST_P(DistributedMultigrid, SplitCoarseOperatorAppliesAsTheWholeOne) {
     const Geometry g = ProcessGrid::of_run(grid).decompose(kGlobal);
     const GaugeField<double> U = to_gauge_field(links, g, loc);
     const DiracOperators d = make_dirac_operators(U, clover());
-    MultigridPreconditioner<double> gathered(*d.full, mp);
-    gathered.setup();
-    MultigridParams split_params = mp;
-    split_params.coarse_distributed = true;
-    MultigridPreconditioner<double> split(*d.full, split_params);
-    split.setup();
+    const auto [gathered_mg, split_mg] = gathered_and_split(*d.full, mp);
+    MultigridPreconditioner<double>& gathered = *gathered_mg;
+    MultigridPreconditioner<double>& split = *split_mg;
     EXPECT_TRUE(split.info().coarse_distributed);
     const CoarseOperator<double>& A = gathered.coarse_operator();
     const CoarseOperator<double>& B = split.coarse_operator();
@@ -278,12 +290,9 @@ TEST_P(DistributedMultigrid, SplitSecondLevelGivesTheWholeThirdLevel) {
       const Geometry g = ProcessGrid::of_run(grid).decompose(global);
       const GaugeField<double> U = to_gauge_field(links, g, loc);
       const DiracOperators d = make_dirac_operators(U, clover());
-      MultigridPreconditioner<double> gathered(*d.full, mp);
-      gathered.setup();
-      MultigridParams split_params = mp;
-      split_params.coarse_distributed = true;
-      MultigridPreconditioner<double> split(*d.full, split_params);
-      split.setup();
+      const auto [gathered_mg, split_mg] = gathered_and_split(*d.full, mp);
+      const MultigridPreconditioner<double>& gathered = *gathered_mg;
+      const MultigridPreconditioner<double>& split = *split_mg;
       ASSERT_TRUE(split.coarse_operator().distributed());
       ASSERT_NE(gathered.third_level(), nullptr);
       ASSERT_NE(split.third_level(), nullptr);
