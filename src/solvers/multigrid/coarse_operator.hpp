@@ -57,11 +57,11 @@ class CoarseOperator {
   const CoarseLattice& lattice() const { return lattice_; }
   int dof() const { return dof_; }
   Location location() const { return a_.location(); }
-  CoarseField<Real> make_field() const {
-    return CoarseField<Real>(lattice_, dof_, location(), halo_ ? halo_->geometry().grid : Dims{1, 1, 1, 1});
-  }
+  CoarseField<Real> make_field() const { return CoarseField<Real>(lattice_, dof_, location(), placement().grid); }
   // Whether this holds a split lattice's rows (the constructor with a halo).
   bool distributed() const { return halo_ != nullptr; }
+  // This lattice as decomposed over the processes: the halo's decomposition where split, else whole here.
+  Geometry placement() const { return halo_ ? halo_->geometry() : whole_geometry(lattice_); }
   // Such a lattice's decomposition over the processes (null where not distributed).
   const CoarseHalo* halo() const { return halo_.get(); }
   CoarseStencilView<Real> view() const { return {a_.data(), lattice_, dof_}; }

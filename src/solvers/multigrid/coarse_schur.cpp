@@ -1,5 +1,6 @@
 #include "solvers/multigrid/coarse_schur.hpp"
 
+#include <algorithm>
 #include <type_traits>
 
 #include <fmt/format.h>
@@ -59,15 +60,13 @@ void CoarseSchurComplement<Real>::update() {
     for_each(loc, sites * dof, CoarseInverseFinishKernel<Real>{w, view()});
     Buffer<int> host(std::size_t(sites), Location::Host);
     host.copy_from(singular);
-    std::int64_t first = -1;
-    for (std::int64_t Y = sites - 1; Y >= 0; --Y)
-      if (host.data()[Y] != 0) first = Y;
+    const int* flags = host.data();
+    const std::int64_t first = std::find_if(flags, flags + sites, [](int f) { return f != 0; }) - flags;
     // A split level: every process throws where any has a singular block (none goes on to the next exchange).
-    const Dims grid = Dc_.halo() ? Dc_.halo()->geometry().grid : Dims{1, 1, 1, 1};
-    if (comm::max(grid, first >= 0 ? 1.0 : 0.0) > 0)
+    if (comm::max(Dc_.placement().grid, first < sites ? 1.0 : 0.0) > 0)
       fail("multigrid: the coarse operator's block of coarse site {} is singular (test vectors that vanish on "
            "its aggregate?); try other multigrid.test_vectors or multigrid.setup_iterations",
-           first >= 0 ? fmt::format("{}", first) : "(on another process)");
+           first < sites ? fmt::format("{}", first) : "(on another process)");
   }
   for_each(loc, std::int64_t(kStencilDirections - 1) * sites * dof * dof, CoarseLeftInverseKernel<Real>{Dc_.view(), view()});
   if (half_enabled_) {

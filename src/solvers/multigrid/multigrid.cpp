@@ -234,18 +234,9 @@ void MultigridPreconditioner<Real>::improve_vectors(int gcr_iterations, bool wit
                        "a");
 }
 
-namespace {
-// A coarse operator's lattice as decomposed over the processes: its halo's decomposition where split,
-// else the lattice whole on this process.
-template <typename Real>
-Geometry placement_of(const CoarseOperator<Real>& A) {
-  return A.halo() ? A.halo()->geometry() : whole_geometry(A.lattice());
-}
-}  // namespace
-
 template <typename Real>
 ThirdLevel<Real>::ThirdLevel(const CoarseOperator<Real>& Dc, const MultigridParams& p)
-    : second(placement_of(Dc)),
+    : second(Dc.placement()),
       transfer(Dc.lattice(), Dc.dof(), p.coarse_block, p.coarse_test_vectors, Dc.location(), "multigrid.coarse_block",
                second.grid),
       agglomeration(second, transfer.aggregation()),
